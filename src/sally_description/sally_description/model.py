@@ -1,0 +1,70 @@
+"""Build Sally's compiled model in memory: the clean MJCF plus a bake and physics parameters."""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+
+import mujoco
+import numpy as np
+
+from .bake import DEFAULT_BAKE, Bake, apply_bake
+from .constants import FLOOR_Z, FOOT_STANDOFF, LEGS, ROOT_BODY, ee_site
+from .errors import DescriptionError
+from .params import DEFAULT_PARAMS, PhysicsParams, apply_params
+
+SPAWN_CLEARANCE = 0.001
+"""Gap between the lowest magnet face and the floor when the robot is spawned (m)."""
+
+
+def model_path() -> Path:
+    """Path of the one source MJCF shipped with the package."""
+    return Path(str(resources.files("sally_description") / "mjcf" / "sally.xml"))
+
+
+def load_spec(path: str | Path | None = None) -> mujoco.MjSpec:
+    """Parse the source MJCF (or ``path``) into a fresh spec."""
+    path = Path(path) if path is not None else model_path()
+    if not path.is_file():
+        raise DescriptionError(f"model file {str(path)!r} does not exist")
+    try:
+        return mujoco.MjSpec.from_file(str(path))
+    except Exception as exc:  # noqa: BLE001 - MuJoCo raises ValueError with the parser's message
+        raise DescriptionError(f"model file {str(path)!r} could not be parsed: {exc}") from None
+
+
+def build_spec(
+    bake: Bake = DEFAULT_BAKE,
+    params: PhysicsParams = DEFAULT_PARAMS,
+    path: str | Path | None = None,
+) -> mujoco.MjSpec:
+    """The spec of the baked, parameterised robot, spawned with its feet just above the floor."""
+    spec = load_spec(path)
+    apply_bake(spec, bake)
+    apply_params(spec, params)
+    _place_on_floor(spec)
+    return spec
+
+
+def build_model(
+    bake: Bake = DEFAULT_BAKE,
+    params: PhysicsParams = DEFAULT_PARAMS,
+    path: str | Path | None = None,
+) -> mujoco.MjModel:
+    """Compile :func:`build_spec`. Nothing is written to disk."""
+    return build_spec(bake, params, path).compile()
+
+
+def _place_on_floor(spec: mujoco.MjSpec) -> None:
+    """Lift or lower main_frame so that the lowest magnet face sits SPAWN_CLEARANCE above FLOOR_Z."""
+    model = spec.compile()
+    data = mujoco.MjData(model)
+    mujoco.mj_kinematics(model, data)
+    lowest = np.inf
+    for leg in LEGS:
+        site = model.site(ee_site(leg)).id
+        face_normal = -data.site_xmat[site].reshape(3, 3)[:, 1]
+        face = data.site_xpos[site] + FOOT_STANDOFF * face_normal
+        lowest = min(lowest, face[2])
+    root = spec.body(ROOT_BODY)
+    root.pos = np.asarray(root.pos) + np.array([0.0, 0.0, FLOOR_Z + SPAWN_CLEARANCE - lowest])
