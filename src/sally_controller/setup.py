@@ -1,0 +1,19 @@
+from setuptools import find_packages, setup
+
+PACKAGE = "sally_controller"
+
+setup(
+    name=PACKAGE,
+    version="0.1.0",
+    packages=find_packages(exclude=["test"]),
+    data_files=[
+        ("share/ament_index/resource_index/packages", ["resource/" + PACKAGE]),
+        ("share/" + PACKAGE, ["package.xml"]),
+    ],
+    install_requires=["setuptools"],
+    zip_safe=False,
+    maintainer="Sally sim stack developers",
+    description="Joint-space PID controller for Sally: the pure core and the controller node.",
+    license="BSD-3-Clause",
+    entry_points={"console_scripts": []},
+)

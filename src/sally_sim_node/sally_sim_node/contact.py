@@ -1,0 +1,61 @@
+"""Seed 000's surface readouts: penetration and lost contact measured against baselines.
+
+Measured from relative displacement rather than collision distance, so the readout does not depend
+on collision margins: a floor foot's drop below its stance baseline z is floor penetration, a wall
+foot's advance past its baseline x is wall penetration, and a foot more than LOST_CONTACT away
+from its baseline has lost contact.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sally_description import LEGS
+
+from .errors import SimulationError
+
+LOST_CONTACT = 0.008
+"""Lift away from the baseline beyond which a stance foot has lost contact (m)."""
+
+
+@dataclass(frozen=True)
+class FootContact:
+    leg: str
+    surface: str
+    """"floor", "wall" or "free" (no baseline: swinging)."""
+    penetration: float
+    """Advance into the surface past the baseline (m, >= 0)."""
+    lift: float
+    """Signed displacement away from the surface relative to the baseline (m)."""
+    in_contact: bool
+
+
+class FootContactMonitor:
+    def __init__(self) -> None:
+        self._baselines: dict[str, tuple[str, float]] = {}
+
+    def set_floor_baseline(self, leg: str, ee_pos) -> None:
+        self._baselines[_check(leg)] = ("floor", float(ee_pos[2]))
+
+    def set_wall_baseline(self, leg: str, ee_pos) -> None:
+        self._baselines[_check(leg)] = ("wall", float(ee_pos[0]))
+
+    def clear(self, leg: str) -> None:
+        self._baselines.pop(_check(leg), None)
+
+    def surface(self, leg: str) -> str:
+        return self._baselines.get(_check(leg), ("free", 0.0))[0]
+
+    def readout(self, leg: str, ee_pos) -> FootContact:
+        surface, base = self._baselines.get(_check(leg), ("free", 0.0))
+        if surface == "free":
+            return FootContact(leg, surface, 0.0, 0.0, False)
+        # floor: the surface is below (-z); wall: the surface is ahead (+x)
+        lift = float(ee_pos[2]) - base if surface == "floor" else base - float(ee_pos[0])
+        return FootContact(leg, surface, max(0.0, -lift), lift, lift <= LOST_CONTACT)
+
+
+def _check(leg: str) -> str:
+    if leg not in LEGS:
+        raise SimulationError(f"unknown foot {leg!r}; valid: {list(LEGS)}")
+    return leg

@@ -1,0 +1,76 @@
+"""Where each named joint lives in a compiled model: qpos/qvel addresses, limits, actuators."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import mujoco
+import numpy as np
+from sally_description import ACTUATED_JOINT_NAMES, JOINT_NAMES
+
+from .errors import SimulationError
+
+
+@dataclass(frozen=True)
+class JointIndex:
+    names: tuple[str, ...]
+    qpos_adr: np.ndarray
+    dof_adr: np.ndarray
+    lower: np.ndarray
+    upper: np.ndarray
+
+    @classmethod
+    def build(cls, model: mujoco.MjModel, names: tuple[str, ...]) -> "JointIndex":
+        ids = []
+        for name in names:
+            jid = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_JOINT, name)
+            if jid < 0:
+                raise SimulationError(f"model has no joint named {name!r}")
+            ids.append(jid)
+        ids = np.array(ids)
+        return cls(
+            names=tuple(names),
+            qpos_adr=model.jnt_qposadr[ids].copy(),
+            dof_adr=model.jnt_dofadr[ids].copy(),
+            lower=model.jnt_range[ids, 0].copy(),
+            upper=model.jnt_range[ids, 1].copy(),
+        )
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    def index(self, name: str) -> int:
+        try:
+            return self.names.index(name)
+        except ValueError:
+            raise SimulationError(f"unknown joint {name!r}; valid: {list(self.names)}") from None
+
+
+@dataclass(frozen=True)
+class ActuatorIndex:
+    """The motors, in ACTUATED_JOINT_NAMES order, with their effort limits."""
+
+    joints: JointIndex
+    actuator_ids: np.ndarray
+    effort_limit: np.ndarray
+
+    @classmethod
+    def build(cls, model: mujoco.MjModel) -> "ActuatorIndex":
+        joints = JointIndex.build(model, ACTUATED_JOINT_NAMES)
+        ids, limits = [], []
+        for name in ACTUATED_JOINT_NAMES:
+            jid = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_JOINT, name)
+            match = np.flatnonzero((model.actuator_trnid[:, 0] == jid) & (model.actuator_trntype == mujoco.mjtTrn.mjTRN_JOINT))
+            if len(match) != 1:
+                raise SimulationError(f"joint {name!r} must be driven by exactly one actuator, found {len(match)}")
+            aid = int(match[0])
+            lo, hi = model.actuator_ctrlrange[aid]
+            if not model.actuator_ctrllimited[aid] or not lo < 0.0 < hi:
+                raise SimulationError(f"actuator of joint {name!r} needs a ctrlrange around 0, got [{lo:g}, {hi:g}]")
+            ids.append(aid)
+            limits.append(min(-lo, hi))
+        return cls(joints, np.array(ids), np.array(limits))
+
+
+def all_joints(model: mujoco.MjModel) -> JointIndex:
+    return JointIndex.build(model, JOINT_NAMES)

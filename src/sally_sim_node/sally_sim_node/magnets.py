@@ -1,0 +1,131 @@
+"""Sally's four electromagnets bound to a compiled model: switching, force application, readouts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping
+
+import mujoco
+import numpy as np
+from sally_description import LEGS, PhysicsParams
+from sally_description.constants import PLATE_GEOMS, magnet_body, sampler_geoms
+
+from .errors import SimulationError
+from .magnet_kernel import NO_SURFACE, magnet_step
+from .magnet_model import MIN_DISTANCE, MagnetModel
+
+SURFACES = tuple(PLATE_GEOMS)
+"""Surface names in kernel plate order; ``"none"`` is reported beyond max_magnetic_distance."""
+CONTACT_DISTANCE = 0.003
+"""A magnet whose closest sphere is within this of a plate is reported in contact (m)."""
+
+
+@dataclass(frozen=True)
+class MagnetReadout:
+    """One magnet's state after the last physics step."""
+
+    leg: str
+    enabled: bool
+    force: tuple[float, float, float]
+    """Applied force (N, world frame), after the clip."""
+    magnitude: float
+    min_distance: float
+    """Smallest sampling-sphere distance to a plate (m); negative when sunk in."""
+    surface: str
+    """"floor", "wall" or "none" (no plate within max_magnetic_distance)."""
+    in_contact: bool
+
+
+class MagnetArray:
+    """Applies the dipole-dipole model of every enabled magnet, every step, through one kernel call."""
+
+    def __init__(self, model: mujoco.MjModel, params: PhysicsParams, enabled: bool | Mapping[str, bool] = True) -> None:
+        self.model_params = MagnetModel.from_params(params)
+        n_spheres = len(sampler_geoms(LEGS[0]))
+        self._spheres = np.array(
+            [[_id(model, mujoco.mjtObj.mjOBJ_GEOM, g) for g in sampler_geoms(leg)] for leg in LEGS], dtype=np.int64
+        )
+        self._bodies = np.array([_id(model, mujoco.mjtObj.mjOBJ_BODY, magnet_body(leg)) for leg in LEGS], dtype=np.int64)
+        radii = model.geom_size[self._spheres.ravel(), 0]
+        if not np.allclose(radii, radii[0]):
+            raise SimulationError("all magnet sampling spheres must share one radius")
+        self._radius = float(radii[0])
+        plates = [_id(model, mujoco.mjtObj.mjOBJ_GEOM, name) for name in PLATE_GEOMS.values()]
+        for name, gid in zip(PLATE_GEOMS.values(), plates):
+            if model.geom_type[gid] != mujoco.mjtGeom.mjGEOM_BOX or model.geom_bodyid[gid] != 0:
+                raise SimulationError(f"plate {name!r} must be a static box geom of the world body")
+        scratch = mujoco.MjData(model)
+        mujoco.mj_kinematics(model, scratch)
+        self._plate_pos = scratch.geom_xpos[plates].copy()
+        self._plate_rot = scratch.geom_xmat[plates].reshape(-1, 3, 3).copy()
+        self._plate_half = model.geom_size[plates].copy()
+        self.enabled = np.ones(len(LEGS), dtype=np.bool_)
+        self.set_enabled(enabled)
+        m = len(LEGS)
+        self.force = np.zeros((m, 3))
+        self.torque = np.zeros((m, 3))
+        self.min_distance = np.full(m, np.inf)
+        self.surface = np.full(m, NO_SURFACE, dtype=np.int64)
+        self.sphere_distance = np.full((m, n_spheres), np.inf)
+        self.sphere_force = np.zeros((m, n_spheres, 3))
+        self._constants = (
+            self._radius,
+            self.model_params.coefficient,
+            MIN_DISTANCE,
+            self.model_params.max_distance,
+            self.model_params.max_force,
+        )
+
+    def set_enabled(self, enabled: bool | Mapping[str, bool], leg: str | None = None) -> None:
+        """Switch every magnet (``enabled`` a bool), one (``leg``), or several (a mapping)."""
+        if leg is not None:
+            self.enabled[leg_index(leg)] = bool(enabled)
+        elif isinstance(enabled, Mapping):
+            for name, on in enabled.items():
+                self.enabled[leg_index(name)] = bool(on)
+        else:
+            self.enabled[:] = bool(enabled)
+
+    def apply(self, data: mujoco.MjData, external: np.ndarray) -> None:
+        """Write ``external`` plus every enabled magnet's wrench into ``data.xfrc_applied``.
+
+        Needs ``geom_xpos``/``xipos`` of the current state (call between mj_step1 and mj_step2).
+        """
+        magnet_step(
+            data.geom_xpos, data.xipos, data.xfrc_applied, external,
+            self._spheres, self._bodies, self.enabled,
+            self._plate_pos, self._plate_rot, self._plate_half,
+            *self._constants,
+            self.force, self.torque, self.min_distance, self.surface,
+            self.sphere_distance, self.sphere_force,
+        )  # fmt: skip
+
+    def readout(self, leg: str) -> MagnetReadout:
+        i = leg_index(leg)
+        surface = self.surface[i]
+        return MagnetReadout(
+            leg=leg,
+            enabled=bool(self.enabled[i]),
+            force=tuple(float(x) for x in self.force[i]),
+            magnitude=float(np.linalg.norm(self.force[i])),
+            min_distance=float(self.min_distance[i]),
+            surface="none" if surface == NO_SURFACE else SURFACES[surface],
+            in_contact=bool(self.min_distance[i] <= CONTACT_DISTANCE),
+        )
+
+    def readouts(self) -> dict[str, MagnetReadout]:
+        return {leg: self.readout(leg) for leg in LEGS}
+
+
+def leg_index(leg: str) -> int:
+    try:
+        return LEGS.index(leg)
+    except ValueError:
+        raise SimulationError(f"unknown foot {leg!r}; valid: {list(LEGS)}") from None
+
+
+def _id(model: mujoco.MjModel, kind: mujoco.mjtObj, name: str) -> int:
+    oid = mujoco.mj_name2id(model, kind, name)
+    if oid < 0:
+        raise SimulationError(f"model has no {kind.name.removeprefix('mjOBJ_').lower()} named {name!r}")
+    return oid

@@ -1,0 +1,228 @@
+"""Sally in MuJoCo without ROS: stepping, efforts, magnets and readouts (seed 004's API in spirit).
+
+One physics step is ``mj_step1`` (positions and velocities of the current state), the optional
+in-process controller and the magnet kernel on that state, then ``mj_step2``. Divergence, which
+MuJoCo answers with a silent reset, is raised as :class:`DivergenceError` instead, and the
+simulator refuses to step until :meth:`reset`.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Mapping
+
+import mujoco
+import numpy as np
+from sally_description import DEFAULT_BAKE, DEFAULT_PARAMS, LEGS, Bake, PhysicsParams, build_model
+from sally_description.constants import PLATE_GEOMS, ROOT_BODY, ee_site, hip_site, magnet_geom
+
+from .contact import FootContact, FootContactMonitor
+from .errors import DivergenceError, SimulationError
+from .joints import ActuatorIndex, JointIndex, all_joints
+from .magnets import MagnetArray, MagnetReadout, leg_index
+
+EffortFn = Callable[[np.ndarray, np.ndarray], np.ndarray]
+"""In-process controller: (actuated q, actuated qdot) -> efforts, called every physics step."""
+
+_UNSTABLE = tuple(
+    int(w) for w in (mujoco.mjtWarning.mjWARN_BADQACC, mujoco.mjtWarning.mjWARN_BADQPOS, mujoco.mjtWarning.mjWARN_BADQVEL)
+)
+
+
+class Simulator:
+    def __init__(
+        self,
+        model: mujoco.MjModel | None = None,
+        *,
+        params: PhysicsParams = DEFAULT_PARAMS,
+        bake: Bake = DEFAULT_BAKE,
+        magnets_on: bool | Mapping[str, bool] = True,
+    ) -> None:
+        self.params = params
+        self.model = model if model is not None else build_model(bake, params)
+        self.data = mujoco.MjData(self.model)
+        self.joints: JointIndex = all_joints(self.model)
+        self.actuators = ActuatorIndex.build(self.model)
+        self.magnets = MagnetArray(self.model, params, magnets_on)
+        self._initial_magnets = self.magnets.enabled.copy()
+        self.contacts = FootContactMonitor()
+        self._external = np.zeros((self.model.nbody, 6))
+        self._warnings = self.data.warning.number  # live view
+        self._act_q = self.actuators.joints.qpos_adr
+        self._act_v = self.actuators.joints.dof_adr
+        self._ctrl_ids = self.actuators.actuator_ids
+        self._ee_sites = [self._id(mujoco.mjtObj.mjOBJ_SITE, ee_site(leg)) for leg in LEGS]
+        self._hip_sites = [self._id(mujoco.mjtObj.mjOBJ_SITE, hip_site(leg)) for leg in LEGS]
+        self._root = self._id(mujoco.mjtObj.mjOBJ_BODY, ROOT_BODY)
+        self._magnet_geoms = [self._id(mujoco.mjtObj.mjOBJ_GEOM, magnet_geom(leg)) for leg in LEGS]
+        self._plate_geoms = {self._id(mujoco.mjtObj.mjOBJ_GEOM, g) for g in PLATE_GEOMS.values()}
+        self.diverged: DivergenceError | None = None
+        self.reset()
+
+    # --- time and state -------------------------------------------------------------------------
+    @property
+    def time(self) -> float:
+        return float(self.data.time)
+
+    @property
+    def timestep(self) -> float:
+        return float(self.model.opt.timestep)
+
+    def reset(self) -> None:
+        """Back to the baked pose at t = 0, magnets as constructed, no external forces."""
+        mujoco.mj_resetData(self.model, self.data)
+        self.magnets.set_enabled(dict(zip(LEGS, self._initial_magnets.tolist())))
+        self._external[:] = 0.0
+        self.contacts = FootContactMonitor()
+        self.diverged = None
+        mujoco.mj_forward(self.model, self.data)
+        self._unstable_count = int(self._warnings[list(_UNSTABLE)].sum())
+
+    def get_state(self) -> tuple[np.ndarray, np.ndarray]:
+        return self.data.qpos.copy(), self.data.qvel.copy()
+
+    def set_state(self, qpos: np.ndarray, qvel: np.ndarray | None = None) -> None:
+        qpos = np.asarray(qpos, dtype=float)
+        qvel = np.zeros(self.model.nv) if qvel is None else np.asarray(qvel, dtype=float)
+        if qpos.shape != (self.model.nq,) or qvel.shape != (self.model.nv,):
+            raise SimulationError(f"state must be qpos ({self.model.nq},) and qvel ({self.model.nv},)")
+        if not (np.isfinite(qpos).all() and np.isfinite(qvel).all()):
+            raise SimulationError("state must be finite")
+        self.data.qpos[:] = qpos
+        self.data.qvel[:] = qvel
+        mujoco.mj_forward(self.model, self.data)
+
+    # --- stepping -------------------------------------------------------------------------------
+    def step(self, n: int = 1, controller: EffortFn | None = None) -> None:
+        """Advance ``n`` physics steps; ``controller`` (if any) sets the efforts every step."""
+        if self.diverged is not None:
+            raise SimulationError(f"{self.diverged}; call reset() before stepping again")
+        m, d = self.model, self.data
+        warnings, unstable, count = self._warnings, _UNSTABLE, self._unstable_count
+        for _ in range(n):
+            mujoco.mj_step1(m, d)
+            if controller is not None:
+                d.ctrl[self._ctrl_ids] = controller(d.qpos[self._act_q], d.qvel[self._act_v])
+            self.magnets.apply(d, self._external)
+            mujoco.mj_step2(m, d)
+            if warnings[unstable[0]] + warnings[unstable[1]] + warnings[unstable[2]] != count:
+                self._diverge("MuJoCo reported unstable accelerations, positions or velocities and reset the state")
+        if not (np.isfinite(d.qpos).all() and np.isfinite(d.qvel).all()):
+            self._diverge("non-finite state")
+
+    def _diverge(self, reason: str) -> None:
+        self.diverged = DivergenceError(self.time, reason)
+        raise self.diverged
+
+    # --- efforts and external forces ------------------------------------------------------------
+    def apply_efforts(self, efforts: np.ndarray) -> int:
+        """Set the motor efforts (ACTUATED_JOINT_NAMES order). Returns how many exceeded the limits
+        (MuJoCo clamps them to ctrlrange). Wrong lengths and non-finite values are rejected."""
+        efforts = np.asarray(efforts, dtype=float)
+        if efforts.shape != (len(self._ctrl_ids),):
+            raise SimulationError(f"efforts must have length {len(self._ctrl_ids)}, got shape {efforts.shape}")
+        if not np.isfinite(efforts).all():
+            raise SimulationError("efforts must be finite")
+        self.data.ctrl[self._ctrl_ids] = efforts
+        return int((np.abs(efforts) > self.actuators.effort_limit).sum())
+
+    def apply_external_force(self, body: str, force, torque=(0.0, 0.0, 0.0)) -> None:
+        """A world-frame wrench at ``body``'s centre of mass, applied every step until changed."""
+        wrench = np.concatenate([np.asarray(force, float), np.asarray(torque, float)])
+        if wrench.shape != (6,) or not np.isfinite(wrench).all():
+            raise SimulationError("external force and torque must be finite 3-vectors")
+        self._external[self._id(mujoco.mjtObj.mjOBJ_BODY, body)] = wrench
+
+    def clear_external_forces(self) -> None:
+        self._external[:] = 0.0
+
+    # --- magnets --------------------------------------------------------------------------------
+    def set_magnet(self, leg: str, on: bool) -> None:
+        self.magnets.set_enabled(on, leg=leg)
+
+    def magnet_enabled(self, leg: str) -> bool:
+        return bool(self.magnets.enabled[leg_index(leg)])
+
+    def magnet_readouts(self) -> dict[str, MagnetReadout]:
+        return self.magnets.readouts()
+
+    # --- joints ---------------------------------------------------------------------------------
+    @property
+    def joint_names(self) -> tuple[str, ...]:
+        return self.joints.names
+
+    @property
+    def actuated_joint_names(self) -> tuple[str, ...]:
+        return self.actuators.joints.names
+
+    def joint_positions(self) -> np.ndarray:
+        return self.data.qpos[self.joints.qpos_adr].copy()
+
+    def joint_velocities(self) -> np.ndarray:
+        return self.data.qvel[self.joints.dof_adr].copy()
+
+    def joint_efforts(self) -> np.ndarray:
+        """Actuator torque on each joint (0 on the passive ones)."""
+        return self.data.qfrc_actuator[self.joints.dof_adr].copy()
+
+    def actuated_positions(self) -> np.ndarray:
+        return self.data.qpos[self._act_q].copy()
+
+    def actuated_velocities(self) -> np.ndarray:
+        return self.data.qvel[self._act_v].copy()
+
+    # --- frames and readouts --------------------------------------------------------------------
+    def ee_position(self, leg: str) -> np.ndarray:
+        return self.data.site_xpos[self._ee_sites[leg_index(leg)]].copy()
+
+    def ee_rotation(self, leg: str) -> np.ndarray:
+        return self.data.site_xmat[self._ee_sites[leg_index(leg)]].reshape(3, 3).copy()
+
+    def hip_position(self, leg: str) -> np.ndarray:
+        return self.data.site_xpos[self._hip_sites[leg_index(leg)]].copy()
+
+    def body_pose(self) -> tuple[np.ndarray, np.ndarray]:
+        """main_frame position and (w, x, y, z) quaternion."""
+        return self.data.xpos[self._root].copy(), self.data.xquat[self._root].copy()
+
+    def frame_pose(self, name: str) -> tuple[np.ndarray, np.ndarray]:
+        """World position and (w, x, y, z) quaternion of a body or site."""
+        bid = mujoco.mj_name2id(self.model, mujoco.mjtObj.mjOBJ_BODY, name)
+        if bid >= 0:
+            return self.data.xpos[bid].copy(), self.data.xquat[bid].copy()
+        sid = self._id(mujoco.mjtObj.mjOBJ_SITE, name, "body or site")
+        quat = np.zeros(4)
+        mujoco.mju_mat2Quat(quat, self.data.site_xmat[sid])
+        return self.data.site_xpos[sid].copy(), quat
+
+    def center_of_mass(self) -> np.ndarray:
+        return self.data.subtree_com[self._root].copy()
+
+    def foot_contact_force(self, leg: str) -> float:
+        """Normal force (N) the plates push on this foot's magnet housing, from MuJoCo's contacts."""
+        geom = self._magnet_geoms[leg_index(leg)]
+        total = 0.0
+        wrench = np.zeros(6)
+        for i in range(self.data.ncon):
+            c = self.data.contact[i]
+            pair = (int(c.geom1), int(c.geom2))
+            if geom in pair and (pair[0] in self._plate_geoms or pair[1] in self._plate_geoms):
+                mujoco.mj_contactForce(self.model, self.data, i, wrench)
+                total += wrench[0]
+        return total
+
+    def snapshot_floor_baselines(self, legs=LEGS) -> None:
+        for leg in legs:
+            self.contacts.set_floor_baseline(leg, self.ee_position(leg))
+
+    def snapshot_wall_baseline(self, leg: str) -> None:
+        self.contacts.set_wall_baseline(leg, self.ee_position(leg))
+
+    def foot_contacts(self) -> dict[str, FootContact]:
+        return {leg: self.contacts.readout(leg, self.ee_position(leg)) for leg in LEGS}
+
+    def _id(self, kind: mujoco.mjtObj, name: str, what: str | None = None) -> int:
+        oid = mujoco.mj_name2id(self.model, kind, name)
+        if oid < 0:
+            what = what or kind.name.removeprefix("mjOBJ_").lower()
+            raise SimulationError(f"model has no {what} named {name!r}")
+        return oid

@@ -1,0 +1,19 @@
+from setuptools import find_packages, setup
+
+PACKAGE = "sally_sim_node"
+
+setup(
+    name=PACKAGE,
+    version="0.1.0",
+    packages=find_packages(exclude=["test"]),
+    data_files=[
+        ("share/ament_index/resource_index/packages", ["resource/" + PACKAGE]),
+        ("share/" + PACKAGE, ["package.xml"]),
+    ],
+    install_requires=["setuptools"],
+    zip_safe=False,
+    maintainer="Sally sim stack developers",
+    description="MuJoCo simulation of Sally: dipole-dipole electromagnet model, simulator core and the sim node.",
+    license="BSD-3-Clause",
+    entry_points={"console_scripts": ["sally-demo = sally_sim_node.demo:main"]},
+)

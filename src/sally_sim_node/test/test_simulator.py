@@ -1,0 +1,169 @@
+"""Sally's physics core end to end on real MuJoCo: settle, lift, pull-off, divergence, bad input."""
+
+import mujoco
+import numpy as np
+import pytest
+from sally_description import LEGS, PhysicsParams
+from sally_ik_node import NumericalFootIK
+from sally_sim_node import DivergenceError, SimulationError, Simulator
+from sally_sim_node.pulloff import PullOffConfig, run_pulloff
+
+
+def seconds(sim, t):
+    return round(t / sim.timestep)
+
+
+def test_settles_on_the_floor_with_magnets_on(hold):
+    sim = Simulator()
+    pid = hold(sim)
+    sim.step(seconds(sim, 1.0), pid)
+    z1 = sim.body_pose()[0][2]
+    sim.step(seconds(sim, 2.0), pid)
+    z3 = sim.body_pose()[0][2]
+    assert abs(z3 - z1) < 1e-3
+    for leg, r in sim.magnet_readouts().items():
+        assert r.enabled and r.in_contact and r.surface == "floor", leg
+        assert r.magnitude == pytest.approx(sim.params.max_force_per_wheel), leg
+        assert r.min_distance > -0.002, f"{leg} sank {-r.min_distance * 1e3:.2f} mm into the floor"
+    sim.snapshot_floor_baselines()
+    sim.step(seconds(sim, 0.5), pid)
+    assert all(c.in_contact and c.penetration < 1e-3 for c in sim.foot_contacts().values())
+
+
+def lift_targets(sim, leg, height):
+    """Actuated-joint targets that put ``leg``'s foot ``height`` straight above where it is."""
+    qpos, _ = sim.get_state()
+    result = NumericalFootIK(sim.model).solve(qpos, leg, sim.ee_position(leg) + [0, 0, height], face_axis=[0, 0, -1])
+    assert result.success
+    return result.qpos[sim.actuators.joints.qpos_adr]
+
+
+def ramp_to(sim, pid, goal, duration):
+    start = pid.target.copy()
+    n = seconds(sim, duration)
+    for k in range(1, n + 1):
+        s = k / n
+        pid.target[:] = start + (10 * s**3 - 15 * s**4 + 6 * s**5) * (goal - start)
+        sim.step(1, pid)
+
+
+def test_pid_lifts_a_foot_10_cm_once_its_magnet_is_off(hold):
+    sim = Simulator()
+    pid = hold(sim)
+    sim.step(seconds(sim, 1.0), pid)
+    home = sim.ee_position("FL")
+    goal = lift_targets(sim, "FL", 0.10)
+
+    # magnet on: 800 N at the foot against 40 N m motors; the face only peels a little and stays held
+    ramp_to(sim, pid, goal, 1.0)
+    sim.step(seconds(sim, 0.5), pid)
+    held = sim.magnet_readouts()["FL"]
+    assert held.in_contact and held.magnitude == pytest.approx(sim.params.max_force_per_wheel)
+    assert sim.ee_position("FL")[2] - home[2] < 0.01
+
+    sim.set_magnet("FL", False)
+    sim.step(seconds(sim, 1.5), pid)
+    rise = sim.ee_position("FL") - home
+    assert rise[2] == pytest.approx(0.10, abs=0.005)
+    assert np.hypot(rise[0], rise[1]) < 0.005
+    for leg in ("FR", "BL", "BR"):
+        assert sim.magnet_readouts()[leg].in_contact, leg
+
+
+def test_pull_off_detaches_at_the_clip_plus_the_carried_weight(hold):
+    """Only FL's magnet is on, so a vertical pull at FL's magnet first has to unload FL's share of the
+    robot's weight (the floor's reaction beyond the magnet force, measured before the ramp) and then
+    overcome the magnet, which is clipped at max_force_per_wheel while the face touches. Expected
+    pull-off = clip + carried weight; the 40 N/s ramp adds little while the foot travels the ~20 mm
+    at which the magnet force falls below half the clip."""
+    sim = Simulator()
+    result = run_pulloff(sim, hold(sim), PullOffConfig(leg="FL"))
+    weight = mujoco.mj_getTotalmass(sim.model) * 9.81
+    assert result.static_load == pytest.approx(weight / 4, rel=0.25)  # four feet share the weight
+    expected = result.clip + result.static_load
+    assert result.detached
+    assert result.pulloff_force == pytest.approx(expected, rel=0.05)
+    assert result.magnet_force[-1] < 0.5 * result.clip
+
+
+def test_pull_off_with_no_adhesion_reports_zero(hold):
+    # a 20 mm contact margin keeps the face beyond the magnet's 5 mm reach: it never holds
+    sim = Simulator(params=PhysicsParams(margin=0.02, max_magnetic_distance=0.005))
+    result = run_pulloff(sim, hold(sim), PullOffConfig(max_ramp_time=0.5))
+    assert result.magnet_force.max() == 0.0
+    assert result.pulloff_force == 0.0 and not result.detached
+
+
+def test_effort_moves_its_joint(hold):
+    sim = Simulator(magnets_on={"FR": False})
+    pid = hold(sim)
+    sim.step(seconds(sim, 0.5), pid)
+    fr_hip = sim.actuated_joint_names.index("hip_pitch_FR")
+
+    def push_fr_hip(q, qdot):
+        efforts = pid(q, qdot)
+        efforts[fr_hip] = 15.0
+        return efforts
+
+    sim.step(seconds(sim, 0.3), push_fr_hip)
+    q = dict(zip(sim.joint_names, sim.joint_positions()))
+    assert q["hip_pitch_FR"] > 0.1
+    assert abs(q["hip_pitch_FL"]) < 0.01
+    assert sim.joint_efforts()[sim.joint_names.index("hip_pitch_FR")] == pytest.approx(15.0)
+
+
+@pytest.mark.parametrize("bad", [np.full(16, np.nan), np.zeros(15), np.array([np.inf] + [0.0] * 15)])
+def test_bad_efforts_are_rejected(bad):
+    sim = Simulator()
+    before = sim.data.ctrl.copy()
+    with pytest.raises(SimulationError, match="efforts must"):
+        sim.apply_efforts(bad)
+    assert np.array_equal(sim.data.ctrl, before)
+
+
+def test_efforts_beyond_the_limit_are_counted():
+    sim = Simulator()
+    assert sim.apply_efforts(np.full(16, 100.0)) == 16
+
+
+def test_divergence_is_raised_not_silently_reset():
+    sim = Simulator()
+    sim.apply_external_force("main_frame", [0, 0, 1e30])
+    with pytest.raises(DivergenceError, match="diverged at t ="):
+        sim.step(50)
+    with pytest.raises(SimulationError, match="call reset"):
+        sim.step(1)
+    sim.reset()
+    assert sim.time == 0.0 and sim.diverged is None
+    sim.step(10)
+    assert np.isfinite(sim.get_state()[0]).all()
+
+
+def test_reset_restores_the_initial_state(hold):
+    sim = Simulator(magnets_on={"BR": False})
+    q0, v0 = sim.get_state()
+    sim.set_magnet("BR", True)
+    sim.step(200, hold(sim))
+    sim.reset()
+    q, v = sim.get_state()
+    assert sim.time == 0.0 and np.array_equal(q, q0) and np.array_equal(v, v0)
+    assert not sim.magnet_enabled("BR") and sim.magnet_enabled("FL")
+
+
+def test_set_state_rejects_non_finite():
+    sim = Simulator()
+    qpos, qvel = sim.get_state()
+    qpos[5] = np.nan
+    with pytest.raises(SimulationError, match="finite"):
+        sim.set_state(qpos, qvel)
+
+
+def test_frames_and_com():
+    sim = Simulator()
+    pos, quat = sim.frame_pose("main_frame")
+    assert quat == pytest.approx([1, 0, 0, 0])
+    assert sim.center_of_mass()[:2] == pytest.approx([0, 0], abs=1e-9)
+    for leg in LEGS:
+        assert np.linalg.norm(sim.frame_pose(f"ee_site_{leg}")[0] - sim.ee_position(leg)) < 1e-12
+    with pytest.raises(SimulationError, match="no body or site named 'nose'"):
+        sim.frame_pose("nose")
