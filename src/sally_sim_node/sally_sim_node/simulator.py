@@ -8,6 +8,7 @@ simulator refuses to step until :meth:`reset`.
 
 from __future__ import annotations
 
+import logging
 from typing import Callable, Mapping
 
 import mujoco
@@ -19,6 +20,8 @@ from .contact import FootContact, FootContactMonitor
 from .errors import DivergenceError, SimulationError
 from .joints import ActuatorIndex, JointIndex, all_joints
 from .magnets import MagnetArray, MagnetReadout, leg_index
+
+_log = logging.getLogger("sally_sim_node.mujoco")
 
 EffortFn = Callable[[np.ndarray, np.ndarray], np.ndarray]
 """In-process controller: (actuated q, actuated qdot) -> efforts, called every physics step."""
@@ -37,6 +40,7 @@ class Simulator:
         bake: Bake = DEFAULT_BAKE,
         magnets_on: bool | Mapping[str, bool] = True,
     ) -> None:
+        _route_mujoco_warnings()
         self.params = params
         self.model = model if model is not None else build_model(bake, params)
         self.data = mujoco.MjData(self.model)
@@ -226,3 +230,13 @@ class Simulator:
             what = what or kind.name.removeprefix("mjOBJ_").lower()
             raise SimulationError(f"model has no {what} named {name!r}")
         return oid
+
+
+def _route_mujoco_warnings() -> None:
+    """Send MuJoCo's warning text to Python logging instead of MUJOCO_LOG.TXT in the working directory.
+
+    Process-wide, installed on first Simulator construction (never at import). The unstable-state
+    warnings are raised as DivergenceError by the simulator; the text is kept for the log.
+    """
+    if mujoco.get_mju_user_warning() is None:
+        mujoco.set_mju_user_warning(lambda message: _log.warning("MuJoCo: %s", message))

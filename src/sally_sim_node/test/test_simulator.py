@@ -126,7 +126,8 @@ def test_efforts_beyond_the_limit_are_counted():
     assert sim.apply_efforts(np.full(16, 100.0)) == 16
 
 
-def test_divergence_is_raised_not_silently_reset():
+def test_divergence_is_raised_not_silently_reset(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
     sim = Simulator()
     sim.apply_external_force("main_frame", [0, 0, 1e30])
     with pytest.raises(DivergenceError, match="diverged at t ="):
@@ -137,6 +138,7 @@ def test_divergence_is_raised_not_silently_reset():
     assert sim.time == 0.0 and sim.diverged is None
     sim.step(10)
     assert np.isfinite(sim.get_state()[0]).all()
+    assert list(tmp_path.iterdir()) == []  # MuJoCo's warning went to logging, not MUJOCO_LOG.TXT
 
 
 def test_reset_restores_the_initial_state(hold):
