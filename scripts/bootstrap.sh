@@ -1,18 +1,23 @@
 #!/usr/bin/env bash
-# Set up everything on a fresh machine: .venv from PyPI with pinned versions, then the project's
-# packages (editable). Re-running is a no-op when nothing it depends on changed.
+# Set up everything on a fresh machine: .venv from PyPI with pinned versions (Python deps and the
+# ROS 2 kilted wheels), sally_interfaces generated and built with plain CMake into the venv, then
+# the project's Python packages (editable). Re-running is a no-op when nothing it depends on changed.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "$SALLY_ROOT"
 
 PYTHON="${PYTHON:-python3}"
-PACKAGES=(src/sally_description src/sally_sim_node src/sally_controller src/sally_ik_node)
+PACKAGES=(src/sally_description src/sally_node_common src/sally_sim_node src/sally_controller src/sally_ik_node)
+INTERFACES=src/sally_interfaces
 STAMP="$SALLY_VENV/.sally-bootstrap"
 
 inputs_hash() {
-    cat scripts/bootstrap.sh scripts/env.sh requirements/*.txt \
-        $(printf '%s/setup.py %s/setup.cfg %s/package.xml ' "${PACKAGES[@]}" "${PACKAGES[@]}" "${PACKAGES[@]}") \
-        | sha256sum | cut -d' ' -f1
+    {
+        cat scripts/bootstrap.sh scripts/env.sh requirements/*.txt
+        for pkg in "${PACKAGES[@]}"; do cat "$pkg/setup.py" "$pkg/setup.cfg" "$pkg/package.xml"; done
+        find "$INTERFACES" -type f \( -name '*.msg' -o -name '*.srv' -o -name 'CMakeLists.txt' -o -name 'package.xml' \) \
+            -print0 | sort -z | xargs -0 cat
+    } | sha256sum | cut -d' ' -f1
 }
 
 want="$(inputs_hash)"
@@ -26,7 +31,24 @@ echo "bootstrap: setting up $SALLY_VENV" >&2
 pip() {  # quiet pip; drops this machine's notes about find-links folders it does not have
     "$SALLY_VENV/bin/python" -m pip --disable-pip-version-check -q "$@" 2> >(grep -v '^WARNING: Location' >&2)
 }
-pip install -r requirements/python.txt
+pip install -r requirements/python.txt -r requirements/ros.txt
+
+echo "bootstrap: building $INTERFACES" >&2
+command -v cmake >/dev/null && command -v c++ >/dev/null || {
+    echo "bootstrap: cmake (>= 3.16) and a C++ compiler are needed to build $INTERFACES" >&2
+    exit 1
+}
+build="$SALLY_ROOT/build/sally_interfaces"
+mkdir -p "$build"
+(
+    export PATH="$SALLY_VENV/bin:$PATH" AMENT_PREFIX_PATH="$SALLY_VENV" CMAKE_PREFIX_PATH="$SALLY_VENV"
+    cmake -S "$INTERFACES" -B "$build" -DCMAKE_INSTALL_PREFIX="$SALLY_VENV" \
+        -DPython3_EXECUTABLE="$SALLY_VENV/bin/python" -DBUILD_TESTING=OFF >"$build/configure.log" 2>&1 \
+        || { cat "$build/configure.log" >&2; exit 1; }
+    cmake --build "$build" -j "$(nproc)" >"$build/build.log" 2>&1 || { tail -50 "$build/build.log" >&2; exit 1; }
+    cmake --install "$build" >"$build/install.log" 2>&1 || { cat "$build/install.log" >&2; exit 1; }
+)
+
 pip install --no-deps --no-build-isolation --use-pep517 $(printf -- '-e %s ' "${PACKAGES[@]}")
 echo "$want" > "$STAMP"
 echo "bootstrap: done" >&2

@@ -15,5 +15,5 @@ setup(
     maintainer="Sally sim stack developers",
     description="Joint-space PID controller for Sally: the pure core and the controller node.",
     license="BSD-3-Clause",
-    entry_points={"console_scripts": []},
+    entry_points={"console_scripts": ["sally_controller = sally_controller.node:main"]},
 )

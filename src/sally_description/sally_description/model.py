@@ -37,12 +37,17 @@ def build_spec(
     bake: Bake = DEFAULT_BAKE,
     params: PhysicsParams = DEFAULT_PARAMS,
     path: str | Path | None = None,
+    spawn: tuple[float, float, float] = (0.0, 0.0, 0.0),
 ) -> mujoco.MjSpec:
-    """The spec of the baked, parameterised robot, spawned with its feet just above the floor."""
+    """The spec of the baked, parameterised robot, its feet just above the floor.
+
+    ``spawn`` = (x m, y m, yaw deg) of main_frame on the floor.
+    """
     spec = load_spec(path)
     apply_bake(spec, bake)
     apply_params(spec, params)
     _place_on_floor(spec)
+    _spawn(spec, spawn)
     return spec
 
 
@@ -50,9 +55,21 @@ def build_model(
     bake: Bake = DEFAULT_BAKE,
     params: PhysicsParams = DEFAULT_PARAMS,
     path: str | Path | None = None,
+    spawn: tuple[float, float, float] = (0.0, 0.0, 0.0),
 ) -> mujoco.MjModel:
     """Compile :func:`build_spec`. Nothing is written to disk."""
-    return build_spec(bake, params, path).compile()
+    return build_spec(bake, params, path, spawn).compile()
+
+
+def _spawn(spec: mujoco.MjSpec, spawn: tuple[float, float, float]) -> None:
+    x, y, yaw_deg = (float(v) for v in spawn)
+    if not all(np.isfinite([x, y, yaw_deg])):
+        raise DescriptionError(f"spawn pose must be finite, got {spawn!r}")
+    root = spec.body(ROOT_BODY)
+    root.pos = np.asarray(root.pos) + np.array([x, y, 0.0])
+    turn = np.zeros(4)
+    mujoco.mju_axisAngle2Quat(turn, np.array([0.0, 0.0, 1.0]), np.radians(yaw_deg))
+    root.quat = turn
 
 
 def _place_on_floor(spec: mujoco.MjSpec) -> None:

@@ -156,3 +156,15 @@ def test_building_writes_nothing_to_disk(tmp_path, monkeypatch):
     assert _tree_state(package_dir) == before
     assert model_path().read_bytes() == source
     assert os.listdir(tmp_path) == []
+
+
+def test_spawn_pose_moves_and_turns_the_robot():
+    m = build_model(spawn=(0.2, -0.1, 90.0))
+    d = mujoco.MjData(m)
+    mujoco.mj_kinematics(m, d)
+    assert d.qpos[:3] == pytest.approx([0.2, -0.1, build_model().qpos0[2]])
+    fl = d.site_xpos[m.site(ee_site("FL")).id]
+    # FL sits at (+x, +y) of the body; turned 90 deg it lies at (-y, +x) from the spawn point
+    assert fl[0] < 0.2 and fl[1] > -0.1
+    with pytest.raises(DescriptionError, match="finite"):
+        build_model(spawn=(math.nan, 0.0, 0.0))

@@ -1,0 +1,132 @@
+"""The controller node: joint-space PID from /sally/joint_targets and /joint_states to efforts.
+
+Its topics are the hardware contract (README, "Swapping in hardware"): it answers every
+/joint_states message with exactly one /sally/joint_efforts message carrying the same stamp
+(a state seen twice gets the same answer), so the sim's lockstep pacing and a hardware driver
+see the same behaviour. Targets outside the joint limits are clamped and reported; non-finite or
+malformed targets and states are rejected with a reason, counted on /diagnostics, never applied.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+
+import numpy as np
+from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
+from rcl_interfaces.msg import ParameterDescriptor, SetParametersResult
+from rclpy.node import Node
+from rclpy.qos import HistoryPolicy, QoSProfile, ReliabilityPolicy
+from sally_description import build_model
+from sally_description.limits import actuated_limits
+from sally_node_common import run_node
+from sensor_msgs.msg import JointState
+
+from .errors import ControllerError
+from .joint_controller import JointController
+from .pid import DEFAULT_I_CLAMP, DEFAULT_KD, DEFAULT_KI, DEFAULT_KP, PIDGains
+
+RELIABLE_DEEP = QoSProfile(depth=100, reliability=ReliabilityPolicy.RELIABLE, history=HistoryPolicy.KEEP_LAST)
+GAINS = {"kp": DEFAULT_KP, "ki": DEFAULT_KI, "kd": DEFAULT_KD, "i_clamp": DEFAULT_I_CLAMP}
+
+
+class ControllerNode(Node):
+    def __init__(self, **kwargs) -> None:
+        super().__init__("sally_controller", **kwargs)
+        limits = actuated_limits(build_model())
+        self._names = limits.names
+        self._effort_limit = limits.effort
+        self.add_on_set_parameters_callback(self._validate)
+        for name, default in GAINS.items():
+            self.declare_parameter(
+                name, [default], ParameterDescriptor(description=f"PID {name}: one value for all joints or one per joint ({len(self._names)})")
+            )
+        self.declare_parameter("diagnostics_period", 1.0, ParameterDescriptor(description="wall seconds between /diagnostics"))
+        self.controller = JointController(limits.names, limits.lower, limits.upper, self._gains())
+        self.add_post_set_parameters_callback(lambda params: self.controller.set_gains(self._gains()))
+        self._counts: Counter[str] = Counter()
+        self._efforts = JointState(name=list(limits.names))
+        self._pub = self.create_publisher(JointState, "/sally/joint_efforts", RELIABLE_DEEP)
+        self._pub_diag = self.create_publisher(DiagnosticArray, "/diagnostics", 10)
+        self.create_subscription(JointState, "/joint_states", self._on_state, RELIABLE_DEEP)
+        self.create_subscription(JointState, "/sally/joint_targets", self._on_targets, RELIABLE_DEEP)
+        self._diag_timer = self.create_timer(self.get_parameter("diagnostics_period").value, self._publish_diagnostics)
+
+    def _gains(self) -> PIDGains:
+        n = len(self._names)
+        values = {name: np.broadcast_to(np.asarray(self.get_parameter(name).value, float), (n,)) for name in GAINS}
+        return PIDGains(values["kp"], values["ki"], values["kd"], values["i_clamp"], self._effort_limit)
+
+    def _validate(self, params) -> SetParametersResult:
+        for param in params:
+            if param.name in GAINS:
+                value = np.asarray(param.value, dtype=float) if _numeric_list(param.value) else None
+                if value is None or len(value) not in (1, len(self._names)) or not np.isfinite(value).all() or (value < 0).any():
+                    return SetParametersResult(
+                        successful=False,
+                        reason=f"{param.name} must be 1 or {len(self._names)} non-negative finite numbers, got {param.value!r}",
+                    )
+            elif param.name == "diagnostics_period" and not (_number(param.value) and 0 < param.value <= 60):
+                return SetParametersResult(successful=False, reason="diagnostics_period must be in (0, 60] s")
+        return SetParametersResult(successful=True)
+
+    def _on_targets(self, msg: JointState) -> None:
+        try:
+            report = self.controller.set_targets(msg.name, msg.position, msg.velocity)
+        except ControllerError as exc:
+            self._counts["rejected_targets"] += 1
+            self.get_logger().error(f"rejected joint targets: {exc}", throttle_duration_sec=1.0)
+            return
+        if report.clamped:
+            self.get_logger().warning(f"joint targets outside limits clamped: {list(report.clamped)}", throttle_duration_sec=1.0)
+
+    def _on_state(self, msg: JointState) -> None:
+        stamp = msg.header.stamp.sec * 1_000_000_000 + msg.header.stamp.nanosec
+        try:
+            efforts = self.controller.update(stamp, msg.name, msg.position, msg.velocity)
+        except ControllerError as exc:
+            self._counts["rejected_states"] += 1
+            self.get_logger().error(f"rejected joint state: {exc}", throttle_duration_sec=1.0)
+            return
+        out = self._efforts
+        out.header.stamp = msg.header.stamp
+        out.effort = efforts.tolist()
+        self._pub.publish(out)
+        self._counts["answered"] += 1
+
+    def _publish_diagnostics(self) -> None:
+        c = self.controller
+        rejected = self._counts["rejected_targets"] + self._counts["rejected_states"]
+        values = {
+            "states_answered": self._counts["answered"],
+            "targets_received": c.targets_received,
+            "targets_clamped": c.clamped_total,
+            "rejected_targets": self._counts["rejected_targets"],
+            "rejected_states": self._counts["rejected_states"],
+            "max_abs_integral_term": float(np.max(np.abs(c.pid.gains.ki * c.pid.integral))),
+        }
+        status = DiagnosticStatus(
+            level=DiagnosticStatus.WARN if rejected or c.clamped_total else DiagnosticStatus.OK,
+            name="sally_controller: pid",
+            message=f"{rejected} rejected, {c.clamped_total} targets clamped",
+            values=[KeyValue(key=k, value=str(v)) for k, v in values.items()],
+        )
+        msg = DiagnosticArray(status=[status])
+        msg.header.stamp = self.get_clock().now().to_msg()
+        self._pub_diag.publish(msg)
+
+
+def _number(v) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _numeric_list(v) -> bool:
+    return hasattr(v, "__len__") and not isinstance(v, str) and all(_number(x) for x in v)
+
+
+def main(args: list[str] | None = None) -> int:
+    return run_node("sally_controller", ControllerNode, args, start_errors=(ControllerError,))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,70 @@
+"""The controller core: targets (clamp + report, reject non-finite), one answer per state stamp."""
+
+import re
+
+import numpy as np
+import pytest
+from sally_controller import ControllerError, PIDGains
+from sally_controller.joint_controller import JointController
+
+NAMES = ("a", "b", "c")
+
+
+@pytest.fixture
+def ctl():
+    return JointController(NAMES, np.full(3, -1.0), np.full(3, 1.0), PIDGains.uniform(3, kp=10.0, ki=0.0, kd=1.0, effort_limit=40.0))
+
+
+def test_targets_are_clamped_and_reported(ctl):
+    report = ctl.set_targets(["c", "a"], [2.0, -0.5])
+    assert report.clamped == ("c",)
+    assert ctl.target.tolist() == [-0.5, 0.0, 1.0]
+    assert ctl.clamped_total == 1
+
+
+@pytest.mark.parametrize(
+    "names, positions, velocities, text",
+    [
+        (["a"], [np.nan], [], "finite"),
+        (["a"], [0.1], [np.inf], "finite"),
+        (["z"], [0.1], [], "unknown joints ['z']"),
+        (["a", "a"], [0.1, 0.2], [], "twice"),
+        (["a", "b"], [0.1], [], "one position per name"),
+        (["a"], [0.1], [1.0, 2.0], "velocities"),
+    ],
+)
+def test_bad_targets_are_rejected_and_change_nothing(ctl, names, positions, velocities, text):
+    before = ctl.target.copy()
+    with pytest.raises(ControllerError, match=re.escape(text)):
+        ctl.set_targets(names, positions, velocities)
+    assert np.array_equal(ctl.target, before)
+
+
+def test_state_order_does_not_matter(ctl):
+    ctl.set_targets(NAMES, [0.5, 0.0, -0.5])
+    u = ctl.update(1, ["c", "b", "a", "extra"], [0.0, 0.0, 0.0, 9.0], [0.0, 0.0, 0.0, 9.0])
+    assert u.tolist() == pytest.approx([5.0, 0.0, -5.0])
+
+
+def test_one_answer_per_stamp(ctl):
+    ctl.set_targets(NAMES, [0.5, 0.5, 0.5])
+    first = ctl.update(1_000_000, NAMES, [0.0] * 3, [0.0] * 3)
+    again = ctl.update(1_000_000, NAMES, [0.4] * 3, [0.0] * 3)  # a re-sent state: same answer, no second PID step
+    assert np.array_equal(first, again)
+    with pytest.raises(ControllerError, match="arrived after"):
+        ctl.update(500_000, NAMES, [0.0] * 3, [0.0] * 3)
+
+
+def test_period_comes_from_the_stamps():
+    ctl = JointController(NAMES, np.full(3, -1.0), np.full(3, 1.0), PIDGains.uniform(3, kp=0.0, ki=10.0, kd=0.0))
+    ctl.set_targets(NAMES, [1.0, 1.0, 1.0])
+    ctl.update(0, NAMES, [0.0] * 3, [0.0] * 3)  # first state: no period yet
+    u = ctl.update(2_000_000, NAMES, [0.0] * 3, [0.0] * 3)  # 2 ms later: integral = 1 rad x 2 ms
+    assert u.tolist() == pytest.approx([0.02] * 3)
+
+
+def test_states_missing_joints_or_not_finite(ctl):
+    with pytest.raises(ControllerError, match="lacks controlled joints"):
+        ctl.update(1, ["a", "b"], [0.0, 0.0], [0.0, 0.0])
+    with pytest.raises(ControllerError, match="non-finite"):
+        ctl.update(2, NAMES, [0.0, np.nan, 0.0], [0.0] * 3)

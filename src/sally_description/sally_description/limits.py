@@ -1,0 +1,35 @@
+"""Joint and effort limits of the motor-driven joints, read from a compiled model."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import mujoco
+import numpy as np
+
+from .constants import ACTUATED_JOINT_NAMES
+from .errors import DescriptionError
+
+
+@dataclass(frozen=True)
+class ActuatedLimits:
+    names: tuple[str, ...]
+    lower: np.ndarray
+    """Joint position limits (rad)."""
+    upper: np.ndarray
+    effort: np.ndarray
+    """Symmetric effort limit of each joint's motor (N m)."""
+
+
+def actuated_limits(model: mujoco.MjModel) -> ActuatedLimits:
+    lower, upper, effort = [], [], []
+    for name in ACTUATED_JOINT_NAMES:
+        joint = model.joint(name)
+        motors = [a for a in range(model.nu) if model.actuator_trnid[a, 0] == joint.id]
+        if len(motors) != 1:
+            raise DescriptionError(f"joint {name!r} must be driven by exactly one motor, found {len(motors)}")
+        lo, hi = model.actuator_ctrlrange[motors[0]]
+        lower.append(joint.range[0])
+        upper.append(joint.range[1])
+        effort.append(min(-lo, hi))
+    return ActuatedLimits(ACTUATED_JOINT_NAMES, np.array(lower), np.array(upper), np.array(effort))

@@ -1,0 +1,5 @@
+"""What every Sally node's ``main`` shares: start-up, signals, the executor loop, shutdown."""
+
+from .lifecycle import EXIT_BAD_START, StartupError, run_node, spin_until_shutdown
+
+__all__ = ["EXIT_BAD_START", "StartupError", "run_node", "spin_until_shutdown"]

@@ -1,0 +1,85 @@
+"""Start, run and stop a node process the same way everywhere.
+
+* rclpy's own signal handlers are not installed: with them, Python's SIGINT handler raises
+  KeyboardInterrupt inside whatever callback the C++ executor is running, which aborts the
+  process. Instead SIGINT and SIGTERM shut the context down, and every loop ends on that.
+* A node that cannot start (bad parameter, missing file) exits with status 2 and one line on
+  stderr naming the reason, no traceback.
+* The EventsExecutor is driven with ``spin_once`` (its ``spin()`` busy-loops without delivering
+  anything in this rclpy).
+"""
+
+from __future__ import annotations
+
+import signal
+import sys
+from typing import Callable
+
+import rclpy
+from rclpy._rclpy_pybind11 import InvalidHandle
+from rclpy.exceptions import InvalidParameterTypeException, InvalidParameterValueException
+from rclpy.executors import ExternalShutdownException
+from rclpy.node import Node
+from rclpy.signals import SignalHandlerOptions
+
+EXIT_BAD_START = 2
+
+
+class StartupError(RuntimeError):
+    """A node cannot start: the message is the one-line reason."""
+
+
+START_ERRORS = (StartupError, InvalidParameterValueException, InvalidParameterTypeException)
+
+
+def spin_until_shutdown(executor, context) -> None:
+    """Run callbacks until the context is shut down (by a signal or a node)."""
+    while context.ok():
+        try:
+            executor.spin_once(timeout_sec=0.1)
+        except (ExternalShutdownException, InvalidHandle):
+            return
+
+
+def run_node(
+    name: str,
+    factory: Callable[[], Node],
+    args: list[str] | None = None,
+    run: Callable[[Node, object], int | None] | None = None,
+    start_errors: tuple[type[BaseException], ...] = (),
+) -> int:
+    """``factory`` builds the node; ``run(node, executor)`` drives it (default: spin until shutdown).
+
+    Returns the process exit status: ``run``'s result, 0 on a signal, 2 when the node cannot start.
+    """
+    rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO)
+    context = rclpy.get_default_context()
+
+    def shut_down(signum, frame) -> None:
+        context.try_shutdown()
+
+    previous = {s: signal.signal(s, shut_down) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        try:
+            node = factory()
+        except START_ERRORS + start_errors as exc:
+            print(f"{name}: cannot start: {exc}", file=sys.stderr)
+            return EXIT_BAD_START
+        from rclpy.experimental import EventsExecutor
+
+        executor = EventsExecutor(context=context)
+        executor.add_node(node)
+        try:
+            if run is None:
+                spin_until_shutdown(executor, context)
+                return 0
+            return run(node, executor) or 0
+        except (ExternalShutdownException, InvalidHandle):
+            return 0
+        finally:
+            executor.remove_node(node)
+            node.destroy_node()
+    finally:
+        context.try_shutdown()
+        for s, handler in previous.items():
+            signal.signal(s, handler)

@@ -1,0 +1,203 @@
+"""Message <-> domain conversions of the sim node: small pure functions, no rclpy.
+
+Stamps are sim time. They are carried as integer nanoseconds so that lockstep matching compares
+exactly what was sent.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Iterable, Mapping, Sequence
+
+import numpy as np
+from builtin_interfaces.msg import Time
+from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
+from geometry_msgs.msg import Vector3
+from nav_msgs.msg import Odometry
+from rosgraph_msgs.msg import Clock
+from sally_description import LEGS
+from sally_interfaces.msg import MagnetArray, MagnetCommand, MagnetState
+from sensor_msgs.msg import JointState
+
+WORLD_FRAME = "world"
+BODY_FRAME = "main_frame"
+
+
+class CommandError(ValueError):
+    """A command message that is rejected; ``reason`` is a short key for counting."""
+
+    def __init__(self, reason: str, detail: str) -> None:
+        super().__init__(detail)
+        self.reason = reason
+
+
+# --- time ---------------------------------------------------------------------------------------
+def to_nanoseconds(seconds: float) -> int:
+    return round(seconds * 1e9)
+
+
+def time_msg(nanoseconds: int) -> Time:
+    return Time(sec=nanoseconds // 1_000_000_000, nanosec=nanoseconds % 1_000_000_000)
+
+
+def stamp_nanoseconds(stamp: Time) -> int:
+    return stamp.sec * 1_000_000_000 + stamp.nanosec
+
+
+def clock_msg(nanoseconds: int) -> Clock:
+    return Clock(clock=time_msg(nanoseconds))
+
+
+# --- joint states and efforts ---------------------------------------------------------------------
+class JointStateWriter:
+    """Fills one preallocated JointState (names fixed) so that the 1 kHz publish does not rebuild it."""
+
+    def __init__(self, names: Sequence[str]) -> None:
+        self.msg = JointState(name=list(names))
+        self.msg.header.frame_id = ""
+
+    def fill(self, nanoseconds: int, position: np.ndarray, velocity: np.ndarray, effort: np.ndarray) -> JointState:
+        msg = self.msg
+        msg.header.stamp = time_msg(nanoseconds)
+        msg.position = position.tolist()
+        msg.velocity = velocity.tolist()
+        msg.effort = effort.tolist()
+        return msg
+
+
+@dataclass(frozen=True)
+class EffortCommand:
+    indices: np.ndarray
+    """Positions of the named joints in the actuated-joint order."""
+    efforts: np.ndarray
+    stamp: int
+    """Sim time of the state it answers (ns); 0 when unstamped."""
+
+
+def parse_effort_command(msg: JointState, actuated: Sequence[str], passive: Iterable[str] = ()) -> EffortCommand:
+    """Validate an effort command (names + efforts); raises CommandError naming what is wrong."""
+    names, efforts = list(msg.name), np.asarray(msg.effort, dtype=float)
+    if not names:
+        raise CommandError("empty", "effort command names no joints")
+    if len(efforts) != len(names):
+        raise CommandError("length", f"effort command has {len(names)} names but {len(efforts)} efforts")
+    if len(set(names)) != len(names):
+        raise CommandError("duplicate", "effort command names a joint twice")
+    index = {name: i for i, name in enumerate(actuated)}
+    passive = set(passive)
+    unknown = [n for n in names if n not in index]
+    if unknown:
+        kind = "passive" if all(n in passive for n in unknown) else "unknown"
+        what = "passive (not actuated)" if kind == "passive" else "unknown"
+        raise CommandError(kind, f"effort command names {what} joint(s) {unknown}; actuated joints: {list(actuated)}")
+    if not np.isfinite(efforts).all():
+        bad = [n for n, e in zip(names, efforts) if not math.isfinite(e)]
+        raise CommandError("non_finite", f"effort command has non-finite efforts for {bad}")
+    return EffortCommand(np.array([index[n] for n in names]), efforts, stamp_nanoseconds(msg.header.stamp))
+
+
+def parse_magnet_command(msg: MagnetCommand) -> dict[str, bool]:
+    feet, enable = list(msg.feet), list(msg.enable)
+    if not feet:
+        raise CommandError("empty", "magnet command names no feet")
+    if len(feet) != len(enable):
+        raise CommandError("length", f"magnet command has {len(feet)} feet but {len(enable)} enable flags")
+    unknown = [f for f in feet if f not in LEGS]
+    if unknown:
+        raise CommandError("unknown", f"magnet command names unknown feet {unknown}; valid: {list(LEGS)}")
+    if len(set(feet)) != len(feet):
+        raise CommandError("duplicate", "magnet command names a foot twice")
+    return dict(zip(feet, map(bool, enable)))
+
+
+def magnet_command_msg(switches: Mapping[str, bool]) -> MagnetCommand:
+    return MagnetCommand(feet=list(switches), enable=[bool(v) for v in switches.values()])
+
+
+# --- telemetry ----------------------------------------------------------------------------------
+def magnet_array_msg(nanoseconds: int, readouts: Mapping, contact_forces: Mapping[str, float]) -> MagnetArray:
+    """``readouts``: leg -> MagnetReadout (sally_sim_node.magnets)."""
+    msg = MagnetArray()
+    msg.header.stamp = time_msg(nanoseconds)
+    msg.header.frame_id = WORLD_FRAME
+    for leg in LEGS:
+        r = readouts[leg]
+        msg.magnets.append(
+            MagnetState(
+                foot=leg,
+                enabled=r.enabled,
+                force=Vector3(x=r.force[0], y=r.force[1], z=r.force[2]),
+                magnitude=r.magnitude,
+                min_distance=r.min_distance if math.isfinite(r.min_distance) else 1e9,
+                surface=r.surface,
+                in_contact=r.in_contact,
+                penetration=max(0.0, -r.min_distance),
+                contact_force=float(contact_forces[leg]),
+            )
+        )
+    return msg
+
+
+class OdometryWriter:
+    """Fills one preallocated Odometry of main_frame in the world (twist in main_frame, as
+    nav_msgs/Odometry wants), so that the 1 kHz publish does not rebuild it."""
+
+    def __init__(self) -> None:
+        self.msg = Odometry()
+        self.msg.header.frame_id = WORLD_FRAME
+        self.msg.child_frame_id = BODY_FRAME
+
+    def fill(self, nanoseconds: int, position, quat_wxyz, linear_world, angular_body) -> Odometry:
+        msg = self.msg
+        msg.header.stamp = time_msg(nanoseconds)
+        p, q = msg.pose.pose.position, msg.pose.pose.orientation
+        p.x, p.y, p.z = (float(v) for v in position)
+        q.w, q.x, q.y, q.z = (float(v) for v in quat_wxyz)
+        linear_body = quat_to_matrix(quat_wxyz).T @ np.asarray(linear_world, dtype=float)
+        t = msg.twist.twist
+        t.linear.x, t.linear.y, t.linear.z = (float(v) for v in linear_body)
+        t.angular.x, t.angular.y, t.angular.z = (float(v) for v in angular_body)
+        return msg
+
+
+def quat_to_matrix(q) -> np.ndarray:
+    w, x, y, z = (float(v) for v in q)
+    return np.array(
+        [
+            [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
+            [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
+            [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)],
+        ]
+    )
+
+
+LEVELS = {"ok": DiagnosticStatus.OK, "warn": DiagnosticStatus.WARN, "error": DiagnosticStatus.ERROR}
+
+
+def diagnostic_status(name: str, level: str, message: str, values: Mapping[str, object], hardware_id: str = "") -> DiagnosticStatus:
+    return DiagnosticStatus(
+        level=LEVELS[level],
+        name=name,
+        message=message,
+        hardware_id=hardware_id,
+        values=[KeyValue(key=k, value=_format(v)) for k, v in values.items()],
+    )
+
+
+def diagnostic_array(nanoseconds: int, statuses: Sequence[DiagnosticStatus]) -> DiagnosticArray:
+    msg = DiagnosticArray(status=list(statuses))
+    msg.header.stamp = time_msg(nanoseconds)
+    return msg
+
+
+def diagnostic_values(status: DiagnosticStatus) -> dict[str, str]:
+    return {kv.key: kv.value for kv in status.values}
+
+
+def _format(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    return str(value)

@@ -1,0 +1,473 @@
+"""The sim node: Sally's MuJoCo physics behind ROS 2 topics, services and parameters.
+
+A thin layer: physics is :class:`Simulator`, pacing :class:`Pacer`, the hold :class:`EffortWatchdog`
+and every message is built or checked by :mod:`conversions`. This module only wires them.
+
+Publishes ``/clock``, ``/joint_states``, ``/sally/odom``, ``/sally/magnets``, ``/diagnostics``;
+subscribes ``/sally/joint_efforts`` and ``/sally/magnet_cmd``; serves ``~/pause``, ``~/step`` and
+``~/reset``. Sim time is a step counter, so stamps are exact; ``~/reset`` restores the initial
+physical state but never turns ``/clock`` back.
+
+Threads: the physics loop runs in the main thread and paces itself with ``time.sleep``; the
+executor spins in a second thread (``spin_once`` costs ~90 us, far too much to call between 0.5 ms
+steps). MuJoCo and the compiled kernels release the GIL, so callbacks run while a step computes.
+Callbacks only swap in new command arrays or flags; anything that touches the physics state
+(services, parameter changes) takes ``_physics`` lock, which the loop holds while it steps.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from collections import Counter
+
+import numpy as np
+import rclpy
+from rcl_interfaces.msg import ParameterDescriptor, SetParametersResult
+from rclpy.exceptions import InvalidParameterTypeException, InvalidParameterValueException
+from rclpy.node import Node
+from rclpy._rclpy_pybind11 import InvalidHandle, RCLError
+from rclpy.qos import HistoryPolicy, QoSProfile, ReliabilityPolicy
+from sally_controller import JointPID, PIDGains
+from sally_description import JOINT_NAMES, LEGS, DescriptionError, PhysicsParams, build_model
+from sally_description.constants import ACTUATED_JOINT_NAMES
+from sally_node_common import StartupError, run_node, spin_until_shutdown
+
+from diagnostic_msgs.msg import DiagnosticArray
+from nav_msgs.msg import Odometry
+from rosgraph_msgs.msg import Clock
+from sally_interfaces.msg import MagnetArray, MagnetCommand
+from sally_interfaces.srv import StepSim
+from sensor_msgs.msg import JointState
+from std_srvs.srv import SetBool, Trigger
+
+from . import conversions as conv
+from .errors import DivergenceError, SimulationError
+from .pacing import Pacer, PacingConfig
+from .sim_parameters import SPECS, steps_per, validate
+from .simulator import Simulator
+from .watchdog import EffortWatchdog
+
+EXIT_DIVERGED = 3
+RELIABLE_DEEP = QoSProfile(depth=100, reliability=ReliabilityPolicy.RELIABLE, history=HistoryPolicy.KEEP_LAST)
+RELIABLE_LATEST = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE, history=HistoryPolicy.KEEP_LAST)
+LOCKSTEP_RESEND = 0.1
+"""Wall seconds after which lockstep re-sends the state it waits on (a reply lost at discovery)."""
+LOCKSTEP_HELD_WAIT = 0.001
+"""While the hold is on in lockstep, how long each period waits for a controller to come back (s)."""
+IDLE_WAIT = 0.05
+"""Wall seconds the loop waits between checks while paused or diverged."""
+MAX_STEP_REQUEST = 1_000_000
+
+
+class SimNode(Node):
+    def __init__(self, **kwargs) -> None:
+        super().__init__("sally_sim", **kwargs)
+        self.add_on_set_parameters_callback(self._validate_parameters)
+        try:
+            for spec in SPECS:
+                self.declare_parameter(
+                    spec.name,
+                    spec.default,
+                    ParameterDescriptor(description=spec.description, read_only=spec.read_only, dynamic_typing=True),
+                )
+        except (InvalidParameterValueException, InvalidParameterTypeException) as exc:
+            raise StartupError(str(exc)) from None
+        self.add_post_set_parameters_callback(self._apply_parameters)
+
+        p = self._p
+        try:
+            params = PhysicsParams.from_file(p("params_file")) if p("params_file") else PhysicsParams()
+            model = build_model(params=params, spawn=tuple(float(v) for v in p("initial_pose")))
+            self.sim = Simulator(model, params=params, magnets_on={leg: leg in p("magnets_on") for leg in LEGS})
+        except (DescriptionError, SimulationError) as exc:
+            raise StartupError(str(exc)) from None
+
+        self.dt = self.sim.timestep
+        self._dt_ns = conv.to_nanoseconds(self.dt)
+        self._steps = 0  # physics steps since start: sim time = offset + steps * dt
+        self._offset_ns = 0
+        self._reset_steps = 0
+        n = len(ACTUATED_JOINT_NAMES)
+        self._command = np.zeros(n)
+        self._hold = JointPID(
+            PIDGains.uniform(n, kp=p("hold_kp"), ki=0.0, kd=p("hold_kd"), effort_limit=self.sim.actuators.effort_limit)
+        )
+        self._hold_target = np.zeros(n)
+        self._watchdog = EffortWatchdog(float(p("effort_timeout")))
+        self._pacer = Pacer(self.dt, PacingConfig(factor=float(p("real_time_factor"))))
+        self._mode = p("pacing")
+        self._paused = False
+        self._diverged: DivergenceError | None = None
+        self._physics = threading.RLock()
+        self._answer = threading.Condition()
+        self._awaiting = -1  # lockstep: stamp (ns) of the state waiting for its answer
+        self._answered = -2
+        self._last_stamp = 0
+        self._counts: Counter[str] = Counter()
+        self._rejected: Counter[str] = Counter()
+        self._apply_rates()
+
+        self._joint_writer = conv.JointStateWriter(JOINT_NAMES)
+        self._odom_writer = conv.OdometryWriter()
+        self._pub_clock = self.create_publisher(Clock, "/clock", RELIABLE_LATEST)
+        self._pub_joints = self.create_publisher(JointState, "/joint_states", RELIABLE_DEEP)
+        self._pub_odom = self.create_publisher(Odometry, "/sally/odom", RELIABLE_DEEP)
+        self._pub_magnets = self.create_publisher(MagnetArray, "/sally/magnets", 10)
+        self._pub_diag = self.create_publisher(DiagnosticArray, "/diagnostics", 10)
+        self._sub_efforts = self.create_subscription(JointState, "/sally/joint_efforts", self._on_efforts, RELIABLE_DEEP)
+        self.create_subscription(MagnetCommand, "/sally/magnet_cmd", self._on_magnet_cmd, 10)
+        self.create_service(SetBool, "~/pause", self._on_pause)
+        self.create_service(StepSim, "~/step", self._on_step)
+        self.create_service(Trigger, "~/reset", self._on_reset)
+        self._next_diag = time.monotonic()
+        self._viewer = self._open_viewer() if not p("headless") else None
+        self.get_logger().info(
+            f"Sally sim ready: {self._mode} pacing, dt {self.dt * 1e3:g} ms, magnets on {list(p('magnets_on'))}"
+        )
+
+    # --- parameters -----------------------------------------------------------------------------
+    def _p(self, name: str):
+        return self.get_parameter(name).value
+
+    def _validate_parameters(self, params) -> SetParametersResult:
+        for param in params:
+            reason = validate(param.name, param.value)
+            if reason is not None:
+                return SetParametersResult(successful=False, reason=reason)
+        return SetParametersResult(successful=True)
+
+    def _apply_parameters(self, params) -> None:
+        with self._physics:
+            self._apply_parameter_names({param.name for param in params})
+
+    def _apply_parameter_names(self, names: set[str]) -> None:
+        if "real_time_factor" in names:
+            self._pacer.set_factor(float(self._p("real_time_factor")), self.sim.time)
+        if "pacing" in names:
+            self._mode = self._p("pacing")
+            self._pacer.restart(self.sim.time)
+        if "effort_timeout" in names:
+            self._watchdog.set_timeout(float(self._p("effort_timeout")))
+        if names & {"hold_kp", "hold_kd"}:
+            n = len(self._command)
+            limits = self.sim.actuators.effort_limit
+            self._hold = JointPID(PIDGains.uniform(n, kp=self._p("hold_kp"), ki=0.0, kd=self._p("hold_kd"), effort_limit=limits))
+        self._apply_rates()
+
+    def _apply_rates(self) -> None:
+        self._clock_every = steps_per(float(self._p("clock_rate")), self.dt)
+        self._state_every = steps_per(float(self._p("state_rate")), self.dt)
+        self._telemetry_every = steps_per(float(self._p("telemetry_rate")), self.dt)
+        self._diag_period = float(self._p("diagnostics_period"))
+        self._lockstep_timeout = float(self._p("lockstep_timeout"))
+
+    # --- time -----------------------------------------------------------------------------------
+    @property
+    def now_ns(self) -> int:
+        return self._offset_ns + (self._steps - self._reset_steps) * self._dt_ns
+
+    # --- main loop ------------------------------------------------------------------------------
+    def run(self, executor) -> int:
+        """Step and publish until the context shuts down. Returns the process exit status."""
+        spinner = threading.Thread(
+            target=spin_until_shutdown, args=(executor, self.context), name="sally_sim executor", daemon=True
+        )
+        spinner.start()
+        self._publish_clock()
+        try:
+            while self.context.ok():
+                if self._diverged is not None and self._p("exit_on_divergence"):
+                    self._publish_diagnostics()
+                    return EXIT_DIVERGED
+                if self._paused or self._diverged is not None:
+                    time.sleep(IDLE_WAIT)
+                elif self._mode == "realtime":
+                    with self._physics:
+                        plan = self._pacer.plan(self.sim.time)
+                        if plan.steps:
+                            self._advance(plan.steps)
+                    if not plan.steps:
+                        time.sleep(plan.sleep)
+                elif self._mode == "fast":
+                    with self._physics:
+                        self._advance(self._state_every)
+                else:
+                    self._lockstep_period()
+                if time.monotonic() >= self._next_diag:
+                    self._publish_diagnostics()
+                if self._viewer is not None:
+                    self._sync_viewer()
+            return 0
+        except (InvalidHandle, RCLError):
+            if self.context.ok():
+                raise
+            return 0  # shut down (Ctrl-C, SIGTERM) while publishing
+        finally:
+            with self._answer:
+                self._answer.notify_all()
+            spinner.join(timeout=2.0)
+
+    def _advance(self, n: int) -> None:
+        """n physics steps with the latest efforts (or the hold), publishing what falls due."""
+        for _ in range(n):
+            if not self._watchdog.engaged and self._watchdog.check(self.sim.time):
+                self._engage_hold("no effort command for %.3f s" % self._watchdog.timeout)
+            try:
+                self.sim.step(1, self._efforts)
+            except DivergenceError as exc:
+                self._on_divergence(exc)
+                return
+            self._steps += 1
+            k = self._steps
+            if k % self._clock_every == 0:
+                self._publish_clock()
+            if self._mode != "lockstep" and k % self._state_every == 0:
+                self._publish_state()
+            if k % self._telemetry_every == 0:
+                self._publish_magnets()
+
+    def _efforts(self, q: np.ndarray, qdot: np.ndarray) -> np.ndarray:
+        if self._watchdog.engaged:
+            return self._hold.update(self._hold_target, q, qdot, self.dt)
+        return self._command
+
+    def _lockstep_period(self) -> None:
+        """Publish the state, wait for the effort command answering it (matched by stamp), step."""
+        stamp = self.now_ns
+        with self._answer:
+            self._awaiting = stamp
+        self._publish_state()
+        start = time.monotonic()
+        held = self._watchdog.engaged
+        wait = LOCKSTEP_HELD_WAIT if held else self._lockstep_timeout
+        resend = start + LOCKSTEP_RESEND
+        with self._answer:
+            while self._answered != stamp and self.context.ok() and not self._paused:
+                now = time.monotonic()
+                if now - start >= wait:
+                    if not held:
+                        self._counts["lockstep_timeouts"] += 1
+                        self._watchdog.engage(self.sim.time)
+                        self._engage_hold(f"no effort answer within {wait:g} s in lockstep")
+                    break
+                if not held and now >= resend:
+                    self._publish_state()  # same stamp again: a state lost at discovery; answered once
+                    resend = now + LOCKSTEP_RESEND
+                deadline = start + wait if held else min(resend, start + wait)
+                self._answer.wait(timeout=max(0.0, deadline - now))
+        if self._paused or not self.context.ok():
+            return
+        with self._physics:
+            self._advance(self._state_every)
+
+    # --- callbacks ------------------------------------------------------------------------------
+    def _on_efforts(self, msg: JointState) -> None:
+        try:
+            cmd = conv.parse_effort_command(msg, ACTUATED_JOINT_NAMES, set(JOINT_NAMES) - set(ACTUATED_JOINT_NAMES))
+        except conv.CommandError as exc:
+            return self._reject(exc.reason, str(exc))
+        now = self.now_ns
+        if self._mode == "lockstep":
+            if cmd.stamp == 0:
+                return self._reject("unstamped", "lockstep needs the stamp of the joint state being answered")
+            with self._answer:
+                if cmd.stamp != self._awaiting or self._answered == cmd.stamp:
+                    if cmd.stamp <= self._awaiting:
+                        self._counts["late"] += 1  # an answer to a state already stepped, or a duplicate
+                        return None
+                    return self._reject("future", f"effort command stamped {cmd.stamp} ns, after the sim's {self._awaiting} ns")
+                self._set_command(cmd)
+                self._answered = cmd.stamp
+                self._answer.notify_all()
+            return None
+        if cmd.stamp:
+            if cmd.stamp < self._last_stamp:
+                return self._reject("out_of_order", f"effort command stamped {cmd.stamp} ns after one stamped {self._last_stamp} ns")
+            if cmd.stamp > now:
+                return self._reject("future", f"effort command stamped {cmd.stamp} ns, after the sim's {now} ns")
+            self._last_stamp = cmd.stamp
+        self._set_command(cmd)
+        return None
+
+    def _set_command(self, cmd: conv.EffortCommand) -> None:
+        command = self._command.copy()  # swap, never edit in place: the loop reads it unlocked
+        command[cmd.indices] = cmd.efforts
+        self._command = command
+        self._counts["efforts"] += 1
+        self._counts["clamped"] += int((np.abs(cmd.efforts) > self.sim.actuators.effort_limit[cmd.indices]).sum())
+        if self._watchdog.feed(self.sim.time):
+            self.get_logger().info("effort commands are back: watchdog released")
+
+    def _on_magnet_cmd(self, msg: MagnetCommand) -> None:
+        try:
+            switches = conv.parse_magnet_command(msg)
+        except conv.CommandError as exc:
+            return self._reject(f"magnet_{exc.reason}", str(exc))
+        self.sim.magnets.set_enabled(switches)
+        self._counts["magnet_commands"] += 1
+        return None
+
+    def _reject(self, reason: str, detail: str) -> None:
+        self._rejected[reason] += 1
+        self.get_logger().error(f"rejected command: {detail}", throttle_duration_sec=1.0)
+
+    def _on_pause(self, request: SetBool.Request, response: SetBool.Response) -> SetBool.Response:
+        with self._physics:
+            if not request.data and self._paused:
+                self._pacer.restart(self.sim.time)
+            self._paused = request.data
+        with self._answer:
+            self._answer.notify_all()
+        response.success, response.message = True, "paused" if self._paused else "running"
+        return response
+
+    def _on_step(self, request: StepSim.Request, response: StepSim.Response) -> StepSim.Response:
+        with self._physics:
+            return self._step_paused(request, response)
+
+    def _step_paused(self, request: StepSim.Request, response: StepSim.Response) -> StepSim.Response:
+        if not self._paused:
+            response.success, response.message = False, "pause the simulation first (~/pause)"
+        elif not 0 < request.steps <= MAX_STEP_REQUEST:
+            response.success, response.message = False, f"steps must be in 1..{MAX_STEP_REQUEST}"
+        elif self._diverged is not None:
+            response.success, response.message = False, f"{self._diverged}; call ~/reset"
+        else:
+            self._advance(request.steps)
+            self._publish_state()
+            response.success, response.message = self._diverged is None, str(self._diverged or "stepped")
+        response.sim_time = self.now_ns * 1e-9
+        return response
+
+    def _on_reset(self, request: Trigger.Request, response: Trigger.Response) -> Trigger.Response:
+        with self._physics:
+            return self._reset(response)
+
+    def _reset(self, response: Trigger.Response) -> Trigger.Response:
+        self._offset_ns = self.now_ns  # the clock never runs backwards
+        self._reset_steps = self._steps
+        self.sim.reset()
+        self._command = np.zeros_like(self._command)
+        self._hold.reset()
+        self._watchdog = EffortWatchdog(self._watchdog.timeout)
+        self._diverged = None
+        self._last_stamp = 0
+        self._pacer.restart(self.sim.time)
+        self._counts["resets"] += 1
+        self._publish_state()
+        response.success, response.message = True, f"reset to the initial state at sim time {self.now_ns * 1e-9:.4f} s"
+        return response
+
+    # --- hold and divergence --------------------------------------------------------------------
+    def _engage_hold(self, why: str) -> None:
+        self._hold_target = self.sim.actuated_positions()
+        self._hold.reset()
+        self.get_logger().warning(f"watchdog: {why}; holding the current pose, magnets unchanged")
+
+    def _on_divergence(self, exc: DivergenceError) -> None:
+        self._diverged = exc
+        self._counts["divergences"] += 1
+        self.get_logger().error(f"{exc}; stepping stopped (call ~/reset to continue)")
+        self._publish_diagnostics()
+
+    # --- publishing -----------------------------------------------------------------------------
+    def _publish_clock(self) -> None:
+        self._pub_clock.publish(conv.clock_msg(self.now_ns))
+
+    def _publish_state(self) -> None:
+        now, sim = self.now_ns, self.sim
+        self._pub_joints.publish(
+            self._joint_writer.fill(now, sim.joint_positions(), sim.joint_velocities(), sim.joint_efforts())
+        )
+        pos, quat = sim.body_pose()
+        qvel = sim.data.qvel
+        self._pub_odom.publish(self._odom_writer.fill(now, pos, quat, qvel[0:3], qvel[3:6]))
+
+    def _publish_magnets(self) -> None:
+        forces = {leg: self.sim.foot_contact_force(leg) for leg in LEGS}
+        self._pub_magnets.publish(conv.magnet_array_msg(self.now_ns, self.sim.magnet_readouts(), forces))
+
+    def _publish_diagnostics(self) -> None:
+        self._next_diag = time.monotonic() + self._diag_period
+        pace = self._pacer.status
+        lags = np.array(pace.recent_lags) if pace.recent_lags else np.zeros(1)
+        realtime = self._mode == "realtime"
+        pacing = conv.diagnostic_status(
+            "sally_sim: pacing",
+            "warn" if realtime and pace.state.value == "degraded" else "ok",
+            f"{self._mode}" + (f", {pace.state.value}" if realtime else "") + (", paused" if self._paused else ""),
+            {
+                "mode": self._mode,
+                "paused": self._paused,
+                "sim_time": self.now_ns * 1e-9,
+                "target_factor": pace.target_factor,
+                "effective_factor": pace.effective_factor,
+                "achieved_factor": pace.achieved_factor,
+                "catch_up_state": pace.state.value,
+                "lag_ms": pace.lag * 1e3,
+                "lag_p50_ms": float(np.percentile(lags, 50)) * 1e3,
+                "lag_p99_ms": float(np.percentile(lags, 99)) * 1e3,
+                "dropped_ms": pace.dropped * 1e3,
+                "catch_ups": pace.catch_ups,
+                "degradations": pace.degradations,
+            },
+        )
+        wd = self._watchdog
+        rejected = sum(self._rejected.values())
+        commands = conv.diagnostic_status(
+            "sally_sim: commands",
+            "warn" if wd.engaged or rejected else "ok",
+            ("holding: no effort commands" if wd.engaged else "efforts flowing") + (f", {rejected} rejected" if rejected else ""),
+            {
+                "efforts_received": self._counts["efforts"],
+                "rejected": rejected,
+                **{f"rejected_{reason}": count for reason, count in sorted(self._rejected.items())},
+                "late": self._counts["late"],
+                "clamped_efforts": self._counts["clamped"],
+                "lockstep_timeouts": self._counts["lockstep_timeouts"],
+                "magnet_commands": self._counts["magnet_commands"],
+                "watchdog_engaged": wd.engaged,
+                "watchdog_engagements": wd.engagements,
+                "last_command_age_s": wd.age(self.sim.time),
+            },
+        )
+        physics = conv.diagnostic_status(
+            "sally_sim: physics",
+            "error" if self._diverged else "ok",
+            str(self._diverged) if self._diverged else "stable",
+            {
+                "diverged": self._diverged is not None,
+                "divergences": self._counts["divergences"],
+                "resets": self._counts["resets"],
+                "magnets_on": ",".join(leg for leg in LEGS if self.sim.magnet_enabled(leg)) or "none",
+            },
+        )
+        self._pub_diag.publish(conv.diagnostic_array(self.now_ns, [pacing, commands, physics]))
+
+    # --- viewer ---------------------------------------------------------------------------------
+    def _open_viewer(self):
+        import os
+
+        if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
+            self.get_logger().warning("headless:=false but no display is available; running headless")
+            return None
+        import mujoco.viewer
+
+        self._next_view = 0.0
+        return mujoco.viewer.launch_passive(self.sim.model, self.sim.data)
+
+    def _sync_viewer(self) -> None:
+        now = time.monotonic()
+        if now >= self._next_view and self._viewer.is_running():
+            self._viewer.sync()
+            self._next_view = now + 1 / 30
+
+
+def main(args: list[str] | None = None) -> int:
+    return run_node("sally_sim", SimNode, args, run=lambda node, executor: node.run(executor))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,93 @@
+"""The sim node's parameters: names, defaults, descriptions and validation (pure, no rclpy).
+
+``validate(name, value)`` returns None or the reason a value is refused; the node runs it for
+values given at start (the process exits with that reason) and for every set request at run time
+(the request is refused with it). Read-only parameters shape the model and need a restart.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from sally_description import LEGS
+
+PACING_MODES = ("realtime", "fast", "lockstep")
+MAX_RATE = 2000.0  # the physics rate: nothing is published more often than it steps
+
+
+@dataclass(frozen=True)
+class ParamSpec:
+    name: str
+    default: Any
+    description: str
+    check: Callable[[Any], str | None]
+    read_only: bool = False
+
+
+def _positive(limit: float | None = None, unit: str = "") -> Callable[[Any], str | None]:
+    def check(v: Any) -> str | None:
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or v <= 0:
+            return f"must be a positive finite number{unit}"
+        if limit is not None and v > limit:
+            return f"must be at most {limit:g}{unit}"
+        return None
+
+    return check
+
+
+def _pacing(v: Any) -> str | None:
+    return None if v in PACING_MODES else f"must be one of {list(PACING_MODES)}"
+
+
+def _feet(v: Any) -> str | None:
+    unknown = [f for f in v if f not in LEGS]
+    if unknown:
+        return f"names unknown feet {unknown}; valid: {list(LEGS)}"
+    return "names a foot twice" if len(set(v)) != len(v) else None
+
+
+def _pose(v: Any) -> str | None:
+    if len(v) != 3 or not all(math.isfinite(x) for x in v):
+        return "must be three finite numbers [x m, y m, yaw deg]"
+    if abs(v[0]) > 1.0 or abs(v[1]) > 0.4:
+        return "must keep the robot on the floor plate (|x| <= 1 m, |y| <= 0.4 m)"
+    return None
+
+
+def _any(v: Any) -> str | None:
+    return None
+
+
+SPECS: tuple[ParamSpec, ...] = (
+    ParamSpec("params_file", "", "physics parameter file (JSON/YAML, the optimizer's best_params.json); '' = defaults", _any, True),
+    ParamSpec("initial_pose", [0.0, 0.0, 0.0], "spawn pose of main_frame on the floor: [x m, y m, yaw deg]", _pose, True),
+    ParamSpec("magnets_on", list(LEGS), "feet whose magnets are on at start (and after reset)", _feet, True),
+    ParamSpec("pacing", "realtime", "realtime | fast | lockstep", _pacing),
+    ParamSpec("real_time_factor", 1.0, "target sim seconds per wall second in realtime pacing", _positive(100.0)),
+    ParamSpec("clock_rate", 1000.0, "/clock publish rate (Hz of sim time)", _positive(MAX_RATE, " Hz")),
+    ParamSpec("state_rate", 1000.0, "/joint_states and /sally/odom rate (Hz of sim time); the control period in lockstep", _positive(MAX_RATE, " Hz")),
+    ParamSpec("telemetry_rate", 50.0, "/sally/magnets rate (Hz of sim time)", _positive(MAX_RATE, " Hz")),
+    ParamSpec("diagnostics_period", 0.5, "/diagnostics period (wall seconds)", _positive(60.0, " s")),
+    ParamSpec("effort_timeout", 0.05, "sim seconds without an effort command before the watchdog holds", _positive(60.0, " s")),
+    ParamSpec("lockstep_timeout", 1.0, "wall seconds lockstep waits for the effort answer before holding and going on", _positive(600.0, " s")),
+    ParamSpec("hold_kp", 200.0, "watchdog hold: stiffness toward the latched pose (N m/rad)", _positive(10000.0)),
+    ParamSpec("hold_kd", 10.0, "watchdog hold: damping (N m s/rad)", _positive(1000.0)),
+    ParamSpec("exit_on_divergence", False, "exit with status 3 when the physics diverges (batch runs)", _any),
+    ParamSpec("headless", True, "no viewer; false opens a MuJoCo viewer when a display exists", _any, True),
+)
+BY_NAME = {s.name: s for s in SPECS}
+
+
+def validate(name: str, value: Any) -> str | None:
+    spec = BY_NAME.get(name)
+    if spec is None:
+        return f"unknown parameter {name!r}"
+    reason = spec.check(value)
+    return None if reason is None else f"{name} = {value!r} {reason}"
+
+
+def steps_per(rate_hz: float, timestep: float) -> int:
+    """Physics steps between publications at ``rate_hz`` (at least 1)."""
+    return max(1, round(1.0 / (rate_hz * timestep)))

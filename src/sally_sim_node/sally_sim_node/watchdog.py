@@ -1,0 +1,55 @@
+"""The effort watchdog: with no effort command for ``timeout`` seconds of sim time, hold safely.
+
+Hold = a stiff PD brake on every motor toward the joint positions latched when the watchdog
+engaged (like a servo's position hold or a brake on hardware); magnets keep their state. The
+watchdog releases as soon as a valid command arrives.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+
+@dataclass
+class EffortWatchdog:
+    timeout: float
+    last_command: float | None = None
+    """Sim time of the last accepted command (None: none yet)."""
+    engaged: bool = False
+    engaged_since: float | None = None
+    engagements: int = 0
+
+    def __post_init__(self) -> None:
+        self.set_timeout(self.timeout)
+
+    def set_timeout(self, timeout: float) -> None:
+        if not (math.isfinite(timeout) and timeout > 0):
+            raise ValueError(f"effort timeout must be a positive number of seconds, got {timeout!r}")
+        self.timeout = timeout
+
+    def feed(self, sim_time: float) -> bool:
+        """A command arrived. Returns True if this released an engaged watchdog."""
+        self.last_command = sim_time
+        released = self.engaged
+        self.engaged, self.engaged_since = False, None
+        return released
+
+    def check(self, sim_time: float) -> bool:
+        """Returns True if the watchdog engaged just now (it stays engaged until fed)."""
+        stale = self.last_command is None or sim_time - self.last_command > self.timeout
+        if stale and not self.engaged:
+            self.engage(sim_time)
+            return True
+        return False
+
+    def engage(self, sim_time: float) -> None:
+        if not self.engaged:
+            self.engaged, self.engaged_since = True, sim_time
+            self.engagements += 1
+
+    def reset(self, sim_time: float) -> None:
+        self.last_command, self.engaged, self.engaged_since = sim_time, False, None
+
+    def age(self, sim_time: float) -> float:
+        return math.inf if self.last_command is None else sim_time - self.last_command
