@@ -2,7 +2,9 @@
 
 * rclpy's own signal handlers are not installed: with them, Python's SIGINT handler raises
   KeyboardInterrupt inside whatever callback the C++ executor is running, which aborts the
-  process. Instead SIGINT and SIGTERM shut the context down, and every loop ends on that.
+  process. Instead SIGINT and SIGTERM set a stop event; the loops end on it, and only then is the
+  node destroyed and the context shut down (shutting it down from the handler would pull it from
+  under a callback that is publishing).
 * A node that cannot start (bad parameter, missing file) exits with status 2 and one line on
   stderr naming the reason, no traceback.
 * The EventsExecutor is driven with ``spin_once`` (its ``spin()`` busy-loops without delivering
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 import signal
 import sys
+import threading
 from typing import Callable
 
 import rclpy
@@ -32,9 +35,9 @@ class StartupError(RuntimeError):
 START_ERRORS = (StartupError, InvalidParameterValueException, InvalidParameterTypeException)
 
 
-def spin_until_shutdown(executor, context) -> None:
-    """Run callbacks until the context is shut down (by a signal or a node)."""
-    while context.ok():
+def spin_until_shutdown(executor, context, stop: threading.Event) -> None:
+    """Run callbacks until ``stop`` is set or the context is shut down."""
+    while context.ok() and not stop.is_set():
         try:
             executor.spin_once(timeout_sec=0.1)
         except (ExternalShutdownException, InvalidHandle):
@@ -45,20 +48,18 @@ def run_node(
     name: str,
     factory: Callable[[], Node],
     args: list[str] | None = None,
-    run: Callable[[Node, object], int | None] | None = None,
+    run: Callable[[Node, object, threading.Event], int | None] | None = None,
     start_errors: tuple[type[BaseException], ...] = (),
 ) -> int:
-    """``factory`` builds the node; ``run(node, executor)`` drives it (default: spin until shutdown).
+    """``factory`` builds the node; ``run(node, executor, stop)`` drives it until ``stop`` is set
+    (default: spin until then).
 
     Returns the process exit status: ``run``'s result, 0 on a signal, 2 when the node cannot start.
     """
     rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO)
     context = rclpy.get_default_context()
-
-    def shut_down(signum, frame) -> None:
-        context.try_shutdown()
-
-    previous = {s: signal.signal(s, shut_down) for s in (signal.SIGINT, signal.SIGTERM)}
+    stop = threading.Event()
+    previous = {s: signal.signal(s, lambda signum, frame: stop.set()) for s in (signal.SIGINT, signal.SIGTERM)}
     try:
         try:
             node = factory()
@@ -71,9 +72,9 @@ def run_node(
         executor.add_node(node)
         try:
             if run is None:
-                spin_until_shutdown(executor, context)
+                spin_until_shutdown(executor, context, stop)
                 return 0
-            return run(node, executor) or 0
+            return run(node, executor, stop) or 0
         except (ExternalShutdownException, InvalidHandle):
             return 0
         finally:

@@ -98,7 +98,8 @@ class SimNode(Node):
         self._watchdog = EffortWatchdog(float(p("effort_timeout")))
         self._pacer = Pacer(self.dt, PacingConfig(factor=float(p("real_time_factor"))))
         self._mode = p("pacing")
-        self._paused = False
+        self._paused = bool(p("start_paused"))
+        self._stop = threading.Event()
         self._diverged: DivergenceError | None = None
         self._physics = threading.RLock()
         self._answer = threading.Condition()
@@ -169,15 +170,16 @@ class SimNode(Node):
         return self._offset_ns + (self._steps - self._reset_steps) * self._dt_ns
 
     # --- main loop ------------------------------------------------------------------------------
-    def run(self, executor) -> int:
-        """Step and publish until the context shuts down. Returns the process exit status."""
+    def run(self, executor, stop: threading.Event) -> int:
+        """Step and publish until ``stop`` is set or the context shuts down. Returns the exit status."""
+        self._stop = stop
         spinner = threading.Thread(
-            target=spin_until_shutdown, args=(executor, self.context), name="sally_sim executor", daemon=True
+            target=spin_until_shutdown, args=(executor, self.context, stop), name="sally_sim executor", daemon=True
         )
         spinner.start()
         self._publish_clock()
         try:
-            while self.context.ok():
+            while self.context.ok() and not stop.is_set():
                 if self._diverged is not None and self._p("exit_on_divergence"):
                     self._publish_diagnostics()
                     return EXIT_DIVERGED
@@ -240,11 +242,12 @@ class SimNode(Node):
             self._awaiting = stamp
         self._publish_state()
         start = time.monotonic()
-        held = self._watchdog.engaged
-        wait = LOCKSTEP_HELD_WAIT if held else self._lockstep_timeout
+        held = self._watchdog.engaged and self._answered >= 0
+        # before the first answer ever, wait for the controller to come up, however long it takes
+        wait = LOCKSTEP_HELD_WAIT if held else self._lockstep_timeout if self._answered >= 0 else float("inf")
         resend = start + LOCKSTEP_RESEND
         with self._answer:
-            while self._answered != stamp and self.context.ok() and not self._paused:
+            while self._answered != stamp and self.context.ok() and not self._paused and not self._stop.is_set():
                 now = time.monotonic()
                 if now - start >= wait:
                     if not held:
@@ -257,7 +260,7 @@ class SimNode(Node):
                     resend = now + LOCKSTEP_RESEND
                 deadline = start + wait if held else min(resend, start + wait)
                 self._answer.wait(timeout=max(0.0, deadline - now))
-        if self._paused or not self.context.ok():
+        if self._paused or self._stop.is_set() or not self.context.ok():
             return
         with self._physics:
             self._advance(self._state_every)
@@ -269,9 +272,7 @@ class SimNode(Node):
         except conv.CommandError as exc:
             return self._reject(exc.reason, str(exc))
         now = self.now_ns
-        if self._mode == "lockstep":
-            if cmd.stamp == 0:
-                return self._reject("unstamped", "lockstep needs the stamp of the joint state being answered")
+        if self._mode == "lockstep":  # the answer must carry the stamp of the state it answers
             with self._answer:
                 if cmd.stamp != self._awaiting or self._answered == cmd.stamp:
                     if cmd.stamp <= self._awaiting:
@@ -466,7 +467,7 @@ class SimNode(Node):
 
 
 def main(args: list[str] | None = None) -> int:
-    return run_node("sally_sim", SimNode, args, run=lambda node, executor: node.run(executor))
+    return run_node("sally_sim", SimNode, args, run=lambda node, executor, stop: node.run(executor, stop))
 
 
 if __name__ == "__main__":

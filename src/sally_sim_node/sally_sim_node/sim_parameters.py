@@ -71,9 +71,15 @@ SPECS: tuple[ParamSpec, ...] = (
     ParamSpec("telemetry_rate", 50.0, "/sally/magnets rate (Hz of sim time)", _positive(MAX_RATE, " Hz")),
     ParamSpec("diagnostics_period", 0.5, "/diagnostics period (wall seconds)", _positive(60.0, " s")),
     ParamSpec("effort_timeout", 0.05, "sim seconds without an effort command before the watchdog holds", _positive(60.0, " s")),
-    ParamSpec("lockstep_timeout", 1.0, "wall seconds lockstep waits for the effort answer before holding and going on", _positive(600.0, " s")),
+    ParamSpec(
+        "lockstep_timeout",
+        1.0,
+        "wall seconds lockstep waits for an effort answer before holding and going on (not before the first answer)",
+        _positive(600.0, " s"),
+    ),
     ParamSpec("hold_kp", 200.0, "watchdog hold: stiffness toward the latched pose (N m/rad)", _positive(10000.0)),
     ParamSpec("hold_kd", 10.0, "watchdog hold: damping (N m s/rad)", _positive(1000.0)),
+    ParamSpec("start_paused", False, "start paused (resume with ~/pause false), e.g. to let clients discover first", _any, True),
     ParamSpec("exit_on_divergence", False, "exit with status 3 when the physics diverges (batch runs)", _any),
     ParamSpec("headless", True, "no viewer; false opens a MuJoCo viewer when a display exists", _any, True),
 )

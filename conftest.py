@@ -1,0 +1,58 @@
+"""Fixtures every test package shares: loopback DDS, a leased domain, node processes, a probe.
+
+Graph tests start real node processes on their own ROS domain and talk to them over Fast DDS on
+loopback through a probe node; every process is stopped by its own id at the end of the test and
+stale Fast DDS segments are removed from /dev/shm at the end of the session.
+"""
+
+import os
+
+import pytest
+
+
+def pytest_configure(config):
+    os.environ["ROS_AUTOMATIC_DISCOVERY_RANGE"] = "LOCALHOST"
+    os.environ.pop("ROS_LOCALHOST_ONLY", None)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    from sally_bringup.shm import remove_stale_segments
+
+    remove_stale_segments()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    setattr(item, f"report_{report.when}", report)
+
+
+@pytest.fixture
+def ros_domain():
+    from sally_bringup.environment import lease_domain
+
+    with lease_domain() as lease:
+        yield lease.domain_id
+
+
+@pytest.fixture
+def graph(ros_domain, tmp_path, request):
+    """Start node processes in the test's domain; all are stopped (and their logs shown on failure)."""
+    from sally_bringup.processes import ProcessGroup
+
+    group = ProcessGroup(ros_domain, tmp_path / "logs")
+    yield group
+    codes = group.stop_all()
+    report = getattr(request.node, "report_call", None)
+    if report is None or report.failed:
+        print(f"exit codes: {codes}\n{group.logs()}")
+
+
+@pytest.fixture
+def probe(ros_domain):
+    from sally_bringup.probe import Probe
+
+    p = Probe(ros_domain)
+    yield p
+    p.close()

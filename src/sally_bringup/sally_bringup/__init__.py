@@ -1,0 +1,1 @@
+"""Sally's graphs and the tools that start them: environment, node processes, probe, runner."""

@@ -1,0 +1,78 @@
+"""The environment every process of a Sally graph runs in: loopback-only DDS, its own domain.
+
+DDS discovery must never leave this machine: ``ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST`` is set for
+every process (Kilted ignores ROS_LOCALHOST_ONLY). Concurrent graphs (tests, optimizer workers)
+each lease a ``ROS_DOMAIN_ID`` in 1..101 through a lock file, so two of them never share one,
+across processes; the lease ends when the lock is released or its holder dies.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import random
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Mapping
+
+LOOPBACK_ONLY = {"ROS_AUTOMATIC_DISCOVERY_RANGE": "LOCALHOST"}
+DOMAIN_IDS = range(1, 102)
+"""Leasable domains; 0 is left to interactive runs. Domains >= 233 fail with Fast DDS here."""
+
+
+class NoFreeDomain(RuntimeError):
+    pass
+
+
+@dataclass
+class DomainLease:
+    domain_id: int
+    _fd: int
+
+    def release(self) -> None:
+        if self._fd >= 0:
+            os.close(self._fd)  # closing drops the flock
+            self._fd = -1
+
+    def __enter__(self) -> "DomainLease":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.release()
+
+
+def lock_dir() -> Path:
+    path = Path(os.environ.get("SALLY_DOMAIN_LOCK_DIR", Path(tempfile.gettempdir()) / "sally-ros-domains"))
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def lease_domain(preferred: int | None = None) -> DomainLease:
+    """Lock a free domain id (``preferred`` first if given) for this process."""
+    ids = list(DOMAIN_IDS)
+    random.shuffle(ids)
+    if preferred is not None:
+        if preferred not in DOMAIN_IDS:
+            raise ValueError(f"domain {preferred} is outside {DOMAIN_IDS.start}..{DOMAIN_IDS.stop - 1}")
+        ids.remove(preferred)
+        ids.insert(0, preferred)
+    for domain in ids:
+        fd = os.open(lock_dir() / f"{domain}.lock", os.O_CREAT | os.O_RDWR, 0o666)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            continue
+        return DomainLease(domain, fd)
+    raise NoFreeDomain(f"every ROS domain in {DOMAIN_IDS.start}..{DOMAIN_IDS.stop - 1} is leased")
+
+
+def graph_environment(domain_id: int, base: Mapping[str, str] | None = None) -> dict[str, str]:
+    """``base`` (default: this process's environment) with loopback-only discovery and the domain."""
+    env = dict(os.environ if base is None else base)
+    env.update(LOOPBACK_ONLY)
+    env["ROS_DOMAIN_ID"] = str(domain_id)
+    env["PYTHONUNBUFFERED"] = "1"
+    env.pop("ROS_LOCALHOST_ONLY", None)
+    return env

@@ -1,0 +1,141 @@
+"""A client node for tests, benchmarks and scripts: record topics, publish, call services.
+
+It lives in its own rclpy context on its own domain (so one process can talk to several graphs),
+spins on a background thread, and every wait is a poll with a time limit: discovery is awaited
+by matched counts, never by sleeping.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+import rclpy
+from rcl_interfaces.msg import Parameter, ParameterValue, SetParametersResult
+from rcl_interfaces.srv import SetParameters
+from rclpy.executors import ExternalShutdownException
+from rclpy.parameter import Parameter as RclpyParameter
+from rclpy.qos import HistoryPolicy, QoSProfile, ReliabilityPolicy
+from rclpy.signals import SignalHandlerOptions
+
+from .processes import wait_until
+
+RELIABLE_DEEP = QoSProfile(depth=1000, reliability=ReliabilityPolicy.RELIABLE, history=HistoryPolicy.KEEP_LAST)
+
+
+class ProbeTimeout(AssertionError):
+    pass
+
+
+@dataclass
+class Recording:
+    """Messages of one topic with the wall time (monotonic) each arrived."""
+
+    topic: str
+    messages: list = field(default_factory=list)
+    arrivals: list = field(default_factory=list)
+    subscription: Any = None
+
+    def append(self, msg) -> None:
+        self.arrivals.append(time.monotonic())
+        self.messages.append(msg)
+
+    def __len__(self) -> int:
+        return len(self.messages)
+
+    @property
+    def last(self):
+        return self.messages[-1] if self.messages else None
+
+    def clear(self) -> None:
+        self.messages.clear()
+        self.arrivals.clear()
+
+
+class Probe:
+    def __init__(self, domain_id: int, name: str = "sally_probe") -> None:
+        self.context = rclpy.Context()
+        rclpy.init(context=self.context, domain_id=domain_id, signal_handler_options=SignalHandlerOptions.NO)
+        self.node = rclpy.create_node(name, context=self.context)
+        from rclpy.experimental import EventsExecutor
+
+        self.executor = EventsExecutor(context=self.context)
+        self.executor.add_node(self.node)
+        self._thread = threading.Thread(target=self._spin, name=f"{name} spin", daemon=True)
+        self._thread.start()
+
+    def _spin(self) -> None:
+        while self.context.ok():
+            try:
+                self.executor.spin_once(timeout_sec=0.05)
+            except (ExternalShutdownException, rclpy._rclpy_pybind11.InvalidHandle):
+                return
+
+    # --- topics ---------------------------------------------------------------------------------
+    def record(self, msg_type, topic: str, qos: QoSProfile | int = RELIABLE_DEEP, on_message: Callable | None = None) -> Recording:
+        rec = Recording(topic)
+
+        def callback(msg) -> None:
+            rec.append(msg)
+            if on_message is not None:
+                on_message(msg)
+
+        rec.subscription = self.node.create_subscription(msg_type, topic, callback, qos)
+        return rec
+
+    def publisher(self, msg_type, topic: str, qos: QoSProfile | int = RELIABLE_DEEP):
+        return self.node.create_publisher(msg_type, topic, qos)
+
+    def wait_for_subscribers(self, publisher, count: int = 1, timeout: float = 15.0) -> None:
+        if not wait_until(lambda: publisher.get_subscription_count() >= count, timeout):
+            raise ProbeTimeout(f"{publisher.topic_name}: {publisher.get_subscription_count()} of {count} subscribers after {timeout} s")
+
+    def wait_for_publishers(self, recording: Recording, count: int = 1, timeout: float = 15.0) -> None:
+        sub = recording.subscription
+        if not wait_until(lambda: sub.get_publisher_count() >= count, timeout):
+            raise ProbeTimeout(f"{recording.topic}: {sub.get_publisher_count()} of {count} publishers after {timeout} s")
+
+    def wait_for(self, predicate: Callable[[], bool], timeout: float, what: str) -> None:
+        if not wait_until(predicate, timeout):
+            raise ProbeTimeout(f"timed out after {timeout} s waiting for {what}")
+
+    def wait_for_messages(self, recording: Recording, count: int, timeout: float = 15.0) -> None:
+        self.wait_for(lambda: len(recording) >= count, timeout, f"{count} messages on {recording.topic} (got {len(recording)})")
+
+    # --- services and parameters ----------------------------------------------------------------
+    def call(self, srv_type, name: str, request, timeout: float = 10.0):
+        client = self.node.create_client(srv_type, name)
+        try:
+            if not client.wait_for_service(timeout_sec=timeout):
+                raise ProbeTimeout(f"service {name} not available after {timeout} s")
+            future = client.call_async(request)
+            self.wait_for(future.done, timeout, f"the answer of {name}")
+            return future.result()
+        finally:
+            self.node.destroy_client(client)
+
+    def set_parameters(self, node_name: str, values: Mapping[str, Any], timeout: float = 10.0) -> list[SetParametersResult]:
+        request = SetParameters.Request(
+            parameters=[Parameter(name=k, value=_parameter_value(v)) for k, v in values.items()]
+        )
+        return list(self.call(SetParameters, f"/{node_name}/set_parameters", request, timeout).results)
+
+    def close(self) -> None:
+        self.context.try_shutdown()
+        self._thread.join(timeout=2.0)
+        try:
+            self.node.destroy_node()
+        except Exception:  # noqa: BLE001 - the context is gone already; nothing to clean
+            pass
+
+    def __enter__(self) -> "Probe":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def _parameter_value(value: Any) -> ParameterValue:
+    return RclpyParameter("x", value=value).to_parameter_msg().value

@@ -1,0 +1,19 @@
+from setuptools import find_packages, setup
+
+PACKAGE = "sally_bringup"
+
+setup(
+    name=PACKAGE,
+    version="0.1.0",
+    packages=find_packages(exclude=["test"]),
+    data_files=[
+        ("share/ament_index/resource_index/packages", ["resource/" + PACKAGE]),
+        ("share/" + PACKAGE, ["package.xml"]),
+    ],
+    install_requires=["setuptools"],
+    zip_safe=False,
+    maintainer="Sally sim stack developers",
+    description="Sally node graphs, launch files, the embedded runner and the tools tests and benchmarks share.",
+    license="BSD-3-Clause",
+    entry_points={"console_scripts": []},
+)

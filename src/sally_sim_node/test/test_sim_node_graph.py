@@ -1,0 +1,307 @@
+"""The sim node as a process on real DDS (loopback), checked from a separate client (the probe).
+
+Each test leases its own ROS domain, starts real node processes and polls with time limits.
+"""
+
+import math
+
+import numpy as np
+import pytest
+from diagnostic_msgs.msg import DiagnosticArray
+from nav_msgs.msg import Odometry
+from rosgraph_msgs.msg import Clock
+from sally_description import ACTUATED_JOINT_NAMES, JOINT_NAMES, LEGS
+from sally_interfaces.msg import MagnetArray, MagnetCommand
+from sally_interfaces.srv import StepSim
+from sally_bringup.processes import wait_until
+from sally_sim_node.conversions import stamp_nanoseconds
+from sensor_msgs.msg import JointState
+from std_srvs.srv import SetBool, Trigger
+
+SIM = "sally_sim_node"
+
+
+def diagnostics(recording, name):
+    """The latest key/values of the status called ``name`` (empty until one arrives)."""
+    for msg in reversed(recording.messages):
+        for status in msg.status:
+            if status.name == name:
+                return {kv.key: kv.value for kv in status.values}
+    return {}
+
+
+def clock_ns(msg) -> int:
+    return stamp_nanoseconds(msg.clock)
+
+
+class PDResponder:
+    """A minimal external controller written here: answers every joint state with PD efforts."""
+
+    def __init__(self, probe, kp=200.0, kd=10.0):
+        self.kp = np.full(len(ACTUATED_JOINT_NAMES), kp)
+        self.kd = np.full(len(ACTUATED_JOINT_NAMES), kd)
+        self.bias = np.zeros(len(ACTUATED_JOINT_NAMES))
+        self.active = True
+        self.answered = 0
+        self.pub = probe.publisher(JointState, "/sally/joint_efforts")
+        self.states = probe.record(JointState, "/joint_states", on_message=self._answer)
+
+    def _answer(self, msg):
+        if not self.active:
+            return
+        where = {n: i for i, n in enumerate(msg.name)}
+        idx = [where[n] for n in ACTUATED_JOINT_NAMES]
+        q, qd = np.asarray(msg.position)[idx], np.asarray(msg.velocity)[idx]
+        out = JointState(name=list(ACTUATED_JOINT_NAMES), effort=(-self.kp * q - self.kd * qd + self.bias).tolist())
+        out.header.stamp = msg.header.stamp
+        self.pub.publish(out)
+        self.answered += 1
+
+
+def joint(msg, name):
+    return msg.position[list(msg.name).index(name)]
+
+
+def test_clock_states_odom_and_magnet_telemetry(graph, probe):
+    graph.start("sim", SIM)
+    graph.start("controller", "sally_controller", {"use_sim_time": True})
+    clock = probe.record(Clock, "/clock")
+    probe.wait_for_publishers(clock)
+    probe.wait_for(lambda: len(clock) > 0 and clock_ns(clock.last) > 1_000_000_000, 20.0, "1 s of sim time")
+    # /clock alone first: the probe's own load must not be what the rate measures
+    clock.clear()
+    probe.wait_for(lambda: len(clock) > 1 and clock.arrivals[-1] - clock.arrivals[0] >= 2.0, 10.0, "2 s of /clock")
+    stamps = [clock_ns(m) for m in clock.messages]
+    steps = np.diff(stamps)
+    assert (steps > 0).all(), "/clock must increase monotonically"
+    assert np.mean(steps == 1_000_000) > 0.99, "one /clock message per 1 ms of sim time"
+    rate = (len(stamps) - 1) / (clock.arrivals[-1] - clock.arrivals[0])
+    assert rate >= 950.0, f"/clock at {rate:.0f} Hz of wall time"
+    probe.node.destroy_subscription(clock.subscription)
+
+    states = probe.record(JointState, "/joint_states")
+    odom = probe.record(Odometry, "/sally/odom")
+    magnets = probe.record(MagnetArray, "/sally/magnets")
+    diag = probe.record(DiagnosticArray, "/diagnostics")
+    probe.wait_for(
+        lambda: magnets.last is not None and all(m.in_contact and m.surface == "floor" for m in magnets.last.magnets),
+        20.0,
+        "all four magnets in floor contact",
+    )
+    probe.wait_for_messages(states, 500, 10.0)
+    last = states.last
+    assert list(last.name) == list(JOINT_NAMES)
+    assert all(math.isfinite(v) for m in states.messages for v in (*m.position, *m.velocity, *m.effort))
+    js_stamps = [stamp_nanoseconds(m.header.stamp) for m in states.messages]
+    assert all(b > a for a, b in zip(js_stamps, js_stamps[1:]))
+
+    o = odom.last
+    assert (o.header.frame_id, o.child_frame_id) == ("world", "main_frame")
+    assert 0.09 < o.pose.pose.position.z < 0.14
+    q = o.pose.pose.orientation
+    assert math.isclose(q.w**2 + q.x**2 + q.y**2 + q.z**2, 1.0, rel_tol=1e-9)
+    assert [m.foot for m in magnets.last.magnets] == list(LEGS)
+    assert all(m.magnitude == pytest.approx(800.7) and m.contact_force > 800.0 for m in magnets.last.magnets)
+
+    probe.wait_for(lambda: diagnostics(diag, "sally_sim: commands").get("watchdog_engaged") == "false", 5.0, "efforts flowing")
+    pacing = diagnostics(diag, "sally_sim: pacing")
+    assert pacing["mode"] == "realtime" and float(pacing["target_factor"]) == 1.0
+
+
+def test_effort_command_moves_its_joint(graph, probe):
+    graph.start("sim", SIM, {"magnets_on": ["FL", "BL", "BR"]})
+    pd = PDResponder(probe)
+    probe.wait_for(lambda: pd.answered > 200, 20.0, "the test's controller to be answering")
+    start = pd.states.last
+    fr = ACTUATED_JOINT_NAMES.index("hip_pitch_FR")
+    pd.kp[fr] = 0.0
+    pd.bias[fr] = 15.0  # N m on FR's hip; its magnet is off, so only floor friction resists
+    probe.wait_for(lambda: joint(pd.states.last, "hip_pitch_FR") > 0.3, 5.0, "hip_pitch_FR to swing")
+    for other in ("hip_pitch_FL", "hip_pitch_BL", "hip_pitch_BR"):
+        assert abs(joint(pd.states.last, other) - joint(start, other)) < 0.05, other
+
+
+def test_bad_commands_are_rejected_and_counted(graph, probe):
+    graph.start("sim", SIM, {"diagnostics_period": 0.1})
+    graph.start("controller", "sally_controller", {"use_sim_time": True})
+    diag = probe.record(DiagnosticArray, "/diagnostics")
+    states = probe.record(JointState, "/joint_states")
+    magnets = probe.record(MagnetArray, "/sally/magnets")
+    efforts = probe.publisher(JointState, "/sally/joint_efforts")
+    magnet_cmd = probe.publisher(MagnetCommand, "/sally/magnet_cmd")
+    probe.wait_for_subscribers(efforts)
+    probe.wait_for_subscribers(magnet_cmd)
+    probe.wait_for_messages(states, 100, 20.0)
+
+    def cmd(names, values, stamp_ns=0):
+        msg = JointState(name=names, effort=values)
+        msg.header.stamp.sec, msg.header.stamp.nanosec = divmod(stamp_ns, 1_000_000_000)
+        return msg
+
+    now = stamp_nanoseconds(states.last.header.stamp)
+    bad = [
+        (cmd(["knee_FL"], [math.nan]), "non_finite"),
+        (cmd(["knee_FL", "wrist_FL"], [math.inf, 0.0]), "non_finite"),
+        (cmd(["knee_FL", "wrist_FL"], [1.0]), "length"),
+        (cmd(["knee_XX"], [1.0]), "unknown"),
+        (cmd(["ee2_FL"], [1.0]), "passive"),
+        (cmd(["knee_FL", "knee_FL"], [1.0, 1.0]), "duplicate"),
+        (cmd([], []), "empty"),
+        (cmd(["knee_FL"], [1.0], now + 60_000_000_000), "future"),
+    ]
+    for msg, _ in bad:
+        efforts.publish(msg)
+    magnet_cmd.publish(MagnetCommand(feet=["XL"], enable=[False]))
+    magnet_cmd.publish(MagnetCommand(feet=["FL", "FR"], enable=[False]))
+    expected = {}
+    for _, reason in bad:
+        expected[f"rejected_{reason}"] = expected.get(f"rejected_{reason}", 0) + 1
+    expected["rejected_magnet_unknown"] = expected["rejected_magnet_length"] = 1
+
+    def counted():
+        values = diagnostics(diag, "sally_sim: commands")
+        return all(int(values.get(k, 0)) == v for k, v in expected.items())
+
+    probe.wait_for(counted, 10.0, f"the rejections {expected} on /diagnostics")
+    assert int(diagnostics(diag, "sally_sim: commands")["rejected"]) == sum(expected.values())
+    # nothing bad was applied: the graph runs on, states stay finite, magnets unchanged
+    n = len(states)
+    probe.wait_for_messages(states, n + 200, 10.0)
+    assert all(math.isfinite(v) for m in states.messages for v in (*m.position, *m.velocity, *m.effort))
+    assert all(m.enabled for m in magnets.last.magnets)
+    assert graph.processes["sim"].running
+
+
+def test_out_of_order_effort_stamps_are_rejected(graph, probe):
+    graph.start("sim", SIM, {"diagnostics_period": 0.1})
+    diag = probe.record(DiagnosticArray, "/diagnostics")
+    states = probe.record(JointState, "/joint_states")
+    efforts = probe.publisher(JointState, "/sally/joint_efforts")
+    probe.wait_for_subscribers(efforts)
+    probe.wait_for_messages(states, 50, 20.0)
+    now = stamp_nanoseconds(states.last.header.stamp)
+    for stamp in (now, now - 5_000_000):  # the second is older than the first
+        msg = JointState(name=["knee_FL"], effort=[0.0])
+        msg.header.stamp.sec, msg.header.stamp.nanosec = divmod(stamp, 1_000_000_000)
+        efforts.publish(msg)
+    probe.wait_for(
+        lambda: diagnostics(diag, "sally_sim: commands").get("rejected_out_of_order") == "1", 10.0, "the out-of-order rejection"
+    )
+    assert diagnostics(diag, "sally_sim: commands")["efforts_received"] == "1"
+
+
+def lockstep_run(graph, probe, run: int, until_ns: int):
+    states = probe.record(JointState, "/joint_states")
+    graph.start(f"sim{run}", SIM, {"pacing": "lockstep", "start_paused": True})
+    graph.start(f"controller{run}", "sally_controller", {"use_sim_time": True})
+    probe.wait_for_publishers(states)  # the probe hears the sim before time starts
+    assert probe.call(SetBool, "/sally_sim/pause", SetBool.Request(data=False)).success
+    probe.wait_for(
+        lambda: states.last is not None and stamp_nanoseconds(states.last.header.stamp) >= until_ns, 60.0, "the lockstep run"
+    )
+    graph.processes[f"controller{run}"].stop()
+    graph.processes[f"sim{run}"].stop()
+    probe.node.destroy_subscription(states.subscription)
+    return {stamp_nanoseconds(m.header.stamp): tuple(m.position) for m in states.messages}
+
+
+def test_lockstep_runs_are_identical(graph, probe):
+    first = lockstep_run(graph, probe, 1, 600_000_000)
+    second = lockstep_run(graph, probe, 2, 600_000_000)
+    common = sorted(set(first) & set(second))
+    assert len(common) >= 450, f"only {len(common)} common stamps"
+    assert common[-1] >= 600_000_000
+    differing = [t for t in common if first[t] != second[t]]
+    assert not differing, f"{len(differing)} of {len(common)} joint states differ, first at t = {differing[0] * 1e-9} s"
+    # the robot did move: settling under gravity and the PID, not a frozen replay
+    assert max(abs(a - b) for a, b in zip(first[common[0]], first[common[-1]])) > 1e-4
+
+
+def test_watchdog_engages_and_releases(graph, probe):
+    graph.start("sim", SIM, {"diagnostics_period": 0.1, "effort_timeout": 0.05})
+    pd = PDResponder(probe)
+    diag = probe.record(DiagnosticArray, "/diagnostics")
+    odom = probe.record(Odometry, "/sally/odom")
+    magnets = probe.record(MagnetArray, "/sally/magnets")
+
+    def watchdog():
+        return diagnostics(diag, "sally_sim: commands").get("watchdog_engaged")
+
+    probe.wait_for(lambda: pd.answered > 200 and watchdog() == "false", 20.0, "the watchdog to release")
+    engagements = int(diagnostics(diag, "sally_sim: commands")["watchdog_engagements"])
+    height = odom.last.pose.pose.position.z
+
+    pd.active = False
+    probe.wait_for(lambda: watchdog() == "true", 5.0, "the watchdog to engage")
+    assert int(diagnostics(diag, "sally_sim: commands")["watchdog_engagements"]) == engagements + 1
+    n = len(odom)
+    probe.wait_for_messages(odom, n + 500, 10.0)  # 0.5 s of sim time holding
+    assert abs(odom.last.pose.pose.position.z - height) < 0.005, "the hold keeps the body up"
+    assert all(m.enabled and m.in_contact for m in magnets.last.magnets), "magnets keep their state"
+
+    pd.active = True
+    probe.wait_for(lambda: watchdog() == "false", 5.0, "the watchdog to release again")
+
+
+def test_pause_step_and_reset(graph, probe):
+    graph.start("sim", SIM)
+    graph.start("controller", "sally_controller", {"use_sim_time": True})
+    clock = probe.record(Clock, "/clock")
+    states = probe.record(JointState, "/joint_states")
+    probe.wait_for(lambda: len(clock) > 0 and clock_ns(clock.last) > 500_000_000, 20.0, "0.5 s of sim time")
+
+    assert probe.call(SetBool, "/sally_sim/pause", SetBool.Request(data=True)).success
+    refused = probe.call(StepSim, "/sally_sim/step", StepSim.Request(steps=0))  # refused, but reports the time
+    assert not refused.success
+    paused_at = refused.sim_time
+    n = len(clock)
+    assert not wait_until(lambda: clock_ns(clock.last) > round(paused_at * 1e9), 0.5), "the clock ran while paused"
+
+    stepped = probe.call(StepSim, "/sally_sim/step", StepSim.Request(steps=100))
+    assert stepped.success and stepped.sim_time == pytest.approx(paused_at + 0.05, abs=1e-9)
+    assert len(clock) > n
+
+    moved = any(abs(v) > 1e-6 for v in states.last.position)
+    reset = probe.call(Trigger, "/sally_sim/reset", Trigger.Request())
+    assert reset.success and moved
+    probe.wait_for(
+        lambda: stamp_nanoseconds(states.last.header.stamp) >= round(stepped.sim_time * 1e9)
+        and all(abs(v) < 1e-9 for v in states.last.position),
+        5.0,
+        "the reset state (all joints back at the baked zero)",
+    )
+    assert probe.call(SetBool, "/sally_sim/pause", SetBool.Request(data=False)).success
+    probe.wait_for(lambda: clock_ns(clock.last) > round(stepped.sim_time * 1e9) + 100_000_000, 10.0, "the clock to run on")
+    stamps = [clock_ns(m) for m in clock.messages]
+    assert all(b >= a for a, b in zip(stamps, stamps[1:])), "reset must not turn the clock back"
+
+
+@pytest.mark.parametrize(
+    "parameters, message",
+    [
+        ({"pacing": "warp"}, "pacing = 'warp' must be one of ['realtime', 'fast', 'lockstep']"),
+        ({"real_time_factor": -2.0}, "real_time_factor = -2.0 must be a positive finite number"),
+        ({"magnets_on": ["FL", "XX"]}, "names unknown feet ['XX']"),
+        ({"params_file": "/nonexistent/best_params.json"}, "cannot read physics parameter file"),
+    ],
+)
+def test_bad_parameters_at_start_exit_with_the_reason(graph, parameters, message):
+    process = graph.start("sim", SIM, parameters)
+    assert process.wait(30.0) == 2
+    log = process.log_text()
+    assert message in log and "Traceback" not in log
+    assert len(log.strip().splitlines()) == 1, log
+
+
+def test_bad_parameters_at_run_time_are_refused(graph, probe):
+    graph.start("sim", SIM)
+    clock = probe.record(Clock, "/clock")
+    probe.wait_for_messages(clock, 10, 20.0)
+    result = probe.set_parameters("sally_sim", {"real_time_factor": -1.0})[0]
+    assert not result.successful and "must be a positive finite number" in result.reason
+    result = probe.set_parameters("sally_sim", {"clock_rate": 5000.0})[0]
+    assert not result.successful and "at most 2000" in result.reason
+    result = probe.set_parameters("sally_sim", {"params_file": "other.json"})[0]
+    assert not result.successful and "read-only" in result.reason
+    assert probe.set_parameters("sally_sim", {"pacing": "fast", "real_time_factor": 2.0})[0].successful
+    assert graph.processes["sim"].running
