@@ -56,6 +56,8 @@ LOCKSTEP_RESEND = 0.1
 """Wall seconds after which lockstep re-sends the state it waits on (a reply lost at discovery)."""
 LOCKSTEP_HELD_WAIT = 0.001
 """While the hold is on in lockstep, how long each period waits for a controller to come back (s)."""
+SWITCH_INTERVAL = 0.0002
+"""GIL switch interval (s) while the loop runs; Python's default is 5 ms, ten physics steps."""
 IDLE_WAIT = 0.05
 """Wall seconds the loop waits between checks while paused or diverged."""
 MAX_STEP_REQUEST = 1_000_000
@@ -173,6 +175,9 @@ class SimNode(Node):
     def run(self, executor, stop: threading.Event) -> int:
         """Step and publish until ``stop`` is set or the context shuts down. Returns the exit status."""
         self._stop = stop
+        # the executor thread runs Python callbacks while a step computes; a short switch interval
+        # keeps the physics from waiting milliseconds for the GIL when a step returns
+        sys.setswitchinterval(SWITCH_INTERVAL)
         spinner = threading.Thread(
             target=spin_until_shutdown, args=(executor, self.context, stop), name="sally_sim executor", daemon=True
         )
@@ -212,23 +217,35 @@ class SimNode(Node):
             spinner.join(timeout=2.0)
 
     def _advance(self, n: int) -> None:
-        """n physics steps with the latest efforts (or the hold), publishing what falls due."""
-        for _ in range(n):
+        """n physics steps with the latest efforts (or the hold), publishing what falls due.
+
+        Steps run in one Simulator call up to the next publication (at most 1 ms of sim time at
+        the default rates), which is also how often the watchdog is checked.
+        """
+        done = 0
+        while done < n:
             if not self._watchdog.engaged and self._watchdog.check(self.sim.time):
                 self._engage_hold("no effort command for %.3f s" % self._watchdog.timeout)
+            k = self._steps
+            run = min(n - done, *(every - k % every for every in self._publish_every()))
             try:
-                self.sim.step(1, self._efforts)
+                self.sim.step(run, self._efforts)
             except DivergenceError as exc:
                 self._on_divergence(exc)
                 return
-            self._steps += 1
-            k = self._steps
+            done += run
+            k = self._steps = k + run
             if k % self._clock_every == 0:
                 self._publish_clock()
             if self._mode != "lockstep" and k % self._state_every == 0:
                 self._publish_state()
             if k % self._telemetry_every == 0:
                 self._publish_magnets()
+
+    def _publish_every(self) -> tuple[int, ...]:
+        if self._mode == "lockstep":  # lockstep publishes the state at the start of each period itself
+            return (self._clock_every, self._telemetry_every)
+        return (self._clock_every, self._state_every, self._telemetry_every)
 
     def _efforts(self, q: np.ndarray, qdot: np.ndarray) -> np.ndarray:
         if self._watchdog.engaged:

@@ -10,9 +10,9 @@ how many chunks (physics steps) are due now, or how long to wait until the next 
   ``catch_up_limit`` cannot be caught up quickly and is dropped at once (counted in ``dropped``);
 * **degrade instead of spiralling**: when the lag has not shrunk for ``degrade_after`` seconds of
   wall time (the machine cannot run at the target factor), the effective factor is lowered to
-  ``degrade_margin`` x the factor actually achieved and the lag is dropped; once the loop has had
-  idle headroom for ``recover_after`` seconds the factor is raised again, step by step, up to the
-  target.
+  ``degrade_margin`` x the factor actually achieved and the lag is dropped; after keeping up for
+  ``recover_after`` seconds it is raised again, toward the capacity the idle time shows
+  (effective / (1 - idle fraction), times ``recover_margin``), up to the target.
 
 Everything the pacer decides is visible in :attr:`Pacer.status`.
 """
@@ -54,10 +54,9 @@ class PacingConfig:
     lag_tolerance: float = 0.005
     """Lag (sim s) below which the pacer counts as keeping up."""
     recover_after: float = 2.0
-    """Wall seconds with idle headroom before a degraded factor is raised."""
-    recover_idle: float = 0.2
-    """Idle fraction of a window that counts as headroom."""
-    recover_step: float = 1.2
+    """Wall seconds of keeping up before a degraded factor is raised."""
+    recover_margin: float = 0.97
+    """A degraded factor is raised to this x the capacity the idle time shows."""
     min_factor: float = 0.01
 
     def __post_init__(self) -> None:
@@ -67,8 +66,8 @@ class PacingConfig:
                 raise ValueError(f"pacing {name} must be a positive finite number, got {value!r}")
         if self.max_burst < 1:
             raise ValueError(f"pacing max_burst must be >= 1, got {self.max_burst}")
-        if not 0 < self.degrade_margin <= 1 or not 0 < self.recover_idle < 1 or self.recover_step <= 1:
-            raise ValueError("pacing degrade_margin in (0, 1], recover_idle in (0, 1), recover_step > 1")
+        if not (0 < self.degrade_margin <= 1 and 0 < self.recover_margin <= 1):
+            raise ValueError("pacing degrade_margin and recover_margin must be in (0, 1]")
 
 
 @dataclass(frozen=True)
@@ -180,11 +179,13 @@ class Pacer:
             self._behind_since = self._headroom_since = None
             return
         if st.state is PacingState.DEGRADED:
-            has_headroom = idle_fraction >= cfg.recover_idle and lag <= cfg.lag_tolerance
-            self._headroom_since = (self._headroom_since or now - span) if has_headroom else None
+            keeping_up = lag <= cfg.lag_tolerance
+            self._headroom_since = (self._headroom_since or now - span) if keeping_up else None
             if self._headroom_since is not None and now - self._headroom_since >= cfg.recover_after:
-                factor = min(cfg.factor, st.effective_factor * cfg.recover_step)
-                self._rebase(now, sim_time, factor)
+                capacity = st.effective_factor / max(1.0 - idle_fraction, 1e-3)
+                factor = min(cfg.factor, cfg.recover_margin * capacity)
                 self._headroom_since = None
-                if factor >= cfg.factor:
+                if factor > st.effective_factor * 1.01:
+                    self._rebase(now, sim_time, factor)
+                if st.effective_factor >= cfg.factor:
                     st.state = PacingState.ON_TIME

@@ -4,6 +4,7 @@ Each test leases its own ROS domain, starts real node processes and polls with t
 """
 
 import math
+import signal
 
 import numpy as np
 import pytest
@@ -305,3 +306,16 @@ def test_bad_parameters_at_run_time_are_refused(graph, probe):
     assert not result.successful and "read-only" in result.reason
     assert probe.set_parameters("sally_sim", {"pacing": "fast", "real_time_factor": 2.0})[0].successful
     assert graph.processes["sim"].running
+
+
+def test_ctrl_c_stops_every_node_cleanly(graph, probe):
+    sim = graph.start("sim", SIM)
+    controller = graph.start("controller", "sally_controller")
+    states = probe.record(JointState, "/joint_states")
+    probe.wait_for_messages(states, 200, 20.0)
+    for process in (controller, sim):
+        process.signal_group(signal.SIGINT)
+    assert sim.wait(5.0) == 0 and controller.wait(5.0) == 0
+    for process in (sim, controller):
+        log = process.log_text()
+        assert "Traceback" not in log and "FATAL" not in log and "terminate called" not in log, log
