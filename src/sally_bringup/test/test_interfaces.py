@@ -34,7 +34,7 @@ def test_every_custom_type_round_trips(graph, probe):
     assert len(samples) == 9
     recordings = {name: probe.record(type(msg), f"/samples/{name}", 10) for name, msg in samples.items()}
     graph.start_command("publisher", [sys.executable, str(SCRIPT)])
-    for name, rec in recordings.items():
+    for rec in recordings.values():
         probe.wait_for_messages(rec, 1, 20.0)
     for name, msg in samples.items():
         sent, received = dict(fields(msg)), dict(fields(recordings[name].last))

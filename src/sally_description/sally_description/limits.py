@@ -19,17 +19,26 @@ class ActuatedLimits:
     upper: np.ndarray
     effort: np.ndarray
     """Symmetric effort limit of each joint's motor (N m)."""
+    actuator_ids: np.ndarray
+    """The motor driving each joint."""
 
 
 def actuated_limits(model: mujoco.MjModel) -> ActuatedLimits:
-    lower, upper, effort = [], [], []
+    lower, upper, effort, ids = [], [], [], []
     for name in ACTUATED_JOINT_NAMES:
         joint = model.joint(name)
-        motors = [a for a in range(model.nu) if model.actuator_trnid[a, 0] == joint.id]
+        motors = [
+            a
+            for a in range(model.nu)
+            if model.actuator_trntype[a] == mujoco.mjtTrn.mjTRN_JOINT and model.actuator_trnid[a, 0] == joint.id
+        ]
         if len(motors) != 1:
             raise DescriptionError(f"joint {name!r} must be driven by exactly one motor, found {len(motors)}")
         lo, hi = model.actuator_ctrlrange[motors[0]]
+        if not model.actuator_ctrllimited[motors[0]] or not lo < 0.0 < hi:
+            raise DescriptionError(f"the motor of joint {name!r} needs a ctrlrange around 0, got [{lo:g}, {hi:g}]")
         lower.append(joint.range[0])
         upper.append(joint.range[1])
         effort.append(min(-lo, hi))
-    return ActuatedLimits(ACTUATED_JOINT_NAMES, np.array(lower), np.array(upper), np.array(effort))
+        ids.append(motors[0])
+    return ActuatedLimits(ACTUATED_JOINT_NAMES, np.array(lower), np.array(upper), np.array(effort), np.array(ids))

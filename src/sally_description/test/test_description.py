@@ -168,3 +168,17 @@ def test_spawn_pose_moves_and_turns_the_robot():
     assert fl[0] < 0.2 and fl[1] > -0.1
     with pytest.raises(DescriptionError, match="finite"):
         build_model(spawn=(math.nan, 0.0, 0.0))
+
+
+def test_actuated_limits():
+    from sally_description.limits import actuated_limits
+
+    limits = actuated_limits(build_model())
+    assert limits.names == ACTUATED_JOINT_NAMES
+    assert limits.effort == pytest.approx(np.full(16, 40.0))
+    assert np.degrees(limits.upper[0]) == pytest.approx(45.0) and np.degrees(limits.lower[1]) == pytest.approx(-90.0)
+    assert sorted(limits.actuator_ids.tolist()) == list(range(16))
+    spec = build_spec()
+    spec.actuator("knee_FL").ctrlrange = [0.0, 40.0]
+    with pytest.raises(DescriptionError, match="motor of joint 'knee_FL' needs a ctrlrange around 0"):
+        actuated_limits(spec.compile())

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import mujoco
 import numpy as np
 from sally_description import ACTUATED_JOINT_NAMES, JOINT_NAMES
+from sally_description.limits import actuated_limits
 
 from .errors import SimulationError
 
@@ -56,20 +57,8 @@ class ActuatorIndex:
 
     @classmethod
     def build(cls, model: mujoco.MjModel) -> "ActuatorIndex":
-        joints = JointIndex.build(model, ACTUATED_JOINT_NAMES)
-        ids, limits = [], []
-        for name in ACTUATED_JOINT_NAMES:
-            jid = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_JOINT, name)
-            match = np.flatnonzero((model.actuator_trnid[:, 0] == jid) & (model.actuator_trntype == mujoco.mjtTrn.mjTRN_JOINT))
-            if len(match) != 1:
-                raise SimulationError(f"joint {name!r} must be driven by exactly one actuator, found {len(match)}")
-            aid = int(match[0])
-            lo, hi = model.actuator_ctrlrange[aid]
-            if not model.actuator_ctrllimited[aid] or not lo < 0.0 < hi:
-                raise SimulationError(f"actuator of joint {name!r} needs a ctrlrange around 0, got [{lo:g}, {hi:g}]")
-            ids.append(aid)
-            limits.append(min(-lo, hi))
-        return cls(joints, np.array(ids), np.array(limits))
+        limits = actuated_limits(model)
+        return cls(JointIndex.build(model, ACTUATED_JOINT_NAMES), limits.actuator_ids, limits.effort)
 
 
 def all_joints(model: mujoco.MjModel) -> JointIndex:

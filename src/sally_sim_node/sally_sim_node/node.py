@@ -23,7 +23,6 @@ import time
 from collections import Counter
 
 import numpy as np
-import rclpy
 from rcl_interfaces.msg import ParameterDescriptor, SetParametersResult
 from rclpy.exceptions import InvalidParameterTypeException, InvalidParameterValueException
 from rclpy.node import Node
