@@ -1,6 +1,17 @@
-"""Inverse kinematics for Sally: pure cores (no rclpy here)."""
+"""Inverse kinematics for Sally: pure cores (no rclpy here) and, separately, the IK node."""
 
 from .errors import IKError
 from .numerical_ik import NumericalFootIK, NumericalIKResult
+from .whole_body_ik import FootTarget, IKCode, IKConfig, IKResult, StanceMode, WholeBodyIK
 
-__all__ = ["IKError", "NumericalFootIK", "NumericalIKResult"]
+__all__ = [
+    "FootTarget",
+    "IKCode",
+    "IKConfig",
+    "IKError",
+    "IKResult",
+    "NumericalFootIK",
+    "NumericalIKResult",
+    "StanceMode",
+    "WholeBodyIK",
+]

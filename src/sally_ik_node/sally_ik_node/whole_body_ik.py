@@ -1,0 +1,304 @@
+"""Whole-body differential IK for Sally with mink (seed 000), robust to bad seeds and targets (seed 002).
+
+Tasks: a FrameTask per foot (the swing foot follows its :class:`FootTarget`; floor stance feet are
+locked in position where they were when they entered FLOOR; wall stance feet are locked in full
+SE3, snapshotted when they entered WALL, orientation cost 30), a FrameTask on main_frame (its
+orientation cost is 0 while the swing target carries a face axis, so the body does not fight the
+foot's rotation), a PostureTask toward the baked pose, and a ConfigurationLimit. One
+:meth:`WholeBodyIK.solve` is one differential step of ``dt`` from the configuration last given.
+
+Each solve says how it went (:class:`IKCode`): RECOVERING when the configuration it started from
+was outside the joint limits (the limit pushes it back in), INFEASIBLE when the QP has no solution
+or the target lies beyond the leg's reach (the best effort is still returned), STALLED when an
+unmet target has seen no progress for ``stall_solves`` solves, else SUCCESS. A result is never
+non-finite: on a failed solve the configuration it started from is returned.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from enum import IntEnum
+
+import mink
+import mujoco
+import numpy as np
+from sally_description import LEGS
+from sally_description.constants import FACE_AXIS_LOCAL, ROOT_BODY, ee_site, hip_site
+
+from .errors import IKError
+
+ROOT_DOFS = 7  # free joint qpos
+
+
+class StanceMode(IntEnum):
+    """Same values as sally_interfaces/StanceCommand."""
+
+    SWING = 0
+    FLOOR = 1
+    WALL = 2
+
+
+class IKCode(IntEnum):
+    """Same values as sally_interfaces/IKStatus."""
+
+    SUCCESS = 0
+    INFEASIBLE = 1
+    STALLED = 2
+    RECOVERING = 3
+    REJECTED = 4
+
+
+@dataclass(frozen=True)
+class FootTarget:
+    """What the swing foot should do (seed 000's IKTarget without the ROS header)."""
+
+    position: np.ndarray
+    face_axis: np.ndarray | None = None
+    """World direction the magnet face normal (EE local -Y) should point along; None: position only."""
+    position_cost: float = 1.0
+    orientation_cost: float = 0.0
+
+    def __post_init__(self) -> None:
+        position = np.asarray(self.position, dtype=float)
+        if position.shape != (3,) or not np.isfinite(position).all():
+            raise IKError(f"target position must be a finite 3-vector, got {self.position!r}")
+        object.__setattr__(self, "position", position)
+        if self.face_axis is not None:
+            axis = np.asarray(self.face_axis, dtype=float)
+            norm = np.linalg.norm(axis) if axis.shape == (3,) else np.nan
+            if not np.isfinite(axis).all() or not norm > 1e-9:
+                raise IKError(f"face axis must be a finite non-zero 3-vector, got {self.face_axis!r}")
+            object.__setattr__(self, "face_axis", axis / norm)
+        for name in ("position_cost", "orientation_cost"):
+            value = getattr(self, name)
+            if not (np.isfinite(value) and value >= 0):
+                raise IKError(f"{name} must be a non-negative finite number, got {value!r}")
+
+    @classmethod
+    def position_only(cls, position, cost: float = 1.0) -> "FootTarget":
+        return cls(position, None, cost, 0.0)
+
+    @classmethod
+    def with_orientation(cls, position, face_axis, position_cost: float = 1.0, orientation_cost: float = 1.0) -> "FootTarget":
+        return cls(position, face_axis, position_cost, orientation_cost)
+
+
+@dataclass(frozen=True)
+class IKConfig:
+    dt: float = 0.005
+    """Differential step (s): one solve every 5 ms of sim time."""
+    damping: float = 1e-3
+    solver: str = "daqp"
+    posture_cost: float = 1e-2
+    body_position_cost: float = 1.0
+    body_orientation_cost: float = 1.0
+    stance_position_cost: float = 10.0
+    wall_orientation_cost: float = 30.0
+    position_tolerance: float = 1e-3
+    orientation_tolerance: float = np.radians(1.0)
+    stall_solves: int = 40
+    stall_progress: float = 1e-4
+    """Error reduction (m) over ``stall_solves`` solves below which an unmet target is STALLED."""
+
+
+@dataclass(frozen=True)
+class IKResult:
+    qpos: np.ndarray
+    """The configuration after this step: its joint part is the joint targets."""
+    code: IKCode
+    foot: str
+    position_error: float
+    orientation_error: float
+    solve_time: float
+    message: str = ""
+
+
+class WholeBodyIK:
+    def __init__(self, model: mujoco.MjModel, config: IKConfig = IKConfig()) -> None:
+        self.model = model
+        self.config = config
+        self.configuration = mink.Configuration(model)
+        self.configuration.update(model.qpos0)
+        self.body_task = mink.FrameTask(
+            ROOT_BODY, "body", position_cost=config.body_position_cost, orientation_cost=config.body_orientation_cost
+        )
+        self.posture_task = mink.PostureTask(model, cost=config.posture_cost)
+        self.posture_task.set_target(model.qpos0)
+        self.limits = [mink.ConfigurationLimit(model)]
+        self.modes = {leg: StanceMode.FLOOR for leg in LEGS}
+        self._foot_tasks: dict[str, mink.FrameTask] = {}
+        self._foot_costs: dict[str, tuple[float, float]] = {}
+        self.targets: dict[str, FootTarget] = {}
+        self._face_cache: tuple[tuple[float, ...], np.ndarray] | None = None
+        self._lower = model.jnt_range[1:, 0]
+        self._upper = model.jnt_range[1:, 1]
+        self._history: list[float] = []
+        self.reach = self._leg_reach()
+        self.hold_body()
+        for leg in LEGS:
+            self.set_stance(leg, StanceMode.FLOOR)
+
+    # --- state and commands -------------------------------------------------------------------
+    def update(self, qpos: np.ndarray) -> None:
+        """The measured configuration (free joint + joints) to take the next step from."""
+        qpos = np.asarray(qpos, dtype=float)
+        if qpos.shape != (self.model.nq,) or not np.isfinite(qpos).all():
+            raise IKError(f"configuration must be {self.model.nq} finite numbers")
+        self.configuration.update(qpos)
+
+    def hold_body(self) -> None:
+        """Keep main_frame where it is now."""
+        self.body_task.set_target(self.configuration.get_transform_frame_to_world(ROOT_BODY, "body"))
+
+    def set_stance(self, foot: str, mode: StanceMode) -> None:
+        """FLOOR locks the foot's position where it is; WALL locks its full pose; SWING frees it."""
+        _check_foot(foot)
+        mode = StanceMode(mode)
+        pose = self.configuration.get_transform_frame_to_world(ee_site(foot), "site")
+        if mode is StanceMode.FLOOR:
+            self._foot_task(foot, self.config.stance_position_cost, 0.0).set_target(pose)
+        elif mode is StanceMode.WALL:
+            self._foot_task(foot, self.config.stance_position_cost, self.config.wall_orientation_cost).set_target(pose)
+        else:
+            self._foot_task(foot, 1.0, 0.0).set_target(pose)  # hold where it is until a target comes
+        self.modes[foot] = mode
+        self.targets.pop(foot, None)
+        self._history.clear()
+
+    def set_target(self, foot: str, target: FootTarget) -> None:
+        _check_foot(foot)
+        if self.modes[foot] is not StanceMode.SWING:
+            raise IKError(f"foot {foot} is in {self.modes[foot].name} stance; only a SWING foot takes targets")
+        previous = self.targets.get(foot)
+        if previous is None or not np.allclose(previous.position, target.position, atol=1e-9):
+            self._history.clear()
+        self.targets[foot] = target
+
+    # --- solving --------------------------------------------------------------------------------
+    def solve(self) -> IKResult:
+        cfg = self.config
+        start = time.perf_counter()
+        q0 = self.configuration.q.copy()
+        joints = q0[ROOT_DOFS:]
+        outside = bool(((joints < self._lower - 1e-9) | (joints > self._upper + 1e-9)).any())
+        swing = next((leg for leg, mode in self.modes.items() if mode is StanceMode.SWING and leg in self.targets), None)
+        self._update_swing_task(swing)
+        tasks = [self.body_task, self.posture_task, *self._foot_tasks.values()]
+        code, message = IKCode.SUCCESS, ""
+        try:
+            velocity = mink.solve_ik(self.configuration, tasks, cfg.dt, cfg.solver, damping=cfg.damping, limits=self.limits)
+            if not np.isfinite(velocity).all():
+                raise mink.NoSolutionFound("non-finite velocity")
+            self.configuration.integrate_inplace(velocity, cfg.dt)
+        except (mink.NoSolutionFound, ValueError) as exc:
+            self.configuration.update(q0)
+            code, message = IKCode.INFEASIBLE, f"no IK solution this step ({exc}); holding"
+        if not np.isfinite(self.configuration.q).all():
+            self.configuration.update(q0)
+            code, message = IKCode.INFEASIBLE, "non-finite configuration; holding"
+        pos_err, ori_err = self._errors(swing)
+        if code is IKCode.SUCCESS:
+            code, message = self._classify(swing, outside, pos_err, ori_err)
+        return IKResult(self.configuration.q.copy(), code, swing or "", pos_err, ori_err, time.perf_counter() - start, message)
+
+    def _classify(self, swing: str | None, outside: bool, pos_err: float, ori_err: float) -> tuple[IKCode, str]:
+        cfg = self.config
+        if outside:
+            return IKCode.RECOVERING, "configuration outside the joint limits; bringing it back"
+        if swing is None:
+            return IKCode.SUCCESS, ""
+        target = self.targets[swing]
+        hip = self.configuration.get_transform_frame_to_world(hip_site(swing), "site").translation()
+        if np.linalg.norm(target.position - hip) > self.reach:
+            return IKCode.INFEASIBLE, f"target {np.linalg.norm(target.position - hip):.3f} m from the {swing} hip, beyond its {self.reach:.3f} m reach"
+        met = pos_err <= cfg.position_tolerance and (target.face_axis is None or ori_err <= cfg.orientation_tolerance)
+        self._history.append(pos_err)
+        if met:
+            self._history.clear()
+            return IKCode.SUCCESS, ""
+        if len(self._history) > cfg.stall_solves:
+            progress = self._history[-cfg.stall_solves - 1] - pos_err
+            if progress < cfg.stall_progress:
+                return IKCode.STALLED, f"{swing} {pos_err * 1e3:.1f} mm from its target without progress"
+        return IKCode.SUCCESS, ""
+
+    # --- tasks ----------------------------------------------------------------------------------
+    def _foot_task(self, foot: str, position_cost: float, orientation_cost: float) -> mink.FrameTask:
+        """The foot's task, rebuilt when its costs change (mink bakes weights into the task)."""
+        if self._foot_costs.get(foot) != (position_cost, orientation_cost):
+            self._foot_tasks[foot] = mink.FrameTask(
+                ee_site(foot), "site", position_cost=position_cost, orientation_cost=orientation_cost
+            )
+            self._foot_costs[foot] = (position_cost, orientation_cost)
+        return self._foot_tasks[foot]
+
+    def _update_swing_task(self, swing: str | None) -> None:
+        cfg = self.config
+        face = None if swing is None else self.targets[swing].face_axis
+        self.body_task.set_orientation_cost(0.0 if face is not None else cfg.body_orientation_cost)
+        if face is None:
+            self._face_cache = None  # the next orientation phase computes a fresh rotation
+        if swing is None:
+            return
+        target = self.targets[swing]
+        task = self._foot_task(swing, target.position_cost, target.orientation_cost if face is not None else 0.0)
+        current = self.configuration.get_transform_frame_to_world(ee_site(swing), "site")
+        rotation = current.rotation().as_matrix() if face is None else self._face_rotation(swing, face)
+        task.set_target(mink.SE3.from_rotation_and_translation(mink.SO3.from_matrix(rotation), target.position))
+
+    def _face_rotation(self, foot: str, face: np.ndarray) -> np.ndarray:
+        """Rotation turning the foot's face normal onto ``face`` (Rodrigues), computed once per axis."""
+        key = tuple(np.round(face, 12))
+        if self._face_cache is None or self._face_cache[0] != key:
+            current = self.configuration.get_transform_frame_to_world(ee_site(foot), "site").rotation().as_matrix()
+            self._face_cache = (key, rodrigues(current @ np.asarray(FACE_AXIS_LOCAL), face) @ current)
+        return self._face_cache[1]
+
+    def _errors(self, swing: str | None) -> tuple[float, float]:
+        if swing is None:
+            return 0.0, 0.0
+        target = self.targets[swing]
+        pose = self.configuration.get_transform_frame_to_world(ee_site(swing), "site")
+        pos_err = float(np.linalg.norm(pose.translation() - target.position))
+        if target.face_axis is None:
+            return pos_err, 0.0
+        normal = pose.rotation().as_matrix() @ np.asarray(FACE_AXIS_LOCAL)
+        return pos_err, float(np.arccos(np.clip(normal @ target.face_axis, -1.0, 1.0)))
+
+    def foot_pose(self, foot: str) -> mink.SE3:
+        return self.configuration.get_transform_frame_to_world(ee_site(_check_foot(foot)), "site")
+
+    def _leg_reach(self) -> float:
+        """Hip pivot to EE site with every link in line: the most any foot can be from its hip."""
+        m = self.model
+        reach = 0.0
+        body = m.site(ee_site(LEGS[0])).bodyid
+        reach += float(np.linalg.norm(m.site(ee_site(LEGS[0])).pos))
+        hip_body = m.site(hip_site(LEGS[0])).bodyid
+        while body != hip_body:
+            reach += float(np.linalg.norm(m.body_pos[body]))
+            body = m.body_parentid[body]
+        return reach
+
+
+def rodrigues(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The smallest rotation taking unit vector ``a`` onto unit vector ``b``."""
+    a, b = a / np.linalg.norm(a), b / np.linalg.norm(b)
+    axis = np.cross(a, b)
+    s, c = np.linalg.norm(axis), float(a @ b)
+    if s < 1e-12:
+        if c > 0:
+            return np.eye(3)
+        perp = np.cross(a, [1.0, 0.0, 0.0] if abs(a[0]) < 0.9 else [0.0, 1.0, 0.0])
+        axis, s, c = perp / np.linalg.norm(perp), 0.0, -1.0
+        k = np.array([[0, -axis[2], axis[1]], [axis[2], 0, -axis[0]], [-axis[1], axis[0], 0]])
+        return np.eye(3) + 2 * k @ k
+    k = np.array([[0, -axis[2], axis[1]], [axis[2], 0, -axis[0]], [-axis[1], axis[0], 0]]) / s
+    return np.eye(3) + s * k + (1 - c) * k @ k
+
+
+def _check_foot(foot: str) -> str:
+    if foot not in LEGS:
+        raise IKError(f"unknown foot {foot!r}; valid: {list(LEGS)}")
+    return foot

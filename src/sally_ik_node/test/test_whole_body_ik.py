@@ -1,0 +1,167 @@
+"""Whole-body mink IK: targets, stance locks, limits, the seed 002 recovery matrix, seed 003 cross-check."""
+
+import mujoco
+import numpy as np
+import pytest
+from sally_description import LEGS, build_model
+from sally_description.constants import ACTUATED_KINDS, joint_name
+from sally_ik_node import IKError, NumericalFootIK
+from sally_ik_node.whole_body_ik import FootTarget, IKCode, StanceMode, WholeBodyIK, rodrigues
+
+MODEL = build_model()
+
+
+def converge(ik, solves=300):
+    result = None
+    for _ in range(solves):
+        result = ik.solve()
+        assert np.isfinite(result.qpos).all()
+    return result
+
+
+def homes(ik):
+    return {leg: ik.foot_pose(leg).translation() for leg in LEGS}
+
+
+def within_limits(qpos, slack=1e-6):
+    joints = qpos[7:]
+    return bool(((joints >= MODEL.jnt_range[1:, 0] - slack) & (joints <= MODEL.jnt_range[1:, 1] + slack)).all())
+
+
+@pytest.mark.parametrize("leg, offset", [("FL", [0, 0, 0.05]), ("BR", [0.03, -0.02, 0.08]), ("FR", [0.06, 0.0, 0.12])])
+def test_swing_foot_reaches_its_target_while_stance_feet_stay(leg, offset):
+    ik = WholeBodyIK(MODEL)
+    home = homes(ik)
+    ik.set_stance(leg, StanceMode.SWING)
+    ik.set_target(leg, FootTarget.position_only(home[leg] + offset))
+    result = converge(ik)
+    assert result.code is IKCode.SUCCESS and result.foot == leg
+    assert result.position_error < 1e-3
+    assert np.linalg.norm(ik.foot_pose(leg).translation() - (home[leg] + offset)) < 1e-3
+    for other in set(LEGS) - {leg}:
+        assert np.linalg.norm(ik.foot_pose(other).translation() - home[other]) < 1e-3, other
+    assert within_limits(result.qpos)
+
+
+def test_face_axis_turns_the_magnet_face():
+    ik = WholeBodyIK(MODEL)
+    home = homes(ik)
+    ik.set_stance("FL", StanceMode.SWING)
+    ik.set_target("FL", FootTarget.with_orientation(home["FL"] + [0.05, -0.05, 0.25], [1, 0, 0]))
+    result = converge(ik, 500)
+    assert result.code is IKCode.SUCCESS
+    assert result.position_error < 1e-3 and result.orientation_error < np.radians(1.0)
+    face = ik.foot_pose("FL").rotation().as_matrix() @ np.array([0.0, -1.0, 0.0])
+    assert face == pytest.approx([1, 0, 0], abs=np.sin(np.radians(1.0)))
+    assert np.sum(ik.body_task.cost[3:]) == 0.0  # the body does not fight the foot's rotation
+    ik.set_target("FL", FootTarget.position_only(home["FL"] + [0, 0, 0.05]))
+    ik.solve()
+    assert np.sum(ik.body_task.cost[3:]) > 0.0
+
+
+def test_wall_stance_locks_the_full_pose_floor_stance_only_position():
+    ik = WholeBodyIK(MODEL)
+    ik.set_stance("FR", StanceMode.WALL)
+    assert ik._foot_costs["FR"] == (ik.config.stance_position_cost, 30.0)
+    assert ik._foot_costs["BL"] == (ik.config.stance_position_cost, 0.0)
+
+
+def test_unreachable_target_is_infeasible_not_nan():
+    ik = WholeBodyIK(MODEL)
+    ik.set_stance("FL", StanceMode.SWING)
+    ik.set_target("FL", FootTarget.position_only(homes(ik)["FL"] + [2.0, 0.0, 0.0]))
+    result = converge(ik, 100)
+    assert result.code is IKCode.INFEASIBLE and "beyond its" in result.message
+    assert within_limits(result.qpos)
+
+
+def test_blocked_target_is_reported_stalled():
+    """At the hip pivot itself: within reach by distance, out of reach by the joint limits."""
+    ik = WholeBodyIK(MODEL)
+    ik.set_stance("BL", StanceMode.SWING)
+    hip = ik.configuration.get_transform_frame_to_world("hip_site_BL", "site").translation()
+    ik.set_target("BL", FootTarget.position_only(hip))
+    codes = [ik.solve().code for _ in range(300)]
+    assert codes[-1] is IKCode.STALLED
+    assert IKCode.INFEASIBLE not in codes
+
+
+KINDS = ("hip_pitch", "knee", "wrist", "ee")
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("side", ["below", "above"])
+def test_seed_slightly_outside_a_limit_recovers(kind, side):
+    ik = WholeBodyIK(MODEL)
+    home = homes(ik)
+    joint = MODEL.joint(joint_name(kind, "FL"))
+    q = MODEL.qpos0.copy()
+    lo, hi = joint.range
+    q[joint.qposadr[0]] = lo - 0.02 if side == "below" else hi + 0.02
+    ik.update(q)
+    first = ik.solve()
+    assert first.code is IKCode.RECOVERING
+    ik.set_stance("FL", StanceMode.SWING)
+    ik.set_target("FL", FootTarget.position_only(home["FL"] + [0, 0, 0.03]))
+    result = converge(ik, 200)
+    assert within_limits(result.qpos)
+    assert result.code is not IKCode.RECOVERING
+
+
+def test_bad_targets_and_feet_are_rejected():
+    ik = WholeBodyIK(MODEL)
+    with pytest.raises(IKError, match="finite 3-vector"):
+        FootTarget.position_only([0.0, np.nan, 0.0])
+    with pytest.raises(IKError, match="face axis"):
+        FootTarget.with_orientation([0.0, 0.0, 0.0], [0.0, 0.0, 0.0])
+    with pytest.raises(IKError, match="non-negative"):
+        FootTarget([0.0, 0.0, 0.0], None, -1.0)
+    with pytest.raises(IKError, match=r"unknown foot 'XX'; valid: \['FL', 'FR', 'BL', 'BR'\]"):
+        ik.set_stance("XX", StanceMode.SWING)
+    with pytest.raises(IKError, match="only a SWING foot takes targets"):
+        ik.set_target("FL", FootTarget.position_only([0.3, 0.3, 0.05]))
+    with pytest.raises(IKError, match="finite"):
+        ik.update(np.full(MODEL.nq, np.nan))
+
+
+def test_rodrigues():
+    for a, b in [([0, -1, 0], [1, 0, 0]), ([0, 0, -1], [0, 0, -1]), ([0, 0, 1], [0, 0, -1]), ([1, 2, 3], [-2, 0.5, 1])]:
+        a, b = np.asarray(a, float) / np.linalg.norm(a), np.asarray(b, float) / np.linalg.norm(b)
+        r = rodrigues(a, b)
+        assert r @ a == pytest.approx(b, abs=1e-12)
+        assert r.T @ r == pytest.approx(np.eye(3), abs=1e-12) and np.linalg.det(r) == pytest.approx(1.0)
+
+
+def test_cross_check_against_the_numerical_ik():
+    """Seed 003: for reachable single-foot targets mink and a warm-started scipy IK agree within 1 mm."""
+    rng = np.random.default_rng(3)
+    numerical = NumericalFootIK(MODEL)
+    checked = 0
+    for leg in LEGS:
+        adr = [MODEL.joint(joint_name(kind, leg)).qposadr[0] for kind in ACTUATED_KINDS]
+        found = 0
+        while found < 3:
+            # a reachable target off the floor: forward kinematics of a random leg configuration
+            # with the thigh raised from the baked pose
+            q = MODEL.qpos0.copy()
+            q[adr] += [rng.uniform(-0.3, 0.3), -rng.uniform(0.1, 0.5), rng.uniform(-0.2, 0.2), rng.uniform(-0.2, 0.2)]
+            numerical.data.qpos[:] = q
+            mujoco.mj_kinematics(MODEL, numerical.data)
+            target = numerical.data.site(f"ee_site_{leg}").xpos.copy()
+            if target[2] < 0.02:
+                continue
+            found += 1
+            ik = WholeBodyIK(MODEL)
+            ik.set_stance(leg, StanceMode.SWING)
+            ik.set_target(leg, FootTarget.position_only(target))
+            mink_result = converge(ik, 400)
+            scipy_result = numerical.solve(MODEL.qpos0, leg, target)
+            assert scipy_result.success, leg
+            mink_foot = ik.foot_pose(leg).translation()
+            numerical.data.qpos[:] = scipy_result.qpos
+            mujoco.mj_kinematics(MODEL, numerical.data)
+            scipy_foot = numerical.data.site(f"ee_site_{leg}").xpos
+            assert np.linalg.norm(mink_foot - scipy_foot) < 1e-3, (leg, mink_result.position_error)
+            assert mink_result.position_error < 1e-3
+            checked += 1
+    assert checked == 12
