@@ -15,5 +15,5 @@ setup(
     maintainer="Sally sim stack developers",
     description="Whole-body differential IK for Sally (mink) and an independent numerical IK.",
     license="BSD-3-Clause",
-    entry_points={"console_scripts": []},
+    entry_points={"console_scripts": ["sally_ik_node = sally_ik_node.node:main"]},
 )

@@ -9,7 +9,7 @@ seen again (a re-sent lockstep state) gets the same efforts, without running the
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -86,8 +86,18 @@ class JointController:
             found = self._state_maps[key] = np.array([where[n] for n in self.names])
         return found
 
-    def update(self, stamp_ns: int, names: Sequence[str], position: Sequence[float], velocity: Sequence[float]) -> np.ndarray:
-        """Efforts answering the state stamped ``stamp_ns``; the same state again gets the same answer."""
+    def update(
+        self,
+        stamp_ns: int,
+        names: Sequence[str],
+        position: Sequence[float],
+        velocity: Sequence[float],
+        feed_forward: Callable[[np.ndarray], np.ndarray] | None = None,
+    ) -> np.ndarray:
+        """Efforts answering the state stamped ``stamp_ns``; the same state again gets the same answer.
+
+        ``feed_forward(positions of the whole message)`` adds torques (e.g. gravity) before the
+        effort limits apply."""
         if self._last_stamp is not None and stamp_ns <= self._last_stamp:
             if stamp_ns == self._last_stamp:
                 return self._last_efforts
@@ -101,8 +111,12 @@ class JointController:
             raise ControllerError("joint state has non-finite positions or velocities")
         dt = 0.0 if self._last_stamp is None else (stamp_ns - self._last_stamp) * 1e-9
         self._last_stamp = stamp_ns
-        self._last_efforts = self.pid.update(self.target, q, qdot, dt, self.target_velocity)
-        return self._last_efforts
+        efforts = self.pid.update(self.target, q, qdot, dt, self.target_velocity)
+        if feed_forward is not None:
+            limit = self.pid.gains.effort_limit
+            efforts = np.clip(efforts + feed_forward(position), -limit, limit)
+        self._last_efforts = efforts
+        return efforts
 
     def reset(self) -> None:
         self.pid.reset()

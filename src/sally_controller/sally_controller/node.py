@@ -3,7 +3,8 @@
 Its topics are the hardware contract (README, "Swapping in hardware"): it answers every
 /joint_states message with exactly one /sally/joint_efforts message carrying the same stamp
 (a state seen twice gets the same answer), so the sim's lockstep pacing and a hardware driver
-see the same behaviour. Targets outside the joint limits are clamped and reported; non-finite or
+see the same behaviour. Efforts are PID plus gravity feed-forward (each leg's own weight at the
+measured pose, with the body orientation from /sally/odom; level until one arrives). Targets outside the joint limits are clamped and reported; non-finite or
 malformed targets and states are rejected with a reason, counted on /diagnostics, never applied.
 """
 
@@ -17,12 +18,14 @@ from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
 from rcl_interfaces.msg import ParameterDescriptor, SetParametersResult
 from rclpy.node import Node
 from rclpy.qos import HistoryPolicy, QoSProfile, ReliabilityPolicy
-from sally_description import build_model
+from nav_msgs.msg import Odometry
+from sally_description import JOINT_NAMES, build_model
 from sally_description.limits import actuated_limits
 from sally_node_common import run_node
 from sensor_msgs.msg import JointState
 
 from .errors import ControllerError
+from .gravity import GravityModel
 from .joint_controller import JointController
 from .pid import DEFAULT_I_CLAMP, DEFAULT_KD, DEFAULT_KI, DEFAULT_KP, PIDGains
 
@@ -33,7 +36,12 @@ GAINS = {"kp": DEFAULT_KP, "ki": DEFAULT_KI, "kd": DEFAULT_KD, "i_clamp": DEFAUL
 class ControllerNode(Node):
     def __init__(self, **kwargs) -> None:
         super().__init__("sally_controller", **kwargs)
-        limits = actuated_limits(build_model())
+        model = build_model()
+        limits = actuated_limits(model)
+        self._gravity = GravityModel(model)
+        self._body_quat = (1.0, 0.0, 0.0, 0.0)
+        self._joint_map: dict[tuple[str, ...], np.ndarray] = {}
+        self._gravity_cache: tuple[int, np.ndarray] | None = None
         self._names = limits.names
         self._effort_limit = limits.effort
         self.add_on_set_parameters_callback(self._validate)
@@ -42,15 +50,29 @@ class ControllerNode(Node):
                 name, [default], ParameterDescriptor(description=f"PID {name}: one value for all joints or one per joint ({len(self._names)})")
             )
         self.declare_parameter("diagnostics_period", 1.0, ParameterDescriptor(description="wall seconds between /diagnostics"))
+        self.declare_parameter(
+            "gravity_compensation", True, ParameterDescriptor(description="add each leg's gravity torque to the PID output")
+        )
+        self.declare_parameter(
+            "gravity_period", 0.01, ParameterDescriptor(description="sim seconds between gravity recomputations (it changes slowly)")
+        )
         self.controller = JointController(limits.names, limits.lower, limits.upper, self._gains())
-        self.add_post_set_parameters_callback(lambda params: self.controller.set_gains(self._gains()))
+        self._read_settings()
+        self.add_post_set_parameters_callback(lambda params: self._read_settings())
         self._counts: Counter[str] = Counter()
         self._efforts = JointState(name=list(limits.names))
         self._pub = self.create_publisher(JointState, "/sally/joint_efforts", RELIABLE_DEEP)
         self._pub_diag = self.create_publisher(DiagnosticArray, "/diagnostics", 10)
         self.create_subscription(JointState, "/joint_states", self._on_state, RELIABLE_DEEP)
         self.create_subscription(JointState, "/sally/joint_targets", self._on_targets, RELIABLE_DEEP)
+        self.create_subscription(Odometry, "/sally/odom", self._on_odom, RELIABLE_DEEP)
         self._diag_timer = self.create_timer(self.get_parameter("diagnostics_period").value, self._publish_diagnostics)
+
+    def _read_settings(self) -> None:
+        """Parameters used per state are read once here, not on every state (get_parameter is slow)."""
+        self.controller.set_gains(self._gains())
+        self._gravity_on = bool(self.get_parameter("gravity_compensation").value)
+        self._gravity_period = round(self.get_parameter("gravity_period").value * 1e9)
 
     def _gains(self) -> PIDGains:
         n = len(self._names)
@@ -68,6 +90,8 @@ class ControllerNode(Node):
                     )
             elif param.name == "diagnostics_period" and not (_number(param.value) and 0 < param.value <= 60):
                 return SetParametersResult(successful=False, reason="diagnostics_period must be in (0, 60] s")
+            elif param.name == "gravity_period" and not (_number(param.value) and 0 <= param.value <= 1):
+                return SetParametersResult(successful=False, reason="gravity_period must be in [0, 1] s")
         return SetParametersResult(successful=True)
 
     def _on_targets(self, msg: JointState) -> None:
@@ -80,10 +104,35 @@ class ControllerNode(Node):
         if report.clamped:
             self.get_logger().warning(f"joint targets outside limits clamped: {list(report.clamped)}", throttle_duration_sec=1.0)
 
+    def _on_odom(self, msg: Odometry) -> None:
+        q = msg.pose.pose.orientation
+        quat = (q.w, q.x, q.y, q.z)
+        if all(np.isfinite(quat)) and abs(np.linalg.norm(quat) - 1.0) < 1e-3:
+            self._body_quat = quat
+
+    def _gravity_torques(self, stamp: int, names, position) -> np.ndarray:
+        """Recomputed once per ``gravity_period`` of sim time (by stamp, so lockstep stays deterministic)."""
+        if self._gravity_cache is not None and 0 <= stamp - self._gravity_cache[0] < self._gravity_period:
+            return self._gravity_cache[1]
+        key = tuple(names)
+        idx = self._joint_map.get(key)
+        if idx is None:
+            where = {n: i for i, n in enumerate(key)}
+            missing = [n for n in JOINT_NAMES if n not in where]
+            if missing:
+                raise ControllerError(f"gravity compensation needs every joint; the state lacks {missing}")
+            idx = self._joint_map[key] = np.array([where[n] for n in JOINT_NAMES])
+        torques = self._gravity.torques(np.asarray(position, dtype=float)[idx], self._body_quat)
+        self._gravity_cache = (stamp, torques)
+        return torques
+
     def _on_state(self, msg: JointState) -> None:
         stamp = msg.header.stamp.sec * 1_000_000_000 + msg.header.stamp.nanosec
+        feed_forward = None
+        if self._gravity_on:
+            feed_forward = lambda position: self._gravity_torques(stamp, msg.name, position)  # noqa: E731
         try:
-            efforts = self.controller.update(stamp, msg.name, msg.position, msg.velocity)
+            efforts = self.controller.update(stamp, msg.name, msg.position, msg.velocity, feed_forward)
         except ControllerError as exc:
             self._counts["rejected_states"] += 1
             self.get_logger().error(f"rejected joint state: {exc}", throttle_duration_sec=1.0)

@@ -1,11 +1,18 @@
 """Whole-body differential IK for Sally with mink (seed 000), robust to bad seeds and targets (seed 002).
 
-Tasks: a FrameTask per foot (the swing foot follows its :class:`FootTarget`; floor stance feet are
+Only the motor joints (and the floating base, which the stance legs carry) move: the passive ee2
+and em_z joints are frozen by a DofFreezingTask constraint, since no target can move them and a
+correction spent on them would never happen. Tasks: a FrameTask per foot (the swing foot follows its :class:`FootTarget`; floor stance feet are
 locked in position where they were when they entered FLOOR; wall stance feet are locked in full
 SE3, snapshotted when they entered WALL, orientation cost 30), a FrameTask on main_frame (its
 orientation cost is 0 while the swing target carries a face axis, so the body does not fight the
 foot's rotation), a PostureTask toward the baked pose, and a ConfigurationLimit. One
 :meth:`WholeBodyIK.solve` is one differential step of ``dt`` from the configuration last given.
+
+The swing leg is then solved once more with the base and every other joint frozen at the measured
+configuration: the whole-body step holds the body at its pose (the stance legs' targets restore a
+body that sagged), but the swing foot must reach its world target from where the body really is,
+or it would sit low by the sag until the stance legs' integral terms lift the body.
 
 Each solve says how it went (:class:`IKCode`): RECOVERING when the configuration it started from
 was outside the joint limits (the limit pushes it back in), INFEASIBLE when the QP has no solution
@@ -24,7 +31,7 @@ import mink
 import mujoco
 import numpy as np
 from sally_description import LEGS
-from sally_description.constants import FACE_AXIS_LOCAL, ROOT_BODY, ee_site, hip_site
+from sally_description.constants import ACTUATED_KINDS, FACE_AXIS_LOCAL, PASSIVE_KINDS, ROOT_BODY, ee_site, hip_site, joint_name
 
 from .errors import IKError
 
@@ -126,6 +133,14 @@ class WholeBodyIK:
         self.posture_task = mink.PostureTask(model, cost=config.posture_cost)
         self.posture_task.set_target(model.qpos0)
         self.limits = [mink.ConfigurationLimit(model)]
+        passive = [model.joint(joint_name(kind, leg)).dofadr[0] for leg in LEGS for kind in PASSIVE_KINDS]
+        self.constraints = [mink.DofFreezingTask(model, dof_indices=passive)]
+        self._leg_configuration = mink.Configuration(model)
+        self._leg_qpos = {leg: np.array([model.joint(joint_name(k, leg)).qposadr[0] for k in ACTUATED_KINDS]) for leg in LEGS}
+        self._leg_frozen = {
+            leg: [mink.DofFreezingTask(model, dof_indices=sorted(set(range(model.nv)) - {model.joint(joint_name(k, leg)).dofadr[0] for k in ACTUATED_KINDS}))]
+            for leg in LEGS
+        }
         self.modes = {leg: StanceMode.FLOOR for leg in LEGS}
         self._foot_tasks: dict[str, mink.FrameTask] = {}
         self._foot_costs: dict[str, tuple[float, float]] = {}
@@ -187,7 +202,9 @@ class WholeBodyIK:
         tasks = [self.body_task, self.posture_task, *self._foot_tasks.values()]
         code, message = IKCode.SUCCESS, ""
         try:
-            velocity = mink.solve_ik(self.configuration, tasks, cfg.dt, cfg.solver, damping=cfg.damping, limits=self.limits)
+            velocity = mink.solve_ik(
+                self.configuration, tasks, cfg.dt, cfg.solver, damping=cfg.damping, limits=self.limits, constraints=self.constraints
+            )
             if not np.isfinite(velocity).all():
                 raise mink.NoSolutionFound("non-finite velocity")
             self.configuration.integrate_inplace(velocity, cfg.dt)
@@ -197,10 +214,34 @@ class WholeBodyIK:
         if not np.isfinite(self.configuration.q).all():
             self.configuration.update(q0)
             code, message = IKCode.INFEASIBLE, "non-finite configuration; holding"
-        pos_err, ori_err = self._errors(swing)
+        if swing is not None and code is IKCode.SUCCESS:
+            code, message = self._swing_leg_step(swing, q0, tasks)
+        pos_err, ori_err = self._errors(swing, self._leg_configuration if swing is not None else self.configuration)
         if code is IKCode.SUCCESS:
             code, message = self._classify(swing, outside, pos_err, ori_err)
         return IKResult(self.configuration.q.copy(), code, swing or "", pos_err, ori_err, time.perf_counter() - start, message)
+
+    def _swing_leg_step(self, swing: str, q0: np.ndarray, tasks: list) -> tuple[IKCode, str]:
+        """The swing leg's motor joints again, from the measured base and the other joints."""
+        cfg = self.config
+        leg = self._leg_configuration
+        leg.update(q0)
+        try:
+            velocity = mink.solve_ik(
+                leg, [self._foot_tasks[swing], self.posture_task], cfg.dt, cfg.solver,
+                damping=cfg.damping, limits=self.limits, constraints=self._leg_frozen[swing],
+            )  # fmt: skip
+            if not np.isfinite(velocity).all():
+                raise mink.NoSolutionFound("non-finite velocity")
+            leg.integrate_inplace(velocity, cfg.dt)
+        except (mink.NoSolutionFound, ValueError) as exc:
+            leg.update(q0)
+            return IKCode.INFEASIBLE, f"no IK solution for the {swing} leg this step ({exc})"
+        q = self.configuration.q.copy()
+        adr = self._leg_qpos[swing]
+        q[adr] = leg.q[adr]
+        self.configuration.update(q)
+        return IKCode.SUCCESS, ""
 
     def _classify(self, swing: str | None, outside: bool, pos_err: float, ori_err: float) -> tuple[IKCode, str]:
         cfg = self.config
@@ -255,11 +296,11 @@ class WholeBodyIK:
             self._face_cache = (key, rodrigues(current @ np.asarray(FACE_AXIS_LOCAL), face) @ current)
         return self._face_cache[1]
 
-    def _errors(self, swing: str | None) -> tuple[float, float]:
+    def _errors(self, swing: str | None, configuration: mink.Configuration) -> tuple[float, float]:
         if swing is None:
             return 0.0, 0.0
         target = self.targets[swing]
-        pose = self.configuration.get_transform_frame_to_world(ee_site(swing), "site")
+        pose = configuration.get_transform_frame_to_world(ee_site(swing), "site")
         pos_err = float(np.linalg.norm(pose.translation() - target.position))
         if target.face_axis is None:
             return pos_err, 0.0

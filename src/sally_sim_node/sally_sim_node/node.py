@@ -161,6 +161,8 @@ class SimNode(Node):
     def _apply_rates(self) -> None:
         self._clock_every = steps_per(float(self._p("clock_rate")), self.dt)
         self._state_every = steps_per(float(self._p("state_rate")), self.dt)
+        # odometry goes out with every n-th state, so that it always carries a joint state's stamp
+        self._odom_every = self._state_every * max(1, round(float(self._p("state_rate")) / float(self._p("odom_rate"))))
         self._telemetry_every = steps_per(float(self._p("telemetry_rate")), self.dt)
         self._diag_period = float(self._p("diagnostics_period"))
         self._lockstep_timeout = float(self._p("lockstep_timeout"))
@@ -398,9 +400,10 @@ class SimNode(Node):
         self._pub_joints.publish(
             self._joint_writer.fill(now, sim.joint_positions(), sim.joint_velocities(), sim.joint_efforts())
         )
-        pos, quat = sim.body_pose()
-        qvel = sim.data.qvel
-        self._pub_odom.publish(self._odom_writer.fill(now, pos, quat, qvel[0:3], qvel[3:6]))
+        if self._steps % self._odom_every == 0:
+            pos, quat = sim.body_pose()
+            qvel = sim.data.qvel
+            self._pub_odom.publish(self._odom_writer.fill(now, pos, quat, qvel[0:3], qvel[3:6]))
 
     def _publish_magnets(self) -> None:
         forces = {leg: self.sim.foot_contact_force(leg) for leg in LEGS}

@@ -68,6 +68,12 @@ SPECS: tuple[ParamSpec, ...] = (
     ParamSpec("real_time_factor", 1.0, "target sim seconds per wall second in realtime pacing", _positive(100.0)),
     ParamSpec("clock_rate", 1000.0, "/clock publish rate (Hz of sim time)", _positive(MAX_RATE, " Hz")),
     ParamSpec("state_rate", 1000.0, "/joint_states and /sally/odom rate (Hz of sim time); the control period in lockstep", _positive(MAX_RATE, " Hz")),
+    ParamSpec(
+        "odom_rate",
+        200.0,
+        "/sally/odom rate (Hz of sim time), published with every n-th joint state (same stamps); at most state_rate",
+        _positive(MAX_RATE, " Hz"),
+    ),
     ParamSpec("telemetry_rate", 50.0, "/sally/magnets rate (Hz of sim time)", _positive(MAX_RATE, " Hz")),
     ParamSpec("diagnostics_period", 0.5, "/diagnostics period (wall seconds)", _positive(60.0, " s")),
     ParamSpec("effort_timeout", 0.05, "sim seconds without an effort command before the watchdog holds", _positive(60.0, " s")),
