@@ -4,13 +4,21 @@ Its topics are the hardware contract (README, "Swapping in hardware"): it answer
 /joint_states message with exactly one /sally/joint_efforts message carrying the same stamp
 (a state seen twice gets the same answer), so the sim's lockstep pacing and a hardware driver
 see the same behaviour. Efforts are PID plus gravity feed-forward (each leg's own weight at the
-measured pose, with the body orientation from /sally/odom; level until one arrives). Targets outside the joint limits are clamped and reported; non-finite or
+measured pose, with the body orientation from /sally/odom; level until one arrives).
+
+With ``target_period`` P > 0 (the IK period), targets are stamped with the state the IK solved,
+at multiples of P, and the controller answers a state stamped t only with the targets of the
+latest multiple of P at or before t: a state that arrives before those targets is held back and
+answered when they come (or after ``target_wait`` wall seconds, counted as late). With lockstep
+pacing this makes sim + IK + controller deterministic: the sim waits for the efforts of t, which
+now wait for the targets of t. Targets outside the joint limits are clamped and reported; non-finite or
 malformed targets and states are rejected with a reason, counted on /diagnostics, never applied.
 """
 
 from __future__ import annotations
 
 import sys
+import time
 from collections import Counter
 
 import numpy as np
@@ -42,6 +50,8 @@ class ControllerNode(Node):
         self._body_quat = (1.0, 0.0, 0.0, 0.0)
         self._joint_map: dict[tuple[str, ...], np.ndarray] = {}
         self._gravity_cache: tuple[int, np.ndarray] | None = None
+        self._target_stamp = -1
+        self._held: list[tuple[float, JointState]] = []
         self._names = limits.names
         self._effort_limit = limits.effort
         self.add_on_set_parameters_callback(self._validate)
@@ -53,6 +63,10 @@ class ControllerNode(Node):
         self.declare_parameter(
             "gravity_compensation", True, ParameterDescriptor(description="add each leg's gravity torque to the PID output")
         )
+        self.declare_parameter(
+            "target_period", 0.0, ParameterDescriptor(description="IK period (s) to wait for targets by stamp; 0: use the latest")
+        )
+        self.declare_parameter("target_wait", 2.0, ParameterDescriptor(description="wall seconds to hold a state back for its targets"))
         self.declare_parameter(
             "gravity_period", 0.01, ParameterDescriptor(description="sim seconds between gravity recomputations (it changes slowly)")
         )
@@ -67,11 +81,14 @@ class ControllerNode(Node):
         self.create_subscription(JointState, "/sally/joint_targets", self._on_targets, RELIABLE_DEEP)
         self.create_subscription(Odometry, "/sally/odom", self._on_odom, RELIABLE_DEEP)
         self._diag_timer = self.create_timer(self.get_parameter("diagnostics_period").value, self._publish_diagnostics)
+        self._held_timer = self.create_timer(0.05, self._check_held)
 
     def _read_settings(self) -> None:
         """Parameters used per state are read once here, not on every state (get_parameter is slow)."""
         self.controller.set_gains(self._gains())
         self._gravity_on = bool(self.get_parameter("gravity_compensation").value)
+        self._target_period = round(self.get_parameter("target_period").value * 1e9)
+        self._target_wait = float(self.get_parameter("target_wait").value)
         self._gravity_period = round(self.get_parameter("gravity_period").value * 1e9)
 
     def _gains(self) -> PIDGains:
@@ -92,6 +109,10 @@ class ControllerNode(Node):
                 return SetParametersResult(successful=False, reason="diagnostics_period must be in (0, 60] s")
             elif param.name == "gravity_period" and not (_number(param.value) and 0 <= param.value <= 1):
                 return SetParametersResult(successful=False, reason="gravity_period must be in [0, 1] s")
+            elif param.name == "target_period" and not (_number(param.value) and 0 <= param.value <= 1):
+                return SetParametersResult(successful=False, reason="target_period must be in [0, 1] s")
+            elif param.name == "target_wait" and not (_number(param.value) and 0 < param.value <= 600):
+                return SetParametersResult(successful=False, reason="target_wait must be in (0, 600] s")
         return SetParametersResult(successful=True)
 
     def _on_targets(self, msg: JointState) -> None:
@@ -103,6 +124,24 @@ class ControllerNode(Node):
             return
         if report.clamped:
             self.get_logger().warning(f"joint targets outside limits clamped: {list(report.clamped)}", throttle_duration_sec=1.0)
+        self._target_stamp = max(self._target_stamp, _stamp(msg))
+        self._release_held()
+
+    def _needs_targets(self, stamp: int) -> bool:
+        """With a target period, a state needs the targets of the latest IK stamp at or before it."""
+        return self._target_period > 0 and self._target_stamp < stamp - stamp % self._target_period
+
+    def _release_held(self, now: float | None = None) -> None:
+        while self._held:
+            held_at, msg = self._held[0]
+            late = now is not None and now - held_at > self._target_wait
+            if self._needs_targets(_stamp(msg)) and not late:
+                return
+            if late:
+                self._counts["late_targets"] += 1
+                self.get_logger().warning("answering a state without its targets (none came in time)", throttle_duration_sec=1.0)
+            self._held.pop(0)
+            self._answer(msg)
 
     def _on_odom(self, msg: Odometry) -> None:
         q = msg.pose.pose.orientation
@@ -127,7 +166,18 @@ class ControllerNode(Node):
         return torques
 
     def _on_state(self, msg: JointState) -> None:
-        stamp = msg.header.stamp.sec * 1_000_000_000 + msg.header.stamp.nanosec
+        if self._held or self._needs_targets(_stamp(msg)):
+            self._held.append((time.monotonic(), msg))
+            self._release_held(time.monotonic())
+            return
+        self._answer(msg)
+
+    def _check_held(self) -> None:
+        if self._held:
+            self._release_held(time.monotonic())
+
+    def _answer(self, msg: JointState) -> None:
+        stamp = _stamp(msg)
         feed_forward = None
         if self._gravity_on:
             feed_forward = lambda position: self._gravity_torques(stamp, msg.name, position)  # noqa: E731
@@ -152,6 +202,8 @@ class ControllerNode(Node):
             "targets_clamped": c.clamped_total,
             "rejected_targets": self._counts["rejected_targets"],
             "rejected_states": self._counts["rejected_states"],
+            "late_targets": self._counts["late_targets"],
+            "held_states": len(self._held),
             "max_abs_integral_term": float(np.max(np.abs(c.pid.gains.ki * c.pid.integral))),
         }
         status = DiagnosticStatus(
@@ -163,6 +215,10 @@ class ControllerNode(Node):
         msg = DiagnosticArray(status=[status])
         msg.header.stamp = self.get_clock().now().to_msg()
         self._pub_diag.publish(msg)
+
+
+def _stamp(msg) -> int:
+    return msg.header.stamp.sec * 1_000_000_000 + msg.header.stamp.nanosec
 
 
 def _number(v) -> bool:

@@ -1,7 +1,7 @@
 """The IK node: whole-body mink IK between the sequencer and the controller.
 
-Every ``ik_period`` of sim time it takes the /joint_states and /sally/odom messages carrying the
-same stamp (the sim publishes both for every state), solves one differential step and publishes
+It solves the states whose stamp is a multiple of ``ik_period`` (5 ms of sim time), taking the
+/joint_states and /sally/odom messages carrying that stamp, one differential step each, and publishes
 ``/sally/joint_targets`` (motor joints, stamped with that state's stamp: exactly one message per
 IK-period state), ``/sally/ik_status`` and ``/sally/foot_states``. Swing-foot targets come on
 ``/sally/ik_target``, stances on ``/sally/stance``. Malformed or non-finite targets, unknown feet
@@ -116,8 +116,10 @@ class IKNode(Node):
         for pending in (self._states, self._odoms):  # anything older is never solved
             for old in [t for t in pending if t < stamp]:
                 del pending[old]
-        if self._last_solved is not None and stamp - self._last_solved < self._period_ns:
-            return
+        if stamp % self._period_ns != 0:  # IK states are the multiples of the period: the controller
+            return  # (and a lockstep sim through it) knows which stamps get targets
+        if self._last_solved is not None and stamp <= self._last_solved:
+            return  # a state seen again (a lockstep re-send) was answered once already
         self._solve(stamp, state, odom)
 
     def _on_target(self, msg: IKTarget) -> None:

@@ -134,3 +134,38 @@ def _nan_target():
     msg = IKTarget(foot="FL")
     msg.position.x = float("nan")
     return msg
+
+
+def lockstep_graph_run(graph, probe, run: int, until_ns: int):
+    from std_srvs.srv import SetBool
+
+    states = probe.record(JointState, "/joint_states")
+    targets = probe.record(JointState, "/sally/joint_targets")
+    efforts = probe.record(JointState, "/sally/joint_efforts")
+    graph.start(f"sim{run}", "sally_sim_node", {"pacing": "lockstep", "start_paused": True})
+    graph.start(f"controller{run}", "sally_controller", {"target_period": 0.005})
+    graph.start(f"ik{run}", "sally_ik_node")
+    for rec in (states, targets, efforts):  # every node is up and heard before time starts
+        probe.wait_for_publishers(rec, timeout=60.0)
+    assert probe.call(SetBool, "/sally_sim/pause", SetBool.Request(data=False)).success
+    probe.wait_for(lambda: states.last is not None and stamp_s(states.last.header.stamp) * 1e9 >= until_ns, 120.0, "the run")
+    for name in (f"ik{run}", f"controller{run}", f"sim{run}"):
+        graph.processes[name].stop()
+    for rec in (states, targets, efforts):
+        probe.node.destroy_subscription(rec.subscription)
+    stamp = lambda m: m.header.stamp.sec * 1_000_000_000 + m.header.stamp.nanosec  # noqa: E731
+    return {stamp(m): tuple(m.position) for m in states.messages}, [stamp(m) for m in targets.messages]
+
+
+def test_lockstep_sim_ik_controller_runs_are_identical(graph, probe):
+    first, first_targets = lockstep_graph_run(graph, probe, 1, 400_000_000)
+    second, _ = lockstep_graph_run(graph, probe, 2, 400_000_000)
+    # the IK answered every 5 ms state exactly once, with that state's stamp
+    assert all(t % 5_000_000 == 0 for t in first_targets)
+    assert len(first_targets) == len(set(first_targets))
+    span = [t for t in first_targets if t <= 400_000_000]
+    assert span == list(range(span[0], span[-1] + 1, 5_000_000))
+    common = sorted(set(first) & set(second))
+    assert len(common) >= 300 and common[-1] >= 400_000_000
+    differing = [t for t in common if first[t] != second[t]]
+    assert not differing, f"{len(differing)} of {len(common)} joint states differ, first at t = {differing[0] * 1e-9} s"

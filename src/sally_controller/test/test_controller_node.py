@@ -1,0 +1,51 @@
+"""The controller node as a process: gains are validated parameters; it answers states by stamp."""
+
+import numpy as np
+from diagnostic_msgs.msg import DiagnosticArray
+from sally_description import ACTUATED_JOINT_NAMES, JOINT_NAMES
+from sensor_msgs.msg import JointState
+
+
+def test_gains_are_validated_at_run_time(graph, probe):
+    graph.start("controller", "sally_controller")
+    efforts = probe.record(JointState, "/sally/joint_efforts")
+    probe.wait_for_publishers(efforts, timeout=30.0)
+    result = probe.set_parameters("sally_controller", {"kp": [-1.0]})[0]
+    assert not result.successful and "kp must be 1 or 16 non-negative finite numbers" in result.reason
+    result = probe.set_parameters("sally_controller", {"kd": [1.0, 2.0]})[0]
+    assert not result.successful and "kd must be 1 or 16" in result.reason
+    result = probe.set_parameters("sally_controller", {"target_period": -0.1})[0]
+    assert not result.successful and "target_period" in result.reason
+    assert probe.set_parameters("sally_controller", {"kp": [400.0] * 16})[0].successful
+
+
+def test_answers_each_state_once_with_its_stamp_and_reports_clamped_targets(graph, probe):
+    graph.start("controller", "sally_controller", {"gravity_compensation": False, "diagnostics_period": 0.2})
+    efforts = probe.record(JointState, "/sally/joint_efforts")
+    diag = probe.record(DiagnosticArray, "/diagnostics")
+    states = probe.publisher(JointState, "/joint_states")
+    targets = probe.publisher(JointState, "/sally/joint_targets")
+    probe.wait_for_subscribers(states, timeout=30.0)
+    probe.wait_for_subscribers(targets, timeout=30.0)
+    probe.wait_for_publishers(efforts, timeout=30.0)
+    targets.publish(JointState(name=["knee_FL", "wrist_FL"], position=[5.0, 0.1]))  # knee beyond +90 deg
+
+    def counted():
+        for msg in reversed(diag.messages):
+            values = {kv.key: kv.value for kv in msg.status[0].values}
+            return values.get("targets_clamped") == "1"
+        return False
+
+    probe.wait_for(counted, 10.0, "the clamped target on /diagnostics")
+    msg = JointState(name=list(JOINT_NAMES), position=[0.0] * 24, velocity=[0.0] * 24)
+    for k in (1, 2, 2):  # the last is a re-sent state: answered again with the same efforts
+        msg.header.stamp.nanosec = k * 1_000_000
+        states.publish(msg)
+    probe.wait_for_messages(efforts, 3, 10.0)
+    stamps = [m.header.stamp.nanosec for m in efforts.messages]
+    assert stamps == [1_000_000, 2_000_000, 2_000_000]
+    assert list(efforts.messages[1].name) == list(ACTUATED_JOINT_NAMES)
+    assert efforts.messages[1].effort.tolist() == efforts.messages[2].effort.tolist()
+    knee = list(ACTUATED_JOINT_NAMES).index("knee_FL")
+    assert efforts.messages[0].effort[knee] == 40.0  # clamped target (pi/2) x Kp 500, limited to 40 N m
+    assert np.isfinite(efforts.messages[0].effort).all()
