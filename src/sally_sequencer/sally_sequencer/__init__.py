@@ -1,0 +1,9 @@
+"""Sally's phase logic (seed 000's sequences.py): no MuJoCo and no ROS in the core."""
+
+from .errors import SequenceError
+from .ik_target import IKTarget
+from .phase import Phase, PhaseContext
+from .runner import RunnerStatus, SequenceRunner
+from .sequences import SEQUENCE_FEET, make_sequence
+
+__all__ = ["IKTarget", "Phase", "PhaseContext", "RunnerStatus", "SEQUENCE_FEET", "SequenceError", "SequenceRunner", "make_sequence"]

@@ -1,0 +1,37 @@
+"""IKTarget: what the swing foot should do for one IK step (seed 000), as plain numbers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .errors import SequenceError
+
+
+@dataclass(frozen=True)
+class IKTarget:
+    position: np.ndarray
+    face_axis: np.ndarray | None = None
+    """World direction the magnet face normal (EE local -Y) should point along; None: position only."""
+    position_cost: float = 1.0
+    orientation_cost: float = 0.0
+
+    def __post_init__(self) -> None:
+        position = np.asarray(self.position, dtype=float)
+        if position.shape != (3,) or not np.isfinite(position).all():
+            raise SequenceError(f"IK target position must be a finite 3-vector, got {self.position!r}")
+        object.__setattr__(self, "position", position)
+        if self.face_axis is not None:
+            axis = np.asarray(self.face_axis, dtype=float)
+            if axis.shape != (3,) or not np.isfinite(axis).all() or np.linalg.norm(axis) < 1e-9:
+                raise SequenceError(f"face axis must be a finite non-zero 3-vector, got {self.face_axis!r}")
+            object.__setattr__(self, "face_axis", axis / np.linalg.norm(axis))
+
+    @classmethod
+    def position_only(cls, position, cost: float = 1.0) -> "IKTarget":
+        return cls(position, None, cost, 0.0)
+
+    @classmethod
+    def with_orientation(cls, position, face_axis, position_cost: float = 1.0, orientation_cost: float = 1.0) -> "IKTarget":
+        return cls(position, face_axis, position_cost, orientation_cost)

@@ -1,0 +1,46 @@
+"""PhaseContext and Phase: the typed pieces a sequence is made of (seed 000)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+
+from .ik_target import IKTarget
+
+
+@dataclass
+class PhaseContext:
+    """Everything a phase may read or do, injected by whoever runs the sequence (node or test)."""
+
+    foot: str
+    ee_home: np.ndarray
+    """The swing foot's EE position when the sequence started (stance position)."""
+    ee_pos_fn: Callable[[], np.ndarray]
+    """The foot's current EE position (refreshed each call)."""
+    hip_pivot_fn: Callable[[], np.ndarray]
+    """The foot's current hip pivot."""
+    enable_magnet: Callable[[], None]
+    disable_magnet: Callable[[], None]
+    wall_dist_fn: Callable[[np.ndarray], float] | None = None
+    """Distance from a point to the wall along its normal, if the runner knows the wall."""
+    shared: dict[str, Any] = field(default_factory=dict)
+    """Free cross-phase state (e.g. F2W_MEASURE -> F2W_REACH's target)."""
+
+    def ee_pos(self) -> np.ndarray:
+        return np.asarray(self.ee_pos_fn(), dtype=float)
+
+    def hip_pivot(self) -> np.ndarray:
+        return np.asarray(self.hip_pivot_fn(), dtype=float)
+
+
+@dataclass(frozen=True)
+class Phase:
+    name: str
+    duration: float
+    step: Callable[[float, PhaseContext], IKTarget]
+    """(time since the phase began, context) -> the target for now."""
+    on_enter: Callable[[PhaseContext], None] | None = None
+    unbounded: bool = False
+    """Never ends by itself (holds until the runner is force-completed)."""

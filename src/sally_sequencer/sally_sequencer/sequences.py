@@ -1,0 +1,127 @@
+"""The sequences of seed 000: ``orient``, ``f2w`` (FL floor to wall) and ``f2w_fr`` (its FR mirror).
+
+f2w phases:
+  LIFT (3.0 s)        quintic raise of the EE by 10 cm from its home; the swing magnet off on entry
+  SWING (1.5 s)       arc of the EE about the hip pivot by -45 deg (FL; +45 deg for FR) in the XY plane
+  F2W_ORIENT (3.0 s)  to a waypoint 40 cm above ee_home's z (not the swing height, so a sagged body
+                      does not lower it), turning the magnet face to the wall (-wall normal = +x)
+  F2W_MEASURE (0 s)   EE-to-wall distance by projection on the wall normal; the reach target is the
+                      point whose face is FOOT_STANDOFF + 20 mm clearance off the wall
+  F2W_REACH (2.0 s, unbounded)  smooth step to that target; the magnet on once the motion is done
+
+orient: LIFT, SWING, then the orient phase held forever (the face turned to the wall: seed 000's
+"facing global -X" names the wall normal the face is turned against).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .errors import SequenceError
+from .ik_target import IKTarget
+from .phase import Phase, PhaseContext
+from .trajectory import quintic
+
+FLOOR_Z = 0.0
+WALL_X = 0.5
+WALL_NORMAL = np.array([-1.0, 0.0, 0.0])
+"""Outward normal of the wall's inner face."""
+FACE_WALL = -WALL_NORMAL
+FOOT_STANDOFF = 0.008
+REACH_CLEARANCE = 0.020
+LIFT_HEIGHT, LIFT_TIME = 0.10, 3.0
+SWING_ANGLE_DEG, SWING_TIME = 45.0, 1.5
+ORIENT_HEIGHT, ORIENT_TIME = 0.40, 3.0
+REACH_TIME = 2.0
+SEQUENCE_FEET = {"orient": "FL", "f2w": "FL", "f2w_fr": "FR"}
+
+
+def wall_distance(point: np.ndarray) -> float:
+    """Distance from ``point`` to the wall's inner face along the wall normal (analytic)."""
+    return float((np.array([WALL_X, 0.0, 0.0]) - np.asarray(point, float)) @ FACE_WALL)
+
+
+def lift() -> Phase:
+    def enter(ctx: PhaseContext) -> None:
+        ctx.disable_magnet()
+
+    def step(t: float, ctx: PhaseContext) -> IKTarget:
+        return IKTarget.position_only(ctx.ee_home + [0.0, 0.0, LIFT_HEIGHT * quintic(t / LIFT_TIME)])
+
+    return Phase("LIFT", LIFT_TIME, step, enter)
+
+
+def swing(angle_deg: float) -> Phase:
+    """Arc about the hip pivot; positive angles turn counter-clockwise seen from above."""
+
+    def enter(ctx: PhaseContext) -> None:
+        start = ctx.ee_home + [0.0, 0.0, LIFT_HEIGHT]
+        pivot = ctx.hip_pivot()
+        ctx.shared["swing"] = (start, pivot)
+        ctx.shared["swing_end"] = _arc(start, pivot, math.radians(angle_deg))
+
+    def step(t: float, ctx: PhaseContext) -> IKTarget:
+        start, pivot = ctx.shared["swing"]
+        return IKTarget.position_only(_arc(start, pivot, math.radians(angle_deg) * quintic(t / SWING_TIME)))
+
+    return Phase("SWING", SWING_TIME, step, enter)
+
+
+def _arc(start: np.ndarray, pivot: np.ndarray, angle: float) -> np.ndarray:
+    c, s = math.cos(angle), math.sin(angle)
+    dx, dy = start[0] - pivot[0], start[1] - pivot[1]
+    return np.array([pivot[0] + c * dx - s * dy, pivot[1] + s * dx + c * dy, start[2]])
+
+
+def orient(name: str = "F2W_ORIENT", unbounded: bool = False) -> Phase:
+    def enter(ctx: PhaseContext) -> None:
+        start = ctx.shared.get("swing_end", ctx.ee_pos())
+        ctx.shared["orient"] = (start, np.array([start[0], start[1], ctx.ee_home[2] + ORIENT_HEIGHT]))
+
+    def step(t: float, ctx: PhaseContext) -> IKTarget:
+        start, waypoint = ctx.shared["orient"]
+        return IKTarget.with_orientation(start + quintic(t / ORIENT_TIME) * (waypoint - start), FACE_WALL)
+
+    return Phase(name, ORIENT_TIME, step, enter, unbounded)
+
+
+def measure() -> Phase:
+    def enter(ctx: PhaseContext) -> None:
+        here = ctx.ee_pos()
+        distance = ctx.wall_dist_fn(here) if ctx.wall_dist_fn is not None else wall_distance(here)
+        if not math.isfinite(distance) or distance <= 0:
+            raise SequenceError(f"F2W_MEASURE: the EE is not in front of the wall (distance {distance!r} m)")
+        ctx.shared["f2w_reach_target"] = here + (distance - FOOT_STANDOFF - REACH_CLEARANCE) * FACE_WALL
+
+    def step(t: float, ctx: PhaseContext) -> IKTarget:
+        return IKTarget.with_orientation(ctx.shared["orient"][1], FACE_WALL)
+
+    return Phase("F2W_MEASURE", 0.0, step, enter)
+
+
+def reach() -> Phase:
+    def enter(ctx: PhaseContext) -> None:
+        ctx.shared["reach_start"] = ctx.ee_pos()
+        ctx.shared["magnet_on"] = False
+
+    def step(t: float, ctx: PhaseContext) -> IKTarget:
+        start, target = ctx.shared["reach_start"], ctx.shared["f2w_reach_target"]
+        if t >= REACH_TIME and not ctx.shared["magnet_on"]:
+            ctx.enable_magnet()
+            ctx.shared["magnet_on"] = True
+        return IKTarget.with_orientation(start + quintic(t / REACH_TIME) * (target - start), FACE_WALL)
+
+    return Phase("F2W_REACH", REACH_TIME, step, enter, unbounded=True)
+
+
+def make_sequence(name: str) -> list[Phase]:
+    """The phases of sequence ``name`` (fresh objects every call)."""
+    if name == "orient":
+        return [lift(), swing(-SWING_ANGLE_DEG), orient("ORIENT_HOLD", unbounded=True)]
+    if name == "f2w":
+        return [lift(), swing(-SWING_ANGLE_DEG), orient(), measure(), reach()]
+    if name == "f2w_fr":
+        return [lift(), swing(+SWING_ANGLE_DEG), orient(), measure(), reach()]
+    raise SequenceError(f"unknown sequence {name!r}; valid: {sorted(SEQUENCE_FEET)}")

@@ -1,0 +1,19 @@
+from setuptools import find_packages, setup
+
+PACKAGE = "sally_sequencer"
+
+setup(
+    name=PACKAGE,
+    version="0.1.0",
+    packages=find_packages(exclude=["test"]),
+    data_files=[
+        ("share/ament_index/resource_index/packages", ["resource/" + PACKAGE]),
+        ("share/" + PACKAGE, ["package.xml"]),
+    ],
+    install_requires=["setuptools"],
+    zip_safe=False,
+    maintainer="Sally sim stack developers",
+    description="Sally's phase logic and the sequencer node.",
+    license="BSD-3-Clause",
+    entry_points={"console_scripts": []},
+)

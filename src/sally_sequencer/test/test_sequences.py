@@ -1,0 +1,126 @@
+"""Each phase and the runner on a plain fake context: no MuJoCo, no ROS."""
+
+import math
+
+import numpy as np
+import pytest
+from sally_sequencer import PhaseContext, SequenceError, SequenceRunner, make_sequence
+from sally_sequencer.sequences import FOOT_STANDOFF, REACH_CLEARANCE, WALL_X, wall_distance
+from sally_sequencer.trajectory import quintic
+
+HOME = np.array([0.33, 0.28, 0.009])
+HIP = np.array([0.13, 0.08, 0.12])
+
+
+class Fake:
+    """A context whose EE is wherever the test puts it; magnet switches are recorded."""
+
+    def __init__(self, foot="FL"):
+        self.ee = HOME.copy()
+        self.magnet = []
+        self.ctx = PhaseContext(
+            foot=foot,
+            ee_home=HOME.copy(),
+            ee_pos_fn=lambda: self.ee.copy(),
+            hip_pivot_fn=lambda: HIP.copy(),
+            enable_magnet=lambda: self.magnet.append("on"),
+            disable_magnet=lambda: self.magnet.append("off"),
+        )
+
+
+def run(name, times, fake=None, follow=True):
+    fake = fake or Fake()
+    runner = SequenceRunner(make_sequence(name), fake.ctx, 0.0)
+    out = []
+    for t in times:
+        t = round(float(t), 9)  # sample the phase boundaries exactly, not 1e-15 short of them
+        target = runner.step(t)
+        if follow:
+            fake.ee = target.position.copy()  # a perfect IK and controller
+        out.append((t, runner.phase.name, target))
+    return runner, fake, out
+
+
+def at(out, t):
+    return next(target for time, _, target in out if abs(time - t) < 1e-9)
+
+
+def test_quintic():
+    assert (quintic(0.0), quintic(0.5), quintic(1.0), quintic(2.0)) == (0.0, 0.5, 1.0, 1.0)
+
+
+def test_lift_raises_10_cm_and_switches_the_swing_magnet_off():
+    _, fake, out = run("f2w", [0.0, 1.5, 3.0])
+    assert fake.magnet[0] == "off"
+    assert at(out, 0.0).position == pytest.approx(HOME)
+    assert at(out, 1.5).position == pytest.approx(HOME + [0, 0, 0.05])
+    assert at(out, 1.5).face_axis is None
+
+
+@pytest.mark.parametrize("name, angle", [("f2w", -45.0), ("f2w_fr", 45.0)])
+def test_swing_arcs_about_the_hip_pivot(name, angle):
+    times = np.arange(0.0, 4.5 + 1e-9, 0.05)
+    _, _, out = run(name, times)
+    swing = [(t, target.position) for t, phase, target in out if phase == "SWING"]
+    start = HOME + [0, 0, 0.10]
+    radius = np.hypot(*(start - HIP)[:2])
+    for _, p in swing:
+        assert np.hypot(*(p - HIP)[:2]) == pytest.approx(radius)
+        assert p[2] == pytest.approx(start[2])
+    end = at(out, 4.5).position
+    turned = math.degrees(math.atan2(end[1] - HIP[1], end[0] - HIP[0]) - math.atan2(start[1] - HIP[1], start[0] - HIP[0]))
+    assert turned == pytest.approx(angle)
+
+
+def test_orient_rises_40_cm_above_home_and_faces_the_wall():
+    _, fake, out = run("f2w", np.arange(0.0, 7.5 + 1e-9, 0.05))
+    start, waypoint = fake.ctx.shared["orient"]
+    assert waypoint == pytest.approx([start[0], start[1], HOME[2] + 0.40])
+    orienting = [target for _, phase, target in out if phase == "F2W_ORIENT"]
+    assert all(t.face_axis == pytest.approx([1, 0, 0]) and t.orientation_cost > 0 for t in orienting)
+    assert np.linalg.norm(orienting[-1].position - waypoint) < 1e-3  # the last sample, 50 ms before the end
+    assert {phase for _, phase, _ in out} >= {"LIFT", "SWING", "F2W_ORIENT"}
+
+
+def test_measure_and_reach_put_the_face_short_of_the_wall_then_switch_the_magnet_on():
+    runner, fake, out = run("f2w", np.arange(0.0, 12.0 + 1e-9, 0.05))
+    target = fake.ctx.shared["f2w_reach_target"]
+    assert target[0] == pytest.approx(WALL_X - FOOT_STANDOFF - REACH_CLEARANCE)
+    assert wall_distance(target) == pytest.approx(FOOT_STANDOFF + REACH_CLEARANCE)
+    assert at(out, 12.0).position == pytest.approx(target)
+    assert fake.magnet == ["off", "on"]  # on exactly once, when the reach motion is done
+    assert runner.phase.name == "F2W_REACH" and not runner.done  # unbounded: holds until handed off
+    on_at = next(t for t, phase, _ in out if phase == "F2W_REACH" and t >= 7.5 + 2.0)
+    assert on_at == pytest.approx(9.5)
+
+
+def test_measure_refuses_an_ee_behind_the_wall():
+    fake = Fake()
+    runner = SequenceRunner(make_sequence("f2w"), fake.ctx, 0.0)
+    runner.step(7.4)
+    fake.ee = np.array([0.6, 0.0, 0.4])  # past the wall's inner face
+    with pytest.raises(SequenceError, match="not in front of the wall"):
+        runner.step(7.6)
+
+
+def test_runner_status_force_complete_and_unbounded_orient():
+    runner, fake, out = run("orient", np.arange(0.0, 20.0, 0.1))
+    assert runner.phase.name == "ORIENT_HOLD" and not runner.done
+    status = runner.status(20.0)
+    assert (status.phase_index, status.phase_count) == (2, 3) and status.elapsed == 20.0
+    last = runner.step(20.0)
+    runner.force_complete()
+    assert runner.done and runner.step(25.0) is last
+
+
+def test_on_enter_runs_once_per_phase_even_when_a_step_skips_phases():
+    fake = Fake()
+    runner = SequenceRunner(make_sequence("f2w"), fake.ctx, 0.0)
+    runner.step(0.0)
+    runner.step(9.9)  # from LIFT straight into F2W_REACH's magnet-on time
+    assert runner.phase.name == "F2W_REACH" and fake.magnet == ["off", "on"]
+
+
+def test_unknown_sequence():
+    with pytest.raises(SequenceError, match=r"unknown sequence 'w2f'; valid: \['f2w', 'f2w_fr', 'orient'\]"):
+        make_sequence("w2f")
