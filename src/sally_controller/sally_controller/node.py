@@ -9,7 +9,9 @@ measured pose, with the body orientation from /sally/odom; level until one arriv
 With ``target_period`` P > 0 (the IK period), targets are stamped with the state the IK solved,
 at multiples of P, and the controller answers a state stamped t only with the targets of the
 latest multiple of P at or before t: a state that arrives before those targets is held back and
-answered when they come (or after ``target_wait`` wall seconds, counted as late). With lockstep
+answered when they come (or after ``target_wait`` wall seconds, counted as late). The gravity
+term's body orientation is the odometry one gravity period older than the state, again so that
+nothing depends on which message arrived first. With lockstep
 pacing this makes sim + IK + controller deterministic: the sim waits for the efforts of t, which
 now wait for the targets of t. Targets outside the joint limits are clamped and reported; non-finite or
 malformed targets and states are rejected with a reason, counted on /diagnostics, never applied.
@@ -25,7 +27,7 @@ import numpy as np
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
 from rcl_interfaces.msg import ParameterDescriptor, SetParametersResult
 from rclpy.node import Node
-from rclpy.qos import HistoryPolicy, QoSProfile, ReliabilityPolicy
+from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
 from nav_msgs.msg import Odometry
 from sally_description import JOINT_NAMES, build_model
 from sally_description.limits import actuated_limits
@@ -38,6 +40,12 @@ from .joint_controller import JointController
 from .pid import DEFAULT_I_CLAMP, DEFAULT_KD, DEFAULT_KI, DEFAULT_KP, PIDGains
 
 RELIABLE_DEEP = QoSProfile(depth=100, reliability=ReliabilityPolicy.RELIABLE, history=HistoryPolicy.KEEP_LAST)
+TARGETS_QOS = QoSProfile(
+    depth=100, reliability=ReliabilityPolicy.RELIABLE, history=HistoryPolicy.KEEP_LAST, durability=DurabilityPolicy.TRANSIENT_LOCAL
+)
+"""Targets published before this node's reader was matched still arrive (the IK keeps the last 100).
+A transient-local reader refuses volatile writers, so targets are also read through a volatile
+reader: any publisher works, and the IK's messages arrive twice (the same values and stamp)."""
 GAINS = {"kp": DEFAULT_KP, "ki": DEFAULT_KI, "kd": DEFAULT_KD, "i_clamp": DEFAULT_I_CLAMP}
 
 
@@ -47,7 +55,7 @@ class ControllerNode(Node):
         model = build_model()
         limits = actuated_limits(model)
         self._gravity = GravityModel(model)
-        self._body_quat = (1.0, 0.0, 0.0, 0.0)
+        self._orientations: dict[int, tuple[float, float, float, float]] = {}  # odom stamp -> body quaternion
         self._joint_map: dict[tuple[str, ...], np.ndarray] = {}
         self._gravity_cache: tuple[int, np.ndarray] | None = None
         self._target_stamp = -1
@@ -66,7 +74,7 @@ class ControllerNode(Node):
         self.declare_parameter(
             "target_period", 0.0, ParameterDescriptor(description="IK period (s) to wait for targets by stamp; 0: use the latest")
         )
-        self.declare_parameter("target_wait", 2.0, ParameterDescriptor(description="wall seconds to hold a state back for its targets"))
+        self.declare_parameter("target_wait", 10.0, ParameterDescriptor(description="wall seconds to hold a state back for its targets"))
         self.declare_parameter(
             "gravity_period", 0.01, ParameterDescriptor(description="sim seconds between gravity recomputations (it changes slowly)")
         )
@@ -78,7 +86,8 @@ class ControllerNode(Node):
         self._pub = self.create_publisher(JointState, "/sally/joint_efforts", RELIABLE_DEEP)
         self._pub_diag = self.create_publisher(DiagnosticArray, "/diagnostics", 10)
         self.create_subscription(JointState, "/joint_states", self._on_state, RELIABLE_DEEP)
-        self.create_subscription(JointState, "/sally/joint_targets", self._on_targets, RELIABLE_DEEP)
+        for qos in (TARGETS_QOS, RELIABLE_DEEP):
+            self.create_subscription(JointState, "/sally/joint_targets", self._on_targets, qos)
         self.create_subscription(Odometry, "/sally/odom", self._on_odom, RELIABLE_DEEP)
         self._diag_timer = self.create_timer(self.get_parameter("diagnostics_period").value, self._publish_diagnostics)
         self._held_timer = self.create_timer(0.05, self._check_held)
@@ -147,7 +156,15 @@ class ControllerNode(Node):
         q = msg.pose.pose.orientation
         quat = (q.w, q.x, q.y, q.z)
         if all(np.isfinite(quat)) and abs(np.linalg.norm(quat) - 1.0) < 1e-3:
-            self._body_quat = quat
+            self._orientations[_stamp(msg)] = quat
+            while len(self._orientations) > 64:
+                self._orientations.pop(min(self._orientations))
+
+    def _body_orientation(self, stamp: int) -> tuple[float, float, float, float]:
+        """The newest body orientation at least one gravity period older than ``stamp``: in lockstep
+        it has surely arrived, so the answer does not depend on arrival order (level before any)."""
+        older = [t for t in self._orientations if t <= stamp - self._gravity_period]
+        return self._orientations[max(older)] if older else (1.0, 0.0, 0.0, 0.0)
 
     def _gravity_torques(self, stamp: int, names, position) -> np.ndarray:
         """Recomputed once per ``gravity_period`` of sim time (by stamp, so lockstep stays deterministic)."""
@@ -161,7 +178,7 @@ class ControllerNode(Node):
             if missing:
                 raise ControllerError(f"gravity compensation needs every joint; the state lacks {missing}")
             idx = self._joint_map[key] = np.array([where[n] for n in JOINT_NAMES])
-        torques = self._gravity.torques(np.asarray(position, dtype=float)[idx], self._body_quat)
+        torques = self._gravity.torques(np.asarray(position, dtype=float)[idx], self._body_orientation(stamp))
         self._gravity_cache = (stamp, torques)
         return torques
 

@@ -20,7 +20,7 @@ from geometry_msgs.msg import Point, Pose, Quaternion
 from nav_msgs.msg import Odometry
 from rcl_interfaces.msg import ParameterDescriptor, SetParametersResult
 from rclpy.node import Node
-from rclpy.qos import HistoryPolicy, QoSProfile, ReliabilityPolicy
+from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
 from sally_description import JOINT_NAMES, LEGS, build_model
 from sally_description.constants import ACTUATED_JOINT_NAMES, hip_site
 from sally_interfaces.msg import FootState, FootStates, IKStatus, IKTarget, StanceCommand
@@ -32,6 +32,11 @@ from .errors import IKError
 from .whole_body_ik import FootTarget, IKConfig, StanceMode, WholeBodyIK
 
 RELIABLE_DEEP = QoSProfile(depth=100, reliability=ReliabilityPolicy.RELIABLE, history=HistoryPolicy.KEEP_LAST)
+TARGETS_QOS = QoSProfile(
+    depth=100, reliability=ReliabilityPolicy.RELIABLE, history=HistoryPolicy.KEEP_LAST, durability=DurabilityPolicy.TRANSIENT_LOCAL
+)
+"""Joint targets are kept for late-joining readers: each IK state is solved once, so a message a
+controller missed while discovery was still going on would never come again."""
 COSTS = ("posture_cost", "body_position_cost", "body_orientation_cost", "stance_position_cost", "wall_orientation_cost")
 PENDING = 64
 """How many unmatched joint-state / odom stamps are kept while waiting for their partner."""
@@ -52,6 +57,7 @@ class IKNode(Node):
         for name in COSTS:
             self.declare_parameter(name, getattr(defaults, name), ParameterDescriptor(description=f"IK {name}", read_only=True))
         model = build_model()
+        WholeBodyIK(model).solve()  # warm up: the first solve is slow, and a lockstep graph waits on it
         self.ik = WholeBodyIK(
             model,
             IKConfig(
@@ -75,7 +81,7 @@ class IKNode(Node):
         self._contacts = FootContactMonitor()
         self._counts: Counter[str] = Counter()
         self._targets_msg = JointState(name=list(ACTUATED_JOINT_NAMES))
-        self._pub_targets = self.create_publisher(JointState, "/sally/joint_targets", RELIABLE_DEEP)
+        self._pub_targets = self.create_publisher(JointState, "/sally/joint_targets", TARGETS_QOS)
         self._pub_status = self.create_publisher(IKStatus, "/sally/ik_status", RELIABLE_DEEP)
         self._pub_feet = self.create_publisher(FootStates, "/sally/foot_states", RELIABLE_DEEP)
         self._pub_diag = self.create_publisher(DiagnosticArray, "/diagnostics", 10)
