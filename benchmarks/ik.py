@@ -27,7 +27,8 @@ from sally_bringup.probe import Probe
 from sally_bringup.processes import ProcessGroup
 from sally_bringup.shm import remove_stale_segments
 from sally_description import JOINT_NAMES, WALL_X, build_model
-from sally_ik_node import FootTarget, StanceMode, WholeBodyIK
+from sally_ik_node import StanceMode, WholeBodyIK
+from sally_sequencer import IKTarget
 from sensor_msgs.msg import JointState
 
 os.environ.update(LOOPBACK_ONLY)
@@ -43,21 +44,21 @@ def f2w_targets(home: np.ndarray, hip: np.ndarray):
     """FL's targets every 5 ms through lift, swing, orient and reach."""
     lifted = home + [0.0, 0.0, 0.10]
     for k in range(round(3.0 / DT)):
-        yield FootTarget.position_only(home + smooth(k * DT / 3.0) * (lifted - home))
+        yield IKTarget.position_only(home + smooth(k * DT / 3.0) * (lifted - home))
     radial = lifted[:2] - hip[:2]
     for k in range(round(1.5 / DT)):
         a = -math.radians(45) * smooth(k * DT / 1.5)
         c, s = math.cos(a), math.sin(a)
         xy = hip[:2] + [c * radial[0] - s * radial[1], s * radial[0] + c * radial[1]]
-        yield FootTarget.position_only([xy[0], xy[1], lifted[2]])
+        yield IKTarget.position_only([xy[0], xy[1], lifted[2]])
     swung = np.array([xy[0], xy[1], lifted[2]])
     waypoint = np.array([swung[0], swung[1], home[2] + 0.40])
     for k in range(round(3.0 / DT)):
         p = swung + smooth(k * DT / 3.0) * (waypoint - swung)
-        yield FootTarget.with_orientation(p, [1.0, 0.0, 0.0], 1.0, 1.0)
+        yield IKTarget.with_orientation(p, [1.0, 0.0, 0.0], 1.0, 1.0)
     reach = np.array([WALL_X - 0.008 - 0.020, waypoint[1], waypoint[2]])
     for k in range(round(2.0 / DT)):
-        yield FootTarget.with_orientation(waypoint + smooth(k * DT / 2.0) * (reach - waypoint), [1.0, 0.0, 0.0], 1.0, 1.0)
+        yield IKTarget.with_orientation(waypoint + smooth(k * DT / 2.0) * (reach - waypoint), [1.0, 0.0, 0.0], 1.0, 1.0)
 
 
 def ik_times() -> tuple[np.ndarray, float]:

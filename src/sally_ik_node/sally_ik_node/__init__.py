@@ -2,10 +2,9 @@
 
 from .errors import IKError
 from .numerical_ik import NumericalFootIK, NumericalIKResult
-from .whole_body_ik import FootTarget, IKCode, IKConfig, IKResult, StanceMode, WholeBodyIK
+from .whole_body_ik import IKCode, IKConfig, IKResult, StanceMode, WholeBodyIK
 
 __all__ = [
-    "FootTarget",
     "IKCode",
     "IKConfig",
     "IKError",

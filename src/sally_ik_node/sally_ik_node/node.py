@@ -23,13 +23,15 @@ from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
 from sally_description import JOINT_NAMES, LEGS, build_model
 from sally_description.constants import ACTUATED_JOINT_NAMES, hip_site
-from sally_interfaces.msg import FootState, FootStates, IKStatus, IKTarget, StanceCommand
+from sally_interfaces.msg import FootState, FootStates, IKStatus, StanceCommand
+from sally_interfaces.msg import IKTarget as IKTargetMsg
 from sally_node_common import run_node
+from sally_sequencer import IKTarget, SequenceError
 from sally_sim_node.contact import FootContactMonitor
 from sensor_msgs.msg import JointState
 
 from .errors import IKError
-from .whole_body_ik import FootTarget, IKConfig, StanceMode, WholeBodyIK
+from .whole_body_ik import IKConfig, StanceMode, WholeBodyIK
 
 RELIABLE_DEEP = QoSProfile(depth=100, reliability=ReliabilityPolicy.RELIABLE, history=HistoryPolicy.KEEP_LAST)
 TARGETS_QOS = QoSProfile(
@@ -77,7 +79,7 @@ class IKNode(Node):
         self._odoms: dict[int, Odometry] = {}
         self._last_solved: int | None = None
         self._started = False
-        self._pending_target: tuple[str, FootTarget] | None = None
+        self._pending_target: tuple[str, IKTarget] | None = None
         self._contacts = FootContactMonitor()
         self._counts: Counter[str] = Counter()
         self._targets_msg = JointState(name=list(ACTUATED_JOINT_NAMES))
@@ -87,7 +89,7 @@ class IKNode(Node):
         self._pub_diag = self.create_publisher(DiagnosticArray, "/diagnostics", 10)
         self.create_subscription(JointState, "/joint_states", self._on_state, RELIABLE_DEEP)
         self.create_subscription(Odometry, "/sally/odom", self._on_odom, RELIABLE_DEEP)
-        self.create_subscription(IKTarget, "/sally/ik_target", self._on_target, RELIABLE_DEEP)
+        self.create_subscription(IKTargetMsg, "/sally/ik_target", self._on_target, RELIABLE_DEEP)
         self.create_subscription(StanceCommand, "/sally/stance", self._on_stance, RELIABLE_DEEP)
         self.create_timer(1.0, self._publish_diagnostics)
 
@@ -128,16 +130,16 @@ class IKNode(Node):
             return  # a state seen again (a lockstep re-send) was answered once already
         self._solve(stamp, state, odom)
 
-    def _on_target(self, msg: IKTarget) -> None:
+    def _on_target(self, msg: IKTargetMsg) -> None:
         try:
             if msg.foot not in LEGS:
                 raise IKError(f"unknown foot {msg.foot!r}; valid: {list(LEGS)}")
             p, a = msg.position, msg.face_axis
             face = [a.x, a.y, a.z] if msg.has_face_axis else None
-            target = FootTarget([p.x, p.y, p.z], face, msg.position_cost, msg.orientation_cost)
+            target = IKTarget([p.x, p.y, p.z], face, msg.position_cost, msg.orientation_cost)
             if self.ik.modes[msg.foot] is not StanceMode.SWING:
                 raise IKError(f"foot {msg.foot} is in {self.ik.modes[msg.foot].name} stance; only a SWING foot takes targets")
-        except IKError as exc:
+        except (IKError, SequenceError) as exc:
             return self._reject(msg.foot, f"rejected IK target: {exc}", stamp_ns(msg.header.stamp))
         self._pending_target = (msg.foot, target)
         self._counts["targets"] += 1

@@ -2,7 +2,7 @@
 
 Only the motor joints (and the floating base, which the stance legs carry) move: the passive ee2
 and em_z joints are frozen by a DofFreezingTask constraint, since no target can move them and a
-correction spent on them would never happen. Tasks: a FrameTask per foot (the swing foot follows its :class:`FootTarget`; floor stance feet are
+correction spent on them would never happen. Tasks: a FrameTask per foot (the swing foot follows its :class:`~sally_sequencer.IKTarget`; floor stance feet are
 locked in position where they were when they entered FLOOR; wall stance feet are locked in full
 SE3, snapshotted when they entered WALL, orientation cost 30), a FrameTask on main_frame (its
 orientation cost is 0 while the swing target carries a face axis, so the body does not fight the
@@ -32,6 +32,7 @@ import mujoco
 import numpy as np
 from sally_description import LEGS
 from sally_description.constants import ACTUATED_KINDS, FACE_AXIS_LOCAL, PASSIVE_KINDS, ROOT_BODY, ee_site, hip_site, joint_name
+from sally_sequencer import IKTarget
 
 from .errors import IKError
 
@@ -54,41 +55,6 @@ class IKCode(IntEnum):
     STALLED = 2
     RECOVERING = 3
     REJECTED = 4
-
-
-@dataclass(frozen=True)
-class FootTarget:
-    """What the swing foot should do (seed 000's IKTarget without the ROS header)."""
-
-    position: np.ndarray
-    face_axis: np.ndarray | None = None
-    """World direction the magnet face normal (EE local -Y) should point along; None: position only."""
-    position_cost: float = 1.0
-    orientation_cost: float = 0.0
-
-    def __post_init__(self) -> None:
-        position = np.asarray(self.position, dtype=float)
-        if position.shape != (3,) or not np.isfinite(position).all():
-            raise IKError(f"target position must be a finite 3-vector, got {self.position!r}")
-        object.__setattr__(self, "position", position)
-        if self.face_axis is not None:
-            axis = np.asarray(self.face_axis, dtype=float)
-            norm = np.linalg.norm(axis) if axis.shape == (3,) else np.nan
-            if not np.isfinite(axis).all() or not norm > 1e-9:
-                raise IKError(f"face axis must be a finite non-zero 3-vector, got {self.face_axis!r}")
-            object.__setattr__(self, "face_axis", axis / norm)
-        for name in ("position_cost", "orientation_cost"):
-            value = getattr(self, name)
-            if not (np.isfinite(value) and value >= 0):
-                raise IKError(f"{name} must be a non-negative finite number, got {value!r}")
-
-    @classmethod
-    def position_only(cls, position, cost: float = 1.0) -> "FootTarget":
-        return cls(position, None, cost, 0.0)
-
-    @classmethod
-    def with_orientation(cls, position, face_axis, position_cost: float = 1.0, orientation_cost: float = 1.0) -> "FootTarget":
-        return cls(position, face_axis, position_cost, orientation_cost)
 
 
 @dataclass(frozen=True)
@@ -144,7 +110,7 @@ class WholeBodyIK:
         self.modes = {leg: StanceMode.FLOOR for leg in LEGS}
         self._foot_tasks: dict[str, mink.FrameTask] = {}
         self._foot_costs: dict[str, tuple[float, float]] = {}
-        self.targets: dict[str, FootTarget] = {}
+        self.targets: dict[str, IKTarget] = {}
         self._face_cache: tuple[tuple[float, ...], np.ndarray] | None = None
         self._lower = model.jnt_range[1:, 0]
         self._upper = model.jnt_range[1:, 1]
@@ -181,7 +147,7 @@ class WholeBodyIK:
         self.targets.pop(foot, None)
         self._history.clear()
 
-    def set_target(self, foot: str, target: FootTarget) -> None:
+    def set_target(self, foot: str, target: IKTarget) -> None:
         _check_foot(foot)
         if self.modes[foot] is not StanceMode.SWING:
             raise IKError(f"foot {foot} is in {self.modes[foot].name} stance; only a SWING foot takes targets")

@@ -6,7 +6,8 @@ import pytest
 from sally_description import LEGS, build_model
 from sally_description.constants import ACTUATED_KINDS, joint_name
 from sally_ik_node import IKError, NumericalFootIK
-from sally_ik_node.whole_body_ik import FootTarget, IKCode, StanceMode, WholeBodyIK, rodrigues
+from sally_ik_node.whole_body_ik import IKCode, StanceMode, WholeBodyIK, rodrigues
+from sally_sequencer import IKTarget, SequenceError
 
 MODEL = build_model()
 
@@ -33,7 +34,7 @@ def test_swing_foot_reaches_its_target_while_stance_feet_stay(leg, offset):
     ik = WholeBodyIK(MODEL)
     home = homes(ik)
     ik.set_stance(leg, StanceMode.SWING)
-    ik.set_target(leg, FootTarget.position_only(home[leg] + offset))
+    ik.set_target(leg, IKTarget.position_only(home[leg] + offset))
     result = converge(ik)
     assert result.code is IKCode.SUCCESS and result.foot == leg
     assert result.position_error < 1e-3
@@ -47,14 +48,14 @@ def test_face_axis_turns_the_magnet_face():
     ik = WholeBodyIK(MODEL)
     home = homes(ik)
     ik.set_stance("FL", StanceMode.SWING)
-    ik.set_target("FL", FootTarget.with_orientation(home["FL"] + [0.05, -0.05, 0.25], [1, 0, 0]))
+    ik.set_target("FL", IKTarget.with_orientation(home["FL"] + [0.05, -0.05, 0.25], [1, 0, 0]))
     result = converge(ik, 500)
     assert result.code is IKCode.SUCCESS
     assert result.position_error < 1e-3 and result.orientation_error < np.radians(1.0)
     face = ik.foot_pose("FL").rotation().as_matrix() @ np.array([0.0, -1.0, 0.0])
     assert face == pytest.approx([1, 0, 0], abs=np.sin(np.radians(1.0)))
     assert np.sum(ik.body_task.cost[3:]) == 0.0  # the body does not fight the foot's rotation
-    ik.set_target("FL", FootTarget.position_only(home["FL"] + [0, 0, 0.05]))
+    ik.set_target("FL", IKTarget.position_only(home["FL"] + [0, 0, 0.05]))
     ik.solve()
     assert np.sum(ik.body_task.cost[3:]) > 0.0
 
@@ -69,7 +70,7 @@ def test_wall_stance_locks_the_full_pose_floor_stance_only_position():
 def test_unreachable_target_is_infeasible_not_nan():
     ik = WholeBodyIK(MODEL)
     ik.set_stance("FL", StanceMode.SWING)
-    ik.set_target("FL", FootTarget.position_only(homes(ik)["FL"] + [2.0, 0.0, 0.0]))
+    ik.set_target("FL", IKTarget.position_only(homes(ik)["FL"] + [2.0, 0.0, 0.0]))
     result = converge(ik, 100)
     assert result.code is IKCode.INFEASIBLE and "beyond its" in result.message
     assert within_limits(result.qpos)
@@ -80,7 +81,7 @@ def test_blocked_target_is_reported_stalled():
     ik = WholeBodyIK(MODEL)
     ik.set_stance("BL", StanceMode.SWING)
     hip = ik.configuration.get_transform_frame_to_world("hip_site_BL", "site").translation()
-    ik.set_target("BL", FootTarget.position_only(hip))
+    ik.set_target("BL", IKTarget.position_only(hip))
     codes = [ik.solve().code for _ in range(300)]
     assert codes[-1] is IKCode.STALLED
     assert IKCode.INFEASIBLE not in codes
@@ -102,7 +103,7 @@ def test_seed_slightly_outside_a_limit_recovers(kind, side):
     first = ik.solve()
     assert first.code is IKCode.RECOVERING
     ik.set_stance("FL", StanceMode.SWING)
-    ik.set_target("FL", FootTarget.position_only(home["FL"] + [0, 0, 0.03]))
+    ik.set_target("FL", IKTarget.position_only(home["FL"] + [0, 0, 0.03]))
     result = converge(ik, 200)
     assert within_limits(result.qpos)
     assert result.code is not IKCode.RECOVERING
@@ -110,16 +111,16 @@ def test_seed_slightly_outside_a_limit_recovers(kind, side):
 
 def test_bad_targets_and_feet_are_rejected():
     ik = WholeBodyIK(MODEL)
-    with pytest.raises(IKError, match="finite 3-vector"):
-        FootTarget.position_only([0.0, np.nan, 0.0])
-    with pytest.raises(IKError, match="face axis"):
-        FootTarget.with_orientation([0.0, 0.0, 0.0], [0.0, 0.0, 0.0])
-    with pytest.raises(IKError, match="non-negative"):
-        FootTarget([0.0, 0.0, 0.0], None, -1.0)
+    with pytest.raises(SequenceError, match="finite 3-vector"):
+        IKTarget.position_only([0.0, np.nan, 0.0])
+    with pytest.raises(SequenceError, match="face axis"):
+        IKTarget.with_orientation([0.0, 0.0, 0.0], [0.0, 0.0, 0.0])
+    with pytest.raises(SequenceError, match="non-negative"):
+        IKTarget([0.0, 0.0, 0.0], None, -1.0)
     with pytest.raises(IKError, match=r"unknown foot 'XX'; valid: \['FL', 'FR', 'BL', 'BR'\]"):
         ik.set_stance("XX", StanceMode.SWING)
     with pytest.raises(IKError, match="only a SWING foot takes targets"):
-        ik.set_target("FL", FootTarget.position_only([0.3, 0.3, 0.05]))
+        ik.set_target("FL", IKTarget.position_only([0.3, 0.3, 0.05]))
     with pytest.raises(IKError, match="finite"):
         ik.update(np.full(MODEL.nq, np.nan))
 
@@ -153,7 +154,7 @@ def test_cross_check_against_the_numerical_ik():
             found += 1
             ik = WholeBodyIK(MODEL)
             ik.set_stance(leg, StanceMode.SWING)
-            ik.set_target(leg, FootTarget.position_only(target))
+            ik.set_target(leg, IKTarget.position_only(target))
             mink_result = converge(ik, 400)
             scipy_result = numerical.solve(MODEL.qpos0, leg, target)
             assert scipy_result.success, leg

@@ -1,4 +1,6 @@
-"""IKTarget: what the swing foot should do for one IK step (seed 000), as plain numbers."""
+"""IKTarget: what the swing foot should do for one IK step (seed 000), as plain numbers.
+
+Produced by the sequences, consumed by the whole-body IK (sally_ik_node), as in seed 000."""
 
 from __future__ import annotations
 
@@ -27,6 +29,10 @@ class IKTarget:
             if axis.shape != (3,) or not np.isfinite(axis).all() or np.linalg.norm(axis) < 1e-9:
                 raise SequenceError(f"face axis must be a finite non-zero 3-vector, got {self.face_axis!r}")
             object.__setattr__(self, "face_axis", axis / np.linalg.norm(axis))
+        for name in ("position_cost", "orientation_cost"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not np.isfinite(value) or value < 0:
+                raise SequenceError(f"{name} must be a non-negative finite number, got {value!r}")
 
     @classmethod
     def position_only(cls, position, cost: float = 1.0) -> "IKTarget":
