@@ -27,7 +27,7 @@ from sally_interfaces.msg import FootState, FootStates, IKStatus, StanceCommand
 from sally_interfaces.msg import IKTarget as IKTargetMsg
 from sally_node_common import run_node
 from sally_sequencer import IKTarget, SequenceError
-from sally_sim_node.contact import FootContactMonitor
+from sally_description.contact import FootContactMonitor
 from sensor_msgs.msg import JointState
 
 from .errors import IKError

@@ -1,6 +1,5 @@
 """MuJoCo side of Sally: magnet model, simulator core (no rclpy here) and, separately, the node."""
 
-from .contact import LOST_CONTACT, FootContact, FootContactMonitor
 from .errors import DivergenceError, SimulationError
 from .magnet_model import MagnetModel
 from .magnets import MagnetArray, MagnetReadout
@@ -8,9 +7,6 @@ from .simulator import Simulator
 
 __all__ = [
     "DivergenceError",
-    "FootContact",
-    "FootContactMonitor",
-    "LOST_CONTACT",
     "MagnetArray",
     "MagnetModel",
     "MagnetReadout",

@@ -16,7 +16,7 @@ import numpy as np
 from sally_description import DEFAULT_BAKE, DEFAULT_PARAMS, LEGS, Bake, PhysicsParams, build_model
 from sally_description.constants import PLATE_GEOMS, ROOT_BODY, ee_site, hip_site, magnet_geom
 
-from .contact import FootContact, FootContactMonitor
+from sally_description.contact import FootContact, FootContactMonitor
 from .errors import DivergenceError, SimulationError
 from .joints import ActuatorIndex, JointIndex, all_joints
 from .magnets import MagnetArray, MagnetReadout, leg_index

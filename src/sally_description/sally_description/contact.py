@@ -1,5 +1,8 @@
 """Seed 000's surface readouts: penetration and lost contact measured against baselines.
 
+Shared by the simulator (offline scenarios) and the IK node (/sally/foot_states), so it lives with
+the robot's other conventions, free of MuJoCo and ROS.
+
 Measured from relative displacement rather than collision distance, so the readout does not depend
 on collision margins: a floor foot's drop below its stance baseline z is floor penetration, a wall
 foot's advance past its baseline x is wall penetration, and a foot more than LOST_CONTACT away
@@ -10,9 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sally_description import LEGS
-
-from .errors import SimulationError
+from .constants import LEGS
+from .errors import DescriptionError
 
 LOST_CONTACT = 0.008
 """Lift away from the baseline beyond which a stance foot has lost contact (m)."""
@@ -57,5 +59,5 @@ class FootContactMonitor:
 
 def _check(leg: str) -> str:
     if leg not in LEGS:
-        raise SimulationError(f"unknown foot {leg!r}; valid: {list(LEGS)}")
+        raise DescriptionError(f"unknown foot {leg!r}; valid: {list(LEGS)}")
     return leg
