@@ -24,7 +24,6 @@ from collections import Counter
 
 import numpy as np
 from rcl_interfaces.msg import ParameterDescriptor, SetParametersResult
-from rclpy.exceptions import InvalidParameterTypeException, InvalidParameterValueException
 from rclpy.node import Node
 from rclpy._rclpy_pybind11 import InvalidHandle, RCLError
 from rclpy.qos import HistoryPolicy, QoSProfile, ReliabilityPolicy
@@ -66,15 +65,12 @@ class SimNode(Node):
     def __init__(self, **kwargs) -> None:
         super().__init__("sally_sim", **kwargs)
         self.add_on_set_parameters_callback(self._validate_parameters)
-        try:
-            for spec in SPECS:
-                self.declare_parameter(
-                    spec.name,
-                    spec.default,
-                    ParameterDescriptor(description=spec.description, read_only=spec.read_only, dynamic_typing=True),
-                )
-        except (InvalidParameterValueException, InvalidParameterTypeException) as exc:
-            raise StartupError(str(exc)) from None
+        for spec in SPECS:  # a refused start value raises; run_node reports it in one line (exit 2)
+            self.declare_parameter(
+                spec.name,
+                spec.default,
+                ParameterDescriptor(description=spec.description, read_only=spec.read_only, dynamic_typing=True),
+            )
         self.add_post_set_parameters_callback(self._apply_parameters)
 
         p = self._p
@@ -92,9 +88,7 @@ class SimNode(Node):
         self._reset_steps = 0
         n = len(ACTUATED_JOINT_NAMES)
         self._command = np.zeros(n)
-        self._hold = JointPID(
-            PIDGains.uniform(n, kp=p("hold_kp"), ki=0.0, kd=p("hold_kd"), effort_limit=self.sim.actuators.effort_limit)
-        )
+        self._hold = self._make_hold()
         self._hold_target = np.zeros(n)
         self._watchdog = EffortWatchdog(float(p("effort_timeout")))
         self._pacer = Pacer(self.dt, PacingConfig(factor=float(p("real_time_factor"))))
@@ -153,10 +147,15 @@ class SimNode(Node):
         if "effort_timeout" in names:
             self._watchdog.set_timeout(float(self._p("effort_timeout")))
         if names & {"hold_kp", "hold_kd"}:
-            n = len(self._command)
-            limits = self.sim.actuators.effort_limit
-            self._hold = JointPID(PIDGains.uniform(n, kp=self._p("hold_kp"), ki=0.0, kd=self._p("hold_kd"), effort_limit=limits))
+            self._hold = self._make_hold()
         self._apply_rates()
+
+    def _make_hold(self) -> JointPID:
+        """The watchdog's hold: a PD (no integral) with hold_kp / hold_kd, within the motor limits."""
+        gains = PIDGains.uniform(
+            len(ACTUATED_JOINT_NAMES), kp=self._p("hold_kp"), ki=0.0, kd=self._p("hold_kd"), effort_limit=self.sim.actuators.effort_limit
+        )
+        return JointPID(gains)
 
     def _apply_rates(self) -> None:
         self._clock_every = steps_per(float(self._p("clock_rate")), self.dt)
@@ -165,6 +164,10 @@ class SimNode(Node):
         self._odom_every = self._state_every * max(1, round(float(self._p("state_rate")) / float(self._p("odom_rate"))))
         self._telemetry_every = steps_per(float(self._p("telemetry_rate")), self.dt)
         self._diag_period = float(self._p("diagnostics_period"))
+        # where a run of physics steps has to stop to publish; lockstep publishes the state at the
+        # start of each period itself
+        state = () if self._mode == "lockstep" else (self._state_every,)
+        self._publish_periods = (self._clock_every, *state, self._telemetry_every)
         self._lockstep_timeout = float(self._p("lockstep_timeout"))
 
     # --- time -----------------------------------------------------------------------------------
@@ -228,7 +231,7 @@ class SimNode(Node):
             if not self._watchdog.engaged and self._watchdog.check(self.sim.time):
                 self._engage_hold("no effort command for %.3f s" % self._watchdog.timeout)
             k = self._steps
-            run = min(n - done, *(every - k % every for every in self._publish_every()))
+            run = min(n - done, *(every - k % every for every in self._publish_periods))
             try:
                 self.sim.step(run, self._efforts)
             except DivergenceError as exc:
@@ -242,11 +245,6 @@ class SimNode(Node):
                 self._publish_state()
             if k % self._telemetry_every == 0:
                 self._publish_magnets()
-
-    def _publish_every(self) -> tuple[int, ...]:
-        if self._mode == "lockstep":  # lockstep publishes the state at the start of each period itself
-            return (self._clock_every, self._telemetry_every)
-        return (self._clock_every, self._state_every, self._telemetry_every)
 
     def _efforts(self, q: np.ndarray, qdot: np.ndarray) -> np.ndarray:
         if self._watchdog.engaged:
