@@ -47,13 +47,17 @@ class NodeProcess:
         self.popen: subprocess.Popen | None = None
 
     def start(self, stdout: int | IO[bytes] | None = None) -> "NodeProcess":
+        """Start it; output goes to ``stdout`` if given, else to the log file or stream."""
+        opened = None
         if stdout is None:
-            stdout = open(self.log_path, "wb") if self.log_path is not None else self._log
-        self.popen = subprocess.Popen(
-            self.argv, env=self.env, stdout=stdout, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True
-        )
-        if self.log_path is not None and stdout is not None and hasattr(stdout, "close"):
-            stdout.close()  # the child holds its own copy
+            stdout = opened = open(self.log_path, "wb") if self.log_path is not None else self._log
+        try:
+            self.popen = subprocess.Popen(
+                self.argv, env=self.env, stdout=stdout, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True
+            )
+        finally:
+            if opened is not None and self.log_path is not None:
+                opened.close()  # only what we opened; the child holds its own copy
         return self
 
     @property

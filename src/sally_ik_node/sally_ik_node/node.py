@@ -80,6 +80,7 @@ class IKNode(Node):
         self._last_solved: int | None = None
         self._started = False
         self._pending_target: tuple[str, IKTarget] | None = None
+        self._pending_stance: dict[str, StanceMode] = {}
         self._contacts = FootContactMonitor()
         self._counts: Counter[str] = Counter()
         self._targets_msg = JointState(name=list(ACTUATED_JOINT_NAMES))
@@ -167,7 +168,7 @@ class IKNode(Node):
         return None
 
     def _apply_stance(self) -> None:
-        for foot, mode in getattr(self, "_pending_stance", {}).items():
+        for foot, mode in self._pending_stance.items():
             if self.ik.modes[foot] is not mode:
                 self.ik.set_stance(foot, mode)
                 position = self.ik.foot_pose(foot).translation()
