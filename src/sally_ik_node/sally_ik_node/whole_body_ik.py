@@ -4,9 +4,10 @@ Only the motor joints (and the floating base, which the stance legs carry) move:
 and em_z joints are frozen by a DofFreezingTask constraint, since no target can move them and a
 correction spent on them would never happen. Tasks: a FrameTask per foot (the swing foot follows its :class:`~sally_sequencer.IKTarget`; floor stance feet are
 locked in position where they were when they entered FLOOR; wall stance feet are locked in full
-SE3, snapshotted when they entered WALL, orientation cost 30), a FrameTask on main_frame (its
-orientation cost is 0 while the swing target carries a face axis, so the body does not fight the
-foot's rotation), a PostureTask toward the baked pose, and a ConfigurationLimit. One
+SE3, snapshotted when they entered WALL, orientation cost 30 on the face's tilt: the magnet spins
+freely about its normal), a FrameTask on main_frame (its orientation is always held; seed 000
+freed it under a face axis, which rolled the body with FL on the wall), a PostureTask toward the
+baked pose, and a ConfigurationLimit. One
 :meth:`WholeBodyIK.solve` is one differential step of ``dt`` from the configuration last given.
 
 The swing leg is then solved once more with the base and every other joint frozen at the measured
@@ -37,6 +38,10 @@ from sally_sequencer import IKTarget
 from .errors import IKError
 
 ROOT_DOFS = 7  # free joint qpos
+TILT_AXES = 1.0 - np.abs(np.asarray(FACE_AXIS_LOCAL, dtype=float))
+"""Foot orientation costs act on the face's tilt only (mink's frame error is in the site's own
+axes): the magnet turns freely about its face normal on the passive em_z joint, so a cost on that
+turn would make the IK roll the body to undo a spin no motor can make."""
 
 
 class StanceMode(IntEnum):
@@ -70,6 +75,10 @@ class IKConfig:
     wall_orientation_cost: float = 30.0
     position_tolerance: float = 1e-3
     orientation_tolerance: float = np.radians(1.0)
+    limit_slack: float = 0.01
+    """A measured joint this far (rad) past a stop is read as at the stop. MuJoCo's limits are soft,
+    so a joint held at a stop (the hips after a 45 deg swing) reads a few tenths of a degree past
+    it; as a hard QP constraint that would pull a wall-locked leg back in by moving the body."""
     stall_solves: int = 40
     stall_progress: float = 1e-4
     """Error reduction (m) over ``stall_solves`` solves below which an unmet target is STALLED."""
@@ -126,6 +135,10 @@ class WholeBodyIK:
         qpos = np.asarray(qpos, dtype=float)
         if qpos.shape != (self.model.nq,) or not np.isfinite(qpos).all():
             raise IKError(f"configuration must be {self.model.nq} finite numbers")
+        joints = qpos[ROOT_DOFS:]
+        near = (joints > self._lower - self.config.limit_slack) & (joints < self._upper + self.config.limit_slack)
+        qpos = qpos.copy()
+        qpos[ROOT_DOFS:] = np.where(near, np.clip(joints, self._lower, self._upper), joints)
         self.configuration.update(qpos)
 
     def hold_body(self) -> None:
@@ -191,7 +204,12 @@ class WholeBodyIK:
         """The swing leg's motor joints again, from the measured base and the other joints."""
         cfg = self.config
         leg = self._leg_configuration
-        leg.update(q0)
+        # the other joints are frozen here and do not move the swing leg's chain, but one outside its
+        # limits (a wall foot the magnet pulled past a stop) would make the limit constraints infeasible
+        seed = q0.copy()
+        seed[ROOT_DOFS:] = np.clip(q0[ROOT_DOFS:], self._lower, self._upper)
+        seed[self._leg_qpos[swing]] = q0[self._leg_qpos[swing]]
+        leg.update(seed)
         try:
             velocity = mink.solve_ik(
                 leg, [self._foot_tasks[swing], self.posture_task], cfg.dt, cfg.solver,
@@ -235,7 +253,7 @@ class WholeBodyIK:
         """The foot's task, rebuilt when its costs change (mink bakes weights into the task)."""
         if self._foot_costs.get(foot) != (position_cost, orientation_cost):
             self._foot_tasks[foot] = mink.FrameTask(
-                ee_site(foot), "site", position_cost=position_cost, orientation_cost=orientation_cost
+                ee_site(foot), "site", position_cost=position_cost, orientation_cost=orientation_cost * TILT_AXES
             )
             self._foot_costs[foot] = (position_cost, orientation_cost)
         return self._foot_tasks[foot]
@@ -243,7 +261,6 @@ class WholeBodyIK:
     def _update_swing_task(self, swing: str | None) -> None:
         cfg = self.config
         face = None if swing is None else self.targets[swing].face_axis
-        self.body_task.set_orientation_cost(0.0 if face is not None else cfg.body_orientation_cost)
         if face is None:
             self._face_cache = None  # the next orientation phase computes a fresh rotation
         if swing is None:

@@ -48,16 +48,28 @@ def test_face_axis_turns_the_magnet_face():
     ik = WholeBodyIK(MODEL)
     home = homes(ik)
     ik.set_stance("FL", StanceMode.SWING)
-    ik.set_target("FL", IKTarget.with_orientation(home["FL"] + [0.05, -0.05, 0.25], [1, 0, 0]))
+    # f2w's plant point: 20 cm up, 14 cm forward and 20 cm in, the face turned to the wall
+    ik.set_target("FL", IKTarget.with_orientation(home["FL"] + [0.14, -0.2, 0.4], [1, 0, 0]))
     result = converge(ik, 500)
     assert result.code is IKCode.SUCCESS
     assert result.position_error < 1e-3 and result.orientation_error < np.radians(1.0)
     face = ik.foot_pose("FL").rotation().as_matrix() @ np.array([0.0, -1.0, 0.0])
     assert face == pytest.approx([1, 0, 0], abs=np.sin(np.radians(1.0)))
-    assert np.sum(ik.body_task.cost[3:]) == 0.0  # the body does not fight the foot's rotation
-    ik.set_target("FL", IKTarget.position_only(home["FL"] + [0, 0, 0.05]))
-    ik.solve()
-    assert np.sum(ik.body_task.cost[3:]) > 0.0
+    assert np.all(ik.body_task.cost[3:] > 0.0)  # the body's orientation is held throughout
+    for other in ("FR", "BL", "BR"):
+        assert np.linalg.norm(ik.foot_pose(other).translation() - home[other]) < 1e-3, other
+
+
+def test_wall_stance_ignores_the_magnet_spinning_about_its_face():
+    """em_z is passive: a spin of the magnet about its face normal must not move anything."""
+    ik = WholeBodyIK(MODEL)
+    ik.set_stance("FL", StanceMode.WALL)
+    q = ik.configuration.q.copy()
+    q[MODEL.joint(joint_name("em_z", "FL")).qposadr[0]] += 0.3
+    ik.update(q)
+    result = ik.solve()
+    assert np.abs(result.qpos[:7] - q[:7]).max() < 1e-9
+    assert np.abs(result.qpos[7:] - q[7:]).max() < 1e-9
 
 
 def test_wall_stance_locks_the_full_pose_floor_stance_only_position():

@@ -4,10 +4,17 @@ f2w phases:
   LIFT (3.0 s)        quintic raise of the EE by 10 cm from its home; the swing magnet off on entry
   SWING (1.5 s)       arc of the EE about the hip pivot by -45 deg (FL; +45 deg for FR) in the XY plane
   F2W_ORIENT (3.0 s)  to a waypoint 40 cm above ee_home's z (not the swing height, so a sagged body
-                      does not lower it), turning the magnet face to the wall (-wall normal = +x)
+                      does not lower it), turning the magnet face from the floor (down) to the wall
+                      (-wall normal = +x) on the same quintic as the position: seed 000 asks for the
+                      final face at once, which gave a 62 mm transient with the ee joint at its stop
   F2W_MEASURE (0 s)   EE-to-wall distance by projection on the wall normal; the reach target is the
-                      point whose face is FOOT_STANDOFF + 20 mm clearance off the wall
-  F2W_REACH (2.0 s, unbounded)  smooth step to that target; the magnet on once the motion is done
+                      point whose face is FOOT_STANDOFF + 20 mm clearance off the wall, the plant
+                      target the point where the face touches the wall straight ahead of it
+  F2W_REACH (2.0 s, unbounded)  smooth step to the reach target, then (our addition) a 0.5 s seat
+                      from there onto the plant target with the magnet still off, then the magnet on.
+                      Switched on 20 mm out, an 800 N magnet yanks the foot in within 50 ms and the
+                      40 N m joints yield along the leg's arc: it landed ~19 mm low on the wall. Seated
+                      first, it lands where it was put. The 20 mm stop is kept as the staging point.
 
 orient: LIFT, SWING, then the orient phase held forever (the face turned to the wall: seed 000's
 "facing global -X" names the wall normal the face is turned against).
@@ -29,12 +36,15 @@ WALL_X = 0.5
 WALL_NORMAL = np.array([-1.0, 0.0, 0.0])
 """Outward normal of the wall's inner face."""
 FACE_WALL = -WALL_NORMAL
+FACE_FLOOR = np.array([0.0, 0.0, -1.0])
+"""The magnet face of a foot standing on the floor points down."""
 FOOT_STANDOFF = 0.008
 REACH_CLEARANCE = 0.020
 LIFT_HEIGHT, LIFT_TIME = 0.10, 3.0
 SWING_ANGLE_DEG, SWING_TIME = 45.0, 1.5
 ORIENT_HEIGHT, ORIENT_TIME = 0.40, 3.0
 REACH_TIME = 2.0
+SEAT_TIME = 0.5
 SEQUENCE_FEET = {"orient": "FL", "f2w": "FL", "f2w_fr": "FR"}
 
 
@@ -82,7 +92,8 @@ def orient(name: str = "F2W_ORIENT", unbounded: bool = False) -> Phase:
 
     def step(t: float, ctx: PhaseContext) -> IKTarget:
         start, waypoint = ctx.shared["orient"]
-        return IKTarget.with_orientation(start + quintic(t / ORIENT_TIME) * (waypoint - start), FACE_WALL)
+        s = quintic(t / ORIENT_TIME)
+        return IKTarget.with_orientation(start + s * (waypoint - start), slerp(FACE_FLOOR, FACE_WALL, s))
 
     return Phase(name, ORIENT_TIME, step, enter, unbounded)
 
@@ -94,6 +105,7 @@ def measure() -> Phase:
         if not math.isfinite(distance) or distance <= 0:
             raise SequenceError(f"F2W_MEASURE: the EE is not in front of the wall (distance {distance!r} m)")
         ctx.shared["f2w_reach_target"] = here + (distance - FOOT_STANDOFF - REACH_CLEARANCE) * FACE_WALL
+        ctx.shared["f2w_plant_target"] = here + (distance - FOOT_STANDOFF) * FACE_WALL
 
     def step(t: float, ctx: PhaseContext) -> IKTarget:
         return IKTarget.with_orientation(ctx.shared["orient"][1], FACE_WALL)
@@ -108,12 +120,23 @@ def reach() -> Phase:
 
     def step(t: float, ctx: PhaseContext) -> IKTarget:
         start, target = ctx.shared["reach_start"], ctx.shared["f2w_reach_target"]
-        if t >= REACH_TIME and not ctx.shared["magnet_on"]:
+        plant = ctx.shared["f2w_plant_target"]
+        if t < REACH_TIME:
+            return IKTarget.with_orientation(start + quintic(t / REACH_TIME) * (target - start), FACE_WALL)
+        if t >= REACH_TIME + SEAT_TIME and not ctx.shared["magnet_on"]:
             ctx.enable_magnet()
             ctx.shared["magnet_on"] = True
-        return IKTarget.with_orientation(start + quintic(t / REACH_TIME) * (target - start), FACE_WALL)
+        return IKTarget.with_orientation(target + quintic((t - REACH_TIME) / SEAT_TIME) * (plant - target), FACE_WALL)
 
     return Phase("F2W_REACH", REACH_TIME, step, enter, unbounded=True)
+
+
+def slerp(a: np.ndarray, b: np.ndarray, s: float) -> np.ndarray:
+    """Unit vector a fraction ``s`` of the way from unit ``a`` to unit ``b`` along the great circle."""
+    angle = math.acos(min(max(float(a @ b), -1.0), 1.0))
+    if angle < 1e-9:
+        return np.array(b, dtype=float)
+    return (math.sin((1.0 - s) * angle) * a + math.sin(s * angle) * b) / math.sin(angle)
 
 
 def make_sequence(name: str) -> list[Phase]:

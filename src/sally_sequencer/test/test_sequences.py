@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 from sally_sequencer import PhaseContext, SequenceError, SequenceRunner, make_sequence
-from sally_sequencer.sequences import FOOT_STANDOFF, REACH_CLEARANCE, WALL_X, wall_distance
+from sally_sequencer.sequences import FOOT_STANDOFF, REACH_CLEARANCE, REACH_TIME, SEAT_TIME, WALL_X, wall_distance
 from sally_sequencer.trajectory import quintic
 
 HOME = np.array([0.33, 0.28, 0.009])
@@ -77,21 +77,38 @@ def test_orient_rises_40_cm_above_home_and_faces_the_wall():
     start, waypoint = fake.ctx.shared["orient"]
     assert waypoint == pytest.approx([start[0], start[1], HOME[2] + 0.40])
     orienting = [target for _, phase, target in out if phase == "F2W_ORIENT"]
-    assert all(t.face_axis == pytest.approx([1, 0, 0]) and t.orientation_cost > 0 for t in orienting)
+    assert all(t.face_axis is not None and t.orientation_cost > 0 for t in orienting)
+    # the face turns from the floor (down) to the wall (+x) on the phase's quintic, in the x-z plane
+    assert orienting[0].face_axis == pytest.approx([0, 0, -1], abs=1e-3)
+    assert orienting[-1].face_axis == pytest.approx([1, 0, 0], abs=1e-3)
+    toward_wall = [t.face_axis[0] for t in orienting]
+    assert all(b >= a for a, b in zip(toward_wall, toward_wall[1:]))
+    assert all(abs(t.face_axis[1]) < 1e-12 and np.linalg.norm(t.face_axis) == pytest.approx(1) for t in orienting)
     assert np.linalg.norm(orienting[-1].position - waypoint) < 1e-3  # the last sample, 50 ms before the end
     assert {phase for _, phase, _ in out} >= {"LIFT", "SWING", "F2W_ORIENT"}
 
 
-def test_measure_and_reach_put_the_face_short_of_the_wall_then_switch_the_magnet_on():
-    runner, fake, out = run("f2w", np.arange(0.0, 12.0 + 1e-9, 0.05))
-    target = fake.ctx.shared["f2w_reach_target"]
-    assert target[0] == pytest.approx(WALL_X - FOOT_STANDOFF - REACH_CLEARANCE)
-    assert wall_distance(target) == pytest.approx(FOOT_STANDOFF + REACH_CLEARANCE)
-    assert at(out, 12.0).position == pytest.approx(target)
-    assert fake.magnet == ["off", "on"]  # on exactly once, when the reach motion is done
+def test_measure_reach_and_seat_then_the_magnet_on():
+    fake = Fake()
+    runner = SequenceRunner(make_sequence("f2w"), fake.ctx, 0.0)
+    out, on_at = [], None
+    for t in np.arange(0.0, 12.0 + 1e-9, 0.05):
+        t = round(float(t), 9)
+        target = runner.step(t)
+        fake.ee = target.position.copy()
+        if on_at is None and "on" in fake.magnet:
+            on_at = t
+        out.append((t, runner.phase.name, target))
+    reach, plant = fake.ctx.shared["f2w_reach_target"], fake.ctx.shared["f2w_plant_target"]
+    assert reach[0] == pytest.approx(WALL_X - FOOT_STANDOFF - REACH_CLEARANCE)
+    assert wall_distance(reach) == pytest.approx(FOOT_STANDOFF + REACH_CLEARANCE)
+    assert wall_distance(plant) == pytest.approx(FOOT_STANDOFF)  # the face on the wall
+    assert plant[1:] == pytest.approx(reach[1:])  # straight ahead along the wall normal
+    assert at(out, 7.5 + REACH_TIME).position == pytest.approx(reach)  # the staging stop, magnet off
+    assert at(out, 12.0).position == pytest.approx(plant)
+    assert fake.magnet == ["off", "on"]  # on exactly once, after the seat
+    assert on_at == pytest.approx(7.5 + REACH_TIME + SEAT_TIME)
     assert runner.phase.name == "F2W_REACH" and not runner.done  # unbounded: holds until handed off
-    on_at = next(t for t, phase, _ in out if phase == "F2W_REACH" and t >= 7.5 + 2.0)
-    assert on_at == pytest.approx(9.5)
 
 
 def test_measure_refuses_an_ee_behind_the_wall():
@@ -117,7 +134,7 @@ def test_on_enter_runs_once_per_phase_even_when_a_step_skips_phases():
     fake = Fake()
     runner = SequenceRunner(make_sequence("f2w"), fake.ctx, 0.0)
     runner.step(0.0)
-    runner.step(9.9)  # from LIFT straight into F2W_REACH's magnet-on time
+    runner.step(10.1)  # from LIFT straight past F2W_REACH's magnet-on time
     assert runner.phase.name == "F2W_REACH" and fake.magnet == ["off", "on"]
 
 
