@@ -1,3 +1,5 @@
+import glob
+
 from setuptools import find_packages, setup
 
 PACKAGE = "sally_bringup"
@@ -9,11 +11,13 @@ setup(
     data_files=[
         ("share/ament_index/resource_index/packages", ["resource/" + PACKAGE]),
         ("share/" + PACKAGE, ["package.xml"]),
+        # ros2 launch sally_bringup f2w.launch.py finds them in share/sally_bringup/launch
+        ("share/" + PACKAGE + "/launch", glob.glob("launch/*.launch.py")),
     ],
     install_requires=["setuptools"],
     zip_safe=False,
     maintainer="Sally sim stack developers",
     description="Sally node graphs, launch files, the embedded runner and the tools tests and benchmarks share.",
     license="BSD-3-Clause",
-    entry_points={"console_scripts": []},
+    entry_points={"console_scripts": ["sally-launch = sally_bringup.cli:main"]},
 )

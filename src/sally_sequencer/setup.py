@@ -15,5 +15,5 @@ setup(
     maintainer="Sally sim stack developers",
     description="Sally's phase logic and the sequencer node.",
     license="BSD-3-Clause",
-    entry_points={"console_scripts": []},
+    entry_points={"console_scripts": ["sally_sequencer = sally_sequencer.node:main"]},
 )

@@ -37,8 +37,13 @@ class Recording:
     messages: list = field(default_factory=list)
     arrivals: list = field(default_factory=list)
     subscription: Any = None
+    keep: bool = True
+    """False: only the last message is kept (a long run's consumer keeps what it needs itself)."""
 
     def append(self, msg) -> None:
+        if not self.keep:
+            self.messages.clear()
+            self.arrivals.clear()
         self.arrivals.append(time.monotonic())
         self.messages.append(msg)
 
@@ -57,7 +62,7 @@ class Recording:
 class Probe:
     def __init__(self, domain_id: int, name: str = "sally_probe") -> None:
         self.context = rclpy.Context()
-        rclpy.init(context=self.context, domain_id=domain_id, signal_handler_options=SignalHandlerOptions.NO)
+        rclpy.init(args=[], context=self.context, domain_id=domain_id, signal_handler_options=SignalHandlerOptions.NO)
         self.node = rclpy.create_node(name, context=self.context)
         from rclpy.experimental import EventsExecutor
 

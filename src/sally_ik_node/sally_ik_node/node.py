@@ -7,11 +7,17 @@ IK-period state), ``/sally/ik_status`` and ``/sally/foot_states``. Swing-foot ta
 ``/sally/ik_target``, stances on ``/sally/stance``. Malformed or non-finite targets, unknown feet
 and bad stance commands are rejected with a reason (logged, counted, reported as REJECTED on
 /sally/ik_status); nothing non-finite is ever published.
+
+With ``target_sync`` (lockstep graphs) a solve waits for the sequencer's target stamped with that
+state (an empty foot is a tick: no target this step), at most ``target_wait`` wall seconds, so the
+run does not depend on whether the target or the state arrives first. Foot states and the
+sequencer's targets are kept (TRANSIENT_LOCAL) for late readers.
 """
 
 from __future__ import annotations
 
 import sys
+import time
 from collections import Counter
 
 import numpy as np
@@ -55,6 +61,12 @@ class IKNode(Node):
         self.declare_parameter("ik_period", 0.005, ParameterDescriptor(description="sim seconds between IK solves"))
         self.declare_parameter("damping", 1e-3, ParameterDescriptor(description="mink damping", read_only=True))
         self.declare_parameter("solver", "daqp", ParameterDescriptor(description="QP solver (daqp, quadprog)", read_only=True))
+        self.declare_parameter(
+            "target_sync",
+            False,
+            ParameterDescriptor(description="wait for the sequencer's target stamped with a state before solving it (lockstep)", read_only=True),
+        )
+        self.declare_parameter("target_wait", 2.0, ParameterDescriptor(description="wall seconds to wait for a synced target"))
         defaults = IKConfig()
         for name in COSTS:
             self.declare_parameter(name, getattr(defaults, name), ParameterDescriptor(description=f"IK {name}", read_only=True))
@@ -81,23 +93,32 @@ class IKNode(Node):
         self._started = False
         self._pending_target: tuple[str, IKTarget] | None = None
         self._pending_stance: dict[str, StanceMode] = {}
+        self._sync = bool(self.get_parameter("target_sync").value)
+        self._tick = -1
+        """Newest stamp of a target or tick from the sequencer."""
+        self._waiting: tuple[int, JointState, Odometry, float] | None = None
+        self._sync_lost = False
         self._contacts = FootContactMonitor()
         self._counts: Counter[str] = Counter()
         self._targets_msg = JointState(name=list(ACTUATED_JOINT_NAMES))
         self._pub_targets = self.create_publisher(JointState, "/sally/joint_targets", TARGETS_QOS)
         self._pub_status = self.create_publisher(IKStatus, "/sally/ik_status", RELIABLE_DEEP)
-        self._pub_feet = self.create_publisher(FootStates, "/sally/foot_states", RELIABLE_DEEP)
+        self._pub_feet = self.create_publisher(FootStates, "/sally/foot_states", TARGETS_QOS)  # a late sequencer still steps
         self._pub_diag = self.create_publisher(DiagnosticArray, "/diagnostics", 10)
         self.create_subscription(JointState, "/joint_states", self._on_state, RELIABLE_DEEP)
         self.create_subscription(Odometry, "/sally/odom", self._on_odom, RELIABLE_DEEP)
-        self.create_subscription(IKTargetMsg, "/sally/ik_target", self._on_target, RELIABLE_DEEP)
+        for qos in (TARGETS_QOS, RELIABLE_DEEP):  # a sequencer's kept targets, and anyone's
+            self.create_subscription(IKTargetMsg, "/sally/ik_target", self._on_target, qos)
         self.create_subscription(StanceCommand, "/sally/stance", self._on_stance, RELIABLE_DEEP)
         self.create_timer(1.0, self._publish_diagnostics)
+        self.create_timer(0.05, self._check_wait)
 
     def _validate(self, params) -> SetParametersResult:
         for p in params:
             if p.name == "ik_period" and not (isinstance(p.value, float) and 0.0005 <= p.value <= 1.0):
                 return SetParametersResult(successful=False, reason="ik_period must be in [0.0005, 1] s")
+            if p.name == "target_wait" and not (isinstance(p.value, float) and 0.0 < p.value <= 60.0):
+                return SetParametersResult(successful=False, reason="target_wait must be in (0, 60] s")
             if p.name == "damping" and not (isinstance(p.value, float) and 0.0 <= p.value <= 10.0):
                 return SetParametersResult(successful=False, reason="damping must be in [0, 10]")
             if p.name in COSTS and not (isinstance(p.value, float) and 0.0 <= p.value <= 1e4):
@@ -129,22 +150,54 @@ class IKNode(Node):
             return  # (and a lockstep sim through it) knows which stamps get targets
         if self._last_solved is not None and stamp <= self._last_solved:
             return  # a state seen again (a lockstep re-send) was answered once already
+        if self._sync and self._last_solved is not None and self._tick < stamp and not self._sync_lost:
+            if self._waiting is None or self._waiting[0] < stamp:
+                self._waiting = (stamp, state, odom, time.monotonic())
+            return  # solved when the sequencer's target for this stamp arrives
         self._solve(stamp, state, odom)
 
+    def _release_waiting(self, timed_out: bool = False) -> None:
+        stamp, state, odom, _ = self._waiting
+        self._waiting = None
+        if timed_out:
+            self._counts["target_wait_timeouts"] += 1
+            self._sync_lost = True  # until the sequencer ticks again, do not wait
+            self.get_logger().warning(
+                f"no sequencer target for {stamp * 1e-9:.3f} s within {self.get_parameter('target_wait').value:g} s; solving without",
+                throttle_duration_sec=5.0,
+            )
+        self._solve(stamp, state, odom)
+
+    def _check_wait(self) -> None:
+        if self._waiting is not None and time.monotonic() - self._waiting[3] >= self.get_parameter("target_wait").value:
+            self._release_waiting(timed_out=True)
+
     def _on_target(self, msg: IKTargetMsg) -> None:
+        """A swing target; an empty foot is a tick (no target this step) from a sequencer."""
+        stamp = stamp_ns(msg.header.stamp)
+        if stamp and stamp <= self._tick:
+            return  # the same target through the other subscription, or a stale one
         try:
-            if msg.foot not in LEGS:
-                raise IKError(f"unknown foot {msg.foot!r}; valid: {list(LEGS)}")
-            p, a = msg.position, msg.face_axis
-            face = [a.x, a.y, a.z] if msg.has_face_axis else None
-            target = IKTarget([p.x, p.y, p.z], face, msg.position_cost, msg.orientation_cost)
-            if self.ik.modes[msg.foot] is not StanceMode.SWING:
-                raise IKError(f"foot {msg.foot} is in {self.ik.modes[msg.foot].name} stance; only a SWING foot takes targets")
+            if msg.foot and msg.foot not in LEGS:
+                raise IKError(f"unknown foot {msg.foot!r}; valid: {list(LEGS)} (or empty for a tick)")
+            target = None
+            if msg.foot:
+                p, a = msg.position, msg.face_axis
+                face = [a.x, a.y, a.z] if msg.has_face_axis else None
+                target = IKTarget([p.x, p.y, p.z], face, msg.position_cost, msg.orientation_cost)
+                if self.ik.modes[msg.foot] is not StanceMode.SWING and msg.foot not in self._pending_stance:
+                    raise IKError(f"foot {msg.foot} is in {self.ik.modes[msg.foot].name} stance; only a SWING foot takes targets")
         except (IKError, SequenceError) as exc:
-            return self._reject(msg.foot, f"rejected IK target: {exc}", stamp_ns(msg.header.stamp))
-        self._pending_target = (msg.foot, target)
-        self._counts["targets"] += 1
-        return None
+            self._reject(msg.foot, f"rejected IK target: {exc}", stamp)
+        else:
+            if target is not None:
+                self._pending_target = (msg.foot, target)
+                self._counts["targets"] += 1
+        if stamp:  # a rejected target still moves a synced graph on (the solve reports it)
+            self._tick = stamp
+            self._sync_lost = False
+        if self._waiting is not None and self._tick >= self._waiting[0]:
+            self._release_waiting()
 
     def _on_stance(self, msg: StanceCommand) -> None:
         feet, modes = list(msg.feet), list(msg.modes)

@@ -1,9 +1,10 @@
 """Sally's phase logic (seed 000's sequences.py): no MuJoCo and no ROS in the core."""
 
+from .campaign import CAMPAIGNS, Campaign, CampaignStatus, FootReading, Tick
 from .errors import SequenceError
 from .ik_target import IKTarget
 from .phase import Phase, PhaseContext
 from .runner import RunnerStatus, SequenceRunner
 from .sequences import SEQUENCE_FEET, make_sequence
 
-__all__ = ["IKTarget", "Phase", "PhaseContext", "RunnerStatus", "SEQUENCE_FEET", "SequenceError", "SequenceRunner", "make_sequence"]
+__all__ = ["CAMPAIGNS", "Campaign", "CampaignStatus", "FootReading", "IKTarget", "Phase", "PhaseContext", "RunnerStatus", "SEQUENCE_FEET", "SequenceError", "SequenceRunner", "Tick", "make_sequence"]

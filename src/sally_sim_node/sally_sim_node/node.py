@@ -6,7 +6,8 @@ and every message is built or checked by :mod:`conversions`. This module only wi
 Publishes ``/clock``, ``/joint_states``, ``/sally/odom``, ``/sally/magnets``, ``/diagnostics``;
 subscribes ``/sally/joint_efforts`` and ``/sally/magnet_cmd``; serves ``~/pause``, ``~/step`` and
 ``~/reset``. Sim time is a step counter, so stamps are exact; ``~/reset`` restores the initial
-physical state but never turns ``/clock`` back.
+physical state but never turns ``/clock`` back. A magnet command stamped ahead of sim time is
+applied at the step its stamp names (unstamped or past: at once).
 
 Threads: the physics loop runs in the main thread and paces itself with ``time.sleep``; the
 executor spins in a second thread (``spin_once`` costs ~90 us, far too much to call between 0.5 ms
@@ -98,6 +99,9 @@ class SimNode(Node):
         self._diverged: DivergenceError | None = None
         self._physics = threading.RLock()
         self._answer = threading.Condition()
+        self._scheduled: list[tuple[int, dict[str, bool]]] = []
+        """Magnet commands stamped ahead of sim time, applied at the step their stamp names (a
+        sequencer stamps its switches for its next IK tick, so lockstep runs repeat exactly)."""
         self._awaiting = -1  # lockstep: stamp (ns) of the state waiting for its answer
         self._answered = -2
         self._last_stamp = 0
@@ -232,6 +236,8 @@ class SimNode(Node):
                 self._engage_hold("no effort command for %.3f s" % self._watchdog.timeout)
             k = self._steps
             run = min(n - done, *(every - k % every for every in self._publish_periods))
+            if self._scheduled:
+                run = min(run, self._apply_due_magnets())
             try:
                 self.sim.step(run, self._efforts)
             except DivergenceError as exc:
@@ -318,13 +324,29 @@ class SimNode(Node):
             self.get_logger().info("effort commands are back: watchdog released")
 
     def _on_magnet_cmd(self, msg: MagnetCommand) -> None:
+        """Applied now, or at the step its stamp names when that is still ahead of sim time."""
         try:
             switches = conv.parse_magnet_command(msg)
         except conv.CommandError as exc:
             return self._reject(f"magnet_{exc.reason}", str(exc))
-        self.sim.magnets.set_enabled(switches)
+        stamp = conv.stamp_nanoseconds(msg.header.stamp)
+        with self._physics:
+            if stamp > self.now_ns:
+                self._scheduled.append((stamp, switches))
+                self._scheduled.sort(key=lambda item: item[0])
+            else:
+                self.sim.magnets.set_enabled(switches)
         self._counts["magnet_commands"] += 1
         return None
+
+    def _apply_due_magnets(self) -> int:
+        """Switch the magnets whose time has come; the steps until the next scheduled switch."""
+        now = self.now_ns
+        while self._scheduled and self._scheduled[0][0] <= now:
+            self.sim.magnets.set_enabled(self._scheduled.pop(0)[1])
+        if not self._scheduled:
+            return 1 << 62
+        return max(1, -(-(self._scheduled[0][0] - now) // self._dt_ns))
 
     def _reject(self, reason: str, detail: str) -> None:
         self._rejected[reason] += 1
@@ -365,6 +387,7 @@ class SimNode(Node):
     def _reset(self, response: Trigger.Response) -> Trigger.Response:
         self._offset_ns = self.now_ns  # the clock never runs backwards
         self._reset_steps = self._steps
+        self._scheduled.clear()
         self.sim.reset()
         self._command = np.zeros_like(self._command)
         self._hold.reset()

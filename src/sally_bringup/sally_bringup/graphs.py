@@ -1,0 +1,120 @@
+"""Sally's node graphs, defined once, as data.
+
+The launch files (``launch/*.launch.py``, for ``ros2 launch`` on a full ROS 2 install) and the
+embedded runner (:mod:`sally_bringup.runner`, where ``launch_ros`` is absent) both build their
+processes from :func:`graph`, so the two cannot drift apart.
+
+Arguments (``name:=value`` on either command line):
+
+* ``sequence``: f2w (FL then FR), orient, f2w_fr
+* ``headless``: true / false (the sim's MuJoCo viewer)
+* ``duration``: sim seconds after which an unfinished sequence fails
+* ``pacing``: realtime / fast / lockstep (lockstep: every node answers every step, runs repeat)
+* ``magnets``: feet whose magnets start on, comma-separated (all four by default)
+* ``controller``: pid (our joint controller) / none (bring your own, e.g. a hardware driver's)
+* ``sim``: true / false (false: no sim node; the real robot publishes the states)
+* ``start_paused``: true / false (the runner starts paused and unpauses once everything is heard)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping
+
+LEGS = ("FL", "FR", "BL", "BR")
+SEQUENCES = ("f2w", "orient", "f2w_fr")
+PACINGS = ("realtime", "fast", "lockstep")
+
+
+@dataclass(frozen=True)
+class Argument:
+    default: str
+    description: str
+    choices: tuple[str, ...] = ()
+
+
+ARGUMENTS: dict[str, Argument] = {
+    "sequence": Argument("f2w", "sequence to run", SEQUENCES),
+    "headless": Argument("true", "run without the MuJoCo viewer", ("true", "false")),
+    "duration": Argument("25.0", "sim seconds after which an unfinished sequence fails"),
+    "pacing": Argument("realtime", "sim pacing", PACINGS),
+    "magnets": Argument("FL,FR,BL,BR", "feet whose magnets start on (comma-separated)"),
+    "controller": Argument("pid", "joint controller node (none: bring your own)", ("pid", "none")),
+    "sim": Argument("true", "start the MuJoCo sim node (false: real hardware publishes the states)", ("true", "false")),
+    "start_paused": Argument("false", "start the sim paused (unpause with /sally_sim/pause)", ("true", "false")),
+}
+
+
+class GraphError(ValueError):
+    """A bad graph name or argument: the message says which and what is valid."""
+
+
+@dataclass(frozen=True)
+class NodeSpec:
+    name: str
+    """Process name (output prefix)."""
+    package: str
+    executable: str
+    parameters: dict[str, object] = field(default_factory=dict)
+    required: bool = False
+    """The graph ends when a required node exits."""
+
+
+def resolve(arguments: Mapping[str, str]) -> dict[str, str]:
+    """The defaults overridden by ``arguments``, validated."""
+    unknown = sorted(set(arguments) - set(ARGUMENTS))
+    if unknown:
+        raise GraphError(f"unknown argument(s) {unknown}; valid: {sorted(ARGUMENTS)}")
+    values = {name: str(arguments.get(name, arg.default)) for name, arg in ARGUMENTS.items()}
+    for name, arg in ARGUMENTS.items():
+        if arg.choices and values[name] not in arg.choices:
+            raise GraphError(f"{name}:={values[name]} is not one of {list(arg.choices)}")
+    try:
+        duration = float(values["duration"])
+    except ValueError:
+        raise GraphError(f"duration:={values['duration']} is not a number of seconds") from None
+    if not 0 < duration < 1e6:
+        raise GraphError(f"duration:={values['duration']} must be a positive number of seconds")
+    magnets = magnet_list(values["magnets"])
+    values["magnets"] = ",".join(magnets)
+    return values
+
+
+def magnet_list(text: str) -> list[str]:
+    feet = [f.strip() for f in text.split(",") if f.strip()]
+    bad = [f for f in feet if f not in LEGS]
+    if bad or not feet or len(set(feet)) != len(feet):
+        raise GraphError(f"magnets:={text} must name feet of {list(LEGS)}, comma-separated, each once")
+    return feet
+
+
+def graph(name: str, arguments: Mapping[str, str] | None = None) -> list[NodeSpec]:
+    """The processes of graph ``name`` (f2w, orient) with ``arguments``; the sequencer is required."""
+    if name not in GRAPHS:
+        raise GraphError(f"unknown graph {name!r}; valid: {sorted(GRAPHS)}")
+    values = resolve({**GRAPHS[name], **(arguments or {})})
+    lockstep = values["pacing"] == "lockstep"
+    nodes = []
+    if values["sim"] == "true":
+        sim = {
+            "pacing": values["pacing"],
+            "headless": values["headless"] == "true",
+            "magnets_on": magnet_list(values["magnets"]),
+            "start_paused": values["start_paused"] == "true",
+        }
+        nodes.append(NodeSpec("sim", "sally_sim_node", "sally_sim_node", sim, required=True))
+    if values["controller"] == "pid":
+        # in lockstep the controller holds the IK's states back until their targets come, so the
+        # run does not depend on which message wins a race
+        nodes.append(NodeSpec("controller", "sally_controller", "sally_controller", {"target_period": 0.005} if lockstep else {}, required=True))
+    nodes.append(NodeSpec("ik", "sally_ik_node", "sally_ik_node", {"target_sync": lockstep}, required=True))
+    sequencer = {"sequence": values["sequence"], "duration": float(values["duration"])}
+    nodes.append(NodeSpec("sequencer", "sally_sequencer", "sally_sequencer", sequencer, required=True))
+    return nodes
+
+
+GRAPHS: dict[str, dict[str, str]] = {
+    "f2w": {"sequence": "f2w"},
+    "orient": {"sequence": "orient", "duration": "12.0"},
+}
+"""Each graph's own argument defaults (over :data:`ARGUMENTS`)."""

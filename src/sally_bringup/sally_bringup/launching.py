@@ -1,0 +1,36 @@
+"""A graph of :mod:`sally_bringup.graphs` as a ``ros2 launch`` description (launch, launch_ros).
+
+Only imported by the launch files: ``launch`` and ``launch_ros`` exist on a full ROS 2 install, not
+in the PyPI-wheel venv this project tests in (there ``sally-launch`` runs the same graphs).
+"""
+
+from __future__ import annotations
+
+from .graphs import ARGUMENTS, GRAPHS, graph
+
+
+def describe(name: str):
+    from launch import LaunchDescription
+    from launch.actions import DeclareLaunchArgument, EmitEvent, OpaqueFunction, RegisterEventHandler
+    from launch.event_handlers import OnProcessExit
+    from launch.events import Shutdown
+    from launch.substitutions import LaunchConfiguration
+    from launch_ros.actions import Node
+
+    defaults = {**{n: a.default for n, a in ARGUMENTS.items()}, **GRAPHS[name]}
+    declared = [
+        DeclareLaunchArgument(n, default_value=defaults[n], description=a.description, **({"choices": list(a.choices)} if a.choices else {}))
+        for n, a in ARGUMENTS.items()
+    ]
+
+    def nodes(context):
+        values = {n: LaunchConfiguration(n).perform(context) for n in ARGUMENTS}
+        actions = []
+        for spec in graph(name, values):
+            node = Node(package=spec.package, executable=spec.executable, name=None, output="screen", parameters=[spec.parameters])
+            actions.append(node)
+            if spec.required:  # the graph ends with a required node, as the embedded runner does
+                actions.append(RegisterEventHandler(OnProcessExit(target_action=node, on_exit=[EmitEvent(event=Shutdown(reason=f"{spec.name} exited"))])))
+        return actions
+
+    return LaunchDescription([*declared, OpaqueFunction(function=nodes)])

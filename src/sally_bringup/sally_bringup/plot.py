@@ -1,0 +1,63 @@
+"""The end-of-run figure: foot trajectories and per-foot magnet forces over sim time (PNG)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from .report import RunRecord
+
+COLOURS = {"FL": "tab:blue", "FR": "tab:orange", "BL": "tab:green", "BR": "tab:red"}
+
+
+def plot_run(record: RunRecord, report: dict, path: Path) -> Path | None:
+    """Write the figure to ``path``; None when there is nothing to plot."""
+    if not record.feet:
+        return None
+    import matplotlib
+
+    matplotlib.use("Agg")  # headless: no display is needed (or used)
+    import matplotlib.pyplot as plt
+
+    t = np.array([s.t for s in record.feet])
+    fig, axes = plt.subplots(2, 2, figsize=(13, 8.5), constrained_layout=True)
+    side, top, heights, forces = axes[0, 0], axes[0, 1], axes[1, 0], axes[1, 1]
+    for foot, colour in COLOURS.items():
+        xyz = np.array([s.position[foot] for s in record.feet])
+        side.plot(xyz[:, 0], xyz[:, 2], color=colour, label=foot)
+        top.plot(xyz[:, 0], xyz[:, 1], color=colour, label=foot)
+        heights.plot(t, xyz[:, 2], color=colour, label=f"{foot} z")
+        heights.plot(t, xyz[:, 0], color=colour, linestyle=":", label=f"{foot} x")
+        plant = report.get("plants", {}).get(foot)
+        if plant:
+            target = plant["target"]
+            side.plot(target[0], target[2], marker="x", color=colour, markersize=10)
+            top.plot(target[0], target[1], marker="x", color=colour, markersize=10)
+    for ax in (side, top):
+        ax.axvline(0.5, color="grey", linewidth=3, alpha=0.5)  # the wall's face
+        ax.set_aspect("equal", adjustable="datalim")
+        ax.grid(alpha=0.3)
+        ax.legend(loc="best", fontsize=8)
+    side.set(title="Foot trajectories, side view (x marks the plant targets; grey: wall)", xlabel="x (m)", ylabel="z (m)")
+    top.set(title="Foot trajectories, top view", xlabel="x (m)", ylabel="y (m)")
+    heights.set(title="Foot x (dotted) and z over time", xlabel="sim time (s)", ylabel="m")
+    heights.grid(alpha=0.3)
+    heights.legend(loc="upper left", fontsize=7, ncol=2)
+    if record.magnets:
+        mt = np.array([m.t for m in record.magnets])
+        for foot, colour in COLOURS.items():
+            forces.plot(mt, [m.force.get(foot, 0.0) for m in record.magnets], color=colour, label=foot)
+    forces.set(title="Magnet force per foot", xlabel="sim time (s)", ylabel="N")
+    forces.grid(alpha=0.3)
+    forces.legend(loc="best", fontsize=8)
+    for ax in (heights, forces):
+        for start, foot, phase in record.phases:
+            if phase in ("LIFT", "F2W_REACH"):
+                ax.axvline(start, color=COLOURS.get(foot, "k"), linestyle="--", alpha=0.4)
+    verdict = "success" if report.get("success") else "FAILED"
+    fig.suptitle(f"Sally {report.get('sequence', '')}: {verdict}, {report.get('sim_time_s', 0):.2f} s of sim time")
+    path = Path(path)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path

@@ -1,0 +1,69 @@
+"""What a sequence run publishes, recorded into a :class:`~sally_bringup.report.RunRecord`."""
+
+from __future__ import annotations
+
+import numpy as np
+from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
+from sally_interfaces.msg import FootStates, IKTarget, MagnetArray, SequenceStatus
+
+from .probe import Probe
+from .report import FootSample, MagnetSample, RunRecord
+
+LATCHED = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE, history=HistoryPolicy.KEEP_LAST, durability=DurabilityPolicy.TRANSIENT_LOCAL)
+TOPICS = ("/sally/foot_states", "/sally/magnets", "/sally/ik_target", "/sally/sequence_status")
+
+
+def seconds(stamp) -> float:
+    return stamp.sec + stamp.nanosec * 1e-9
+
+
+class RunRecorder:
+    """Subscribes on ``probe`` and fills :attr:`record` as messages come (the probe's spin thread)."""
+
+    def __init__(self, probe: Probe) -> None:
+        self.record = RunRecord()
+        self._last_phase: tuple[str, str] | None = None
+        self.recordings = {
+            "/sally/foot_states": probe.record(FootStates, "/sally/foot_states", on_message=self._on_feet),
+            "/sally/magnets": probe.record(MagnetArray, "/sally/magnets", on_message=self._on_magnets),
+            "/sally/ik_target": probe.record(IKTarget, "/sally/ik_target", on_message=self._on_target),
+            "/sally/sequence_status": probe.record(SequenceStatus, "/sally/sequence_status", on_message=self._on_status),
+        }
+        self.result = probe.record(SequenceStatus, "/sally/sequence_result", LATCHED, on_message=self._on_result)
+        for rec in self.recordings.values():
+            rec.keep = False  # the record keeps what is needed; the raw messages would only pile up
+
+    def _on_feet(self, msg: FootStates) -> None:
+        self.record.feet.append(
+            FootSample(
+                seconds(msg.header.stamp),
+                {f.foot: np.array([f.pose.position.x, f.pose.position.y, f.pose.position.z]) for f in msg.feet},
+                {f.foot: int(f.mode) for f in msg.feet},
+                {f.foot: bool(f.in_contact) for f in msg.feet},
+            )
+        )
+
+    def _on_magnets(self, msg: MagnetArray) -> None:
+        self.record.magnets.append(
+            MagnetSample(
+                seconds(msg.header.stamp),
+                {m.foot: float(m.magnitude) for m in msg.magnets},
+                {m.foot: bool(m.enabled) for m in msg.magnets},
+                {m.foot: m.surface for m in msg.magnets},
+                {m.foot: bool(m.in_contact) for m in msg.magnets},
+            )
+        )
+
+    def _on_target(self, msg: IKTarget) -> None:
+        if msg.foot:
+            p = msg.position
+            self.record.targets.append((seconds(msg.header.stamp), msg.foot, msg.phase, np.array([p.x, p.y, p.z])))
+
+    def _on_status(self, msg: SequenceStatus) -> None:
+        key = (msg.foot, msg.phase)
+        if key != self._last_phase:
+            self._last_phase = key
+            self.record.phases.append((seconds(msg.header.stamp), msg.foot, msg.phase))
+
+    def _on_result(self, msg: SequenceStatus) -> None:
+        self.record.result = {"done": msg.done, "failed": msg.failed, "message": msg.message, "t": seconds(msg.header.stamp)}

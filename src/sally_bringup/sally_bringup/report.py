@@ -1,0 +1,188 @@
+"""The end-of-run report of a sequence graph, computed from what the graph published. Pure.
+
+Inputs are plain records (built from /sally/foot_states, /sally/magnets, /sally/ik_target and
+/sally/sequence_status messages by :mod:`sally_bringup.recording`); everything is keyed by sim-time
+stamps, so two lockstep runs give the same figures. Wall-clock figures (``real_time_factor``,
+``wall_time_s``) are the only ones that differ from run to run.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+PLANT_LIMIT_MM = 5.0
+DRIFT_LIMIT_MM = 3.0
+STANCE_FEET = ("BL", "BR")
+WALL_TIMING_KEYS = ("real_time_factor", "wall_time_s")
+
+
+@dataclass
+class FootSample:
+    t: float
+    position: dict[str, np.ndarray]
+    mode: dict[str, int]
+    in_contact: dict[str, bool]
+
+
+@dataclass
+class MagnetSample:
+    t: float
+    force: dict[str, float]
+    enabled: dict[str, bool]
+    surface: dict[str, str]
+    in_contact: dict[str, bool]
+
+
+@dataclass
+class RunRecord:
+    feet: list[FootSample] = field(default_factory=list)
+    magnets: list[MagnetSample] = field(default_factory=list)
+    targets: list[tuple[float, str, str, np.ndarray]] = field(default_factory=list)
+    """(t, foot, phase, position) of every swing target."""
+    phases: list[tuple[float, str, str]] = field(default_factory=list)
+    """(t, foot, phase) whenever the sequence status names a new foot/phase."""
+    result: dict | None = None
+    """The sequencer's final status: done, failed, message, t."""
+
+
+FLOOR_MODE, WALL_MODE = 1, 2
+
+
+def build_report(record: RunRecord, sequence: str, wall_time_s: float, exit_codes: dict[str, int | None]) -> dict:
+    problems: list[str] = []
+    result = record.result or {}
+    if not record.feet:
+        problems.append("no foot states were received")
+        return _finish({"sequence": sequence, "success": False}, problems, wall_time_s, 0.0)
+    end = record.feet[-1]
+    start = _sequence_start(record)
+    base = next((s for s in record.feet if s.t >= start), record.feet[0])
+    report: dict = {"sequence": sequence}
+    plants = {}
+    for foot in ("FL", "FR"):
+        reach = [(t, pos) for t, f, phase, pos in record.targets if f == foot and phase == "F2W_REACH"]
+        if not reach:
+            continue
+        target = reach[-1][1]
+        error = float(np.linalg.norm(end.position[foot] - target)) * 1e3
+        last_magnet = record.magnets[-1] if record.magnets else None
+        held = bool(
+            last_magnet
+            and last_magnet.enabled.get(foot)
+            and last_magnet.surface.get(foot) == "wall"
+            and last_magnet.in_contact.get(foot)
+        )
+        plants[foot] = {
+            "target": [round(float(v), 6) for v in target],
+            "final": [round(float(v), 6) for v in end.position[foot]],
+            "error_mm": round(error, 3),
+            "magnet_on_wall": held,
+        }
+        report[f"{foot.lower()}_plant_error_mm"] = round(error, 3)
+        if error >= PLANT_LIMIT_MM:
+            problems.append(f"{foot} ended {error:.2f} mm from its plant target (limit {PLANT_LIMIT_MM} mm)")
+        if not held:
+            problems.append(f"{foot} is not held on the wall by its magnet")
+    expected = {"f2w": ("FL", "FR"), "f2w_fr": ("FR",)}.get(sequence, ())
+    for foot in expected:
+        if foot not in plants:
+            problems.append(f"{foot} never reached F2W_REACH")
+            report[f"{foot.lower()}_plant_error_mm"] = None
+    drift = {}
+    for foot in STANCE_FEET:
+        track = [float(np.linalg.norm(s.position[foot] - base.position[foot])) * 1e3 for s in record.feet if s.t >= base.t]
+        drift[foot] = {"max_mm": round(max(track), 3), "final_mm": round(track[-1], 3)}
+    worst = max(d["max_mm"] for d in drift.values())
+    report["stance_drift_mm"] = worst
+    if worst >= DRIFT_LIMIT_MM:
+        problems.append(f"stance feet drifted {worst:.2f} mm (limit {DRIFT_LIMIT_MM} mm)")
+    lost = _contact_losses(record, base.t)
+    if lost:
+        problems.append("stance contact lost: " + ", ".join(f"{f} at {t:.3f} s" for f, t in lost.items()))
+    if result.get("failed", True):
+        problems.append(f"the sequencer reported: {result.get('message', 'no final status')}")
+    bad_exits = {name: code for name, code in exit_codes.items() if code not in (0, None)}
+    if bad_exits:
+        problems.append(f"node exit codes {bad_exits}")
+    report["sim_time_s"] = round(float(result.get("t", end.t)), 4)
+    report["phases"] = _phase_table(record)
+    report["plants"] = plants
+    report["stance_drift"] = drift
+    report["stance_contact_lost"] = {f: round(t, 4) for f, t in lost.items()}
+    report["contacts_at_end"] = {f: bool(end.in_contact[f]) for f in end.in_contact}
+    report["sequencer_message"] = result.get("message", "")
+    return _finish(report, problems, wall_time_s, report["sim_time_s"])
+
+
+def _finish(report: dict, problems: list[str], wall_time_s: float, sim_time_s: float) -> dict:
+    report["success"] = not problems
+    report["problems"] = problems
+    report["wall_time_s"] = round(wall_time_s, 2)
+    report["real_time_factor"] = round(sim_time_s / wall_time_s, 3) if wall_time_s > 0 else None
+    return report
+
+
+def _sequence_start(record: RunRecord) -> float:
+    started = [t for t, foot, phase in record.phases if phase not in ("", "SETTLE")]
+    return started[0] if started else record.feet[0].t
+
+
+def _contact_losses(record: RunRecord, since: float) -> dict[str, float]:
+    """Stance feet (FLOOR or WALL in the IK's view) out of contact: the first time for each."""
+    lost: dict[str, float] = {}
+    for sample in record.feet:
+        if sample.t < since:
+            continue
+        for foot, mode in sample.mode.items():
+            if mode in (FLOOR_MODE, WALL_MODE) and not sample.in_contact[foot] and foot not in lost:
+                lost[foot] = sample.t
+    return lost
+
+
+def _phase_table(record: RunRecord) -> list[dict]:
+    rows = []
+    for i, (t, foot, phase) in enumerate(record.phases):
+        end = record.phases[i + 1][0] if i + 1 < len(record.phases) else (record.result or {}).get("t", t)
+        rows.append({"foot": foot, "phase": phase, "start_s": round(t, 4), "duration_s": round(end - t, 4)})
+    return rows
+
+
+def comparable(report: dict) -> dict:
+    """The report without its wall-clock figures (what two lockstep runs must agree on)."""
+    return {k: v for k, v in report.items() if k not in WALL_TIMING_KEYS}
+
+
+def write_report(report: dict, run_dir: Path) -> Path:
+    path = Path(run_dir) / "report.json"
+    path.write_text(json.dumps(report, indent=2, sort_keys=False, default=_json_default) + "\n")
+    return path
+
+
+def _json_default(value):
+    if isinstance(value, (np.floating, np.integer)):
+        return value.item()
+    raise TypeError(f"not JSON: {value!r}")
+
+
+def summary(report: dict) -> str:
+    """The report for a terminal."""
+    lines = [f"{'SUCCESS' if report['success'] else 'FAILED'}: {report.get('sequence', '?')} in {report.get('sim_time_s', 0):.2f} s of sim time"]
+    for row in report.get("phases", []):
+        lines.append(f"  {row['foot']:>2} {row['phase']:<12} from {row['start_s']:7.3f} s for {row['duration_s']:6.3f} s")
+    for foot, plant in report.get("plants", {}).items():
+        lines.append(f"  {foot} plant error {plant['error_mm']:.2f} mm, magnet {'on the wall' if plant['magnet_on_wall'] else 'NOT holding'}")
+    for foot, d in report.get("stance_drift", {}).items():
+        lines.append(f"  {foot} stance drift max {d['max_mm']:.3f} mm, final {d['final_mm']:.3f} mm")
+    contacts = report.get("contacts_at_end", {})
+    if contacts:
+        lines.append("  contact at end: " + " ".join(f"{f}={'yes' if c else 'NO'}" for f, c in contacts.items()))
+    rtf = report.get("real_time_factor")
+    lines.append(f"  wall time {report.get('wall_time_s', 0):.1f} s, real-time factor {rtf if rtf is not None else float('nan'):.3f}")
+    for problem in report.get("problems", []):
+        lines.append(f"  problem: {problem}")
+    return "\n".join(lines)
+

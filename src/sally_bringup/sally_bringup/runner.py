@@ -1,0 +1,216 @@
+"""The embedded runner: a graph from :mod:`sally_bringup.graphs` as separate processes, without
+``launch_ros``.
+
+Each node's output is passed through with a ``[name]`` prefix (and kept in the run folder's
+``logs/``); Ctrl-C (SIGINT) or SIGTERM stops every process; when a required node exits, the graph
+shuts down. The sim starts paused and is unpaused once every node is up and heard, so nothing the
+report needs is lost to discovery. At the end the report (``report.json``) and the figure
+(``run.png``) are written into the run folder; the exit code says whether the run succeeded.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Mapping
+
+from .environment import graph_environment, lease_domain
+from .graphs import GRAPHS, NodeSpec, graph, resolve
+from .processes import NodeProcess, find_executable, ros_args, wait_until
+
+EXIT_OK, EXIT_FAILED, EXIT_INTERRUPTED, EXIT_BAD_ARGS = 0, 1, 130, 2
+DISCOVERY_TIMEOUT = 60.0
+
+
+@dataclass
+class RunResult:
+    exit_code: int
+    run_dir: Path
+    report: dict | None
+
+
+class _Pump(threading.Thread):
+    """Copies a process's output line by line to ``out`` with a prefix, and to its log file."""
+
+    def __init__(self, name: str, stream: IO[bytes], out: IO[str] | None, log: Path) -> None:
+        super().__init__(name=f"pump {name}", daemon=True)
+        self.prefix, self.stream, self.out, self.log = f"[{name}] ", stream, out, log
+
+    def run(self) -> None:
+        with open(self.log, "wb") as log:
+            for line in iter(self.stream.readline, b""):
+                log.write(line)
+                log.flush()
+                if self.out is not None:
+                    self.out.write(self.prefix + line.decode(errors="replace").rstrip("\n") + "\n")
+                    self.out.flush()
+
+
+class GraphRun:
+    def __init__(
+        self,
+        name: str,
+        arguments: Mapping[str, str] | None = None,
+        run_dir: Path | None = None,
+        domain_id: int | None = None,
+        out: IO[str] | None = sys.stdout,
+        wall_timeout: float | None = None,
+    ) -> None:
+        self.name = name
+        self.nodes: list[NodeSpec] = graph(name, arguments)  # validates before anything starts
+        self.arguments = resolve({**GRAPHS[name], **(arguments or {})})
+        stamp = time.strftime("%Y%m%d_%H%M%S")
+        self.run_dir = Path(run_dir) if run_dir else Path("runs") / f"{stamp}_{name}"
+        self.domain_id = domain_id
+        self.out = out
+        self.wall_timeout = wall_timeout
+        self.processes: dict[str, NodeProcess] = {}
+        self._stop = threading.Event()
+
+    def say(self, text: str) -> None:
+        if self.out is not None:
+            self.out.write(f"[runner] {text}\n")
+            self.out.flush()
+
+    def request_stop(self, *_args) -> None:
+        self._stop.set()
+
+    def run(self) -> RunResult:
+        self.run_dir.mkdir(parents=True, exist_ok=True)
+        (self.run_dir / "logs").mkdir(exist_ok=True)
+        lease = lease_domain(self.domain_id) if self.domain_id is None or 1 <= self.domain_id <= 101 else None
+        domain = lease.domain_id if lease else self.domain_id
+        try:
+            return self._run(domain)
+        finally:
+            if lease:
+                lease.release()
+
+    def _run(self, domain: int) -> RunResult:
+        from .plot import plot_run
+        from .probe import Probe, ProbeTimeout
+        from .recording import RunRecorder
+        from .report import build_report, summary, write_report
+        from .shm import remove_stale_segments
+
+        env = graph_environment(domain)
+        self.say(f"graph {self.name} in ROS domain {domain} (loopback only); run folder {self.run_dir}")
+        probe = Probe(domain, name="sally_runner")
+        recorder = RunRecorder(probe)
+        interrupted = False
+        started = time.monotonic()
+        sim_started = None
+        try:
+            for spec in self.nodes:
+                self._start(spec, env)
+            if any(spec.name == "sim" for spec in self.nodes):
+                sim_started = self._unpause_when_heard(probe, recorder)
+            else:
+                sim_started = time.monotonic()
+            exited = self._wait()
+            interrupted = self._stop.is_set() and exited is None
+            if exited is not None:
+                self.say(f"{exited} exited with {self.processes[exited].returncode}; stopping the graph")
+            wait_until(lambda: recorder.record.result is not None, 2.0)
+        except ProbeTimeout as exc:
+            self.say(f"the graph did not come up: {exc}")
+        finally:
+            codes = self._stop_all()
+            wall = time.monotonic() - (sim_started or started)
+            probe.close()
+            remove_stale_segments()
+        report = build_report(recorder.record, self.arguments["sequence"], wall, codes)
+        if interrupted:
+            report["success"] = False
+            report["problems"].append("interrupted (Ctrl-C)")
+        report["graph"], report["arguments"], report["exit_codes"] = self.name, self.arguments, codes
+        path = write_report(report, self.run_dir)
+        figure = plot_run(recorder.record, report, self.run_dir / "run.png")
+        self.say("\n" + summary(report))
+        self.say(f"report: {path}")
+        if figure:
+            self.say(f"plot: {figure}")
+        self.say(f"run folder: {self.run_dir.resolve()}")
+        code = EXIT_INTERRUPTED if interrupted else EXIT_OK if report["success"] else EXIT_FAILED
+        return RunResult(code, self.run_dir, report)
+
+    def _start(self, spec: NodeSpec, env: Mapping[str, str]) -> None:
+        parameters = dict(spec.parameters)
+        if spec.name == "sim":
+            parameters["start_paused"] = True  # unpaused once every node is heard
+        argv = [find_executable(spec.executable), *ros_args(parameters)]
+        process = NodeProcess(spec.name, argv, env)
+        import subprocess
+
+        process.start(stdout=subprocess.PIPE)
+        _Pump(spec.name, process.popen.stdout, self.out, self.run_dir / "logs" / f"{spec.name}.log").start()
+        self.processes[spec.name] = process
+        self.say(f"started {spec.name} ({spec.executable}, pid {process.pid})")
+
+    def _unpause_when_heard(self, probe, recorder) -> float:
+        """Wait until every node's topics are matched both ways, then start sim time."""
+        from sensor_msgs.msg import JointState
+        from std_srvs.srv import SetBool
+
+        names = {spec.name for spec in self.nodes}
+        states = probe.record(JointState, "/joint_states")
+        states.keep = False
+        heard = [states, recorder.recordings["/sally/foot_states"], recorder.recordings["/sally/ik_target"]]
+        for rec in heard:
+            probe.wait_for_publishers(rec, timeout=DISCOVERY_TIMEOUT)
+        # the nodes' own subscriptions: states reach the controller and the IK, foot states the
+        # sequencer, the sequencer's targets the IK (the probe is one more subscriber of each)
+        needs = {"/joint_states": 2 + ("controller" in names), "/sally/foot_states": 2, "/sally/ik_target": 2, "/sally/magnet_cmd": 1}
+        node = probe.node
+        probe.wait_for(
+            lambda: all(node.count_subscribers(topic) >= n for topic, n in needs.items()), DISCOVERY_TIMEOUT, "every node's subscriptions"
+        )
+        if "controller" in names:
+            efforts = probe.record(JointState, "/sally/joint_efforts")
+            efforts.keep = False
+            probe.wait_for_publishers(efforts, timeout=DISCOVERY_TIMEOUT)
+        response = probe.call(SetBool, "/sally_sim/pause", SetBool.Request(data=False), timeout=DISCOVERY_TIMEOUT)
+        if not response.success:
+            raise RuntimeError(f"could not unpause the sim: {response.message}")
+        self.say("every node is up: sim time starts")
+        return time.monotonic()
+
+    def _wait(self) -> str | None:
+        """Until a required node exits (its name), a stop request or the wall timeout (None)."""
+        required = [spec.name for spec in self.nodes if spec.required]
+        deadline = None if self.wall_timeout is None else time.monotonic() + self.wall_timeout
+        while not self._stop.is_set():
+            for name in required:
+                if not self.processes[name].running:
+                    return name
+            if deadline is not None and time.monotonic() > deadline:
+                self.say(f"wall-clock limit of {self.wall_timeout:g} s reached")
+                return None
+            time.sleep(0.05)
+        return None
+
+    def _stop_all(self) -> dict[str, int | None]:
+        codes = {}
+        for name, process in reversed(list(self.processes.items())):
+            codes[name] = process.stop(timeout=3.0)
+        return codes
+
+
+def run_graph(name: str, arguments: Mapping[str, str] | None = None, **kwargs) -> RunResult:
+    """Run graph ``name`` to its end with SIGINT/SIGTERM stopping it; see :class:`GraphRun`."""
+    run = GraphRun(name, arguments, **kwargs)
+    previous = {s: signal.signal(s, run.request_stop) for s in (signal.SIGINT, signal.SIGTERM)} if _main_thread() else {}
+    try:
+        return run.run()
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+
+
+def _main_thread() -> bool:
+    return threading.current_thread() is threading.main_thread() and os.name == "posix"

@@ -1,0 +1,58 @@
+"""The main job's acceptance test: the f2w graph as four processes on real DDS, through the runner.
+
+Lockstep pacing (four Python processes share two cores here; lockstep makes the run independent of
+how the machine shares its time), then the same graph again: the two reports must agree on every
+figure but the wall-clock ones.
+"""
+
+import json
+
+import pytest
+from sally_bringup.report import comparable
+from sally_bringup.runner import EXIT_OK, run_graph
+
+
+def run_f2w(tmp_path, ros_domain, name, **arguments):
+    result = run_graph("f2w", {"pacing": "lockstep", **arguments}, run_dir=tmp_path / name, domain_id=ros_domain, out=None, wall_timeout=300)
+    report = json.loads((tmp_path / name / "report.json").read_text())
+    print(json.dumps(report, indent=1))  # shown when the test fails
+    return result, report
+
+
+@pytest.fixture(scope="module")
+def lockstep_runs(tmp_path_factory):
+    from sally_bringup.environment import lease_domain
+
+    tmp = tmp_path_factory.mktemp("f2w")
+    with lease_domain() as lease:
+        first = run_f2w(tmp, lease.domain_id, "first")
+        second = run_f2w(tmp, lease.domain_id, "second")
+    return tmp, first, second
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="issue 5 open: in the graph BL peels off ~0.7 s after FR plants (16 mm); the same cores "
+    "in one process hold it to 0.02 mm",
+)
+def test_fl_then_fr_end_on_the_wall_and_the_stance_feet_stay(lockstep_runs):
+    tmp, (result, report), _ = lockstep_runs
+    assert report["success"], report["problems"]
+    assert result.exit_code == EXIT_OK
+    for foot in ("FL", "FR"):
+        plant = report["plants"][foot]
+        assert plant["magnet_on_wall"], foot
+        assert plant["error_mm"] < 5.0, (foot, plant)
+    assert report["stance_drift_mm"] < 3.0
+    assert report["stance_contact_lost"] == {}
+    assert report["sim_time_s"] <= 25.0
+    phases = [(row["foot"], row["phase"]) for row in report["phases"]]
+    assert ("FL", "F2W_REACH") in phases and ("FR", "F2W_REACH") in phases
+    assert phases.index(("FL", "F2W_REACH")) < phases.index(("FR", "LIFT"))
+    assert (tmp / "first" / "run.png").stat().st_size > 10_000
+    assert {"sim.log", "controller.log", "ik.log", "sequencer.log"} <= {p.name for p in (tmp / "first" / "logs").iterdir()}
+
+
+def test_two_lockstep_runs_give_the_same_report(lockstep_runs):
+    _, (_, first), (_, second) = lockstep_runs
+    assert comparable(first) == comparable(second)

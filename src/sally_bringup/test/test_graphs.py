@@ -1,0 +1,60 @@
+"""The graphs as data, the runner's command line and the launch files (no processes here)."""
+
+import ast
+from pathlib import Path
+
+import pytest
+from sally_bringup.cli import main as cli_main
+from sally_bringup.graphs import GraphError, graph
+
+LAUNCH = Path(__file__).resolve().parents[1] / "launch"
+
+
+def test_f2w_is_four_required_nodes_and_lockstep_syncs_them():
+    nodes = {n.name: n for n in graph("f2w", {"pacing": "lockstep"})}
+    assert list(nodes) == ["sim", "controller", "ik", "sequencer"] and all(n.required for n in nodes.values())
+    assert nodes["sim"].parameters["pacing"] == "lockstep"
+    assert nodes["ik"].parameters["target_sync"] is True
+    assert nodes["controller"].parameters["target_period"] == 0.005
+    assert nodes["sequencer"].parameters == {"sequence": "f2w", "duration": 25.0}
+    realtime = {n.name: n for n in graph("f2w")}
+    assert realtime["ik"].parameters["target_sync"] is False and realtime["controller"].parameters == {}
+
+
+def test_hardware_swap_in_drops_the_sim_and_the_controller():
+    assert [n.name for n in graph("f2w", {"sim": "false", "controller": "none"})] == ["ik", "sequencer"]
+    assert graph("orient")[-1].parameters["sequence"] == "orient"
+
+
+@pytest.mark.parametrize(
+    "name, arguments, match",
+    [
+        ("w2f", {}, "unknown graph 'w2f'"),
+        ("f2w", {"pacing": "warp"}, "pacing:=warp is not one of"),
+        ("f2w", {"duration": "soon"}, "duration:=soon is not a number"),
+        ("f2w", {"duration": "-1"}, "positive"),
+        ("f2w", {"magnets": "FL,XX"}, "must name feet"),
+        ("f2w", {"speed": "1"}, "unknown argument"),
+    ],
+)
+def test_bad_graph_arguments_are_refused_by_name(name, arguments, match):
+    with pytest.raises(GraphError, match=match):
+        graph(name, arguments)
+
+
+def test_the_cli_refuses_bad_arguments_before_starting_anything(capsys):
+    assert cli_main(["f2w", "pacing:=warp"]) == 2
+    assert "pacing:=warp is not one of" in capsys.readouterr().err
+    assert cli_main(["f2w", "pacing=lockstep"]) == 2
+    assert "not name:=value" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", ["f2w", "orient"])
+def test_launch_files_describe_their_graph(name):
+    """launch/launch_ros are not installed here: check what the file asks for."""
+    tree = ast.parse((LAUNCH / f"{name}.launch.py").read_text())
+    functions = {f.name: f for f in tree.body if isinstance(f, ast.FunctionDef)}
+    assert "generate_launch_description" in functions
+    call = functions["generate_launch_description"].body[-1].value
+    assert call.func.id == "describe" and call.args[0].value == name
+    assert (LAUNCH.parents[2] / "launch").resolve() == LAUNCH  # the top-level launch/ is this folder

@@ -1,0 +1,182 @@
+"""Campaign: one or more feet's sequences in turn, with seed 000's dual-foot handoff. Pure Python.
+
+``f2w`` runs FL's ``f2w``; once FL has dwelt ``dwell`` (3.0 s) in F2W_REACH its runner is
+force-completed, FL becomes a WALL stance foot (full pose lock) and FR's ``f2w_fr`` starts from
+where FR stands. FR joins the wall feet after its own dwell; the campaign is done ``hold`` seconds
+later. ``orient`` and ``f2w_fr`` are single-foot campaigns (``orient`` is done ``hold`` seconds
+after its orient motion ends).
+
+Whoever drives it (the sequencer node, a test) calls :meth:`Campaign.step` with a sim time and the
+feet as last measured, and gets back what to send: the swing target, and the stances and magnet
+switches that changed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping
+
+import numpy as np
+
+from .errors import SequenceError
+from .ik_target import IKTarget
+from .phase import PhaseContext
+from .runner import RunnerStatus, SequenceRunner
+from .sequences import ORIENT_TIME, make_sequence
+
+FEET = ("FL", "FR", "BL", "BR")
+SWING, FLOOR, WALL = "SWING", "FLOOR", "WALL"
+CAMPAIGNS = {"f2w": (("FL", "f2w"), ("FR", "f2w_fr")), "orient": (("FL", "orient"),), "f2w_fr": (("FR", "f2w_fr"),)}
+DWELL = 3.0
+"""Seed 000's DUAL_REACH_DWELL: time in F2W_REACH after which a foot counts as planted."""
+HOLD = 1.0
+
+
+@dataclass(frozen=True)
+class FootReading:
+    position: np.ndarray
+    hip_pivot: np.ndarray
+
+
+@dataclass
+class Tick:
+    """What to send for one step: None / empty where nothing changed."""
+
+    target: tuple[str, IKTarget] | None = None
+    stance: dict[str, str] | None = None
+    magnets: dict[str, bool] = field(default_factory=dict)
+    events: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class CampaignStatus:
+    sequence: str
+    foot: str
+    runner: RunnerStatus | None
+    started: bool
+    done: bool
+    failed: bool
+    message: str
+
+
+class Campaign:
+    def __init__(self, sequence: str, start_time: float = 0.5, dwell: float = DWELL, hold: float = HOLD) -> None:
+        if sequence not in CAMPAIGNS:
+            raise SequenceError(f"unknown sequence {sequence!r}; valid: {sorted(CAMPAIGNS)}")
+        for name, value in (("start_time", start_time), ("dwell", dwell), ("hold", hold)):
+            if not np.isfinite(value) or value < 0:
+                raise SequenceError(f"{name} must be a non-negative finite number of seconds, got {value!r}")
+        self.sequence = sequence
+        self.stages = CAMPAIGNS[sequence]
+        self.start_time, self.dwell, self.hold = float(start_time), float(dwell), float(hold)
+        self.stage = -1
+        self.stance = {foot: FLOOR for foot in FEET}
+        self.planted: dict[str, float] = {}
+        """foot -> sim time it was declared planted."""
+        self.plant_targets: dict[str, np.ndarray] = {}
+        self.phase_log: list[tuple[str, str, float]] = []
+        """(foot, phase, sim time it began), in order."""
+        self.runner: SequenceRunner | None = None
+        self.done_at: float | None = None
+        self._finish_at = float("inf")
+        self.failed = False
+        self.message = ""
+        self._feet: Mapping[str, FootReading] = {}
+        self._tick = Tick()
+        self._last_time: float | None = None
+
+    @property
+    def foot(self) -> str:
+        return self.stages[max(self.stage, 0)][0]
+
+    @property
+    def done(self) -> bool:
+        return self.done_at is not None or self.failed
+
+    def step(self, t: float, feet: Mapping[str, FootReading]) -> Tick:
+        """The commands for sim time ``t`` (non-decreasing) given the feet as last measured."""
+        if not np.isfinite(t) or (self._last_time is not None and t < self._last_time):
+            raise SequenceError(f"campaign time must be finite and non-decreasing, got {t!r} after {self._last_time!r}")
+        missing = [f for f in FEET if f not in feet]
+        if missing:
+            raise SequenceError(f"foot readings lack {missing}")
+        self._last_time, self._feet, self._tick = t, feet, Tick()
+        if self.done or t < self.start_time:
+            return self._tick
+        try:
+            if self.stage < 0:
+                self._start_stage(0, t)
+            self._advance(t)
+        except SequenceError as exc:
+            self.failed, self.message = True, str(exc)
+            self._tick.events.append(f"failed: {exc}")
+        return self._tick
+
+    def _advance(self, t: float) -> None:
+        runner = self.runner
+        assert runner is not None
+        if runner.done:
+            if self.done_at is None and t >= self._finish_at:
+                self.done_at = t
+                self._tick.events.append(f"done at {t:.3f} s")
+            return
+        before = runner.index
+        target = runner.step(t)
+        for index in range(before + 1, runner.index + 1):  # an instant phase is passed within a step
+            self._log_phase(runner.phases[index].name, runner.phase_start)
+        self._tick.target = (self.foot, target)
+        if runner.phase.name == "F2W_REACH" and t - runner.phase_start >= self.dwell:
+            self._plant(t)
+        elif runner.phase.name == "ORIENT_HOLD" and t - runner.phase_start >= ORIENT_TIME + self.hold:
+            runner.force_complete()
+            self._finish_at = t
+            self._advance(t)
+
+    def _plant(self, t: float) -> None:
+        foot, runner = self.foot, self.runner
+        runner.force_complete()  # FL stays where it was put
+        self.planted[foot] = t
+        self.plant_targets[foot] = np.array(runner.ctx.shared["f2w_plant_target"])
+        self._set_stance({foot: WALL})
+        self._tick.target = None  # a WALL foot takes no targets
+        self._tick.events.append(f"{foot} planted on the wall at {t:.3f} s")
+        if self.stage + 1 < len(self.stages):
+            self._start_stage(self.stage + 1, t)
+            self._advance(t)
+        else:
+            self._finish_at = t + self.hold
+
+    def _start_stage(self, index: int, t: float) -> None:
+        self.stage = index
+        foot, name = self.stages[index]
+        ctx = PhaseContext(
+            foot=foot,
+            ee_home=self._reading(foot).position.copy(),
+            ee_pos_fn=lambda: self._reading(foot).position,
+            hip_pivot_fn=lambda: self._reading(foot).hip_pivot,
+            enable_magnet=lambda: self._switch(foot, True),
+            disable_magnet=lambda: self._switch(foot, False),
+        )
+        self._set_stance({foot: SWING})
+        self.runner = SequenceRunner(make_sequence(name), ctx, t)
+        self._log_phase(self.runner.phase.name, t)
+
+    def _reading(self, foot: str) -> FootReading:
+        reading = self._feet[foot]
+        return FootReading(np.asarray(reading.position, float), np.asarray(reading.hip_pivot, float))
+
+    def _switch(self, foot: str, on: bool) -> None:
+        self._tick.magnets[foot] = on
+        self._tick.events.append(f"{foot} magnet {'on' if on else 'off'}")
+
+    def _set_stance(self, changes: Mapping[str, str]) -> None:
+        self.stance.update(changes)
+        self._tick.stance = dict(self.stance)
+
+    def _log_phase(self, phase: str, t: float) -> None:
+        self.phase_log.append((self.foot, phase, t))
+        self._tick.events.append(f"{self.foot} {phase} from {t:.3f} s")
+
+    def status(self, t: float) -> CampaignStatus:
+        runner = None if self.runner is None else self.runner.status(t)
+        return CampaignStatus(self.sequence, self.foot, runner, self.stage >= 0, self.done_at is not None, self.failed, self.message)

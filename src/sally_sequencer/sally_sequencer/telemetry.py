@@ -1,0 +1,70 @@
+"""Seed 000's telemetry block, as text (printed by the sequencer node every second of sim time)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+FACE_AXIS_LOCAL = np.array([0.0, -1.0, 0.0])
+BAR = 12
+
+
+@dataclass(frozen=True)
+class FootView:
+    foot: str
+    mode: str
+    position: np.ndarray
+    face: np.ndarray
+    """World direction of the magnet face normal."""
+    in_contact: bool
+    penetration: float
+    magnet_on: bool
+
+
+def face_normal(quat_wxyz) -> np.ndarray:
+    w, x, y, z = quat_wxyz
+    rotation = np.array(
+        [
+            [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
+            [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
+            [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)],
+        ]
+    )
+    return rotation @ FACE_AXIS_LOCAL
+
+
+def telemetry_block(
+    t: float,
+    foot: str,
+    phase: str,
+    progress: float,
+    target_position: np.ndarray | None,
+    target_face: np.ndarray | None,
+    feet: dict[str, FootView],
+    drift: dict[str, float],
+) -> str:
+    """``drift``: stance foot -> distance from where it stood when the sequence began (m)."""
+    filled = round(min(max(progress, 0.0), 1.0) * BAR)
+    head = f"t={t:5.1f} [{'█' * filled}{'░' * (BAR - filled)}] {foot}/{phase} {progress * 100:5.1f}%"
+    swing = feet.get(foot)
+    if swing is not None and target_position is not None:
+        d = (swing.position - target_position) * 1e3
+        head += f" pos_err={np.linalg.norm(d):5.1f}mm (Δx={d[0]:+.1f} Δy={d[1]:+.1f} Δz={d[2]:+.1f})"
+        if target_face is not None:
+            angle = math.degrees(math.acos(min(max(float(swing.face @ target_face), -1.0), 1.0)))
+            head += f" ang_to_goal={angle:4.1f}°"
+    worst = max(drift, key=drift.get) if drift else None
+    if worst is not None:
+        head += f" stance={worst}/{drift[worst] * 1e3:.1f}mm"
+    if swing is not None:
+        head += f" mag={'ON' if swing.magnet_on else 'OFF'}"
+    lines = [head]
+    for name, view in feet.items():
+        if view.mode == "SWING":
+            state = f"contact={'●' if view.in_contact else '○'} airborne"
+        else:
+            state = f"contact={'●' if view.in_contact else '○'} pen={view.penetration * 1e3:5.2f}mm"
+        lines.append(f"{name} [{view.mode}] {state} mag={'on' if view.magnet_on else 'off'}" + (" ◄" if name == worst else ""))
+    return "\n".join(lines)
