@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 import numpy as np
-from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
 from sally_interfaces.msg import FootStates, IKTarget, MagnetArray, SequenceStatus
+from sally_node_common.qos import LATCHED
+from sally_node_common.stamps import stamp_ns
 
 from .probe import Probe
 from .report import FootSample, MagnetSample, RunRecord
 
-LATCHED = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE, history=HistoryPolicy.KEEP_LAST, durability=DurabilityPolicy.TRANSIENT_LOCAL)
 TOPICS = ("/sally/foot_states", "/sally/magnets", "/sally/ik_target", "/sally/sequence_status")
 
 
 def seconds(stamp) -> float:
-    return stamp.sec + stamp.nanosec * 1e-9
+    return stamp_ns(stamp) * 1e-9
 
 
 class RunRecorder:

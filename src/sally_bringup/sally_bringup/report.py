@@ -63,13 +63,13 @@ def build_report(record: RunRecord, sequence: str, wall_time_s: float, exit_code
     base = next((s for s in record.feet if s.t >= start), record.feet[0])
     report: dict = {"sequence": sequence}
     plants = {}
+    last_magnet = record.magnets[-1] if record.magnets else None
     for foot in ("FL", "FR"):
         reach = [(t, pos) for t, f, phase, pos in record.targets if f == foot and phase == "F2W_REACH"]
         if not reach:
             continue
         target = reach[-1][1]
         error = float(np.linalg.norm(end.position[foot] - target)) * 1e3
-        last_magnet = record.magnets[-1] if record.magnets else None
         held = bool(
             last_magnet
             and last_magnet.enabled.get(foot)

@@ -27,11 +27,12 @@ import numpy as np
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
 from rcl_interfaces.msg import ParameterDescriptor, SetParametersResult
 from rclpy.node import Node
-from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
 from nav_msgs.msg import Odometry
 from sally_description import JOINT_NAMES, build_model
 from sally_description.limits import actuated_limits
 from sally_node_common import run_node
+from sally_node_common.qos import KEPT, RELIABLE_DEEP
+from sally_node_common.stamps import stamp_ns
 from sensor_msgs.msg import JointState
 
 from .errors import ControllerError
@@ -39,13 +40,9 @@ from .gravity import GravityModel
 from .joint_controller import JointController
 from .pid import DEFAULT_I_CLAMP, DEFAULT_KD, DEFAULT_KI, DEFAULT_KP, PIDGains
 
-RELIABLE_DEEP = QoSProfile(depth=100, reliability=ReliabilityPolicy.RELIABLE, history=HistoryPolicy.KEEP_LAST)
-TARGETS_QOS = QoSProfile(
-    depth=100, reliability=ReliabilityPolicy.RELIABLE, history=HistoryPolicy.KEEP_LAST, durability=DurabilityPolicy.TRANSIENT_LOCAL
-)
-"""Targets published before this node's reader was matched still arrive (the IK keeps the last 100).
-A transient-local reader refuses volatile writers, so targets are also read through a volatile
-reader: any publisher works, and the IK's messages arrive twice (the same values and stamp)."""
+# Targets published before this node's reader was matched still arrive (the IK keeps the last 100,
+# KEPT). A transient-local reader refuses volatile writers, so targets are also read through a
+# volatile reader: any publisher works, and the IK's messages arrive twice (same values and stamp).
 GAINS = {"kp": DEFAULT_KP, "ki": DEFAULT_KI, "kd": DEFAULT_KD, "i_clamp": DEFAULT_I_CLAMP}
 
 
@@ -86,7 +83,7 @@ class ControllerNode(Node):
         self._pub = self.create_publisher(JointState, "/sally/joint_efforts", RELIABLE_DEEP)
         self._pub_diag = self.create_publisher(DiagnosticArray, "/diagnostics", 10)
         self.create_subscription(JointState, "/joint_states", self._on_state, RELIABLE_DEEP)
-        for qos in (TARGETS_QOS, RELIABLE_DEEP):
+        for qos in (KEPT, RELIABLE_DEEP):
             self.create_subscription(JointState, "/sally/joint_targets", self._on_targets, qos)
         self.create_subscription(Odometry, "/sally/odom", self._on_odom, RELIABLE_DEEP)
         self._diag_timer = self.create_timer(self.get_parameter("diagnostics_period").value, self._publish_diagnostics)
@@ -235,7 +232,7 @@ class ControllerNode(Node):
 
 
 def _stamp(msg) -> int:
-    return msg.header.stamp.sec * 1_000_000_000 + msg.header.stamp.nanosec
+    return stamp_ns(msg.header.stamp)
 
 
 def _number(v) -> bool:

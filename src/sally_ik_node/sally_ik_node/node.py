@@ -26,12 +26,13 @@ from geometry_msgs.msg import Point, Pose, Quaternion
 from nav_msgs.msg import Odometry
 from rcl_interfaces.msg import ParameterDescriptor, SetParametersResult
 from rclpy.node import Node
-from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
 from sally_description import JOINT_NAMES, LEGS, build_model
 from sally_description.constants import ACTUATED_JOINT_NAMES, hip_site
 from sally_interfaces.msg import FootState, FootStates, IKStatus, StanceCommand
 from sally_interfaces.msg import IKTarget as IKTargetMsg
 from sally_node_common import run_node
+from sally_node_common.qos import KEPT, RELIABLE_DEEP
+from sally_node_common.stamps import set_stamp, stamp_ns
 from sally_sequencer import IKTarget, SequenceError
 from sally_description.contact import FootContactMonitor
 from sensor_msgs.msg import JointState
@@ -39,19 +40,9 @@ from sensor_msgs.msg import JointState
 from .errors import IKError
 from .whole_body_ik import IKConfig, StanceMode, WholeBodyIK
 
-RELIABLE_DEEP = QoSProfile(depth=100, reliability=ReliabilityPolicy.RELIABLE, history=HistoryPolicy.KEEP_LAST)
-TARGETS_QOS = QoSProfile(
-    depth=100, reliability=ReliabilityPolicy.RELIABLE, history=HistoryPolicy.KEEP_LAST, durability=DurabilityPolicy.TRANSIENT_LOCAL
-)
-"""Joint targets are kept for late-joining readers: each IK state is solved once, so a message a
-controller missed while discovery was still going on would never come again."""
 COSTS = ("posture_cost", "body_position_cost", "body_orientation_cost", "stance_position_cost", "wall_orientation_cost")
 PENDING = 64
 """How many unmatched joint-state / odom stamps are kept while waiting for their partner."""
-
-
-def stamp_ns(stamp) -> int:
-    return stamp.sec * 1_000_000_000 + stamp.nanosec
 
 
 class IKNode(Node):
@@ -101,13 +92,13 @@ class IKNode(Node):
         self._contacts = FootContactMonitor()
         self._counts: Counter[str] = Counter()
         self._targets_msg = JointState(name=list(ACTUATED_JOINT_NAMES))
-        self._pub_targets = self.create_publisher(JointState, "/sally/joint_targets", TARGETS_QOS)
+        self._pub_targets = self.create_publisher(JointState, "/sally/joint_targets", KEPT)
         self._pub_status = self.create_publisher(IKStatus, "/sally/ik_status", RELIABLE_DEEP)
-        self._pub_feet = self.create_publisher(FootStates, "/sally/foot_states", TARGETS_QOS)  # a late sequencer still steps
+        self._pub_feet = self.create_publisher(FootStates, "/sally/foot_states", KEPT)  # a late sequencer still steps
         self._pub_diag = self.create_publisher(DiagnosticArray, "/diagnostics", 10)
         self.create_subscription(JointState, "/joint_states", self._on_state, RELIABLE_DEEP)
         self.create_subscription(Odometry, "/sally/odom", self._on_odom, RELIABLE_DEEP)
-        for qos in (TARGETS_QOS, RELIABLE_DEEP):  # a sequencer's kept targets, and anyone's
+        for qos in (KEPT, RELIABLE_DEEP):  # a sequencer's kept targets, and anyone's
             self.create_subscription(IKTargetMsg, "/sally/ik_target", self._on_target, qos)
         self.create_subscription(StanceCommand, "/sally/stance", self._on_stance, RELIABLE_DEEP)
         self.create_timer(1.0, self._publish_diagnostics)
@@ -237,7 +228,7 @@ class IKNode(Node):
         self._counts["rejected"] += 1
         self.get_logger().error(text, throttle_duration_sec=1.0)
         msg = IKStatus(status=IKStatus.REJECTED, foot=foot, message=text)
-        msg.header.stamp.sec, msg.header.stamp.nanosec = divmod(max(stamp, 0), 1_000_000_000)
+        set_stamp(msg.header, max(stamp, 0))
         self._pub_status.publish(msg)
 
     # --- solving --------------------------------------------------------------------------------
@@ -300,7 +291,7 @@ class IKNode(Node):
 
     def _foot_states(self, stamp: int) -> FootStates:
         msg = FootStates()
-        msg.header.stamp.sec, msg.header.stamp.nanosec = divmod(stamp, 1_000_000_000)
+        set_stamp(msg.header, stamp)
         msg.header.frame_id = "world"
         data = self.ik.configuration.data
         for leg in LEGS:

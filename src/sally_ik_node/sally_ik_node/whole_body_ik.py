@@ -259,7 +259,6 @@ class WholeBodyIK:
         return self._foot_tasks[foot]
 
     def _update_swing_task(self, swing: str | None) -> None:
-        cfg = self.config
         face = None if swing is None else self.targets[swing].face_axis
         if face is None:
             self._face_cache = None  # the next orientation phase computes a fresh rotation

@@ -23,31 +23,19 @@ import threading
 import numpy as np
 from rcl_interfaces.msg import ParameterDescriptor
 from rclpy.node import Node
-from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
 from sally_interfaces.msg import FootStates, IKStatus, MagnetArray, MagnetCommand, SequenceStatus, StanceCommand
 from sally_interfaces.msg import IKTarget as IKTargetMsg
 from sally_node_common import StartupError, run_node
+from sally_node_common.qos import KEPT, LATCHED, RELIABLE_DEEP
+from sally_node_common.stamps import set_stamp, stamp_ns
 
 from .campaign import CAMPAIGNS, FEET, Campaign, FootReading
 from .errors import SequenceError
 from .telemetry import FootView, face_normal, telemetry_block
 
-RELIABLE_DEEP = QoSProfile(depth=100, reliability=ReliabilityPolicy.RELIABLE, history=HistoryPolicy.KEEP_LAST)
-KEPT = QoSProfile(depth=100, reliability=ReliabilityPolicy.RELIABLE, history=HistoryPolicy.KEEP_LAST, durability=DurabilityPolicy.TRANSIENT_LOCAL)
-"""Foot states and targets are kept for late readers: each is sent once per step, and a lockstep
-graph waits for the one it missed while discovery was still going on."""
-LATCHED = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE, history=HistoryPolicy.KEEP_LAST, durability=DurabilityPolicy.TRANSIENT_LOCAL)
 MODES = {"SWING": StanceCommand.SWING, "FLOOR": StanceCommand.FLOOR, "WALL": StanceCommand.WALL}
 MODE_NAMES = {v: k for k, v in MODES.items()}
 EXIT_FAILED = 1
-
-
-def stamp_ns(stamp) -> int:
-    return stamp.sec * 1_000_000_000 + stamp.nanosec
-
-
-def set_stamp(header, nanoseconds: int) -> None:
-    header.stamp.sec, header.stamp.nanosec = divmod(nanoseconds, 1_000_000_000)
 
 
 class SequencerNode(Node):

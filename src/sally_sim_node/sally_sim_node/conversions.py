@@ -18,6 +18,7 @@ from nav_msgs.msg import Odometry
 from rosgraph_msgs.msg import Clock
 from sally_description import LEGS
 from sally_interfaces.msg import MagnetArray, MagnetCommand, MagnetState
+from sally_node_common.stamps import stamp_ns
 from sensor_msgs.msg import JointState
 
 WORLD_FRAME = "world"
@@ -41,8 +42,7 @@ def time_msg(nanoseconds: int) -> Time:
     return Time(sec=nanoseconds // 1_000_000_000, nanosec=nanoseconds % 1_000_000_000)
 
 
-def stamp_nanoseconds(stamp: Time) -> int:
-    return stamp.sec * 1_000_000_000 + stamp.nanosec
+stamp_nanoseconds = stamp_ns
 
 
 def clock_msg(nanoseconds: int) -> Clock:

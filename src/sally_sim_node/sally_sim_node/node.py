@@ -32,6 +32,7 @@ from sally_controller import JointPID, PIDGains
 from sally_description import JOINT_NAMES, LEGS, DescriptionError, PhysicsParams, build_model
 from sally_description.constants import ACTUATED_JOINT_NAMES
 from sally_node_common import StartupError, run_node, spin_until_shutdown
+from sally_node_common.qos import RELIABLE_DEEP
 
 from diagnostic_msgs.msg import DiagnosticArray
 from nav_msgs.msg import Odometry
@@ -49,7 +50,6 @@ from .simulator import Simulator
 from .watchdog import EffortWatchdog
 
 EXIT_DIVERGED = 3
-RELIABLE_DEEP = QoSProfile(depth=100, reliability=ReliabilityPolicy.RELIABLE, history=HistoryPolicy.KEEP_LAST)
 RELIABLE_LATEST = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE, history=HistoryPolicy.KEEP_LAST)
 LOCKSTEP_RESEND = 0.1
 """Wall seconds after which lockstep re-sends the state it waits on (a reply lost at discovery)."""
