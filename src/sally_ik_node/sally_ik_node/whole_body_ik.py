@@ -69,8 +69,11 @@ class IKConfig:
     damping: float = 1e-3
     solver: str = "daqp"
     posture_cost: float = 1e-2
-    body_position_cost: float = 1.0
-    body_orientation_cost: float = 1.0
+    body_position_cost: float = 10.0
+    body_orientation_cost: float = 10.0
+    """The body holds its pose as firmly as the stance feet: at 1.0 the IK traded body pose for the
+    swing target and the posture; during FR's swing in the f2w graph the body crept 22 mm sideways
+    and rolled 1 deg, which unloaded BL until FR's magnet switched on and peeled it off the floor."""
     stance_position_cost: float = 10.0
     wall_orientation_cost: float = 30.0
     position_tolerance: float = 1e-3
