@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 from sally_sequencer import PhaseContext, SequenceError, SequenceRunner, make_sequence
-from sally_sequencer.sequences import FOOT_STANDOFF, REACH_CLEARANCE, REACH_TIME, SEAT_TIME, WALL_X, wall_distance
+from sally_sequencer.sequences import FOOT_STANDOFF, REACH_CLEARANCE, REACH_TIME, SEAT_SETTLE, SEAT_TIME, WALL_X, wall_distance
 from sally_sequencer.trajectory import quintic
 
 HOME = np.array([0.33, 0.28, 0.009])
@@ -107,7 +107,7 @@ def test_measure_reach_and_seat_then_the_magnet_on():
     assert at(out, 7.5 + REACH_TIME).position == pytest.approx(reach)  # the staging stop, magnet off
     assert at(out, 12.0).position == pytest.approx(plant)
     assert fake.magnet == ["off", "on"]  # on exactly once, after the seat
-    assert on_at == pytest.approx(7.5 + REACH_TIME + SEAT_TIME)
+    assert on_at == pytest.approx(7.5 + REACH_TIME + SEAT_TIME + SEAT_SETTLE)
     assert runner.phase.name == "F2W_REACH" and not runner.done  # unbounded: holds until handed off
 
 
@@ -134,7 +134,7 @@ def test_on_enter_runs_once_per_phase_even_when_a_step_skips_phases():
     fake = Fake()
     runner = SequenceRunner(make_sequence("f2w"), fake.ctx, 0.0)
     runner.step(0.0)
-    runner.step(10.1)  # from LIFT straight past F2W_REACH's magnet-on time
+    runner.step(10.3)  # from LIFT straight past F2W_REACH's magnet-on time
     assert runner.phase.name == "F2W_REACH" and fake.magnet == ["off", "on"]
 
 
