@@ -27,12 +27,11 @@ import numpy as np
 from rcl_interfaces.msg import ParameterDescriptor, SetParametersResult
 from rclpy.node import Node
 from rclpy._rclpy_pybind11 import InvalidHandle, RCLError
-from rclpy.qos import HistoryPolicy, QoSProfile, ReliabilityPolicy
 from sally_controller import JointPID, PIDGains
 from sally_description import JOINT_NAMES, LEGS, DescriptionError, PhysicsParams, build_model
 from sally_description.constants import ACTUATED_JOINT_NAMES
 from sally_node_common import StartupError, run_node, spin_until_shutdown
-from sally_node_common.qos import RELIABLE_DEEP
+from sally_node_common.qos import LATEST, RELIABLE_DEEP
 
 from diagnostic_msgs.msg import DiagnosticArray
 from nav_msgs.msg import Odometry
@@ -50,9 +49,10 @@ from .simulator import Simulator
 from .watchdog import EffortWatchdog
 
 EXIT_DIVERGED = 3
-RELIABLE_LATEST = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE, history=HistoryPolicy.KEEP_LAST)
 LOCKSTEP_RESEND = 0.1
 """Wall seconds after which lockstep re-sends the state it waits on (a reply lost at discovery)."""
+EFFORTS_LIVE = 0.1
+"""Wall seconds since the last effort within which realtime/fast pacing treats the controller as live."""
 LOCKSTEP_HELD_WAIT = 0.001
 """While the hold is on in lockstep, how long each period waits for a controller to come back (s)."""
 SWITCH_INTERVAL = 0.0002
@@ -105,13 +105,14 @@ class SimNode(Node):
         self._awaiting = -1  # lockstep: stamp (ns) of the state waiting for its answer
         self._answered = -2
         self._last_stamp = 0
+        self._last_effort_wall = -float("inf")  # realtime/fast: when the latest effort came (monotonic)
         self._counts: Counter[str] = Counter()
         self._rejected: Counter[str] = Counter()
         self._apply_rates()
 
         self._joint_writer = conv.JointStateWriter(JOINT_NAMES)
         self._odom_writer = conv.OdometryWriter()
-        self._pub_clock = self.create_publisher(Clock, "/clock", RELIABLE_LATEST)
+        self._pub_clock = self.create_publisher(Clock, "/clock", LATEST)
         self._pub_joints = self.create_publisher(JointState, "/joint_states", RELIABLE_DEEP)
         self._pub_odom = self.create_publisher(Odometry, "/sally/odom", RELIABLE_DEEP)
         self._pub_magnets = self.create_publisher(MagnetArray, "/sally/magnets", 10)
@@ -173,6 +174,8 @@ class SimNode(Node):
         state = () if self._mode == "lockstep" else (self._state_every,)
         self._publish_periods = (self._clock_every, *state, self._telemetry_every)
         self._lockstep_timeout = float(self._p("lockstep_timeout"))
+        self._effort_max_age_ns = conv.to_nanoseconds(float(self._p("effort_max_age")))
+        self._effort_wait = float(self._p("effort_wait"))
 
     # --- time -----------------------------------------------------------------------------------
     @property
@@ -234,6 +237,8 @@ class SimNode(Node):
         while done < n:
             if not self._watchdog.engaged and self._watchdog.check(self.sim.time):
                 self._engage_hold("no effort command for %.3f s" % self._watchdog.timeout)
+            if self._mode != "lockstep":
+                self._wait_for_fresh_efforts()
             k = self._steps
             run = min(n - done, *(every - k % every for every in self._publish_periods))
             if self._scheduled:
@@ -251,6 +256,30 @@ class SimNode(Node):
                 self._publish_state()
             if k % self._telemetry_every == 0:
                 self._publish_magnets()
+
+    def _wait_for_fresh_efforts(self) -> None:
+        """Realtime/fast: do not run ahead of a live controller by more than ``effort_max_age``.
+
+        A sim catching up on the wall clock runs several times faster than real time; the efforts
+        answering a state 1 ms of wall time old would then be applied 5-10 ms of sim time late, and
+        a Kp 500 / Kd 30 PID goes unstable with that delay (the f2w graph fell over). So before each
+        run of steps the sim waits, up to ``effort_wait`` wall seconds, for the answer to a recent
+        state. It waits only while efforts are coming (one within the last 0.1 s): a controller that
+        is gone is the watchdog's case, and a graph without one is never held up. The time spent
+        waiting shows as lag and a lowered effective factor on /diagnostics, as any other lag.
+        """
+        if self._effort_max_age_ns <= 0 or self._watchdog.engaged:
+            return
+        start = time.monotonic()
+        if start - self._last_effort_wall > EFFORTS_LIVE:
+            return
+        with self._answer:
+            while self.now_ns - self._last_stamp > self._effort_max_age_ns and not self._stop.is_set():
+                left = self._effort_wait - (time.monotonic() - start)
+                if left <= 0:
+                    self._counts["effort_waits_timed_out"] += 1
+                    return
+                self._answer.wait(timeout=left)
 
     def _efforts(self, q: np.ndarray, qdot: np.ndarray) -> np.ndarray:
         if self._watchdog.engaged:
@@ -312,6 +341,10 @@ class SimNode(Node):
                 return self._reject("future", f"effort command stamped {cmd.stamp} ns, after the sim's {now} ns")
             self._last_stamp = cmd.stamp
         self._set_command(cmd)
+        if cmd.stamp:  # only a stamped effort says which state it answers
+            with self._answer:
+                self._last_effort_wall = time.monotonic()
+                self._answer.notify_all()
         return None
 
     def _set_command(self, cmd: conv.EffortCommand) -> None:

@@ -37,6 +37,15 @@ def _positive(limit: float | None = None, unit: str = "") -> Callable[[Any], str
     return check
 
 
+def _non_negative(limit: float, unit: str = "") -> Callable[[Any], str | None]:
+    def check(v: Any) -> str | None:
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or v < 0 or v > limit:
+            return f"must be a finite number in [0, {limit:g}]{unit}"
+        return None
+
+    return check
+
+
 def _pacing(v: Any) -> str | None:
     return None if v in PACING_MODES else f"must be one of {list(PACING_MODES)}"
 
@@ -77,6 +86,14 @@ SPECS: tuple[ParamSpec, ...] = (
     ParamSpec("telemetry_rate", 50.0, "/sally/magnets rate (Hz of sim time)", _positive(MAX_RATE, " Hz")),
     ParamSpec("diagnostics_period", 0.5, "/diagnostics period (wall seconds)", _positive(60.0, " s")),
     ParamSpec("effort_timeout", 0.05, "sim seconds without an effort command before the watchdog holds", _positive(60.0, " s")),
+    ParamSpec(
+        "effort_max_age",
+        0.001,
+        "realtime/fast: the sim steps at most this far (sim s) past the state the latest effort answers, "
+        "waiting up to effort_wait for the controller (0: never waits)",
+        _non_negative(1.0, " s"),
+    ),
+    ParamSpec("effort_wait", 0.02, "realtime/fast: wall seconds to wait for a fresh effort before stepping on with the old one", _positive(1.0, " s")),
     ParamSpec(
         "lockstep_timeout",
         1.0,
