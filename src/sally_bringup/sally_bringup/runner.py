@@ -154,26 +154,24 @@ class GraphRun:
 
     def _unpause_when_heard(self, probe, recorder) -> float:
         """Wait until every node's topics are matched both ways, then start sim time."""
-        from sensor_msgs.msg import JointState
         from std_srvs.srv import SetBool
 
         names = {spec.name for spec in self.nodes}
-        states = probe.record(JointState, "/joint_states")
-        states.keep = False
-        heard = [states, recorder.recordings["/sally/foot_states"], recorder.recordings["/sally/ik_target"]]
-        for rec in heard:
+        for rec in (recorder.recordings["/sally/foot_states"], recorder.recordings["/sally/ik_target"]):
             probe.wait_for_publishers(rec, timeout=DISCOVERY_TIMEOUT)
         # the nodes' own subscriptions: states reach the controller and the IK, foot states the
-        # sequencer, the sequencer's targets the IK (the probe is one more subscriber of each)
-        needs = {"/joint_states": 2 + ("controller" in names), "/sally/foot_states": 2, "/sally/ik_target": 2, "/sally/magnet_cmd": 1}
+        # sequencer, the sequencer's targets the IK (the probe is one more subscriber of the two it
+        # records); the 1 kHz streams are checked through the graph, not read: reading them would
+        # take CPU the realtime control loop needs
         node = probe.node
+        publishers = {"/joint_states": 1, **({"/sally/joint_efforts": 1} if "controller" in names else {})}
+        subscribers = {"/joint_states": 1 + ("controller" in names), "/sally/foot_states": 2, "/sally/ik_target": 2, "/sally/magnet_cmd": 1}
         probe.wait_for(
-            lambda: all(node.count_subscribers(topic) >= n for topic, n in needs.items()), DISCOVERY_TIMEOUT, "every node's subscriptions"
+            lambda: all(node.count_publishers(topic) >= n for topic, n in publishers.items())
+            and all(node.count_subscribers(topic) >= n for topic, n in subscribers.items()),
+            DISCOVERY_TIMEOUT,
+            "every node's publishers and subscriptions",
         )
-        if "controller" in names:
-            efforts = probe.record(JointState, "/sally/joint_efforts")
-            efforts.keep = False
-            probe.wait_for_publishers(efforts, timeout=DISCOVERY_TIMEOUT)
         response = probe.call(SetBool, "/sally_sim/pause", SetBool.Request(data=False), timeout=DISCOVERY_TIMEOUT)
         if not response.success:
             raise RuntimeError(f"could not unpause the sim: {response.message}")
