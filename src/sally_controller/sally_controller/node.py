@@ -31,7 +31,7 @@ from nav_msgs.msg import Odometry
 from sally_description import JOINT_NAMES, build_model
 from sally_description.limits import actuated_limits
 from sally_node_common import run_node
-from sally_node_common.qos import KEPT, LATEST, RELIABLE_DEEP
+from sally_node_common.qos import KEPT, RELIABLE_DEEP
 from sally_node_common.stamps import stamp_ns
 from sensor_msgs.msg import JointState
 
@@ -82,9 +82,7 @@ class ControllerNode(Node):
         self._efforts = JointState(name=list(limits.names))
         self._pub = self.create_publisher(JointState, "/sally/joint_efforts", RELIABLE_DEEP)
         self._pub_diag = self.create_publisher(DiagnosticArray, "/diagnostics", 10)
-        # the newest state only: behind a realtime sim, answering a backlog would send old efforts
-        # (lockstep has one state in flight at a time)
-        self.create_subscription(JointState, "/joint_states", self._on_state, LATEST)
+        self.create_subscription(JointState, "/joint_states", self._on_state, RELIABLE_DEEP)
         for qos in (KEPT, RELIABLE_DEEP):
             self.create_subscription(JointState, "/sally/joint_targets", self._on_targets, qos)
         self.create_subscription(Odometry, "/sally/odom", self._on_odom, RELIABLE_DEEP)

@@ -12,7 +12,6 @@ readers: a lockstep graph waits for the one a reader missed while discovery was 
 transient-local reader refuses volatile writers, so nodes read these through a volatile reader too
 (and drop the second copy by its stamp)."""
 LATEST = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE, history=HistoryPolicy.KEEP_LAST)
-"""Only the newest message matters (/clock; a controller's state input: a controller that falls
-behind answers the newest state, not a backlog of old ones whose efforts would come too late)."""
+"""Only the newest message matters (/clock)."""
 LATCHED = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE, history=HistoryPolicy.KEEP_LAST, durability=DurabilityPolicy.TRANSIENT_LOCAL)
 """The last message only, for late readers (a run's result)."""
