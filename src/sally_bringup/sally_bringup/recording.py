@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+from diagnostic_msgs.msg import DiagnosticArray
 from sally_interfaces.msg import FootStates, IKTarget, MagnetArray, SequenceStatus
 from sally_node_common.qos import LATCHED
 from sally_node_common.stamps import stamp_ns
@@ -30,6 +31,8 @@ class RunRecorder:
             "/sally/sequence_status": probe.record(SequenceStatus, "/sally/sequence_status", on_message=self._on_status),
         }
         self.result = probe.record(SequenceStatus, "/sally/sequence_result", LATCHED, on_message=self._on_result)
+        self.diagnostics = probe.record(DiagnosticArray, "/diagnostics", 10, on_message=self._on_diagnostics)
+        self.diagnostics.keep = False
         for rec in self.recordings.values():
             rec.keep = False  # the record keeps what is needed; the raw messages would only pile up
 
@@ -67,3 +70,19 @@ class RunRecorder:
 
     def _on_result(self, msg: SequenceStatus) -> None:
         self.record.result = {"done": msg.done, "failed": msg.failed, "message": msg.message, "t": seconds(msg.header.stamp)}
+
+    def _on_diagnostics(self, msg: DiagnosticArray) -> None:
+        for status in msg.status:
+            if status.name != "sally_sim: pacing":
+                continue
+            values = {kv.key: kv.value for kv in status.values}
+            if values.get("mode") != "realtime":
+                continue  # lag and factor mean something only when paced to the wall clock
+            try:
+                factor, lag, p99 = float(values["effective_factor"]), float(values["lag_ms"]), float(values["lag_p99_ms"])
+            except (KeyError, ValueError):
+                continue
+            pacing = self.record.pacing
+            pacing["effective_factor"] = factor
+            pacing["max_lag_ms"] = max(pacing.get("max_lag_ms", 0.0), lag)
+            pacing["max_lag_p99_ms"] = max(pacing.get("max_lag_p99_ms", 0.0), p99)

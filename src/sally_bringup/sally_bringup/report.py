@@ -17,7 +17,7 @@ import numpy as np
 PLANT_LIMIT_MM = 5.0
 DRIFT_LIMIT_MM = 3.0
 STANCE_FEET = ("BL", "BR")
-WALL_TIMING_KEYS = ("real_time_factor", "wall_time_s")
+WALL_TIMING_KEYS = ("real_time_factor", "wall_time_s", "sim_pacing")
 
 
 @dataclass
@@ -47,6 +47,8 @@ class RunRecord:
     """(t, foot, phase) whenever the sequence status names a new foot/phase."""
     result: dict | None = None
     """The sequencer's final status: done, failed, message, t."""
+    pacing: dict[str, float] = field(default_factory=dict)
+    """The sim's pacing figures from /diagnostics: the last effective factor, the worst lag."""
 
 
 FLOOR_MODE, WALL_MODE = 1, 2
@@ -115,6 +117,8 @@ def build_report(record: RunRecord, sequence: str, wall_time_s: float, exit_code
     report["stance_contact_lost"] = {f: round(t, 4) for f, t in lost.items()}
     report["contacts_at_end"] = {f: bool(end.in_contact[f]) for f in end.in_contact}
     report["sequencer_message"] = result.get("message", "")
+    if record.pacing:
+        report["sim_pacing"] = {k: round(v, 3) for k, v in record.pacing.items()}
     return _finish(report, problems, wall_time_s, report["sim_time_s"])
 
 
@@ -182,6 +186,9 @@ def summary(report: dict) -> str:
         lines.append("  contact at end: " + " ".join(f"{f}={'yes' if c else 'NO'}" for f, c in contacts.items()))
     rtf = report.get("real_time_factor")
     lines.append(f"  wall time {report.get('wall_time_s', 0):.1f} s, real-time factor {rtf if rtf is not None else float('nan'):.3f}")
+    pacing = report.get("sim_pacing")
+    if pacing:
+        lines.append("  sim pacing: " + ", ".join(f"{k} {v:g}" for k, v in pacing.items()))
     for problem in report.get("problems", []):
         lines.append(f"  problem: {problem}")
     return "\n".join(lines)
