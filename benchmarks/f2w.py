@@ -3,8 +3,9 @@
 lockstep run for the figures. Four node processes share this machine's cores.
 
 Last line: ``f2w success S fl_mm X fr_mm Y drift_mm Z realtime_rtf R`` (S, X, Y, Z of the realtime
-run; R its sim time over wall time from unpause to end). The realtime run's sim lag is on the sim's
-/diagnostics (logs/sim.log in the run folder).
+run; R its sim time over wall time from unpause to end). The realtime run's lag behind the wall
+clock (worst reported lag and p99, and the sim's last effective factor, from its /diagnostics) is
+printed on the line before.
 """
 
 from __future__ import annotations
@@ -33,10 +34,15 @@ def main() -> int:
         print(
             f"{pacing}: success {report.get('success')} fl_mm {report.get('fl_plant_error_mm')} fr_mm {report.get('fr_plant_error_mm')} "
             f"drift_mm {report.get('stance_drift_mm')} sim_s {report.get('sim_time_s')} rtf {report.get('real_time_factor')} "
-            f"problems {report.get('problems')} ({args.run_dir / pacing})",
+            f"sim_pacing {report.get('sim_pacing')} problems {report.get('problems')} ({args.run_dir / pacing})",
             flush=True,
         )
     rt = runs["realtime"]
+    pacing = rt.get("sim_pacing") or {}
+    print(
+        f"realtime lag: max {pacing.get('max_lag_ms', float('nan')):.1f} ms, worst p99 {pacing.get('max_lag_p99_ms', float('nan')):.1f} ms, "
+        f"effective factor {pacing.get('effective_factor', float('nan')):.2f}"
+    )
     fmt = lambda v: "nan" if v is None else f"{v:.2f}"  # noqa: E731
     print(
         f"f2w success {int(bool(rt.get('success')))} fl_mm {fmt(rt.get('fl_plant_error_mm'))} fr_mm {fmt(rt.get('fr_plant_error_mm'))} "
