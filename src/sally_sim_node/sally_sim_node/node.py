@@ -496,6 +496,7 @@ class SimNode(Node):
             ("holding: no effort commands" if wd.engaged else "efforts flowing") + (f", {rejected} rejected" if rejected else ""),
             {
                 "efforts_received": self._counts["efforts"],
+                "effort_waits_timed_out": self._counts["effort_waits_timed_out"],
                 "rejected": rejected,
                 **{f"rejected_{reason}": count for reason, count in sorted(self._rejected.items())},
                 "late": self._counts["late"],
