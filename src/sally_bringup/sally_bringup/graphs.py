@@ -6,7 +6,8 @@ processes from :func:`graph`, so the two cannot drift apart.
 
 Arguments (``name:=value`` on either command line):
 
-* ``sequence``: f2w (FL then FR), orient, f2w_fr
+* ``sequence``: f2w (FL then FR), orient, f2w_fr; wall_hold (FL only), floor_lift (FL lifted off
+  the floor): the optimizer's scenarios
 * ``headless``: true / false (the sim's MuJoCo viewer)
 * ``duration``: sim seconds after which an unfinished sequence fails
 * ``pacing``: realtime / fast / lockstep (lockstep: every node answers every step, runs repeat)
@@ -14,6 +15,13 @@ Arguments (``name:=value`` on either command line):
 * ``controller``: pid (our joint controller) / none (bring your own, e.g. a hardware driver's)
 * ``sim``: true / false (false: no sim node; the real robot publishes the states)
 * ``start_paused``: true / false (the runner starts paused and unpauses once everything is heard)
+* ``params``: physics parameter file for the sim (the optimizer's ``best_params.json``); '' = defaults
+* ``settle``: sim seconds of settling before the sequence starts
+* ``hold``: sim seconds the sequence holds its end pose before it is done
+* ``pull_rate``: the pull-off graph's force ramp (N/s)
+
+Graphs: ``f2w`` and ``orient`` (sim, controller, IK, sequencer), ``pulloff`` (sim, controller and the
+pull-off rig node: seed 000's pull-off test, no IK).
 """
 
 from __future__ import annotations
@@ -22,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Mapping
 
 LEGS = ("FL", "FR", "BL", "BR")
-SEQUENCES = ("f2w", "orient", "f2w_fr")
+SEQUENCES = ("f2w", "orient", "f2w_fr", "wall_hold", "floor_lift")
 PACINGS = ("realtime", "fast", "lockstep")
 
 
@@ -42,7 +50,12 @@ ARGUMENTS: dict[str, Argument] = {
     "controller": Argument("pid", "joint controller node (none: bring your own)", ("pid", "none")),
     "sim": Argument("true", "start the MuJoCo sim node (false: real hardware publishes the states)", ("true", "false")),
     "start_paused": Argument("false", "start the sim paused (unpause with /sally_sim/pause)", ("true", "false")),
+    "params": Argument("", "physics parameter file for the sim (JSON/YAML; '' = defaults)"),
+    "settle": Argument("0.5", "sim seconds of settling before the sequence starts"),
+    "hold": Argument("1.0", "sim seconds the end pose is held before the sequence is done"),
+    "pull_rate": Argument("40.0", "pull-off graph: force ramp (N/s)"),
 }
+SECONDS_ARGUMENTS = ("duration", "settle", "hold", "pull_rate")
 
 
 class GraphError(ValueError):
@@ -69,31 +82,37 @@ def resolve(arguments: Mapping[str, str]) -> dict[str, str]:
     for name, arg in ARGUMENTS.items():
         if arg.choices and values[name] not in arg.choices:
             raise GraphError(f"{name}:={values[name]} is not one of {list(arg.choices)}")
-    try:
-        duration = float(values["duration"])
-    except ValueError:
-        raise GraphError(f"duration:={values['duration']} is not a number of seconds") from None
-    if not 0 < duration < 1e6:
-        raise GraphError(f"duration:={values['duration']} must be a positive number of seconds")
+    for name in SECONDS_ARGUMENTS:
+        try:
+            value = float(values[name])
+        except ValueError:
+            raise GraphError(f"{name}:={values[name]} is not a number") from None
+        if not (0 < value < 1e6 or (value == 0 and name != "duration" and name != "pull_rate")):
+            raise GraphError(f"{name}:={values[name]} must be a positive number" + (" or 0" if name in ("settle", "hold") else ""))
     magnets = magnet_list(values["magnets"])
-    values["magnets"] = ",".join(magnets)
+    values["magnets"] = ",".join(magnets) or "none"
     return values
 
 
 def magnet_list(text: str) -> list[str]:
+    """Feet named in ``text`` (comma-separated, each once); ``none`` is no foot."""
+    if text.strip() == "none":
+        return []
     feet = [f.strip() for f in text.split(",") if f.strip()]
     bad = [f for f in feet if f not in LEGS]
     if bad or not feet or len(set(feet)) != len(feet):
-        raise GraphError(f"magnets:={text} must name feet of {list(LEGS)}, comma-separated, each once")
+        raise GraphError(f"magnets:={text} must name feet of {list(LEGS)}, comma-separated, each once, or be none")
     return feet
 
 
 def graph(name: str, arguments: Mapping[str, str] | None = None) -> list[NodeSpec]:
-    """The processes of graph ``name`` (f2w, orient) with ``arguments``; the sequencer is required."""
+    """The processes of graph ``name`` with ``arguments``; the sequencer (or the pull-off rig) is
+    required, and so is every node it needs."""
     if name not in GRAPHS:
         raise GraphError(f"unknown graph {name!r}; valid: {sorted(GRAPHS)}")
     values = resolve({**GRAPHS[name], **(arguments or {})})
     lockstep = values["pacing"] == "lockstep"
+    pulloff = name == "pulloff"
     nodes = []
     if values["sim"] == "true":
         sim = {
@@ -102,19 +121,35 @@ def graph(name: str, arguments: Mapping[str, str] | None = None) -> list[NodeSpe
             "magnets_on": magnet_list(values["magnets"]),
             "start_paused": values["start_paused"] == "true",
         }
+        if values["params"]:
+            sim["params_file"] = values["params"]
+        if pulloff:
+            sim["telemetry_rate"] = PULLOFF_TELEMETRY_RATE
         nodes.append(NodeSpec("sim", "sally_sim_node", "sally_sim_node", sim, required=True))
     if values["controller"] == "pid":
         # in lockstep the controller holds the IK's states back until their targets come, so the
-        # run does not depend on which message wins a race
-        nodes.append(NodeSpec("controller", "sally_controller", "sally_controller", {"target_period": 0.005} if lockstep else {}, required=True))
+        # run does not depend on which message wins a race (the pull-off graph has no IK: the
+        # controller holds the baked pose)
+        controller = {"target_period": 0.005} if lockstep and not pulloff else {}
+        nodes.append(NodeSpec("controller", "sally_controller", "sally_controller", controller, required=True))
+    duration = float(values["duration"])
+    if pulloff:
+        rig = {"rate": float(values["pull_rate"]), "duration": duration, "params_file": values["params"]}
+        nodes.append(NodeSpec("pulloff", "sally_sim_node", "sally_pulloff", rig, required=True))
+        return nodes
     nodes.append(NodeSpec("ik", "sally_ik_node", "sally_ik_node", {"target_sync": lockstep}, required=True))
-    sequencer = {"sequence": values["sequence"], "duration": float(values["duration"])}
+    sequencer = {"sequence": values["sequence"], "duration": duration, "start_time": float(values["settle"]), "hold": float(values["hold"])}
     nodes.append(NodeSpec("sequencer", "sally_sequencer", "sally_sequencer", sequencer, required=True))
     return nodes
+
+
+PULLOFF_TELEMETRY_RATE = 200.0
+"""Hz of /sally/magnets in the pull-off graph: the rig detects the drop from it (0.2 N of ramp)."""
 
 
 GRAPHS: dict[str, dict[str, str]] = {
     "f2w": {"sequence": "f2w"},
     "orient": {"sequence": "orient", "duration": "12.0"},
+    "pulloff": {"magnets": "none", "duration": "90.0"},
 }
 """Each graph's own argument defaults (over :data:`ARGUMENTS`)."""

@@ -11,14 +11,55 @@ from .report import RunRecord
 COLOURS = {"FL": "tab:blue", "FR": "tab:orange", "BL": "tab:green", "BR": "tab:red"}
 
 
+def _pyplot():
+    import matplotlib
+
+    if matplotlib.get_backend().lower() != "agg" and not _display():
+        matplotlib.use("Agg")  # headless: no display is needed (or used)
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _display() -> bool:
+    import os
+
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def plot_leg_forces(record: RunRecord, report: dict, path: Path, show: bool = False) -> Path | None:
+    """One panel per leg: its magnet force and the plates' contact force on it over sim time (the
+    pull-off graph adds the rig's threshold and the pull-off force). None without telemetry."""
+    if not record.magnets:
+        return None
+    plt = _pyplot()
+    t = np.array([m.t for m in record.magnets])
+    fig, axes = plt.subplots(4, 1, figsize=(11, 10), sharex=True, constrained_layout=True)
+    for ax, (foot, colour) in zip(axes, COLOURS.items()):
+        ax.plot(t, [m.force.get(foot, 0.0) for m in record.magnets], color=colour, label="magnet force")
+        ax.plot(t, [m.contact_force.get(foot, 0.0) for m in record.magnets], color="k", alpha=0.5, linewidth=0.8, label="contact force")
+        pulloff = record.pulloff
+        if pulloff and pulloff.get("foot") == foot:
+            ax.axhline(pulloff["detach_threshold"], color="grey", linestyle=":", label="detach threshold")
+            ax.axhline(pulloff["pulloff_force"], color="m", linestyle="--", label=f"pull-off force {pulloff['pulloff_force']:.0f} N")
+        ax.set(ylabel=f"{foot} (N)")
+        ax.grid(alpha=0.3)
+        ax.legend(loc="upper right", fontsize=7)
+    axes[-1].set(xlabel="sim time (s)")
+    fig.suptitle(f"Sally {report.get('sequence', '')}: forces per leg")
+    path = Path(path)
+    fig.savefig(path, dpi=100)
+    if show and _display():
+        plt.show()
+    plt.close(fig)
+    return path
+
+
 def plot_run(record: RunRecord, report: dict, path: Path) -> Path | None:
     """Write the figure to ``path``; None when there is nothing to plot."""
     if not record.feet:
         return None
-    import matplotlib
-
-    matplotlib.use("Agg")  # headless: no display is needed (or used)
-    import matplotlib.pyplot as plt
+    plt = _pyplot()
 
     t = np.array([s.t for s in record.feet])
     fig, axes = plt.subplots(2, 2, figsize=(13, 8.5), constrained_layout=True)

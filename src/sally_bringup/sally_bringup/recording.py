@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 from diagnostic_msgs.msg import DiagnosticArray
-from sally_interfaces.msg import FootStates, IKTarget, MagnetArray, SequenceStatus
+from sally_interfaces.msg import FootStates, IKTarget, MagnetArray, PullOffResult, SequenceStatus
 from sally_node_common.qos import LATCHED
 from sally_node_common.stamps import stamp_ns
 
@@ -31,6 +31,7 @@ class RunRecorder:
             "/sally/sequence_status": probe.record(SequenceStatus, "/sally/sequence_status", on_message=self._on_status),
         }
         self.result = probe.record(SequenceStatus, "/sally/sequence_result", LATCHED, on_message=self._on_result)
+        self.pulloff = probe.record(PullOffResult, "/sally/pulloff_result", LATCHED, on_message=self._on_pulloff)
         self.diagnostics = probe.record(DiagnosticArray, "/diagnostics", 10, on_message=self._on_diagnostics)
         self.diagnostics.keep = False
         for rec in self.recordings.values():
@@ -54,6 +55,7 @@ class RunRecorder:
                 {m.foot: bool(m.enabled) for m in msg.magnets},
                 {m.foot: m.surface for m in msg.magnets},
                 {m.foot: bool(m.in_contact) for m in msg.magnets},
+                {m.foot: float(m.contact_force) for m in msg.magnets},
             )
         )
 
@@ -70,6 +72,20 @@ class RunRecorder:
 
     def _on_result(self, msg: SequenceStatus) -> None:
         self.record.result = {"done": msg.done, "failed": msg.failed, "message": msg.message, "t": seconds(msg.header.stamp)}
+
+    def _on_pulloff(self, msg: PullOffResult) -> None:
+        self.record.pulloff = {
+            "foot": msg.foot,
+            "held": bool(msg.held),
+            "detached": bool(msg.detached),
+            "pulloff_force": float(msg.pulloff_force),
+            "detach_time": float(msg.detach_time),
+            "clip": float(msg.clip),
+            "detach_threshold": float(msg.detach_threshold),
+            "max_applied": float(msg.max_applied),
+            "message": msg.message,
+            "t": seconds(msg.header.stamp),
+        }
 
     def _on_diagnostics(self, msg: DiagnosticArray) -> None:
         for status in msg.status:

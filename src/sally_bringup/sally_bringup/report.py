@@ -35,6 +35,8 @@ class MagnetSample:
     enabled: dict[str, bool]
     surface: dict[str, str]
     in_contact: dict[str, bool]
+    contact_force: dict[str, float] = field(default_factory=dict)
+    """Normal force the plates push on each magnet housing (N)."""
 
 
 @dataclass
@@ -49,6 +51,8 @@ class RunRecord:
     """The sequencer's final status: done, failed, message, t."""
     pacing: dict[str, float] = field(default_factory=dict)
     """The sim's pacing figures from /diagnostics: the last effective factor, the worst lag."""
+    pulloff: dict | None = None
+    """The pull-off rig's verdict (/sally/pulloff_result), in the pull-off graph."""
 
 
 FLOOR_MODE, WALL_MODE = 1, 2
@@ -122,6 +126,28 @@ def build_report(record: RunRecord, sequence: str, wall_time_s: float, exit_code
     return _finish(report, problems, wall_time_s, report["sim_time_s"])
 
 
+def build_pulloff_report(record: RunRecord, wall_time_s: float, exit_codes: dict[str, int | None]) -> dict:
+    """The pull-off graph's report: the rig's verdict, with the magnet force trace's summary."""
+    problems: list[str] = []
+    result = record.pulloff
+    report: dict = {"sequence": "pulloff"}
+    if result is None:
+        problems.append("the pull-off rig published no result")
+        sim_time = record.magnets[-1].t if record.magnets else 0.0
+    else:
+        report.update({k: (round(v, 4) if isinstance(v, float) else v) for k, v in result.items() if k != "t"})
+        sim_time = result["t"]
+        if not result["held"]:
+            problems.append(f"no adhesion: {result['message']}")
+    bad_exits = {name: code for name, code in exit_codes.items() if code not in (0, None)}
+    if bad_exits:
+        problems.append(f"node exit codes {bad_exits}")
+    report["sim_time_s"] = round(float(sim_time), 4)
+    if record.pacing:
+        report["sim_pacing"] = {k: round(v, 3) for k, v in record.pacing.items()}
+    return _finish(report, problems, wall_time_s, report["sim_time_s"])
+
+
 def _finish(report: dict, problems: list[str], wall_time_s: float, sim_time_s: float) -> dict:
     report["success"] = not problems
     report["problems"] = problems
@@ -175,6 +201,11 @@ def _json_default(value):
 def summary(report: dict) -> str:
     """The report for a terminal."""
     lines = [f"{'SUCCESS' if report['success'] else 'FAILED'}: {report.get('sequence', '?')} in {report.get('sim_time_s', 0):.2f} s of sim time"]
+    if "pulloff_force" in report:
+        lines.append(
+            f"  {report['foot']} pull-off force {report['pulloff_force']:.1f} N (clip {report['clip']:.1f} N, "
+            f"{'detached' if report['detached'] else 'not detached'}): {report['message']}"
+        )
     for row in report.get("phases", []):
         lines.append(f"  {row['foot']:>2} {row['phase']:<12} from {row['start_s']:7.3f} s for {row['duration_s']:6.3f} s")
     for foot, plant in report.get("plants", {}).items():

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import IO, Mapping
 
 from .environment import graph_environment, lease_domain
-from .graphs import GRAPHS, NodeSpec, graph, resolve
+from .graphs import GRAPHS, GraphError, NodeSpec, graph, resolve
 from .processes import NodeProcess, find_executable, ros_args, wait_until
 
 EXIT_OK, EXIT_FAILED, EXIT_INTERRUPTED, EXIT_BAD_ARGS = 0, 1, 130, 2
@@ -32,6 +32,8 @@ class RunResult:
     exit_code: int
     run_dir: Path
     report: dict | None
+    record: object = None
+    """The :class:`~sally_bringup.report.RunRecord` the report was computed from."""
 
 
 class _Pump(threading.Thread):
@@ -60,9 +62,17 @@ class GraphRun:
         domain_id: int | None = None,
         out: IO[str] | None = sys.stdout,
         wall_timeout: float | None = None,
+        overrides: Mapping[str, Mapping[str, object]] | None = None,
     ) -> None:
+        """``overrides``: extra parameters by node name (e.g. ``{"pulloff": {"stop_above_clip":
+        True}}``), for callers such as the optimizer that need more than the graph arguments."""
         self.name = name
         self.nodes: list[NodeSpec] = graph(name, arguments)  # validates before anything starts
+        unknown = sorted(set(overrides or {}) - {spec.name for spec in self.nodes})
+        if unknown:
+            raise GraphError(f"parameter overrides for nodes {unknown} that graph {name} does not have")
+        for spec in self.nodes:
+            spec.parameters.update((overrides or {}).get(spec.name, {}))
         self.arguments = resolve({**GRAPHS[name], **(arguments or {})})
         stamp = time.strftime("%Y%m%d_%H%M%S")
         self.run_dir = Path(run_dir) if run_dir else Path("runs") / f"{stamp}_{name}"
@@ -92,10 +102,10 @@ class GraphRun:
                 lease.release()
 
     def _run(self, domain: int) -> RunResult:
-        from .plot import plot_run
+        from .plot import plot_leg_forces, plot_run
         from .probe import Probe, ProbeTimeout
         from .recording import RunRecorder
-        from .report import build_report, summary, write_report
+        from .report import build_pulloff_report, build_report, summary, write_report
         from .shm import remove_stale_segments
 
         env = graph_environment(domain)
@@ -116,7 +126,7 @@ class GraphRun:
             interrupted = self._stop.is_set() and exited is None
             if exited is not None:
                 self.say(f"{exited} exited with {self.processes[exited].returncode}; stopping the graph")
-            wait_until(lambda: recorder.record.result is not None, 2.0)
+            wait_until(lambda: recorder.record.result is not None or recorder.record.pulloff is not None, 2.0)
         except ProbeTimeout as exc:
             self.say(f"the graph did not come up: {exc}")
         finally:
@@ -124,20 +134,25 @@ class GraphRun:
             wall = time.monotonic() - (sim_started or started)
             probe.close()
             remove_stale_segments()
-        report = build_report(recorder.record, self.arguments["sequence"], wall, codes)
+        if self.name == "pulloff":
+            report = build_pulloff_report(recorder.record, wall, codes)
+        else:
+            report = build_report(recorder.record, self.arguments["sequence"], wall, codes)
         if interrupted:
             report["success"] = False
             report["problems"].append("interrupted (Ctrl-C)")
         report["graph"], report["arguments"], report["exit_codes"] = self.name, self.arguments, codes
         path = write_report(report, self.run_dir)
         figure = plot_run(recorder.record, report, self.run_dir / "run.png")
+        forces = plot_leg_forces(recorder.record, report, self.run_dir / "forces.png")
         self.say("\n" + summary(report))
         self.say(f"report: {path}")
-        if figure:
-            self.say(f"plot: {figure}")
+        for plot in (figure, forces):
+            if plot:
+                self.say(f"plot: {plot}")
         self.say(f"run folder: {self.run_dir.resolve()}")
         code = EXIT_INTERRUPTED if interrupted else EXIT_OK if report["success"] else EXIT_FAILED
-        return RunResult(code, self.run_dir, report)
+        return RunResult(code, self.run_dir, report, recorder.record)
 
     def _start(self, spec: NodeSpec, env: Mapping[str, str]) -> None:
         parameters = dict(spec.parameters)
@@ -157,15 +172,15 @@ class GraphRun:
         from std_srvs.srv import SetBool
 
         names = {spec.name for spec in self.nodes}
-        for rec in (recorder.recordings["/sally/foot_states"], recorder.recordings["/sally/ik_target"]):
-            probe.wait_for_publishers(rec, timeout=DISCOVERY_TIMEOUT)
+        if "ik" in names:
+            for rec in (recorder.recordings["/sally/foot_states"], recorder.recordings["/sally/ik_target"]):
+                probe.wait_for_publishers(rec, timeout=DISCOVERY_TIMEOUT)
         # the nodes' own subscriptions: states reach the controller and the IK, foot states the
         # sequencer, the sequencer's targets the IK (the probe is one more subscriber of the two it
         # records); the 1 kHz streams are checked through the graph, not read: reading them would
         # take CPU the realtime control loop needs
         node = probe.node
-        publishers = {"/joint_states": 1, **({"/sally/joint_efforts": 1} if "controller" in names else {})}
-        subscribers = {"/joint_states": 1 + ("controller" in names), "/sally/foot_states": 2, "/sally/ik_target": 2, "/sally/magnet_cmd": 1}
+        publishers, subscribers = readiness(names)
         probe.wait_for(
             lambda: all(node.count_publishers(topic) >= n for topic, n in publishers.items())
             and all(node.count_subscribers(topic) >= n for topic, n in subscribers.items()),
@@ -197,6 +212,20 @@ class GraphRun:
         for name, process in reversed(list(self.processes.items())):
             codes[name] = process.stop(timeout=3.0)
         return codes
+
+
+def readiness(names: set[str]) -> tuple[dict[str, int], dict[str, int]]:
+    """Publisher and subscriber counts per topic that show every node of a graph is up and matched
+    (the runner's probe records /sally/foot_states, /sally/ik_target and /sally/magnets itself)."""
+    controller, ik = "controller" in names, "ik" in names
+    publishers = {"/joint_states": 1, **({"/sally/joint_efforts": 1} if controller else {})}
+    subscribers = {"/joint_states": int(controller) + int(ik) or 1, "/sally/magnet_cmd": 1}
+    if ik:
+        subscribers.update({"/sally/foot_states": 2, "/sally/ik_target": 2})
+    if "pulloff" in names:  # the rig arms (sends its stamped commands) once the sim reads them
+        publishers.update({"/sally/magnet_cmd": 1, "/sally_sim/external_force": 1})
+        subscribers.update({"/sally_sim/external_force": 1, "/sally/magnets": 2})
+    return publishers, subscribers
 
 
 def run_graph(name: str, arguments: Mapping[str, str] | None = None, **kwargs) -> RunResult:

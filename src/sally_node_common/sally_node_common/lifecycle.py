@@ -44,6 +44,19 @@ def spin_until_shutdown(executor, context, stop: threading.Event) -> None:
             return
 
 
+def run_until_finished(node, executor, stop: threading.Event, failed: int = 1) -> int:
+    """The ``run`` of a node that ends its graph: spin until ``node.finished`` (an Event) is set,
+    then let its last messages go out and return 0 if ``node.succeeded`` else ``failed``. A node
+    with ``exit_when_done`` False keeps spinning until stopped."""
+    while not stop.is_set() and node.context.ok():
+        executor.spin_once(timeout_sec=0.1)
+        if node.finished.is_set() and getattr(node, "exit_when_done", True):
+            for _ in range(5):  # let the final messages go out
+                executor.spin_once(timeout_sec=0.02)
+            return 0 if node.succeeded else failed
+    return 0
+
+
 def run_node(
     name: str,
     factory: Callable[[], Node],

@@ -3,8 +3,9 @@
 ``f2w`` runs FL's ``f2w``; once FL has dwelt ``dwell`` (3.0 s) in F2W_REACH its runner is
 force-completed, FL becomes a WALL stance foot (full pose lock) and FR's ``f2w_fr`` starts from
 where FR stands. FR joins the wall feet after its own dwell; the campaign is done ``hold`` seconds
-later. ``orient`` and ``f2w_fr`` are single-foot campaigns (``orient`` is done ``hold`` seconds
-after its orient motion ends).
+later. ``orient``, ``f2w_fr``, ``wall_hold`` (FL's f2w) and ``floor_lift`` (FL lifted) are
+single-foot campaigns (``orient`` is done ``hold`` seconds after its orient motion ends,
+``floor_lift`` ``hold`` seconds after the lift).
 
 Whoever drives it (the sequencer node, a test) calls :meth:`Campaign.step` with a sim time and the
 feet as last measured, and gets back what to send: the swing target, and the stances and magnet
@@ -26,7 +27,17 @@ from .sequences import ORIENT_TIME, make_sequence
 
 FEET = ("FL", "FR", "BL", "BR")
 SWING, FLOOR, WALL = "SWING", "FLOOR", "WALL"
-CAMPAIGNS = {"f2w": (("FL", "f2w"), ("FR", "f2w_fr")), "orient": (("FL", "orient"),), "f2w_fr": (("FR", "f2w_fr"),)}
+CAMPAIGNS = {
+    "f2w": (("FL", "f2w"), ("FR", "f2w_fr")),
+    "orient": (("FL", "orient"),),
+    "f2w_fr": (("FR", "f2w_fr"),),
+    "wall_hold": (("FL", "f2w"),),
+    "floor_lift": (("FL", "lift"),),
+}
+"""wall_hold and floor_lift are the optimizer's scenarios: FL planted on the wall, or lifted off
+the floor, then held ``hold`` seconds while the other feet must stay put."""
+HOLD_PHASES = {"ORIENT_HOLD": ORIENT_TIME, "LIFT_HOLD": 0.0}
+"""Unbounded end phases: the campaign is done ``hold`` s after this much time in them."""
 DWELL = 3.0
 """Seed 000's DUAL_REACH_DWELL: time in F2W_REACH after which a foot counts as planted."""
 HOLD = 1.0
@@ -127,7 +138,7 @@ class Campaign:
         self._tick.target = (self.foot, target)
         if runner.phase.name == "F2W_REACH" and t - runner.phase_start >= self.dwell:
             self._plant(t)
-        elif runner.phase.name == "ORIENT_HOLD" and t - runner.phase_start >= ORIENT_TIME + self.hold:
+        elif runner.phase.name in HOLD_PHASES and t - runner.phase_start >= HOLD_PHASES[runner.phase.name] + self.hold:
             runner.force_complete()
             self._finish_at = t
             self._advance(t)

@@ -25,7 +25,7 @@ from rcl_interfaces.msg import ParameterDescriptor
 from rclpy.node import Node
 from sally_interfaces.msg import FootStates, IKStatus, MagnetArray, MagnetCommand, SequenceStatus, StanceCommand
 from sally_interfaces.msg import IKTarget as IKTargetMsg
-from sally_node_common import StartupError, run_node
+from sally_node_common import StartupError, run_node, run_until_finished
 from sally_node_common.qos import KEPT, LATCHED, RELIABLE_DEEP
 from sally_node_common.stamps import set_stamp, stamp_ns
 
@@ -224,18 +224,8 @@ class SequencerNode(Node):
         )
 
 
-def run(node: SequencerNode, executor, stop: threading.Event) -> int:
-    while not stop.is_set() and node.context.ok():
-        executor.spin_once(timeout_sec=0.1)
-        if node.finished.is_set() and node.exit_when_done:
-            for _ in range(5):  # let the final status go out
-                executor.spin_once(timeout_sec=0.02)
-            return 0 if node.succeeded else EXIT_FAILED
-    return 0
-
-
 def main(args: list[str] | None = None) -> int:
-    return run_node("sally_sequencer", SequencerNode, args, run=run)
+    return run_node("sally_sequencer", SequencerNode, args, run=lambda node, executor, stop: run_until_finished(node, executor, stop, EXIT_FAILED))
 
 
 if __name__ == "__main__":

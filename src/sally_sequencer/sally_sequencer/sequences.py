@@ -18,6 +18,8 @@ f2w phases:
                       by 2.4 mm and landed 3.6 mm low; after the 0.25 s it lands 1.5 mm from the
                       plant target. The 20 mm stop is kept as the staging point.
 
+lift (the optimizer's floor-lift scenario): LIFT, then LIFT_HOLD at the lifted height forever.
+
 orient: LIFT, SWING, then the orient phase held forever (the face turned to the wall: seed 000's
 "facing global -X" names the wall normal the face is turned against).
 """
@@ -48,7 +50,7 @@ ORIENT_HEIGHT, ORIENT_TIME = 0.40, 3.0
 REACH_TIME = 2.0
 SEAT_TIME = 0.5
 SEAT_SETTLE = 0.25
-SEQUENCE_FEET = {"orient": "FL", "f2w": "FL", "f2w_fr": "FR"}
+SEQUENCE_FEET = {"orient": "FL", "f2w": "FL", "f2w_fr": "FR", "lift": "FL"}
 
 
 def wall_distance(point: np.ndarray) -> float:
@@ -64,6 +66,15 @@ def lift() -> Phase:
         return IKTarget.position_only(ctx.ee_home + [0.0, 0.0, LIFT_HEIGHT * quintic(t / LIFT_TIME)])
 
     return Phase("LIFT", LIFT_TIME, step, enter)
+
+
+def lift_hold() -> Phase:
+    """Hold the EE where LIFT ended (unbounded: whoever runs it decides how long)."""
+
+    def step(t: float, ctx: PhaseContext) -> IKTarget:
+        return IKTarget.position_only(ctx.ee_home + [0.0, 0.0, LIFT_HEIGHT])
+
+    return Phase("LIFT_HOLD", 0.0, step, unbounded=True)
 
 
 def swing(angle_deg: float) -> Phase:
@@ -146,6 +157,8 @@ def make_sequence(name: str) -> list[Phase]:
     """The phases of sequence ``name`` (fresh objects every call)."""
     if name == "orient":
         return [lift(), swing(-SWING_ANGLE_DEG), orient("ORIENT_HOLD", unbounded=True)]
+    if name == "lift":
+        return [lift(), lift_hold()]
     if name == "f2w":
         return [lift(), swing(-SWING_ANGLE_DEG), orient(), measure(), reach()]
     if name == "f2w_fr":

@@ -17,7 +17,7 @@ from geometry_msgs.msg import Vector3
 from nav_msgs.msg import Odometry
 from rosgraph_msgs.msg import Clock
 from sally_description import LEGS
-from sally_interfaces.msg import MagnetArray, MagnetCommand, MagnetState
+from sally_interfaces.msg import ExternalForce, MagnetArray, MagnetCommand, MagnetState
 from sally_node_common.stamps import stamp_ns
 from sensor_msgs.msg import JointState
 
@@ -109,6 +109,35 @@ def parse_magnet_command(msg: MagnetCommand) -> dict[str, bool]:
     if len(set(feet)) != len(feet):
         raise CommandError("duplicate", "magnet command names a foot twice")
     return dict(zip(feet, map(bool, enable)))
+
+
+@dataclass(frozen=True)
+class ExternalLoad:
+    foot: str
+    stamp: int
+    """ns of sim time the load starts (0: at once)."""
+    force: np.ndarray
+    rate: np.ndarray
+
+    def at(self, nanoseconds: int) -> np.ndarray:
+        """The force at sim time ``nanoseconds`` (the stamp's value before it)."""
+        return self.force + self.rate * (max(0, nanoseconds - self.stamp) * 1e-9)
+
+
+MAX_EXTERNAL_FORCE = 1e5
+"""N (and N/s): larger is not a test rig but a typo."""
+
+
+def parse_external_force(msg: ExternalForce) -> ExternalLoad:
+    if msg.foot not in LEGS:
+        raise CommandError("unknown", f"external force names unknown foot {msg.foot!r}; valid: {list(LEGS)}")
+    force = np.array([msg.force.x, msg.force.y, msg.force.z], dtype=float)
+    rate = np.array([msg.force_rate.x, msg.force_rate.y, msg.force_rate.z], dtype=float)
+    if not (np.isfinite(force).all() and np.isfinite(rate).all()):
+        raise CommandError("non_finite", f"external force on {msg.foot} is not finite: force {force.tolist()}, rate {rate.tolist()}")
+    if np.abs(force).max() > MAX_EXTERNAL_FORCE or np.abs(rate).max() > MAX_EXTERNAL_FORCE:
+        raise CommandError("out_of_range", f"external force on {msg.foot} exceeds {MAX_EXTERNAL_FORCE:g} N (or N/s) per axis")
+    return ExternalLoad(msg.foot, stamp_nanoseconds(msg.header.stamp), force, rate)
 
 
 def magnet_command_msg(switches: Mapping[str, bool]) -> MagnetCommand:

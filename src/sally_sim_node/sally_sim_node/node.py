@@ -4,7 +4,8 @@ A thin layer: physics is :class:`Simulator`, pacing :class:`Pacer`, the hold :cl
 and every message is built or checked by :mod:`conversions`. This module only wires them.
 
 Publishes ``/clock``, ``/joint_states``, ``/sally/odom``, ``/sally/magnets``, ``/diagnostics``;
-subscribes ``/sally/joint_efforts`` and ``/sally/magnet_cmd``; serves ``~/pause``, ``~/step`` and
+subscribes ``/sally/joint_efforts``, ``/sally/magnet_cmd`` and ``/sally_sim/external_force`` (a
+test rig's force on a foot, e.g. the pull-off ramp); serves ``~/pause``, ``~/step`` and
 ``~/reset``. Sim time is a step counter, so stamps are exact; ``~/reset`` restores the initial
 physical state but never turns ``/clock`` back. A magnet command stamped ahead of sim time is
 applied at the step its stamp names (unstamped or past: at once).
@@ -22,6 +23,7 @@ import sys
 import threading
 import time
 from collections import Counter
+from typing import Callable
 
 import numpy as np
 from rcl_interfaces.msg import ParameterDescriptor, SetParametersResult
@@ -29,14 +31,14 @@ from rclpy.node import Node
 from rclpy._rclpy_pybind11 import InvalidHandle, RCLError
 from sally_controller import JointPID, PIDGains
 from sally_description import JOINT_NAMES, LEGS, DescriptionError, PhysicsParams, build_model
-from sally_description.constants import ACTUATED_JOINT_NAMES
+from sally_description.constants import ACTUATED_JOINT_NAMES, magnet_body
 from sally_node_common import StartupError, run_node, spin_until_shutdown
 from sally_node_common.qos import LATEST, RELIABLE_DEEP
 
 from diagnostic_msgs.msg import DiagnosticArray
 from nav_msgs.msg import Odometry
 from rosgraph_msgs.msg import Clock
-from sally_interfaces.msg import MagnetArray, MagnetCommand
+from sally_interfaces.msg import ExternalForce, MagnetArray, MagnetCommand
 from sally_interfaces.srv import StepSim
 from sensor_msgs.msg import JointState
 from std_srvs.srv import SetBool, Trigger
@@ -78,7 +80,7 @@ class SimNode(Node):
         try:
             params = PhysicsParams.from_file(p("params_file")) if p("params_file") else PhysicsParams()
             model = build_model(params=params, spawn=tuple(float(v) for v in p("initial_pose")))
-            self.sim = Simulator(model, params=params, magnets_on={leg: leg in p("magnets_on") for leg in LEGS})
+            self.sim = Simulator(model, params=params, magnets_on={leg: leg in (p("magnets_on") or ()) for leg in LEGS})
         except (DescriptionError, SimulationError) as exc:
             raise StartupError(str(exc)) from None
 
@@ -99,9 +101,12 @@ class SimNode(Node):
         self._diverged: DivergenceError | None = None
         self._physics = threading.RLock()
         self._answer = threading.Condition()
-        self._scheduled: list[tuple[int, dict[str, bool]]] = []
-        """Magnet commands stamped ahead of sim time, applied at the step their stamp names (a
-        sequencer stamps its switches for its next IK tick, so lockstep runs repeat exactly)."""
+        self._scheduled: list[tuple[int, Callable[[], None]]] = []
+        """Magnet and external-force commands stamped ahead of sim time, applied at the step their
+        stamp names (a sequencer stamps its switches for its next IK tick, so lockstep runs repeat
+        exactly)."""
+        self._loads: dict[str, conv.ExternalLoad] = {}
+        """Active external forces (pull-off rig) by foot, re-evaluated at every publication step."""
         self._awaiting = -1  # lockstep: stamp (ns) of the state waiting for its answer
         self._answered = -2
         self._last_stamp = 0
@@ -119,13 +124,14 @@ class SimNode(Node):
         self._pub_diag = self.create_publisher(DiagnosticArray, "/diagnostics", 10)
         self._sub_efforts = self.create_subscription(JointState, "/sally/joint_efforts", self._on_efforts, RELIABLE_DEEP)
         self.create_subscription(MagnetCommand, "/sally/magnet_cmd", self._on_magnet_cmd, 10)
+        self.create_subscription(ExternalForce, "/sally_sim/external_force", self._on_external_force, RELIABLE_DEEP)
         self.create_service(SetBool, "~/pause", self._on_pause)
         self.create_service(StepSim, "~/step", self._on_step)
         self.create_service(Trigger, "~/reset", self._on_reset)
         self._next_diag = time.monotonic()
         self._viewer = self._open_viewer() if not p("headless") else None
         self.get_logger().info(
-            f"Sally sim ready: {self._mode} pacing, dt {self.dt * 1e3:g} ms, magnets on {list(p('magnets_on'))}"
+            f"Sally sim ready: {self._mode} pacing, dt {self.dt * 1e3:g} ms, magnets on {list(p('magnets_on') or [])}"
         )
 
     # --- parameters -----------------------------------------------------------------------------
@@ -242,7 +248,9 @@ class SimNode(Node):
             k = self._steps
             run = min(n - done, *(every - k % every for every in self._publish_periods))
             if self._scheduled:
-                run = min(run, self._apply_due_magnets())
+                run = min(run, self._apply_due_commands())
+            if self._loads:
+                self._apply_loads()
             try:
                 self.sim.step(run, self._efforts)
             except DivergenceError as exc:
@@ -362,21 +370,46 @@ class SimNode(Node):
             switches = conv.parse_magnet_command(msg)
         except conv.CommandError as exc:
             return self._reject(f"magnet_{exc.reason}", str(exc))
-        stamp = conv.stamp_nanoseconds(msg.header.stamp)
-        with self._physics:
-            if stamp > self.now_ns:
-                self._scheduled.append((stamp, switches))
-                self._scheduled.sort(key=lambda item: item[0])
-            else:
-                self.sim.magnets.set_enabled(switches)
+        self._schedule(conv.stamp_nanoseconds(msg.header.stamp), lambda: self.sim.magnets.set_enabled(switches))
         self._counts["magnet_commands"] += 1
         return None
 
-    def _apply_due_magnets(self) -> int:
-        """Switch the magnets whose time has come; the steps until the next scheduled switch."""
+    def _on_external_force(self, msg: ExternalForce) -> None:
+        """A rig's force on a foot, from the step its stamp names; zero force and rate remove it."""
+        try:
+            load = conv.parse_external_force(msg)
+        except conv.CommandError as exc:
+            return self._reject(f"external_force_{exc.reason}", str(exc))
+        self._schedule(load.stamp, lambda: self._set_load(load))
+        self._counts["external_forces"] += 1
+        return None
+
+    def _set_load(self, load: conv.ExternalLoad) -> None:
+        if not load.force.any() and not load.rate.any():
+            self._loads.pop(load.foot, None)
+            self.sim.apply_external_force(magnet_body(load.foot), (0.0, 0.0, 0.0))
+        else:
+            self._loads[load.foot] = load
+
+    def _apply_loads(self) -> None:
+        now = self.now_ns
+        for foot, load in self._loads.items():
+            self.sim.apply_external_force(magnet_body(foot), load.at(now))
+
+    def _schedule(self, stamp: int, action: Callable[[], None]) -> None:
+        """Run ``action`` at the step ``stamp`` names, or now when that is not ahead of sim time."""
+        with self._physics:
+            if stamp > self.now_ns:
+                self._scheduled.append((stamp, action))
+                self._scheduled.sort(key=lambda item: item[0])
+            else:
+                action()
+
+    def _apply_due_commands(self) -> int:
+        """Apply the commands whose time has come; the steps until the next scheduled one."""
         now = self.now_ns
         while self._scheduled and self._scheduled[0][0] <= now:
-            self.sim.magnets.set_enabled(self._scheduled.pop(0)[1])
+            self._scheduled.pop(0)[1]()
         if not self._scheduled:
             return 1 << 62
         return max(1, -(-(self._scheduled[0][0] - now) // self._dt_ns))
@@ -421,6 +454,8 @@ class SimNode(Node):
         self._offset_ns = self.now_ns  # the clock never runs backwards
         self._reset_steps = self._steps
         self._scheduled.clear()
+        self._loads.clear()
+        self.sim.clear_external_forces()
         self.sim.reset()
         self._command = np.zeros_like(self._command)
         self._hold.reset()
@@ -503,6 +538,7 @@ class SimNode(Node):
                 "clamped_efforts": self._counts["clamped"],
                 "lockstep_timeouts": self._counts["lockstep_timeouts"],
                 "magnet_commands": self._counts["magnet_commands"],
+                "external_forces": self._counts["external_forces"],
                 "watchdog_engaged": wd.engaged,
                 "watchdog_engagements": wd.engagements,
                 "last_command_age_s": wd.age(self.sim.time),
@@ -517,6 +553,7 @@ class SimNode(Node):
                 "divergences": self._counts["divergences"],
                 "resets": self._counts["resets"],
                 "magnets_on": ",".join(leg for leg in LEGS if self.sim.magnet_enabled(leg)) or "none",
+                "external_forces_on": ",".join(sorted(self._loads)) or "none",
             },
         )
         self._pub_diag.publish(conv.diagnostic_array(self.now_ns, [pacing, commands, physics]))

@@ -51,6 +51,10 @@ def _pacing(v: Any) -> str | None:
 
 
 def _feet(v: Any) -> str | None:
+    if v is None:  # an empty list on the command line ([]) arrives as "not set": no feet
+        return None
+    if isinstance(v, str) or not all(isinstance(f, str) for f in v):
+        return f"must be a list of feet of {list(LEGS)}, got {v!r}"
     unknown = [f for f in v if f not in LEGS]
     if unknown:
         return f"names unknown feet {unknown}; valid: {list(LEGS)}"

@@ -1,0 +1,140 @@
+"""The pull-off rig node: seed 000's pull-off test driven over the sim's topics.
+
+Sends, stamped ahead on sim time so that a lockstep run repeats exactly, the test foot's magnet
+switch (``/sally/magnet_cmd``) and the pull ramp (``/sally_sim/external_force``) as soon as the sim
+reads both; then follows ``/sally/magnets`` through :class:`PullOffRig` and publishes the verdict
+on ``/sally/pulloff_result`` (latched) and exits 0. Exits 1 if ``duration`` of sim time passes
+without a verdict. The sim of this graph starts with no magnet on and the controller holds the
+baked pose throughout (its targets default to it).
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+
+import mujoco
+from rcl_interfaces.msg import ParameterDescriptor
+from rclpy.node import Node
+from sally_description import LEGS, DescriptionError, PhysicsParams, build_model
+from sally_interfaces.msg import ExternalForce, MagnetArray, MagnetCommand, PullOffResult
+from sally_node_common import StartupError, run_node, run_until_finished
+from sally_node_common.qos import LATCHED, RELIABLE_DEEP
+from sally_node_common.stamps import NS, set_stamp, stamp_ns
+
+from .pulloff_rig import Pull, PullOffRig, RigConfig
+
+EXIT_NO_VERDICT = 1
+ARM_PERIOD = 0.01
+"""Wall seconds between checks that the sim reads our commands."""
+
+
+class PullOffNode(Node):
+    def __init__(self, **kwargs) -> None:
+        super().__init__("sally_pulloff", **kwargs)
+        defaults = RigConfig()
+        texts = {
+            "foot": "foot whose magnet is pulled off",
+            "rate": "pull ramp (N/s)",
+            "gravity_settle": "sim seconds with every magnet off",
+            "magnet_settle": "sim seconds with the test magnet on before the ramp",
+            "detach_fraction": "detached below this fraction of max_force_per_wheel...",
+            "detach_hold": "...sustained this many sim seconds",
+            "max_ramp_time": "sim seconds of ramp after which the test ends undetached",
+            "stop_above_clip": "end once the pull passes the clip with no drop under way",
+        }
+        for name, text in texts.items():
+            self.declare_parameter(name, getattr(defaults, name), ParameterDescriptor(description=text, read_only=True))
+        self.declare_parameter("params_file", "", ParameterDescriptor(description="the sim's physics parameter file (for the clip)", read_only=True))
+        self.declare_parameter("duration", 90.0, ParameterDescriptor(description="sim seconds after which the run fails", read_only=True))
+        p = lambda name: self.get_parameter(name).value  # noqa: E731
+        if p("foot") not in LEGS:
+            raise StartupError(f"parameter foot must be one of {list(LEGS)}, got {p('foot')!r}")
+        values = {}
+        for name in ("rate", "gravity_settle", "magnet_settle", "detach_fraction", "detach_hold", "max_ramp_time", "duration"):
+            value = p(name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < 1e6 or value != value:
+                raise StartupError(f"parameter {name} must be a non-negative number, got {value!r}")
+            values[name] = float(value)
+        if values["rate"] <= 0 or not 0 < values["detach_fraction"] <= 1:
+            raise StartupError("parameter rate must be positive and detach_fraction in (0, 1]")
+        duration = values.pop("duration")
+        config = RigConfig(foot=p("foot"), stop_above_clip=bool(p("stop_above_clip")), **values)
+        try:
+            params = PhysicsParams.from_file(p("params_file")) if p("params_file") else PhysicsParams()
+            model = build_model(params=params)
+        except DescriptionError as exc:
+            raise StartupError(str(exc)) from None
+        weight = mujoco.mj_getTotalmass(model) * -model.opt.gravity[2]
+        self.rig = PullOffRig(config, params.max_force_per_wheel, weight)
+        self._duration_ns = round(duration * NS)
+        self.finished = threading.Event()
+        self.succeeded = False
+        self._armed = False
+        self._pub_magnets = self.create_publisher(MagnetCommand, "/sally/magnet_cmd", RELIABLE_DEEP)
+        self._pub_force = self.create_publisher(ExternalForce, "/sally_sim/external_force", RELIABLE_DEEP)
+        self._pub_result = self.create_publisher(PullOffResult, "/sally/pulloff_result", LATCHED)
+        self.create_subscription(MagnetArray, "/sally/magnets", self._on_magnets, RELIABLE_DEEP)
+        self._arm_timer = self.create_timer(ARM_PERIOD, self._arm)
+        self.get_logger().info(
+            f"pull-off rig ready: {config.foot}, magnet on at {config.magnet_on_at:g} s, ramp {config.rate:g} N/s from "
+            f"{config.ramp_start:g} s, clip {self.rig.clip:.1f} N, detached below {self.rig.threshold:.1f} N for {config.detach_hold:g} s"
+        )
+
+    def _arm(self) -> None:
+        """Once the sim reads both topics: the magnet switch and the ramp, stamped for their times."""
+        if self._armed or self._pub_magnets.get_subscription_count() < 1 or self._pub_force.get_subscription_count() < 1:
+            return
+        self._armed = True
+        self._arm_timer.cancel()
+        c = self.rig.config
+        switch = MagnetCommand(feet=[c.foot], enable=[True])
+        set_stamp(switch.header, round(c.magnet_on_at * NS))
+        self._pub_magnets.publish(switch)
+        self._send(self.rig.pull)
+
+    def _send(self, pull: Pull) -> None:
+        msg = ExternalForce(foot=self.rig.config.foot)
+        set_stamp(msg.header, round(pull.start * NS))
+        msg.force.z, msg.force_rate.z = pull.force, pull.rate
+        self._pub_force.publish(msg)
+
+    def _on_magnets(self, msg: MagnetArray) -> None:
+        if self.finished.is_set():
+            return
+        now = stamp_ns(msg.header.stamp)
+        force = next((m.magnitude for m in msg.magnets if m.foot == self.rig.config.foot), None)
+        if force is None or force != force:
+            self.get_logger().error(f"magnet telemetry lacks a finite force for {self.rig.config.foot}", throttle_duration_sec=1.0)
+            return
+        change = self.rig.feed(now / NS, float(force))
+        if change is not None:
+            self._send(change)
+        if self.rig.verdict is not None:
+            self._finish(now, True)
+        elif now >= self._duration_ns:
+            self._finish(now, False)
+
+    def _finish(self, now: int, verdict: bool) -> None:
+        rig, v = self.rig, self.rig.verdict
+        result = PullOffResult(foot=rig.config.foot, clip=rig.clip, detach_threshold=rig.threshold, max_applied=rig.max_applied)
+        set_stamp(result.header, now)
+        if v is not None:
+            result.held, result.detached, result.pulloff_force, result.detach_time, result.message = (
+                v.held, v.detached, v.pulloff_force, v.detach_time, v.message,
+            )
+        else:
+            result.held, result.message = rig.held, f"no verdict within {self._duration_ns / NS:g} s of sim time"
+        self._pub_result.publish(result)
+        self.succeeded = verdict
+        log = self.get_logger().info if verdict else self.get_logger().error
+        log(f"pull-off {rig.config.foot}: {result.message}; pull-off force {result.pulloff_force:.1f} N (clip {rig.clip:.1f} N)")
+        self.finished.set()
+
+
+def main(args: list[str] | None = None) -> int:
+    return run_node("sally_pulloff", PullOffNode, args, run=lambda node, executor, stop: run_until_finished(node, executor, stop, EXIT_NO_VERDICT))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
