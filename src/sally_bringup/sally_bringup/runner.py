@@ -112,20 +112,22 @@ class GraphRun:
         self.say(f"graph {self.name} in ROS domain {domain} (loopback only); run folder {self.run_dir}")
         probe = Probe(domain, name="sally_runner")
         recorder = RunRecorder(probe)
-        interrupted = False
+        interrupted = timed_out = False
         started = time.monotonic()
         sim_started = None
         try:
             for spec in self.nodes:
                 self._start(spec, env)
+            self._started_all()
             if any(spec.name == "sim" for spec in self.nodes):
                 sim_started = self._unpause_when_heard(probe, recorder)
             else:
                 sim_started = time.monotonic()
             exited = self._wait()
             interrupted = self._stop.is_set() and exited is None
+            timed_out = exited is None and not interrupted
             if exited is not None:
-                self.say(f"{exited} exited with {self.processes[exited].returncode}; stopping the graph")
+                self.say(f"{exited} {self._ended(exited)}; stopping the graph")
             wait_until(lambda: recorder.record.result is not None or recorder.record.pulloff is not None, 2.0)
         except ProbeTimeout as exc:
             self.say(f"the graph did not come up: {exc}")
@@ -138,9 +140,10 @@ class GraphRun:
             report = build_pulloff_report(recorder.record, wall, codes)
         else:
             report = build_report(recorder.record, self.arguments["sequence"], wall, codes)
-        if interrupted:
+        if interrupted or timed_out:
             report["success"] = False
-            report["problems"].append("interrupted (Ctrl-C)")
+            report["problems"].append("interrupted (Ctrl-C)" if interrupted else f"stopped at the wall-clock limit of {self.wall_timeout:g} s")
+        report["timed_out"] = timed_out
         report["graph"], report["arguments"], report["exit_codes"] = self.name, self.arguments, codes
         path = write_report(report, self.run_dir)
         figure = plot_run(recorder.record, report, self.run_dir / "run.png")
@@ -166,6 +169,12 @@ class GraphRun:
         _Pump(spec.name, process.popen.stdout, self.out, self.run_dir / "logs" / f"{spec.name}.log").start()
         self.processes[spec.name] = process
         self.say(f"started {spec.name} ({spec.executable}, pid {process.pid})")
+
+    def _ended(self, name: str) -> str:
+        return f"exited with {self.processes[name].returncode}"
+
+    def _started_all(self) -> None:
+        """Called once every node is started (a hook for runners that host the nodes themselves)."""
 
     def _unpause_when_heard(self, probe, recorder) -> float:
         """Wait until every node's topics are matched both ways, then start sim time."""

@@ -1,0 +1,5 @@
+import sys
+
+from .cli import optimize_main
+
+sys.exit(optimize_main())

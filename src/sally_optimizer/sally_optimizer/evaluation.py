@@ -1,0 +1,112 @@
+"""One candidate: its three scenario graphs, run headless, scored.
+
+Backends: ``processes`` (default; the bringup runner starts each node as its own process, as
+``sally-launch`` does) and ``inprocess`` (:mod:`sally_optimizer.inprocess`: the same node classes
+on one executor in this process). Each evaluation leases its own ROS domain, discovery stays on
+loopback. A scenario whose graph crashes, diverges or times out is scored with
+:data:`~sally_optimizer.scenarios.PENALISED` and the reason is kept; it never raises.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sally_description import PhysicsParams
+
+from .scenarios import COSTS, PENALISED, SCENARIOS, MetricsError, ScenarioConfig, combined_cost, metrics
+
+BACKENDS = ("processes", "inprocess")
+CRASH_EXITS = {"sim", "controller", "ik", "pulloff"}
+"""Nodes whose non-zero exit means the graph broke (the sequencer exits 1 on a failed sequence,
+which is a result, not a crash)."""
+
+
+@dataclass
+class ScenarioOutcome:
+    cost: float
+    metrics: dict[str, float]
+    penalised: bool = False
+    reason: str = ""
+    wall_s: float = 0.0
+    run_dir: str = ""
+
+
+@dataclass
+class Evaluation:
+    cost: float
+    scenarios: dict[str, ScenarioOutcome] = field(default_factory=dict)
+    wall_s: float = 0.0
+
+    @property
+    def penalised(self) -> bool:
+        return any(s.penalised for s in self.scenarios.values())
+
+    @property
+    def reason(self) -> str:
+        return "; ".join(f"{name}: {s.reason}" for name, s in self.scenarios.items() if s.penalised)
+
+
+def run_scenario_graph(backend: str, graph: str, args: dict, overrides: dict, run_dir: Path, wall_timeout: float, out=None):
+    """Run one graph to its end with ``backend``; returns the runner's RunResult."""
+    if backend == "processes":
+        from sally_bringup.runner import GraphRun
+
+        return GraphRun(graph, args, run_dir=run_dir, out=out, wall_timeout=wall_timeout, overrides=overrides).run()
+    if backend == "inprocess":
+        from .inprocess import run_in_process
+
+        return run_in_process(graph, args, run_dir=run_dir, out=out, wall_timeout=wall_timeout, overrides=overrides)
+    raise ValueError(f"unknown backend {backend!r}; valid: {list(BACKENDS)}")
+
+
+def broken(result) -> str:
+    """Why a finished graph run cannot be scored ('' when it can)."""
+    report = result.report or {}
+    codes = report.get("exit_codes", {})
+    if codes.get("sim") == 3:
+        return "the physics diverged (sim exit 3)"
+    bad = {name: code for name, code in codes.items() if name in CRASH_EXITS and code not in (0, None)}
+    if bad:
+        return f"node exit codes {bad}"
+    if result.exit_code == 130:
+        return "interrupted"
+    if report.get("timed_out"):
+        return "stopped at the wall-clock limit"
+    return ""
+
+
+def evaluate_scenario(scenario: str, params_file: Path, config: ScenarioConfig, backend: str, run_dir: Path, out=None) -> ScenarioOutcome:
+    start = time.monotonic()
+    graph, args, overrides = config.graph(scenario, str(params_file))
+    try:
+        result = run_scenario_graph(backend, graph, args, overrides, run_dir, config.wall_timeout, out)
+        why = broken(result)
+        if not why:
+            values = metrics(scenario, result.record, config)
+            return ScenarioOutcome(COSTS[scenario](values), values, wall_s=time.monotonic() - start, run_dir=str(run_dir))
+    except MetricsError as exc:
+        why = f"cannot be scored: {exc}"
+    except Exception as exc:  # noqa: BLE001 - any failure of one candidate is its penalty, not the run's end
+        why = f"{type(exc).__name__}: {exc}"
+        (run_dir / "error.txt").parent.mkdir(parents=True, exist_ok=True)
+        (run_dir / "error.txt").write_text(traceback.format_exc())
+    values = dict(PENALISED[scenario])
+    if scenario == "pulloff":
+        values["clip"] = PhysicsParams.from_file(params_file).max_force_per_wheel
+    return ScenarioOutcome(COSTS[scenario](values), values, True, why, time.monotonic() - start, str(run_dir))
+
+
+def evaluate(params: PhysicsParams, config: ScenarioConfig, backend: str, workdir: Path, out=None) -> Evaluation:
+    """Run every scenario for ``params`` under ``workdir`` (its params file and run folders)."""
+    start = time.monotonic()
+    workdir = Path(workdir)
+    workdir.mkdir(parents=True, exist_ok=True)
+    params_file = workdir / "params.json"
+    params_file.write_text(json.dumps(params.as_dict(), indent=2) + "\n")
+    outcomes = {name: evaluate_scenario(name, params_file, config, backend, workdir / name, out) for name in SCENARIOS}
+    cost = combined_cost({name: o.cost for name, o in outcomes.items()})
+    return Evaluation(cost, outcomes, time.monotonic() - start)

@@ -1,0 +1,160 @@
+"""The in-process backend: a graph's node classes on one executor in this process.
+
+The same nodes as the multi-process graph (:func:`sally_bringup.graphs.graph` decides which, with
+the same parameters), but constructed here, in one rclpy context of the run's own ROS domain, and
+spun by one EventsExecutor; the sim node's physics loop runs in a thread of its own, as it does in
+its process. Messages still go through rmw and Fast DDS (on loopback): what changes is that no
+process is started and the four nodes' Python share one interpreter. The runner's probe, report
+and plots are the multi-process runner's (:class:`sally_bringup.runner.GraphRun`), so both backends
+are scored from the same records. The multi-process graph stays the default everywhere.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import threading
+import time
+from pathlib import Path
+from typing import IO, Mapping
+
+from sally_bringup.environment import LOOPBACK_ONLY
+from sally_bringup.graphs import NodeSpec
+from sally_bringup.runner import GraphRun, RunResult
+
+NODE_CLASSES = {
+    "sally_sim_node": "sally_sim_node.node:SimNode",
+    "sally_controller": "sally_controller.node:ControllerNode",
+    "sally_ik_node": "sally_ik_node.node:IKNode",
+    "sally_sequencer": "sally_sequencer.node:SequencerNode",
+    "sally_pulloff": "sally_sim_node.pulloff_node:PullOffNode",
+}
+"""Executable -> the node class its ``main`` runs."""
+EXIT_FAILED, EXIT_CRASHED = 1, 70
+
+
+def node_class(executable: str):
+    module, name = NODE_CLASSES[executable].split(":")
+    return getattr(importlib.import_module(module), name)
+
+
+class _GuardedExecutor:
+    """The executor as the sim node's spinner sees it: an exception escaping a callback is kept
+    (and ends the graph) instead of silently killing the spinner thread."""
+
+    def __init__(self, executor, on_error) -> None:
+        self._executor, self._on_error = executor, on_error
+
+    def spin_once(self, timeout_sec: float | None = None) -> None:
+        try:
+            self._executor.spin_once(timeout_sec=timeout_sec)
+        except Exception as exc:  # noqa: BLE001 - reported as the graph's failure
+            self._on_error(exc)
+            raise
+
+
+class InProcessGraphRun(GraphRun):
+    def _run(self, domain: int) -> RunResult:
+        import rclpy
+        from rclpy.experimental import EventsExecutor
+
+        os.environ.update(LOOPBACK_ONLY)  # read by rmw at init: discovery stays on this machine
+        self._context = rclpy.Context()
+        rclpy.init(context=self._context, domain_id=domain)
+        self._executor = EventsExecutor(context=self._context)
+        self._hosted: dict[str, object] = {}
+        self._codes: dict[str, int | None] = {}
+        self._errors: list[str] = []
+        self._halt = threading.Event()
+        self._loop: threading.Thread | None = None
+        try:
+            return super()._run(domain)
+        finally:
+            self._context.try_shutdown()
+
+    def _start(self, spec: NodeSpec, env: Mapping[str, str]) -> None:
+        from rclpy.parameter import Parameter
+
+        parameters = dict(spec.parameters)
+        if spec.name == "sim":
+            parameters["start_paused"] = True  # unpaused once every node is heard
+        overrides = [Parameter(name, value=value) for name, value in parameters.items()]
+        node = node_class(spec.executable)(context=self._context, parameter_overrides=overrides)
+        self._executor.add_node(node)
+        self._hosted[spec.name] = node
+        self.say(f"started {spec.name} ({spec.executable}, in process)")
+
+    def _started_all(self) -> None:
+        guarded = _GuardedExecutor(self._executor, self._on_error)
+        sim = self._hosted.get("sim")
+        if sim is not None:
+            target = lambda: self._codes.__setitem__("sim", sim.run(guarded, self._halt))  # noqa: E731
+        else:
+            from sally_node_common import spin_until_shutdown
+
+            target = lambda: spin_until_shutdown(guarded, self._context, self._halt)  # noqa: E731
+        self._loop = threading.Thread(target=target, name="in-process graph", daemon=True)
+        self._loop.start()
+
+    def _on_error(self, exc: Exception) -> None:
+        self._errors.append(f"{type(exc).__name__}: {exc}")
+        self.say(f"a callback raised {type(exc).__name__}: {exc}; stopping the graph")
+        self._halt.set()
+
+    def _wait(self) -> str | None:
+        deadline = None if self.wall_timeout is None else time.monotonic() + self.wall_timeout
+        while not self._stop.is_set():
+            for name, node in self._hosted.items():
+                if getattr(node, "finished", None) is not None and node.finished.is_set():
+                    self._drain()
+                    return name
+            if self._errors:
+                return "sim" if "sim" in self._hosted else next(iter(self._hosted))
+            if self._loop is not None and not self._loop.is_alive():
+                return "sim"
+            if deadline is not None and time.monotonic() > deadline:
+                self.say(f"wall-clock limit of {self.wall_timeout:g} s reached")
+                return None
+            time.sleep(0.02)
+        return None
+
+    def _ended(self, name: str) -> str:
+        return "raised: " + "; ".join(self._errors) if self._errors else "finished"
+
+    def _drain(self) -> None:
+        """Let a finished node's last messages (its result) reach the probe."""
+        end = time.monotonic() + 0.2
+        while time.monotonic() < end and self._loop is not None and self._loop.is_alive():
+            time.sleep(0.02)
+
+    def _stop_all(self) -> dict[str, int | None]:
+        self._halt.set()
+        if self._loop is not None:
+            self._loop.join(timeout=5.0)
+        codes = {}
+        for name, node in reversed(list(self._hosted.items())):
+            if hasattr(node, "succeeded"):
+                codes[name] = 0 if node.succeeded else EXIT_FAILED
+            else:
+                codes[name] = self._codes.get(name, 0)
+            if self._errors and name == "sim":
+                codes[name] = EXIT_CRASHED
+            try:
+                self._executor.remove_node(node)
+            except Exception:  # noqa: BLE001 - a node already torn down
+                pass
+            node.destroy_node()
+        return codes
+
+
+def run_in_process(
+    name: str,
+    arguments: Mapping[str, str] | None = None,
+    run_dir: Path | None = None,
+    out: IO[str] | None = None,
+    wall_timeout: float | None = None,
+    overrides: Mapping[str, Mapping[str, object]] | None = None,
+    domain_id: int | None = None,
+) -> RunResult:
+    """Run graph ``name`` to its end in this process; the same result as the multi-process runner."""
+    return InProcessGraphRun(name, arguments, run_dir=run_dir, domain_id=domain_id, out=out, wall_timeout=wall_timeout, overrides=overrides).run()

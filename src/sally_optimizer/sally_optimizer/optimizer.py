@@ -1,0 +1,201 @@
+"""The CMA-ES loop (``cma``): ask a batch, evaluate it on parallel workers, tell, checkpoint.
+
+Workers are spawned processes (``--workers``, default: the cores); each evaluates one candidate
+at a time, running its three scenario graphs with the chosen backend. See :mod:`results` for what
+is written when, and why a kill -9 loses no completed evaluation and a resume repeats none.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import multiprocessing
+import os
+import shutil
+import subprocess
+import sys
+import time
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+from sally_description import PhysicsParams
+
+from .evaluation import BACKENDS, Evaluation, ScenarioOutcome, evaluate
+from .results import CONFIG, RunFolder, result_row
+from .scenarios import COSTS, PENALISED, SCENARIOS, ScenarioConfig, combined_cost
+from .space import decode, encode
+
+
+@dataclass(frozen=True)
+class Settings:
+    n_calls: int = 300
+    popsize: int = 16
+    sigma0: float = 0.3
+    seed: int = 42
+    workers: int = os.cpu_count() or 1
+    backend: str = "processes"
+
+    def __post_init__(self) -> None:
+        if self.backend not in BACKENDS:
+            raise ValueError(f"backend must be one of {list(BACKENDS)}, got {self.backend!r}")
+        for name in ("n_calls", "popsize", "workers"):
+            if not isinstance(getattr(self, name), int) or getattr(self, name) < (0 if name == "n_calls" else 1):
+                raise ValueError(f"{name} must be a positive whole number, got {getattr(self, name)!r}")
+        if not (isinstance(self.sigma0, (int, float)) and 0 < self.sigma0 <= 1 and math.isfinite(self.sigma0)):
+            raise ValueError(f"sigma0 must be in (0, 1], got {self.sigma0!r}")
+
+
+def _evaluate_task(x: list[float], config: dict, backend: str, workdir: str) -> Evaluation:
+    """In a worker process: one candidate."""
+    return evaluate(decode(x), ScenarioConfig(**config), backend, Path(workdir))
+
+
+def penalised(params: PhysicsParams, reason: str) -> Evaluation:
+    """Every scenario at its worst (the worker running the candidate died)."""
+    outcomes = {}
+    for name in SCENARIOS:
+        values = dict(PENALISED[name])
+        if name == "pulloff":
+            values["clip"] = params.max_force_per_wheel
+        outcomes[name] = ScenarioOutcome(COSTS[name](values), values, True, reason)
+    return Evaluation(combined_cost({n: o.cost for n, o in outcomes.items()}), outcomes)
+
+
+def new_strategy(x0: np.ndarray, settings: Settings):
+    import cma
+
+    options = {"popsize": settings.popsize, "seed": settings.seed, "bounds": [0.0, 1.0], "verbose": -9}
+    return cma.CMAEvolutionStrategy(list(x0), settings.sigma0, options)
+
+
+def write_config(folder: RunFolder, settings: Settings, config: ScenarioConfig, x0: np.ndarray, origin: dict) -> None:
+    """The configuration snapshot: settings, scenarios, x0, code version, and the optimizer's source."""
+    try:
+        commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, cwd=Path(__file__).parent, timeout=10).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        commit = ""
+    snapshot = {
+        "settings": asdict(settings),
+        "scenarios": config.as_dict(),
+        "x0": decode(x0).as_dict(),
+        "origin": origin,
+        "git_commit": commit,
+        "argv": sys.argv,
+        "started_unix": time.time(),
+    }
+    (folder.path / CONFIG).write_text(json.dumps(snapshot, indent=2) + "\n")
+    source = folder.path / "snapshot"
+    source.mkdir(exist_ok=True)
+    for path in Path(__file__).parent.glob("*.py"):
+        shutil.copy2(path, source / path.name)
+
+
+class Optimization:
+    def __init__(self, folder: RunFolder, settings: Settings, config: ScenarioConfig, say: Callable[[str], None] = print) -> None:
+        self.folder, self.settings, self.config, self.say = folder, settings, config, say
+        started = json.loads((folder.path / CONFIG).read_text()).get("started_unix", time.time())
+        self.started = float(started)
+        self.session_start = time.monotonic()
+        self.session_evals = 0
+        self.best = folder.best_cost
+
+    def run(self, es, batch: int, candidates: np.ndarray | None) -> float:
+        """Until ``n_calls`` evaluations have rows; returns the best cost."""
+        s = self.settings
+        context = multiprocessing.get_context("spawn")
+        pool = ProcessPoolExecutor(max_workers=min(s.workers, s.popsize), mp_context=context)
+        try:
+            while len(self.folder.rows) < s.n_calls:
+                if candidates is None:
+                    candidates = np.array(es.ask())
+                    batch += 1
+                    self.folder.save_state(es, batch, candidates)
+                pool = self._evaluate_batch(pool, batch, candidates)
+                done = self.folder.done_in_batch(batch)
+                if len(done) < len(candidates):
+                    break  # the budget ended inside this batch
+                es.tell(list(candidates), [float(done[i]["cost"]) for i in range(len(candidates))])
+                candidates = None
+                self.folder.save_state(es, batch, None)
+                self._progress(batch)
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+        return self.best
+
+    def _evaluate_batch(self, pool: ProcessPoolExecutor, batch: int, candidates: np.ndarray) -> ProcessPoolExecutor:
+        done = self.folder.done_in_batch(batch)
+        budget = self.settings.n_calls - len(self.folder.rows)
+        todo = [i for i in range(len(candidates)) if i not in done][: max(0, budget)]
+        config = self.config.as_dict()
+        futures = {}
+        for i in todo:
+            workdir = self.folder.path / "evals" / f"b{batch:03d}_c{i:02d}"
+            futures[pool.submit(_evaluate_task, list(map(float, candidates[i])), config, self.settings.backend, str(workdir))] = i
+        broken = False
+        while futures:
+            finished, _ = wait(futures, return_when=FIRST_COMPLETED)
+            for future in finished:
+                i = futures.pop(future)
+                params = decode(candidates[i])
+                try:
+                    evaluation = future.result()
+                except BrokenProcessPool:
+                    broken = True
+                    evaluation = penalised(params, "the worker process died during the evaluation")
+                except Exception as exc:  # noqa: BLE001 - a candidate's failure is its penalty
+                    evaluation = penalised(params, f"{type(exc).__name__}: {exc}")
+                self._record(batch, i, params, evaluation)
+        if broken:
+            pool.shutdown(wait=False, cancel_futures=True)
+            pool = ProcessPoolExecutor(max_workers=min(self.settings.workers, self.settings.popsize), mp_context=multiprocessing.get_context("spawn"))
+        return pool
+
+    def _record(self, batch: int, candidate: int, params: PhysicsParams, ev: Evaluation) -> None:
+        index = len(self.folder.rows) + 1
+        elapsed = (time.time() - self.started) / 60.0
+        row = result_row(index, batch, candidate, time.strftime("%Y-%m-%dT%H:%M:%S"), elapsed, params, ev)
+        self.folder.add_result(row)
+        self.session_evals += 1
+        if ev.penalised:
+            self.say(f"eval {index} (batch {batch}, candidate {candidate}) penalised: {ev.reason}")
+        if ev.cost < self.best:
+            self.best = ev.cost
+            best = {"timestamp": row["timestamp"], "elapsed_min": row["elapsed_min"], "evals": index, "cost": ev.cost}
+            best.update({f"{n}_cost": o.cost for n, o in ev.scenarios.items()})
+            best.update(params.as_dict())
+            self.folder.add_best(best, params)
+
+    def _progress(self, batch: int) -> None:
+        done, total = len(self.folder.rows), self.settings.n_calls
+        hours = (time.monotonic() - self.session_start) / 3600.0
+        rate = self.session_evals / hours if hours > 0 else 0.0
+        eta = (total - done) / rate * 3600.0 if rate > 0 else float("inf")
+        eta_text = time.strftime("%H:%M:%S", time.gmtime(eta)) if math.isfinite(eta) else "?"
+        self.say(f"batch {batch}: best {self.best:.6g} | {done}/{total} evals | {rate:.1f} evals/h | ETA {eta_text}")
+
+
+def start(folder: Path, settings: Settings, config: ScenarioConfig, x0: PhysicsParams | None = None, origin: dict | None = None, say=print) -> float:
+    """A fresh run in ``folder`` from ``x0`` (default: the default parameters)."""
+    run = RunFolder.open(folder)
+    x = encode(x0 or PhysicsParams())
+    write_config(run, settings, config, x, origin or {"x0": "defaults"})
+    es = new_strategy(x, settings)
+    say(f"optimizing into {run.path}: {settings.n_calls} evaluations, popsize {settings.popsize}, {settings.workers} workers, {settings.backend} backend")
+    return Optimization(run, settings, config, say).run(es, 0, None)
+
+
+def resume(folder: Path, n_calls: int | None = None, workers: int | None = None, say=print) -> float:
+    """Continue the run in ``folder`` from its exact CMA-ES state and results."""
+    if not (Path(folder) / CONFIG).exists():
+        raise FileNotFoundError(f"{folder} is not an optimization run folder (no {CONFIG}): nothing to resume")
+    run = RunFolder.open(folder)
+    saved = json.loads((run.path / CONFIG).read_text())
+    settings = Settings(**{**saved["settings"], **({"n_calls": n_calls} if n_calls is not None else {}), **({"workers": workers} if workers else {})})
+    config = ScenarioConfig(**saved["scenarios"])
+    state = run.load_state()
+    say(f"resuming {run.path}: {len(run.rows)} of {settings.n_calls} evaluations done, batch {state['batch']}")
+    return Optimization(run, settings, config, say).run(state["es"], state["batch"], state["candidates"])

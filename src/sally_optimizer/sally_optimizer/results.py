@@ -1,0 +1,125 @@
+"""The files of an optimization run folder, written so that a kill -9 loses nothing completed.
+
+``optimization_results.csv`` gets one row per finished evaluation, flushed and fsynced as it
+finishes; ``cmaes_state.pkl`` holds the CMA-ES object together with the batch it asked for
+(written atomically before that batch is evaluated, and again after it is told), so a resumed run
+re-evaluates only the candidates of that batch that have no row yet. ``optimization_bests.csv``
+gets a row per new best, ``best_params.json`` the best parameters (the sim's ``params_file``).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import pickle
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+from sally_description.params import PARAM_NAMES, PhysicsParams
+
+from .evaluation import Evaluation
+from .scenarios import PENALISED, SCENARIOS
+
+RESULTS, BESTS, STATE, BEST_PARAMS, CONFIG = (
+    "optimization_results.csv",
+    "optimization_bests.csv",
+    "cmaes_state.pkl",
+    "best_params.json",
+    "config.json",
+)
+METRIC_COLUMNS = tuple(f"{scenario}_{name}" for scenario in SCENARIOS for name in PENALISED[scenario])
+RESULT_COLUMNS = (
+    "eval", "batch", "candidate", "timestamp", "elapsed_min", "cost",
+    *(f"{s}_cost" for s in SCENARIOS), *METRIC_COLUMNS, "penalised", "reason", "eval_wall_s", *PARAM_NAMES,
+)  # fmt: skip
+BEST_COLUMNS = ("timestamp", "elapsed_min", "evals", "cost", *(f"{s}_cost" for s in SCENARIOS), *PARAM_NAMES)
+
+
+def result_row(index: int, batch: int, candidate: int, timestamp: str, elapsed_min: float, params: PhysicsParams, ev: Evaluation) -> dict:
+    row = {"eval": index, "batch": batch, "candidate": candidate, "timestamp": timestamp, "elapsed_min": round(elapsed_min, 3), "cost": ev.cost}
+    for name, outcome in ev.scenarios.items():
+        row[f"{name}_cost"] = outcome.cost
+        for key, value in outcome.metrics.items():
+            row[f"{name}_{key}"] = value
+    row.update({"penalised": int(ev.penalised), "reason": ev.reason, "eval_wall_s": round(ev.wall_s, 2), **params.as_dict()})
+    return row
+
+
+def _append(path: Path, columns: tuple[str, ...], row: dict) -> None:
+    new = not path.exists() or path.stat().st_size == 0
+    with open(path, "a", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=columns)
+        if new:
+            writer.writeheader()
+        writer.writerow({k: row.get(k, "") for k in columns})
+        f.flush()
+        os.fsync(f.fileno())
+
+
+def read_rows(path: Path) -> list[dict[str, str]]:
+    """The complete rows of a CSV (a line cut short by a kill is dropped)."""
+    if not path.exists():
+        return []
+    with open(path, newline="") as f:
+        rows = list(csv.DictReader(f))
+    return [r for r in rows if None not in r.values() and None not in r]
+
+
+@dataclass
+class RunFolder:
+    path: Path
+    rows: list[dict[str, str]] = field(default_factory=list)
+
+    @classmethod
+    def open(cls, path: Path) -> "RunFolder":
+        path = Path(path)
+        path.mkdir(parents=True, exist_ok=True)
+        return cls(path, read_rows(path / RESULTS))
+
+    def add_result(self, row: dict) -> None:
+        _append(self.path / RESULTS, RESULT_COLUMNS, row)
+        self.rows.append({k: str(v) for k, v in row.items()})
+
+    def add_best(self, row: dict, params: PhysicsParams) -> None:
+        _append(self.path / BESTS, BEST_COLUMNS, row)
+        write_atomic(self.path / BEST_PARAMS, json.dumps(params.as_dict(), indent=2) + "\n")
+
+    def save_state(self, es, batch: int, candidates: np.ndarray | None) -> None:
+        """The CMA-ES object and the batch it asked for (None once told)."""
+        write_atomic(self.path / STATE, pickle.dumps({"es": es, "batch": batch, "candidates": candidates}), binary=True)
+
+    def load_state(self) -> dict:
+        path = self.path / STATE
+        if not path.exists():
+            raise FileNotFoundError(f"{path} does not exist: nothing to resume")
+        with open(path, "rb") as f:
+            return pickle.load(f)
+
+    def done_in_batch(self, batch: int) -> dict[int, dict[str, str]]:
+        """candidate index -> its result row, for the rows of ``batch``."""
+        return {int(r["candidate"]): r for r in self.rows if int(r["batch"]) == batch}
+
+    @property
+    def best_cost(self) -> float:
+        return min((float(r["cost"]) for r in self.rows), default=float("inf"))
+
+
+def write_atomic(path: Path, data, binary: bool = False) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "wb" if binary else "w") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def last_best(path: Path) -> PhysicsParams:
+    """The last row of ``optimization_bests.csv`` in run folder ``path`` (a warm start's x0)."""
+    from .space import params_from_row
+
+    rows = read_rows(Path(path) / BESTS)
+    if not rows:
+        raise FileNotFoundError(f"{Path(path) / BESTS} has no rows to warm-start from")
+    return params_from_row(rows[-1])

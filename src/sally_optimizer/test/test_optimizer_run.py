@@ -1,0 +1,117 @@
+"""The optimizer end to end on real graphs (shortened scenarios): its files, kill -9 and resume,
+warm start, and the in-process backend against the multi-process graph."""
+
+import json
+import os
+import pickle
+import signal
+import subprocess
+import sys
+
+import pytest
+from sally_bringup.processes import wait_until
+from sally_bringup.shm import remove_stale_segments
+from sally_description import PhysicsParams
+from sally_optimizer.results import BEST_COLUMNS, RESULT_COLUMNS, read_rows
+from sally_optimizer.space import decode
+
+OPTIMIZE = [sys.executable, "-m", "sally_optimizer", "--tiny", "--popsize", "2", "--backend", "inprocess"]
+OUTPUTS = ("optimization_results.csv", "optimization_bests.csv", "cmaes_state.pkl", "best_params.json", "config.json")
+
+
+def optimize(args, tmp_path, **kwargs):
+    return subprocess.run([*OPTIMIZE, "--results", str(tmp_path), *args], capture_output=True, text=True, timeout=900, **kwargs)
+
+
+def run_folder(parent, suffix):
+    (folder,) = [p for p in parent.iterdir() if p.name.endswith("_" + suffix)]
+    return folder
+
+
+@pytest.fixture(scope="module")
+def tiny_run(tmp_path_factory):
+    parent = tmp_path_factory.mktemp("optimizer")
+    done = optimize(["--n-calls", "2", "--workers", "2", "--suffix", "tiny"], parent)
+    print(done.stdout[-4000:], done.stderr[-4000:])
+    assert done.returncode == 0
+    return run_folder(parent, "tiny"), done.stdout
+
+
+def test_tiny_run_writes_every_output(tiny_run):
+    folder, stdout = tiny_run
+    for name in OUTPUTS:
+        assert (folder / name).stat().st_size > 0, name
+    rows = read_rows(folder / "optimization_results.csv")
+    assert len(rows) == 2 and list(rows[0]) == list(RESULT_COLUMNS)
+    assert sorted((r["batch"], r["candidate"]) for r in rows) == [("1", "0"), ("1", "1")]
+    for r in rows:  # every scenario scored (or penalised with its reason), and the combination holds
+        costs = [float(r[f"{s}_cost"]) for s in ("floor", "wall", "pulloff")]
+        assert float(r["cost"]) == pytest.approx(0.4 * costs[0] + 0.4 * costs[1] + 0.2 * costs[2])
+        assert r["penalised"] == "0" or r["reason"]
+    bests = read_rows(folder / "optimization_bests.csv")
+    assert bests and list(bests[0]) == list(BEST_COLUMNS)
+    assert float(bests[-1]["cost"]) == min(float(r["cost"]) for r in rows)
+    best = PhysicsParams.from_file(folder / "best_params.json")  # what the sim's params_file loads
+    assert best.Br == pytest.approx(float(bests[-1]["Br"]))
+    config = json.loads((folder / "config.json").read_text())
+    assert config["settings"]["popsize"] == 2 and config["scenarios"]["settle"] == 0.5
+    assert (folder / "snapshot" / "scenarios.py").exists()
+    state = pickle.loads((folder / "cmaes_state.pkl").read_bytes())
+    assert state["batch"] == 1 and state["candidates"] is None and state["es"].countiter == 1
+    assert "batch 1: best" in stdout and "evals/h" in stdout
+    for scenario in ("floor", "wall", "pulloff"):  # the headless replay of the best
+        assert (folder / "replay" / scenario / "forces.png").exists(), scenario
+
+
+def test_warm_start_seeds_x0_from_the_last_best(tiny_run, tmp_path):
+    folder, _ = tiny_run
+    done = optimize(["--n-calls", "0", "--warm-start-from", str(folder), "--suffix", "warm", "--no-replay"], tmp_path)
+    assert done.returncode == 0, done.stderr
+    config = json.loads((run_folder(tmp_path, "warm") / "config.json").read_text())
+    last = read_rows(folder / "optimization_bests.csv")[-1]
+    for name, value in config["x0"].items():
+        assert value == pytest.approx(float(last[name]), rel=1e-9), name
+    assert config["origin"] == {"warm_start_from": str(folder)}
+
+
+def test_kill_9_then_resume_loses_and_repeats_nothing(tmp_path):
+    process = subprocess.Popen(
+        [*OPTIMIZE, "--results", str(tmp_path), "--n-calls", "3", "--workers", "1", "--suffix", "killed", "--no-replay"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+    )  # fmt: skip
+    try:
+        assert wait_until(lambda: list(tmp_path.glob("*_killed/optimization_results.csv")), 300)
+        results = next(tmp_path.glob("*_killed/optimization_results.csv"))
+        assert wait_until(lambda: len(read_rows(results)) >= 1, 300)
+        os.killpg(process.pid, signal.SIGKILL)  # the optimizer, its worker and the worker's graph
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=30)
+    remove_stale_segments()
+    folder = results.parent
+    before = read_rows(results)
+    assert len(before) == 1  # killed while batch 1's second candidate was being evaluated
+    state = pickle.loads((folder / "cmaes_state.pkl").read_bytes())
+    assert state["batch"] == 1 and state["candidates"] is not None
+    asked = state["candidates"]
+
+    done = optimize(["--resume-from", str(folder), "--no-replay"], tmp_path)
+    assert done.returncode == 0, done.stderr[-3000:]
+    after = read_rows(results)
+    assert after[0] == before[0]  # nothing completed was lost or rewritten
+    keys = [(r["batch"], r["candidate"]) for r in after]
+    assert len(after) == 3 and len(set(keys)) == 3, keys  # ... or evaluated twice
+    assert [r["eval"] for r in after] == ["1", "2", "3"]
+    second = next(r for r in after if (r["batch"], r["candidate"]) == ("1", "1"))
+    expected = decode(asked[1])  # the very candidate CMA-ES had asked for before the kill
+    assert float(second["Br"]) == pytest.approx(expected.Br) and float(second["margin"]) == pytest.approx(expected.margin)
+    final = pickle.loads((folder / "cmaes_state.pkl").read_bytes())
+    assert final["batch"] == 2 and final["es"].countiter == 1  # batch 1 told once; batch 2 cut by the budget
+
+
+def test_bad_arguments_are_refused_in_one_line(tmp_path):
+    done = optimize(["--resume-from", str(tmp_path / "nope")], tmp_path)
+    assert done.returncode == 2 and "nothing to resume" in done.stderr and "Traceback" not in done.stderr
+    done = optimize(["--workers", "0"], tmp_path)
+    assert done.returncode == 2 and "workers" in done.stderr
