@@ -7,6 +7,7 @@ import pickle
 import signal
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from sally_bringup.processes import wait_until
@@ -74,7 +75,12 @@ def test_warm_start_seeds_x0_from_the_last_best(tiny_run, tmp_path):
     assert config["origin"] == {"warm_start_from": str(folder)}
 
 
+def semaphores():
+    return set(Path("/dev/shm").glob("sem.mp-*"))
+
+
 def test_kill_9_then_resume_loses_and_repeats_nothing(tmp_path):
+    existing = semaphores()
     process = subprocess.Popen(
         [*OPTIMIZE, "--results", str(tmp_path), "--n-calls", "3", "--workers", "1", "--suffix", "killed", "--no-replay"],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
@@ -89,6 +95,8 @@ def test_kill_9_then_resume_loses_and_repeats_nothing(tmp_path):
             os.killpg(process.pid, signal.SIGKILL)
         process.wait(timeout=30)
     remove_stale_segments()
+    for leftover in semaphores() - existing:  # the killed pool's semaphores (nothing else frees them)
+        leftover.unlink(missing_ok=True)
     folder = results.parent
     before = read_rows(results)
     assert len(before) == 1  # killed while batch 1's second candidate was being evaluated

@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""Optimizer throughput on this machine, for the full (seed 000) scenarios.
+
+Evaluates one batch of ``--workers`` candidates (the default parameters and points near them) in
+parallel, as the optimizer does, with the in-process backend, and times it; then, alone on the
+machine, one candidate with the multi-process graph (the default backend) for comparison. Prints
+each evaluation (cost per scenario, wall seconds per scenario) and the rate.
+
+Last line: ``optimizer evals_per_hour X`` (the in-process backend, ``--workers`` in parallel).
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import os
+import sys
+import tempfile
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import numpy as np
+from sally_bringup.environment import LOOPBACK_ONLY
+from sally_description import PhysicsParams
+from sally_optimizer.evaluation import evaluate
+from sally_optimizer.scenarios import ScenarioConfig
+from sally_optimizer.space import decode, encode
+
+
+def _task(x, backend, workdir):
+    return evaluate(decode(x), ScenarioConfig(), backend, Path(workdir))
+
+
+def show(label, ev) -> None:
+    parts = ", ".join(f"{n} {o.cost:.4g} ({o.wall_s:.0f} s{', PENALISED ' + o.reason if o.penalised else ''})" for n, o in ev.scenarios.items())
+    print(f"{label}: cost {ev.cost:.6g} in {ev.wall_s:.1f} s: {parts}", flush=True)
+
+
+def main() -> int:
+    os.environ.update(LOOPBACK_ONLY)
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--skip-processes", action="store_true", help="skip the multi-process comparison")
+    parser.add_argument("--dir", type=Path, default=Path(tempfile.mkdtemp(prefix="sally-optimizer-bench-")))
+    args = parser.parse_args()
+    x0 = encode(PhysicsParams())
+    rng = np.random.default_rng(42)
+    points = [x0] + [np.clip(x0 + rng.normal(0.0, 0.02, x0.shape), 0, 1) for _ in range(args.workers - 1)]
+    start = time.monotonic()
+    with ProcessPoolExecutor(args.workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        futures = [pool.submit(_task, list(x), "inprocess", str(args.dir / f"inprocess_{i}")) for i, x in enumerate(points)]
+        results = [f.result() for f in futures]
+    batch = time.monotonic() - start
+    for i, ev in enumerate(results):
+        show(f"inprocess candidate {i}", ev)
+    rate = len(results) / batch * 3600.0
+    print(f"inprocess: {len(results)} evaluations in parallel in {batch:.1f} s", flush=True)
+    if not args.skip_processes:
+        alone = _task(list(x0), "processes", str(args.dir / "processes_0"))
+        show("processes candidate 0 (alone)", alone)
+        print(f"processes: one evaluation alone in {alone.wall_s:.1f} s ({3600.0 / alone.wall_s:.0f} evals/h at one at a time)")
+        print(f"backends agree on the defaults' cost: {abs(alone.cost - results[0].cost) <= 1e-9 * max(1.0, abs(alone.cost))}")
+    print(f"run folders: {args.dir}")
+    print(f"optimizer evals_per_hour {rate:.0f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

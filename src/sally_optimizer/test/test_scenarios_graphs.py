@@ -1,0 +1,66 @@
+"""Scenario graphs scored on real graphs: the pull-off physics, a diverging candidate, and the
+in-process backend against the multi-process graph."""
+
+import dataclasses
+import json
+
+import pytest
+from sally_description import PhysicsParams
+from sally_optimizer.evaluation import evaluate, evaluate_scenario
+from sally_optimizer.scenarios import NO_ADHESION, PENALISED, ScenarioConfig, floor_cost, wall_cost
+
+TINY = ScenarioConfig.tiny()
+BACKEND_TOLERANCE = 1e-9
+"""Both backends run lockstep graphs of the same node classes, so their costs agree to round-off."""
+
+DIVERGING = {  # a candidate CMA-ES asked for in a real run (seed 42): it blows up within 0.4 s
+    "sliding_friction": 0.02107186422818878, "torsional_friction": 8.789493042975942e-05,
+    "rolling_friction": 3.8090709656961257e-06, "solref_timeconst": 4.693083700446383,
+    "solimp_dmin": 0.6243456528175321, "solimp_width": 2.2285563711167428e-07,
+    "solimp_midpoint": 0.920401221715187, "solimp_power": 2.7995401710842467, "noslip_iterations": 57,
+    "noslip_tolerance": 0.0006104086107129595, "margin": 0.009736737961018095, "Br": 1.9995270516202273,
+    "max_magnetic_distance": 0.027730603219051297, "max_force_per_wheel": 866.8062284655564,
+}  # fmt: skip
+
+
+def params_file(tmp_path, name, **values):
+    path = tmp_path / f"{name}.json"
+    path.write_text(json.dumps(PhysicsParams.from_mapping(values).as_dict()))
+    return path
+
+
+def test_a_higher_magnet_clip_detaches_later(tmp_path):
+    config = dataclasses.replace(TINY, pull_rate=400.0, stop_above_clip=False)
+    low = evaluate_scenario("pulloff", params_file(tmp_path, "low", max_force_per_wheel=800.0), config, "inprocess", tmp_path / "low")
+    high = evaluate_scenario("pulloff", params_file(tmp_path, "high", max_force_per_wheel=1200.0), config, "inprocess", tmp_path / "high")
+    assert not low.penalised and not high.penalised, (low.reason, high.reason)
+    report = lambda o: json.loads((tmp_path / o / "report.json").read_text())  # noqa: E731
+    lo, hi = report("low"), report("high")
+    assert lo["detached"] and hi["detached"]
+    assert lo["pulloff_force"] >= 800.0 and hi["pulloff_force"] >= 1200.0  # the clip plus the weight on the foot
+    assert hi["pulloff_force"] > lo["pulloff_force"] + 350.0
+    assert hi["detach_time"] > lo["detach_time"] + 0.8  # 400 N more at 400 N/s
+    assert low.cost == 0.0 and high.cost == 0.0
+    assert (tmp_path / "high" / "forces.png").exists()
+
+
+def test_a_diverging_candidate_is_penalised_not_fatal(tmp_path):
+    evaluation = evaluate(PhysicsParams.from_mapping(DIVERGING), TINY, "inprocess", tmp_path)
+    assert evaluation.penalised
+    for name, outcome in evaluation.scenarios.items():
+        assert outcome.penalised and "diverged" in outcome.reason, (name, outcome.reason)
+    assert evaluation.scenarios["floor"].cost == floor_cost(PENALISED["floor"])
+    assert evaluation.scenarios["wall"].cost == wall_cost(PENALISED["wall"])
+    assert evaluation.scenarios["pulloff"].cost == NO_ADHESION
+    report = json.loads((tmp_path / "floor" / "report.json").read_text())
+    assert report["exit_codes"]["sim"] == 3 and not report["success"]
+
+
+def test_in_process_backend_gives_the_multi_process_costs(tmp_path):
+    path = params_file(tmp_path, "defaults")
+    outcomes = {backend: evaluate_scenario("floor", path, TINY, backend, tmp_path / backend) for backend in ("processes", "inprocess")}
+    a, b = outcomes["processes"], outcomes["inprocess"]
+    assert not a.penalised and not b.penalised, (a.reason, b.reason)
+    assert b.cost == pytest.approx(a.cost, rel=BACKEND_TOLERANCE, abs=1e-12)
+    for key in a.metrics:
+        assert b.metrics[key] == pytest.approx(a.metrics[key], rel=BACKEND_TOLERANCE, abs=1e-12), key
