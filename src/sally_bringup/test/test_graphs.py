@@ -16,7 +16,7 @@ def test_f2w_is_four_required_nodes_and_lockstep_syncs_them():
     assert nodes["sim"].parameters["pacing"] == "lockstep"
     assert nodes["ik"].parameters["target_sync"] is True
     assert nodes["controller"].parameters["target_period"] == 0.005
-    assert nodes["sequencer"].parameters == {"sequence": "f2w", "duration": 25.0}
+    assert nodes["sequencer"].parameters == {"sequence": "f2w", "duration": 25.0, "start_time": 0.5, "hold": 1.0}
     realtime = {n.name: n for n in graph("f2w")}
     assert realtime["ik"].parameters["target_sync"] is False and realtime["controller"].parameters == {}
 
@@ -58,3 +58,19 @@ def test_launch_files_describe_their_graph(name):
     call = functions["generate_launch_description"].body[-1].value
     assert call.func.id == "describe" and call.args[0].value == name
     assert (LAUNCH.parents[2] / "launch").resolve() == LAUNCH  # the top-level launch/ is this folder
+
+
+def test_pulloff_graph_has_the_rig_and_no_ik():
+    nodes = {n.name: n for n in graph("pulloff", {"pacing": "lockstep", "params": "/tmp/p.json", "pull_rate": "80"})}
+    assert list(nodes) == ["sim", "controller", "pulloff"]
+    assert nodes["sim"].parameters["magnets_on"] == [] and nodes["sim"].parameters["params_file"] == "/tmp/p.json"
+    assert nodes["controller"].parameters == {}  # no IK targets to wait for: it holds the baked pose
+    assert nodes["pulloff"].parameters["rate"] == 80.0 and nodes["pulloff"].required
+
+
+def test_scenario_arguments_are_checked():
+    nodes = {n.name: n for n in graph("f2w", {"sequence": "floor_lift", "settle": "2.0", "hold": "0"})}
+    assert nodes["sequencer"].parameters["start_time"] == 2.0 and nodes["sequencer"].parameters["hold"] == 0.0
+    for bad in ({"settle": "-1"}, {"hold": "x"}, {"pull_rate": "0"}, {"magnets": "FL,none"}):
+        with pytest.raises(GraphError):
+            graph("f2w", bad)

@@ -139,5 +139,5 @@ def test_on_enter_runs_once_per_phase_even_when_a_step_skips_phases():
 
 
 def test_unknown_sequence():
-    with pytest.raises(SequenceError, match=r"unknown sequence 'w2f'; valid: \['f2w', 'f2w_fr', 'orient'\]"):
+    with pytest.raises(SequenceError, match=r"unknown sequence 'w2f'; valid: \['f2w', 'f2w_fr', 'lift', 'orient'\]"):
         make_sequence("w2f")
