@@ -47,7 +47,7 @@ def settle(sim: Simulator, seconds: float) -> bool:
 
 
 def pulloff(sim: Simulator, leg: str) -> bool:
-    result = run_pulloff(sim, hold_controller(sim), PullOffConfig(leg=leg))
+    result = run_pulloff(sim, hold_controller(sim), PullOffConfig(foot=leg))
     expected = result.clip + result.static_load
     error = (result.pulloff_force - expected) / expected
     print(

@@ -1,10 +1,11 @@
-"""The pull-off scenario of seed 000: one magnet on the floor, pulled straight up on a force ramp.
+"""The pull-off scenario of seed 000 run directly on a :class:`Simulator` (no ROS).
 
 Two-stage settle with the controller holding the pose throughout (gravity only, then gravity and
-the one magnet), then a vertical pull on the magnet body rising at ``rate`` N/s. Detachment follows
-:class:`DetachmentDetector` with threshold ``detach_fraction`` x max_force_per_wheel. While the
-magnet force is below that threshold the rig stops pulling harder: the pull is reduced to the
-robot's weight so that a released robot drifts instead of being flung, and a magnet that grabs
+the one magnet), then a vertical pull on the magnet body rising at ``rate`` N/s. What to pull and
+when the magnet counts as detached is :class:`~sally_sim_node.pulloff_rig.PullOffRig`, the same
+rules the pull-off rig node applies over the sim's topics: detached once the magnet force stays
+below ``detach_fraction`` x max_force_per_wheel for ``detach_hold`` s; while it is below, the pull
+is the robot's weight (a released robot drifts instead of being flung), and a magnet that grabs
 again resumes the ramp from where it was.
 """
 
@@ -17,22 +18,12 @@ import numpy as np
 from sally_description import LEGS
 from sally_description.constants import magnet_body
 
-from .detachment import DetachmentDetector
+from .pulloff_rig import PullOffRig, RigConfig
 from .simulator import EffortFn, Simulator
 
 
 @dataclass(frozen=True)
-class PullOffConfig:
-    leg: str = "FL"
-    rate: float = 40.0
-    """Pull ramp (N/s)."""
-    detach_fraction: float = 0.5
-    detach_hold: float = 1.0
-    gravity_settle: float = 1.0
-    magnet_settle: float = 1.0
-    start_force: float = 0.0
-    """Pull at the start of the ramp (N)."""
-    max_ramp_time: float = 60.0
+class PullOffConfig(RigConfig):
     sample_every: int = 10
     """Physics steps between pull updates and trace samples."""
 
@@ -54,43 +45,38 @@ class PullOffResult:
 
 def run_pulloff(sim: Simulator, controller: EffortFn, config: PullOffConfig = PullOffConfig()) -> PullOffResult:
     """Run the scenario on ``sim`` (reset first) and return the detachment figures and traces."""
-    leg = config.leg
+    leg = config.foot
     sim.reset()
     sim.magnets.set_enabled(False)
-    n_gravity = round(config.gravity_settle / sim.timestep)
-    n_magnet = round(config.magnet_settle / sim.timestep)
-    sim.step(n_gravity, controller)
+    sim.step(round(config.gravity_settle / sim.timestep), controller)
     sim.set_magnet(leg, True)
-    sim.step(n_magnet, controller)
+    sim.step(round(config.magnet_settle / sim.timestep), controller)
 
     i = LEGS.index(leg)
-    clip = sim.magnets.model_params.max_force
     static_load = sim.foot_contact_force(leg) - float(np.linalg.norm(sim.magnets.force[i]))
     weight = float(mujoco.mj_getTotalmass(sim.model) * -sim.model.opt.gravity[2])
-    detector = DetachmentDetector(config.detach_fraction * clip, config.detach_hold)
+    rig = PullOffRig(config, sim.magnets.model_params.max_force, weight)
     body = magnet_body(leg)
-    ramp, dt = config.start_force, config.sample_every * sim.timestep
     t0 = sim.time
     trace: list[tuple[float, float, float, float]] = []
-    held = False
-    while sim.time - t0 < config.max_ramp_time:
+    while True:
         magnet = float(np.linalg.norm(sim.magnets.force[i]))
-        held = held or magnet >= detector.threshold
-        pull = weight if detector.dropping and held else ramp
+        before = rig.pull.at(sim.time)
+        rig.feed(sim.time, magnet)
+        pull = before if rig.verdict is not None else rig.pull.at(sim.time)  # the last sample: what was pulling
         trace.append((sim.time - t0, pull, magnet, float(sim.ee_position(leg)[2])))
-        if held and detector.update(sim.time - t0, magnet, ramp):
+        if rig.verdict is not None:
             break
         sim.apply_external_force(body, (0.0, 0.0, pull))
         sim.step(config.sample_every, controller)
-        if not detector.dropping:
-            ramp += config.rate * dt
     sim.clear_external_forces()
+    verdict = rig.verdict
     t, applied, magnet_force, foot_z = (np.array(col) for col in zip(*trace))
     return PullOffResult(
-        detached=detector.detached,
-        pulloff_force=detector.force_at_drop if held else 0.0,
-        detach_time=(detector.drop_start or 0.0),
-        clip=clip,
+        detached=verdict.detached,
+        pulloff_force=verdict.pulloff_force,
+        detach_time=verdict.detach_time,
+        clip=rig.clip,
         static_load=static_load,
         time=t,
         applied=applied,

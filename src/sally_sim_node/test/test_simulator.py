@@ -77,7 +77,7 @@ def test_pull_off_detaches_at_the_clip_plus_the_carried_weight(hold):
     pull-off = clip + carried weight; the 40 N/s ramp adds little while the foot travels the ~20 mm
     at which the magnet force falls below half the clip."""
     sim = Simulator()
-    result = run_pulloff(sim, hold(sim), PullOffConfig(leg="FL"))
+    result = run_pulloff(sim, hold(sim), PullOffConfig(foot="FL"))
     weight = mujoco.mj_getTotalmass(sim.model) * 9.81
     assert result.static_load == pytest.approx(weight / 4, rel=0.25)  # four feet share the weight
     expected = result.clip + result.static_load
