@@ -55,7 +55,8 @@ ARGUMENTS: dict[str, Argument] = {
     "hold": Argument("1.0", "sim seconds the end pose is held before the sequence is done"),
     "pull_rate": Argument("40.0", "pull-off graph: force ramp (N/s)"),
 }
-SECONDS_ARGUMENTS = ("duration", "settle", "hold", "pull_rate")
+NUMBER_ARGUMENTS = ("duration", "settle", "hold", "pull_rate")
+ZERO_ALLOWED = ("settle", "hold")
 
 
 class GraphError(ValueError):
@@ -82,13 +83,14 @@ def resolve(arguments: Mapping[str, str]) -> dict[str, str]:
     for name, arg in ARGUMENTS.items():
         if arg.choices and values[name] not in arg.choices:
             raise GraphError(f"{name}:={values[name]} is not one of {list(arg.choices)}")
-    for name in SECONDS_ARGUMENTS:
+    for name in NUMBER_ARGUMENTS:
         try:
             value = float(values[name])
         except ValueError:
             raise GraphError(f"{name}:={values[name]} is not a number") from None
-        if not (0 < value < 1e6 or (value == 0 and name != "duration" and name != "pull_rate")):
-            raise GraphError(f"{name}:={values[name]} must be a positive number" + (" or 0" if name in ("settle", "hold") else ""))
+        zero = name in ZERO_ALLOWED
+        if not (0 < value < 1e6 or (zero and value == 0)):
+            raise GraphError(f"{name}:={values[name]} must be a positive number" + (" or 0" if zero else ""))
     magnets = magnet_list(values["magnets"])
     values["magnets"] = ",".join(magnets) or "none"
     return values

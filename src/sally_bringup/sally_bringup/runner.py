@@ -157,11 +157,14 @@ class GraphRun:
         code = EXIT_INTERRUPTED if interrupted else EXIT_OK if report["success"] else EXIT_FAILED
         return RunResult(code, self.run_dir, report, recorder.record)
 
+    @staticmethod
+    def node_parameters(spec: NodeSpec) -> dict[str, object]:
+        """The parameters a node is started with: the sim starts paused (unpaused once every
+        node is heard)."""
+        return {**spec.parameters, **({"start_paused": True} if spec.name == "sim" else {})}
+
     def _start(self, spec: NodeSpec, env: Mapping[str, str]) -> None:
-        parameters = dict(spec.parameters)
-        if spec.name == "sim":
-            parameters["start_paused"] = True  # unpaused once every node is heard
-        argv = [find_executable(spec.executable), *ros_args(parameters)]
+        argv = [find_executable(spec.executable), *ros_args(self.node_parameters(spec))]
         process = NodeProcess(spec.name, argv, env)
         import subprocess
 

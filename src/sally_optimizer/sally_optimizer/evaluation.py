@@ -17,7 +17,7 @@ from pathlib import Path
 
 from sally_description import PhysicsParams
 
-from .scenarios import COSTS, PENALISED, SCENARIOS, MetricsError, ScenarioConfig, combined_cost, metrics
+from .scenarios import COSTS, SCENARIOS, MetricsError, ScenarioConfig, combined_cost, metrics, penalised
 
 BACKENDS = ("processes", "inprocess")
 CRASH_EXITS = {"sim", "controller", "ik", "pulloff"}
@@ -94,9 +94,7 @@ def evaluate_scenario(scenario: str, params_file: Path, config: ScenarioConfig, 
         why = f"{type(exc).__name__}: {exc}"
         (run_dir / "error.txt").parent.mkdir(parents=True, exist_ok=True)
         (run_dir / "error.txt").write_text(traceback.format_exc())
-    values = dict(PENALISED[scenario])
-    if scenario == "pulloff":
-        values["clip"] = PhysicsParams.from_file(params_file).max_force_per_wheel
+    values = penalised(scenario, PhysicsParams.from_file(params_file).max_force_per_wheel)
     return ScenarioOutcome(COSTS[scenario](values), values, True, why, time.monotonic() - start, str(run_dir))
 
 

@@ -75,10 +75,7 @@ class InProcessGraphRun(GraphRun):
     def _start(self, spec: NodeSpec, env: Mapping[str, str]) -> None:
         from rclpy.parameter import Parameter
 
-        parameters = dict(spec.parameters)
-        if spec.name == "sim":
-            parameters["start_paused"] = True  # unpaused once every node is heard
-        overrides = [Parameter(name, value=value) for name, value in parameters.items()]
+        overrides = [Parameter(name, value=value) for name, value in self.node_parameters(spec).items()]
         node = node_class(spec.executable)(context=self._context, parameter_overrides=overrides)
         self._executor.add_node(node)
         self._hosted[spec.name] = node

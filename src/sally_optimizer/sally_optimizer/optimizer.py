@@ -26,7 +26,7 @@ from sally_description import PhysicsParams
 
 from .evaluation import BACKENDS, Evaluation, ScenarioOutcome, evaluate
 from .results import CONFIG, RunFolder, result_row
-from .scenarios import COSTS, PENALISED, SCENARIOS, ScenarioConfig, combined_cost
+from .scenarios import COSTS, SCENARIOS, ScenarioConfig, combined_cost, penalised
 from .space import decode, encode
 
 
@@ -54,13 +54,11 @@ def _evaluate_task(x: list[float], config: dict, backend: str, workdir: str) -> 
     return evaluate(decode(x), ScenarioConfig(**config), backend, Path(workdir))
 
 
-def penalised(params: PhysicsParams, reason: str) -> Evaluation:
+def worst(params: PhysicsParams, reason: str) -> Evaluation:
     """Every scenario at its worst (the worker running the candidate died)."""
     outcomes = {}
     for name in SCENARIOS:
-        values = dict(PENALISED[name])
-        if name == "pulloff":
-            values["clip"] = params.max_force_per_wheel
+        values = penalised(name, params.max_force_per_wheel)
         outcomes[name] = ScenarioOutcome(COSTS[name](values), values, True, reason)
     return Evaluation(combined_cost({n: o.cost for n, o in outcomes.items()}), outcomes)
 
@@ -101,13 +99,11 @@ class Optimization:
         self.started = float(started)
         self.session_start = time.monotonic()
         self.session_evals = 0
-        self.best = folder.best_cost
 
     def run(self, es, batch: int, candidates: np.ndarray | None) -> float:
         """Until ``n_calls`` evaluations have rows; returns the best cost."""
         s = self.settings
-        context = multiprocessing.get_context("spawn")
-        pool = ProcessPoolExecutor(max_workers=min(s.workers, s.popsize), mp_context=context)
+        pool = self._new_pool()
         try:
             while len(self.folder.rows) < s.n_calls:
                 if candidates is None:
@@ -124,7 +120,7 @@ class Optimization:
                 self._progress(batch)
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
-        return self.best
+        return self.folder.best_cost
 
     def _evaluate_batch(self, pool: ProcessPoolExecutor, batch: int, candidates: np.ndarray) -> ProcessPoolExecutor:
         done = self.folder.done_in_batch(batch)
@@ -145,25 +141,29 @@ class Optimization:
                     evaluation = future.result()
                 except BrokenProcessPool:
                     broken = True
-                    evaluation = penalised(params, "the worker process died during the evaluation")
+                    evaluation = worst(params, "the worker process died during the evaluation")
                 except Exception as exc:  # noqa: BLE001 - a candidate's failure is its penalty
-                    evaluation = penalised(params, f"{type(exc).__name__}: {exc}")
+                    evaluation = worst(params, f"{type(exc).__name__}: {exc}")
                 self._record(batch, i, params, evaluation)
         if broken:
             pool.shutdown(wait=False, cancel_futures=True)
-            pool = ProcessPoolExecutor(max_workers=min(self.settings.workers, self.settings.popsize), mp_context=multiprocessing.get_context("spawn"))
+            pool = self._new_pool()
         return pool
+
+    def _new_pool(self) -> ProcessPoolExecutor:
+        workers = min(self.settings.workers, self.settings.popsize)
+        return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
 
     def _record(self, batch: int, candidate: int, params: PhysicsParams, ev: Evaluation) -> None:
         index = len(self.folder.rows) + 1
+        new_best = ev.cost < self.folder.best_cost
         elapsed = (time.time() - self.started) / 60.0
         row = result_row(index, batch, candidate, time.strftime("%Y-%m-%dT%H:%M:%S"), elapsed, params, ev)
         self.folder.add_result(row)
         self.session_evals += 1
         if ev.penalised:
             self.say(f"eval {index} (batch {batch}, candidate {candidate}) penalised: {ev.reason}")
-        if ev.cost < self.best:
-            self.best = ev.cost
+        if new_best:
             best = {"timestamp": row["timestamp"], "elapsed_min": row["elapsed_min"], "evals": index, "cost": ev.cost}
             best.update({f"{n}_cost": o.cost for n, o in ev.scenarios.items()})
             best.update(params.as_dict())
@@ -175,7 +175,7 @@ class Optimization:
         rate = self.session_evals / hours if hours > 0 else 0.0
         eta = (total - done) / rate * 3600.0 if rate > 0 else float("inf")
         eta_text = time.strftime("%H:%M:%S", time.gmtime(eta)) if math.isfinite(eta) else "?"
-        self.say(f"batch {batch}: best {self.best:.6g} | {done}/{total} evals | {rate:.1f} evals/h | ETA {eta_text}")
+        self.say(f"batch {batch}: best {self.folder.best_cost:.6g} | {done}/{total} evals | {rate:.1f} evals/h | ETA {eta_text}")
 
 
 def start(folder: Path, settings: Settings, config: ScenarioConfig, x0: PhysicsParams | None = None, origin: dict | None = None, say=print) -> float:

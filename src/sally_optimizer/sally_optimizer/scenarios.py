@@ -156,7 +156,15 @@ PENALISED = {
     "wall": {"fl_norm": MAX_DISTANCE, "fl_into_x": MAX_DISTANCE, "zero_contact_frac": 1.0},
     "pulloff": {"pulloff_force": 0.0, "clip": float("nan")},
 }
-"""The metrics a crashed, diverged or timed-out scenario is scored with."""
+"""The metrics a crashed, diverged or timed-out scenario is scored with (see :func:`penalised`)."""
+
+
+def penalised(scenario: str, clip: float) -> dict[str, float]:
+    """:data:`PENALISED` metrics of ``scenario``, with the candidate's magnet ``clip``."""
+    values = dict(PENALISED[scenario])
+    if "clip" in values:
+        values["clip"] = float(clip)
+    return values
 
 
 def floor_cost(m: dict[str, float]) -> float:
