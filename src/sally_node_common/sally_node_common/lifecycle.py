@@ -25,6 +25,8 @@ from rclpy.executors import ExternalShutdownException
 from rclpy.node import Node
 from rclpy.signals import SignalHandlerOptions
 
+from .discovery import set_loopback_only
+
 EXIT_BAD_START = 2
 
 
@@ -69,10 +71,12 @@ def run_node(
 
     Returns the process exit status: ``run``'s result, 0 on a signal, 2 when the node cannot start.
     """
+    set_loopback_only()
     rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO)
     context = rclpy.get_default_context()
     stop = threading.Event()
-    previous = {s: signal.signal(s, lambda signum, frame: stop.set()) for s in (signal.SIGINT, signal.SIGTERM)}
+    for s in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(s, lambda signum, frame: stop.set())
     try:
         try:
             node = factory()
@@ -95,5 +99,5 @@ def run_node(
             node.destroy_node()
     finally:
         context.try_shutdown()
-        for s, handler in previous.items():
-            signal.signal(s, handler)
+        # the stop handlers stay: a signal arriving while rclpy tears down must not raise
+        # KeyboardInterrupt inside its C++ destructors (that aborts the process)
