@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+from sally_node_common.inputs import InputError
 
-class ControllerError(ValueError):
-    """A gain, limit, target or state the controller cannot use; the message says which and why."""
+
+class ControllerError(InputError):
+    """A gain, limit, target or state the controller cannot use; the message says which and why,
+    ``reason`` the kind (:mod:`sally_node_common.inputs`' vocabulary for inputs)."""
+
+    def __init__(self, detail: str, reason: str = "invalid") -> None:
+        super().__init__(reason, detail)

@@ -13,8 +13,20 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from sally_node_common.inputs import LENGTH, MAX_ANGLE, MAX_RATE, NON_FINITE, OUT_OF_ORDER, OUT_OF_RANGE, UNKNOWN, InputError, joint_arrays
+
 from .errors import ControllerError
 from .pid import JointPID, PIDGains
+
+
+@dataclass(frozen=True)
+class Targets:
+    """Checked targets: positions (clamped to the limits) of the joints at ``indices``."""
+
+    indices: np.ndarray
+    positions: np.ndarray
+    velocities: np.ndarray
+    clamped: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -35,7 +47,6 @@ class JointController:
         self.target_velocity: np.ndarray | None = None
         self.targets_received = 0
         self.clamped_total = 0
-        self._state_maps: dict[tuple[str, ...], np.ndarray] = {}
         self._last_stamp: int | None = None
         self._last_efforts = np.zeros(len(names))
 
@@ -46,45 +57,50 @@ class JointController:
 
     def set_targets(self, names: Sequence[str], positions: Sequence[float], velocities: Sequence[float] = ()) -> TargetReport:
         """Set the targets of the named joints (others keep theirs)."""
+        return self.apply_targets(self.check_targets(names, positions, velocities))
+
+    def check_targets(self, names: Sequence[str], positions: Sequence[float], velocities: Sequence[float] = ()) -> Targets:
+        """Targets validated (raises ControllerError with a reason) and clamped, not yet applied."""
         names = list(names)
         positions = np.asarray(positions, dtype=float)
         velocities = np.asarray(velocities, dtype=float)
         if not names or len(positions) != len(names):
-            raise ControllerError(f"joint targets need one position per name: {len(names)} names, {len(positions)} positions")
+            raise ControllerError(f"joint targets need one position per name: {len(names)} names, {len(positions)} positions", LENGTH)
         if len(velocities) not in (0, len(names)):
-            raise ControllerError(f"joint target velocities must be empty or one per name, got {len(velocities)}")
+            raise ControllerError(f"joint target velocities must be empty or one per name, got {len(velocities)}", LENGTH)
         unknown = [n for n in names if n not in self._index]
         if unknown:
-            raise ControllerError(f"joint targets name unknown joints {unknown}; controlled joints: {list(self.names)}")
+            raise ControllerError(f"joint targets name unknown joints {unknown}; controlled joints: {list(self.names)}", UNKNOWN)
         if len(set(names)) != len(names):
-            raise ControllerError("joint targets name a joint twice")
+            raise ControllerError("joint targets name a joint twice", "duplicate")
         if not (np.isfinite(positions).all() and np.isfinite(velocities).all()):
-            raise ControllerError(f"joint targets must be finite, got positions {positions.tolist()}")
+            raise ControllerError(f"joint targets must be finite, got positions {positions.tolist()}", NON_FINITE)
+        if np.abs(positions).max() > MAX_ANGLE or (len(velocities) and np.abs(velocities).max() > MAX_RATE):
+            raise ControllerError(f"joint targets beyond +-{MAX_ANGLE:g} rad or +-{MAX_RATE:g} rad/s: {positions.tolist()}", OUT_OF_RANGE)
         idx = np.array([self._index[n] for n in names])
         clipped = np.clip(positions, self.lower[idx], self.upper[idx])
         clamped = tuple(n for n, a, b in zip(names, positions, clipped) if a != b)
+        return Targets(idx, clipped, velocities, clamped)
+
+    def apply_targets(self, targets: Targets) -> TargetReport:
         target = self.target.copy()
-        target[idx] = clipped
+        target[targets.indices] = targets.positions
         self.target = target
-        if len(velocities):
+        if len(targets.velocities):
             tv = np.zeros(len(self.names)) if self.target_velocity is None else self.target_velocity.copy()
-            tv[idx] = velocities
+            tv[targets.indices] = targets.velocities
             self.target_velocity = tv
         self.targets_received += 1
-        self.clamped_total += len(clamped)
-        return TargetReport(clamped)
+        self.clamped_total += len(targets.clamped)
+        return TargetReport(targets.clamped)
 
-    def state_map(self, names: Sequence[str]) -> np.ndarray:
-        """Indices into a joint-state message of each controlled joint (cached per name list)."""
-        key = tuple(names)
-        found = self._state_maps.get(key)
-        if found is None:
-            where = {n: i for i, n in enumerate(key)}
-            missing = [n for n in self.names if n not in where]
-            if missing:
-                raise ControllerError(f"joint state lacks controlled joints {missing}")
-            found = self._state_maps[key] = np.array([where[n] for n in self.names])
-        return found
+    def check_state(self, names: Sequence[str], position: Sequence[float], velocity: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:
+        """The controlled joints' positions and velocities from a state message's arrays; raises
+        ControllerError with a reason when the lengths, names or values are unusable."""
+        try:
+            return joint_arrays(names, position, velocity, self.names)
+        except InputError as exc:
+            raise ControllerError(str(exc), exc.reason) from None
 
     def update(
         self,
@@ -98,23 +114,21 @@ class JointController:
 
         ``feed_forward(positions of the whole message)`` adds torques (e.g. gravity) before the
         effort limits apply."""
+        q, qdot = self.check_state(names, position, velocity)
+        return self.step(stamp_ns, q, qdot, None if feed_forward is None else lambda: feed_forward(position))
+
+    def step(self, stamp_ns: int, q: np.ndarray, qdot: np.ndarray, feed_forward: Callable[[], np.ndarray] | None = None) -> np.ndarray:
+        """:meth:`update` with the state already checked (:meth:`check_state`)."""
         if self._last_stamp is not None and stamp_ns <= self._last_stamp:
             if stamp_ns == self._last_stamp:
                 return self._last_efforts
-            raise ControllerError(f"joint state stamped {stamp_ns} ns arrived after one stamped {self._last_stamp} ns")
-        position, velocity = np.asarray(position, dtype=float), np.asarray(velocity, dtype=float)
-        if len(position) != len(names) or len(velocity) != len(names):
-            raise ControllerError(f"joint state has {len(names)} names, {len(position)} positions, {len(velocity)} velocities")
-        idx = self.state_map(names)
-        q, qdot = position[idx], velocity[idx]
-        if not (np.isfinite(q).all() and np.isfinite(qdot).all()):
-            raise ControllerError("joint state has non-finite positions or velocities")
+            raise ControllerError(f"joint state stamped {stamp_ns} ns arrived after one stamped {self._last_stamp} ns", OUT_OF_ORDER)
         dt = 0.0 if self._last_stamp is None else (stamp_ns - self._last_stamp) * 1e-9
         self._last_stamp = stamp_ns
         efforts = self.pid.update(self.target, q, qdot, dt, self.target_velocity)
         if feed_forward is not None:
             limit = self.pid.gains.effort_limit
-            efforts = np.clip(efforts + feed_forward(position), -limit, limit)
+            efforts = np.clip(efforts + feed_forward(), -limit, limit)
         self._last_efforts = efforts
         return efforts
 

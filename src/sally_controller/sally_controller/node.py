@@ -9,12 +9,18 @@ measured pose, with the body orientation from /sally/odom; level until one arriv
 With ``target_period`` P > 0 (the IK period), targets are stamped with the state the IK solved,
 at multiples of P, and the controller answers a state stamped t only with the targets of the
 latest multiple of P at or before t: a state that arrives before those targets is held back and
-answered when they come (or after ``target_wait`` wall seconds, counted as late). The gravity
-term's body orientation is the odometry one gravity period older than the state, again so that
-nothing depends on which message arrived first. With lockstep
-pacing this makes sim + IK + controller deterministic: the sim waits for the efforts of t, which
-now wait for the targets of t. Targets outside the joint limits are clamped and reported; non-finite or
-malformed targets and states are rejected with a reason, counted on /diagnostics, never applied.
+answered when they come. When none come for ``target_wait`` wall seconds (the IK is gone), the
+controller answers at once with the latest targets (the robot holds its last pose) until targets
+come again. The gravity term's body orientation is the odometry one gravity period older than the
+state, again so that nothing depends on which message arrived first. With lockstep pacing this
+makes sim + IK + controller deterministic: the sim waits for the efforts of t, which now wait for
+the targets of t.
+
+Inputs are checked (:mod:`sally_node_common.inputs`): targets outside the joint limits are clamped
+and reported; non-finite, implausible, malformed, unknown-joint or out-of-order targets, states and
+odometry are rejected with a log line and counted per topic and reason on /diagnostics, never
+applied; the diagnostics also say which input is stale. States that start over at an older stamp
+after a silence are a new sim: the controller forgets the old one (PID, targets) and goes on.
 """
 
 from __future__ import annotations
@@ -24,13 +30,17 @@ import time
 from collections import Counter
 
 import numpy as np
-from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
+from diagnostic_msgs.msg import DiagnosticArray
 from rcl_interfaces.msg import ParameterDescriptor, SetParametersResult
 from rclpy.node import Node
 from nav_msgs.msg import Odometry
 from sally_description import JOINT_NAMES, build_model
 from sally_description.limits import actuated_limits
 from sally_node_common import run_node
+from sally_node_common.diagnostics import diagnostic_array
+from sally_node_common.input_health import InputHealth
+from sally_node_common.inputs import InputError, StampOrder
+from sally_node_common.messages import odometry_pose
 from sally_node_common.qos import KEPT, RELIABLE_DEEP
 from sally_node_common.stamps import stamp_ns
 from sensor_msgs.msg import JointState
@@ -43,6 +53,7 @@ from .pid import DEFAULT_I_CLAMP, DEFAULT_KD, DEFAULT_KI, DEFAULT_KP, PIDGains
 # Targets published before this node's reader was matched still arrive (the IK keeps the last 100,
 # KEPT). A transient-local reader refuses volatile writers, so targets are also read through a
 # volatile reader: any publisher works, and the IK's messages arrive twice (same values and stamp).
+STATES, TARGETS, ODOM = "/joint_states", "/sally/joint_targets", "/sally/odom"
 GAINS = {"kp": DEFAULT_KP, "ki": DEFAULT_KI, "kd": DEFAULT_KD, "i_clamp": DEFAULT_I_CLAMP}
 
 
@@ -56,7 +67,8 @@ class ControllerNode(Node):
         self._joint_map: dict[tuple[str, ...], np.ndarray] = {}
         self._gravity_cache: tuple[int, np.ndarray] | None = None
         self._target_stamp = -1
-        self._held: list[tuple[float, JointState]] = []
+        self._held: list[tuple[float, tuple[JointState, np.ndarray, np.ndarray]]] = []
+        """States waiting for their targets: (wall time held, (message, checked q, qdot))."""
         self._names = limits.names
         self._effort_limit = limits.effort
         self.add_on_set_parameters_callback(self._validate)
@@ -79,13 +91,19 @@ class ControllerNode(Node):
         self._read_settings()
         self.add_post_set_parameters_callback(lambda params: self._read_settings())
         self._counts: Counter[str] = Counter()
+        self._health = InputHealth(lambda text: self.get_logger().error(text), watched=(STATES,))
+        self._state_order, self._odom_order = StampOrder("joint state"), StampOrder("odometry")
+        self._target_order = StampOrder("joint targets", gap=None)  # starts over with the states
+        self._sync_lost = False
+        """No targets came within target_wait: answer states at once with the latest targets
+        until targets come again (the IK is gone; the robot holds its last pose)."""
         self._efforts = JointState(name=list(limits.names))
         self._pub = self.create_publisher(JointState, "/sally/joint_efforts", RELIABLE_DEEP)
         self._pub_diag = self.create_publisher(DiagnosticArray, "/diagnostics", 10)
-        self.create_subscription(JointState, "/joint_states", self._on_state, RELIABLE_DEEP)
+        self.create_subscription(JointState, STATES, self._on_state, RELIABLE_DEEP)
         for qos in (KEPT, RELIABLE_DEEP):
-            self.create_subscription(JointState, "/sally/joint_targets", self._on_targets, qos)
-        self.create_subscription(Odometry, "/sally/odom", self._on_odom, RELIABLE_DEEP)
+            self.create_subscription(JointState, TARGETS, self._on_targets, qos)
+        self.create_subscription(Odometry, ODOM, self._on_odom, RELIABLE_DEEP)
         self._diag_timer = self.create_timer(self.get_parameter("diagnostics_period").value, self._publish_diagnostics)
         self._held_timer = self.create_timer(0.05, self._check_held)
 
@@ -122,40 +140,57 @@ class ControllerNode(Node):
         return SetParametersResult(successful=True)
 
     def _on_targets(self, msg: JointState) -> None:
+        stamp = _stamp(msg)
         try:
-            report = self.controller.set_targets(msg.name, msg.position, msg.velocity)
-        except ControllerError as exc:
-            self._counts["rejected_targets"] += 1
-            self.get_logger().error(f"rejected joint targets: {exc}", throttle_duration_sec=1.0)
-            return
+            targets = self.controller.check_targets(msg.name, msg.position, msg.velocity)
+            if stamp:  # unstamped targets (a person's) take no part in the order
+                self._target_order.admit(stamp)
+        except InputError as exc:
+            return self._health.reject(TARGETS, exc.reason, str(exc))
+        self._health.heard(TARGETS)
+        report = self.controller.apply_targets(targets)
         if report.clamped:
             self.get_logger().warning(f"joint targets outside limits clamped: {list(report.clamped)}", throttle_duration_sec=1.0)
-        self._target_stamp = max(self._target_stamp, _stamp(msg))
+        self._target_stamp = max(self._target_stamp, stamp)
+        if self._sync_lost:
+            self._sync_lost = False
+            self.get_logger().info("joint targets are back")
         self._release_held()
+        return None
 
     def _needs_targets(self, stamp: int) -> bool:
         """With a target period, a state needs the targets of the latest IK stamp at or before it."""
-        return self._target_period > 0 and self._target_stamp < stamp - stamp % self._target_period
+        return self._target_period > 0 and not self._sync_lost and self._target_stamp < stamp - stamp % self._target_period
 
     def _release_held(self, now: float | None = None) -> None:
         while self._held:
-            held_at, msg = self._held[0]
-            late = now is not None and now - held_at > self._target_wait
-            if self._needs_targets(_stamp(msg)) and not late:
-                return
-            if late:
+            held_at, state = self._held[0]
+            if now is not None and now - held_at > self._target_wait and not self._sync_lost:
+                self._sync_lost = True
                 self._counts["late_targets"] += 1
-                self.get_logger().warning("answering a state without its targets (none came in time)", throttle_duration_sec=1.0)
+                self.get_logger().warning(
+                    f"no joint targets for {self._target_wait:g} s: holding the latest targets until they come again"
+                )
+            if self._needs_targets(_stamp(state[0])):
+                return
+            if self._sync_lost and len(self._held) > 1:
+                self._held.pop(0)  # only the newest state is still waited on
+                self._counts["states_dropped"] += 1
+                continue
             self._held.pop(0)
-            self._answer(msg)
+            self._answer(state)
 
     def _on_odom(self, msg: Odometry) -> None:
-        q = msg.pose.pose.orientation
-        quat = (q.w, q.x, q.y, q.z)
-        if all(np.isfinite(quat)) and abs(np.linalg.norm(quat) - 1.0) < 1e-3:
-            self._orientations[_stamp(msg)] = quat
-            while len(self._orientations) > 64:
-                self._orientations.pop(min(self._orientations))
+        try:
+            _, quat = odometry_pose(msg)
+            self._odom_order.admit(_stamp(msg))
+        except InputError as exc:
+            return self._health.reject(ODOM, exc.reason, str(exc))
+        self._health.heard(ODOM)
+        self._orientations[_stamp(msg)] = tuple(quat)
+        while len(self._orientations) > 64:
+            self._orientations.pop(min(self._orientations))
+        return None
 
     def _body_orientation(self, stamp: int) -> tuple[float, float, float, float]:
         """The newest body orientation at least one gravity period older than ``stamp``: in lockstep
@@ -180,27 +215,48 @@ class ControllerNode(Node):
         return torques
 
     def _on_state(self, msg: JointState) -> None:
-        if self._held or self._needs_targets(_stamp(msg)):
-            self._held.append((time.monotonic(), msg))
+        stamp = _stamp(msg)
+        try:
+            q, qdot = self.controller.check_state(msg.name, msg.position, msg.velocity)
+            new_timeline = self._state_order.admit(stamp)
+        except InputError as exc:
+            return self._health.reject(STATES, exc.reason, str(exc))
+        self._health.heard(STATES)
+        if new_timeline:
+            self._start_over(stamp)
+        state = (msg, q, qdot)
+        if self._held or self._needs_targets(stamp):
+            self._held.append((time.monotonic(), state))
             self._release_held(time.monotonic())
-            return
-        self._answer(msg)
+            return None
+        self._answer(state)
+        return None
+
+    def _start_over(self, stamp: int) -> None:
+        """States from an older time after a silence: a new sim. What was known of the old one goes."""
+        self.get_logger().warning(f"joint states start over at {stamp * 1e-9:.3f} s (a new sim): controller reset")
+        self.controller.reset()
+        self._target_order.restart()
+        self._odom_order.restart()
+        self._target_stamp, self._held, self._sync_lost = -1, [], False
+        self._orientations.clear()
+        self._gravity_cache = None
+        self._counts["restarts"] += 1
 
     def _check_held(self) -> None:
         if self._held:
             self._release_held(time.monotonic())
 
-    def _answer(self, msg: JointState) -> None:
+    def _answer(self, state: tuple[JointState, np.ndarray, np.ndarray]) -> None:
+        msg, q, qdot = state
         stamp = _stamp(msg)
         feed_forward = None
         if self._gravity_on:
-            feed_forward = lambda position: self._gravity_torques(stamp, msg.name, position)  # noqa: E731
+            feed_forward = lambda: self._gravity_torques(stamp, msg.name, msg.position)  # noqa: E731
         try:
-            efforts = self.controller.update(stamp, msg.name, msg.position, msg.velocity, feed_forward)
+            efforts = self.controller.step(stamp, q, qdot, feed_forward)
         except ControllerError as exc:
-            self._counts["rejected_states"] += 1
-            self.get_logger().error(f"rejected joint state: {exc}", throttle_duration_sec=1.0)
-            return
+            return self._health.reject(STATES, exc.reason, str(exc))
         out = self._efforts
         out.header.stamp = msg.header.stamp
         out.effort = efforts.tolist()
@@ -208,27 +264,23 @@ class ControllerNode(Node):
         self._counts["answered"] += 1
 
     def _publish_diagnostics(self) -> None:
-        c = self.controller
-        rejected = self._counts["rejected_targets"] + self._counts["rejected_states"]
+        c, health = self.controller, self._health
         values = {
             "states_answered": self._counts["answered"],
             "targets_received": c.targets_received,
             "targets_clamped": c.clamped_total,
-            "rejected_targets": self._counts["rejected_targets"],
-            "rejected_states": self._counts["rejected_states"],
             "late_targets": self._counts["late_targets"],
+            "targets_lost": self._sync_lost,
+            "states_dropped": self._counts["states_dropped"],
+            "restarts": self._counts["restarts"],
             "held_states": len(self._held),
             "max_abs_integral_term": float(np.max(np.abs(c.pid.gains.ki * c.pid.integral))),
+            **health.values(),
         }
-        status = DiagnosticStatus(
-            level=DiagnosticStatus.WARN if rejected or c.clamped_total else DiagnosticStatus.OK,
-            name="sally_controller: pid",
-            message=f"{rejected} rejected, {c.clamped_total} targets clamped",
-            values=[KeyValue(key=k, value=str(v)) for k, v in values.items()],
-        )
-        msg = DiagnosticArray(status=[status])
-        msg.header.stamp = self.get_clock().now().to_msg()
-        self._pub_diag.publish(msg)
+        problems = health.summary()
+        message = [problems, f"{c.clamped_total} targets clamped" if c.clamped_total else "", "no targets" if self._sync_lost else ""]
+        warn = bool(problems or c.clamped_total or self._sync_lost)
+        self._pub_diag.publish(diagnostic_array("sally_controller: pid", warn, ", ".join(filter(None, message)) or "ok", values))
 
 
 def _stamp(msg) -> int:

@@ -64,7 +64,7 @@ def test_period_comes_from_the_stamps():
 
 
 def test_states_missing_joints_or_not_finite(ctl):
-    with pytest.raises(ControllerError, match="lacks controlled joints"):
+    with pytest.raises(ControllerError, match="lacks joints"):
         ctl.update(1, ["a", "b"], [0.0, 0.0], [0.0, 0.0])
     with pytest.raises(ControllerError, match="non-finite"):
         ctl.update(2, NAMES, [0.0, np.nan, 0.0], [0.0] * 3)

@@ -5,8 +5,11 @@ It solves the states whose stamp is a multiple of ``ik_period`` (5 ms of sim tim
 ``/sally/joint_targets`` (motor joints, stamped with that state's stamp: exactly one message per
 IK-period state), ``/sally/ik_status`` and ``/sally/foot_states``. Swing-foot targets come on
 ``/sally/ik_target``, stances on ``/sally/stance``. Malformed or non-finite targets, unknown feet
-and bad stance commands are rejected with a reason (logged, counted, reported as REJECTED on
-/sally/ik_status); nothing non-finite is ever published.
+and bad stance commands are rejected with a reason (logged, counted per topic and reason on
+/diagnostics, reported as REJECTED on /sally/ik_status); so are non-finite, implausible,
+malformed, unknown-joint or out-of-order states and odometry. Nothing non-finite is ever
+published. States that start over at an older stamp after a silence (a new sim) reset the IK as
+if it had just started.
 
 With ``target_sync`` (lockstep graphs) a solve waits for the sequencer's target stamped with that
 state (an empty foot is a tick: no target this step), at most ``target_wait`` wall seconds, so the
@@ -21,7 +24,7 @@ import time
 from collections import Counter
 
 import numpy as np
-from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
+from diagnostic_msgs.msg import DiagnosticArray
 from geometry_msgs.msg import Point, Pose, Quaternion
 from nav_msgs.msg import Odometry
 from rcl_interfaces.msg import ParameterDescriptor, SetParametersResult
@@ -31,6 +34,10 @@ from sally_description.constants import ACTUATED_JOINT_NAMES, hip_site
 from sally_interfaces.msg import FootState, FootStates, IKStatus, StanceCommand
 from sally_interfaces.msg import IKTarget as IKTargetMsg
 from sally_node_common import run_node
+from sally_node_common.diagnostics import diagnostic_array
+from sally_node_common.input_health import InputHealth
+from sally_node_common.inputs import MAX_DISTANCE, UNKNOWN, InputError, StampOrder, joint_arrays, known, numbers
+from sally_node_common.messages import odometry_pose
 from sally_node_common.qos import KEPT, RELIABLE_DEEP
 from sally_node_common.stamps import set_stamp, stamp_ns
 from sally_sequencer import IKTarget, SequenceError
@@ -40,6 +47,8 @@ from sensor_msgs.msg import JointState
 from .errors import IKError
 from .whole_body_ik import IKConfig, StanceMode, WholeBodyIK
 
+STATES, ODOM, TARGET, STANCE = "/joint_states", "/sally/odom", "/sally/ik_target", "/sally/stance"
+MAX_COST = 1e6
 COSTS = ("posture_cost", "body_position_cost", "body_orientation_cost", "stance_position_cost", "wall_orientation_cost")
 PENDING = 64
 """How many unmatched joint-state / odom stamps are kept while waiting for their partner."""
@@ -78,8 +87,9 @@ class IKNode(Node):
         self._qpos_adr = np.array([model.joint(n).qposadr[0] for n in JOINT_NAMES])
         self._act_adr = np.array([model.joint(n).qposadr[0] for n in ACTUATED_JOINT_NAMES])
         self._hip_sites = {leg: model.site(hip_site(leg)).id for leg in LEGS}
-        self._states: dict[int, JointState] = {}
-        self._odoms: dict[int, Odometry] = {}
+        self._states: dict[int, np.ndarray] = {}
+        """Checked joint positions (JOINT_NAMES order) and body poses by stamp, until matched."""
+        self._odoms: dict[int, np.ndarray] = {}
         self._last_solved: int | None = None
         self._started = False
         self._pending_target: tuple[str, IKTarget] | None = None
@@ -87,20 +97,23 @@ class IKNode(Node):
         self._sync = bool(self.get_parameter("target_sync").value)
         self._tick = -1
         """Newest stamp of a target or tick from the sequencer."""
-        self._waiting: tuple[int, JointState, Odometry, float] | None = None
+        self._waiting: tuple[int, np.ndarray, np.ndarray, float] | None = None
         self._sync_lost = False
         self._contacts = FootContactMonitor()
         self._counts: Counter[str] = Counter()
+        self._health = InputHealth(lambda text: self.get_logger().error(text), watched=(STATES, ODOM))
+        self._state_order, self._odom_order = StampOrder("joint state"), StampOrder("odometry")
+        self._target_order, self._stance_order = StampOrder("IK target", gap=None), StampOrder("stance command", gap=None)
         self._targets_msg = JointState(name=list(ACTUATED_JOINT_NAMES))
         self._pub_targets = self.create_publisher(JointState, "/sally/joint_targets", KEPT)
         self._pub_status = self.create_publisher(IKStatus, "/sally/ik_status", RELIABLE_DEEP)
         self._pub_feet = self.create_publisher(FootStates, "/sally/foot_states", KEPT)  # a late sequencer still steps
         self._pub_diag = self.create_publisher(DiagnosticArray, "/diagnostics", 10)
-        self.create_subscription(JointState, "/joint_states", self._on_state, RELIABLE_DEEP)
-        self.create_subscription(Odometry, "/sally/odom", self._on_odom, RELIABLE_DEEP)
-        for qos in (KEPT, RELIABLE_DEEP):  # a sequencer's kept targets, and anyone's
-            self.create_subscription(IKTargetMsg, "/sally/ik_target", self._on_target, qos)
-        self.create_subscription(StanceCommand, "/sally/stance", self._on_stance, RELIABLE_DEEP)
+        self.create_subscription(JointState, STATES, self._on_state, RELIABLE_DEEP)
+        self.create_subscription(Odometry, ODOM, self._on_odom, RELIABLE_DEEP)
+        for qos in (KEPT, RELIABLE_DEEP):  # a sequencer's kept targets and stances (a restarted IK
+            self.create_subscription(IKTargetMsg, TARGET, self._on_target, qos)  # resumes), and anyone's
+            self.create_subscription(StanceCommand, STANCE, self._on_stance, qos)
         self.create_timer(1.0, self._publish_diagnostics)
         self.create_timer(0.05, self._check_wait)
 
@@ -120,12 +133,42 @@ class IKNode(Node):
 
     # --- inputs ---------------------------------------------------------------------------------
     def _on_state(self, msg: JointState) -> None:
-        self._states[stamp_ns(msg.header.stamp)] = msg
-        self._match(stamp_ns(msg.header.stamp))
+        stamp = stamp_ns(msg.header.stamp)
+        try:
+            q, _ = joint_arrays(msg.name, msg.position, msg.velocity, JOINT_NAMES)
+            if self._state_order.admit(stamp):
+                self._start_over(stamp)
+        except InputError as exc:
+            return self._health.reject(STATES, exc.reason, str(exc))
+        self._health.heard(STATES)
+        self._states[stamp] = q
+        self._match(stamp)
+        return None
 
     def _on_odom(self, msg: Odometry) -> None:
-        self._odoms[stamp_ns(msg.header.stamp)] = msg
-        self._match(stamp_ns(msg.header.stamp))
+        stamp = stamp_ns(msg.header.stamp)
+        try:
+            position, quat = odometry_pose(msg)
+            self._odom_order.admit(stamp)
+        except InputError as exc:
+            return self._health.reject(ODOM, exc.reason, str(exc))
+        self._health.heard(ODOM)
+        self._odoms[stamp] = np.concatenate([position, quat])
+        self._match(stamp)
+        return None
+
+    def _start_over(self, stamp: int) -> None:
+        """States from an older time after a silence: a new sim. Start as if just launched."""
+        self.get_logger().warning(f"joint states start over at {stamp * 1e-9:.3f} s (a new sim): IK reset")
+        self._states.clear()
+        self._odoms.clear()
+        self._odom_order.restart()
+        self._target_order.restart()
+        self._stance_order.restart()
+        self._last_solved, self._started, self._waiting, self._sync_lost = None, False, None, False
+        self._tick, self._pending_target, self._pending_stance = -1, None, {}
+        self._contacts = FootContactMonitor()
+        self._counts["restarts"] += 1
 
     def _match(self, stamp: int) -> None:
         for pending in (self._states, self._odoms):
@@ -142,8 +185,8 @@ class IKNode(Node):
         if self._last_solved is not None and stamp <= self._last_solved:
             return  # a state seen again (a lockstep re-send) was answered once already
         if self._sync and self._last_solved is not None and self._tick < stamp and not self._sync_lost:
-            if self._waiting is None or self._waiting[0] < stamp:
-                self._waiting = (stamp, state, odom, time.monotonic())
+            if self._waiting is None or self._waiting[0] < stamp:  # the newest state, waiting since the first
+                self._waiting = (stamp, state, odom, time.monotonic() if self._waiting is None else self._waiting[3])
             return  # solved when the sequencer's target for this stamp arrives
         self._solve(stamp, state, odom)
 
@@ -166,45 +209,56 @@ class IKNode(Node):
     def _on_target(self, msg: IKTargetMsg) -> None:
         """A swing target; an empty foot is a tick (no target this step) from a sequencer."""
         stamp = stamp_ns(msg.header.stamp)
-        if stamp and stamp <= self._tick:
-            return  # the same target through the other subscription, or a stale one
+        if stamp and stamp == self._tick:
+            return  # the same target through the other subscription
         try:
-            if msg.foot and msg.foot not in LEGS:
-                raise IKError(f"unknown foot {msg.foot!r}; valid: {list(LEGS)} (or empty for a tick)")
-            target = None
-            if msg.foot:
-                p, a = msg.position, msg.face_axis
-                face = [a.x, a.y, a.z] if msg.has_face_axis else None
-                target = IKTarget([p.x, p.y, p.z], face, msg.position_cost, msg.orientation_cost)
-                if self.ik.modes[msg.foot] is not StanceMode.SWING and msg.foot not in self._pending_stance:
-                    raise IKError(f"foot {msg.foot} is in {self.ik.modes[msg.foot].name} stance; only a SWING foot takes targets")
-        except (IKError, SequenceError) as exc:
-            self._reject(msg.foot, f"rejected IK target: {exc}", stamp)
-        else:
-            if target is not None:
-                self._pending_target = (msg.foot, target)
-                self._counts["targets"] += 1
-        if stamp:  # a rejected target still moves a synced graph on (the solve reports it)
+            target = self._check_target(msg)
+            if stamp:
+                self._target_order.admit(stamp)
+            if target is not None and self.ik.modes[msg.foot] is not StanceMode.SWING and self._pending_stance.get(msg.foot) is not StanceMode.SWING:
+                raise InputError("not_swinging", f"foot {msg.foot} is in {self.ik.modes[msg.foot].name} stance; only a SWING foot takes targets")
+        except InputError as exc:
+            return self._reject(TARGET, exc.reason, msg.foot, f"{exc}")
+        self._health.heard(TARGET)
+        if target is not None:
+            self._pending_target = (msg.foot, target)
+            self._counts["targets"] += 1
+        if stamp:
             self._tick = stamp
             self._sync_lost = False
         if self._waiting is not None and self._tick >= self._waiting[0]:
             self._release_waiting()
+        return None
+
+    def _check_target(self, msg: IKTargetMsg) -> IKTarget | None:
+        if not msg.foot:
+            return None
+        known([msg.foot], LEGS, "IK target foot")
+        p, a = msg.position, msg.face_axis
+        position = numbers((p.x, p.y, p.z), MAX_DISTANCE, "IK target position", " m")
+        face = numbers((a.x, a.y, a.z), MAX_DISTANCE, "IK target face axis") if msg.has_face_axis else None
+        costs = numbers((msg.position_cost, msg.orientation_cost), MAX_COST, "IK target costs")
+        try:
+            return IKTarget(position, face, float(costs[0]), float(costs[1]))
+        except SequenceError as exc:
+            raise InputError("invalid", str(exc)) from None
 
     def _on_stance(self, msg: StanceCommand) -> None:
         feet, modes = list(msg.feet), list(msg.modes)
+        stamp = stamp_ns(msg.header.stamp)
         try:
             if len(feet) != len(modes) or not feet:
-                raise IKError(f"stance command has {len(feet)} feet and {len(modes)} modes")
-            unknown = [f for f in feet if f not in LEGS]
-            if unknown:
-                raise IKError(f"unknown feet {unknown}; valid: {list(LEGS)}")
+                raise InputError("length", f"stance command has {len(feet)} feet and {len(modes)} modes")
+            known(feet, LEGS, "stance command")
             bad = [m for m in modes if m not in (StanceMode.SWING, StanceMode.FLOOR, StanceMode.WALL)]
             if bad:
-                raise IKError(f"unknown stance modes {bad}; valid: SWING 0, FLOOR 1, WALL 2")
+                raise InputError(UNKNOWN, f"stance command has unknown modes {bad}; valid: SWING 0, FLOOR 1, WALL 2")
             if sum(m == StanceMode.SWING for m in modes) > 1:
-                raise IKError("at most one foot may swing")
-        except IKError as exc:
-            return self._reject("", f"rejected stance command: {exc}", stamp_ns(msg.header.stamp))
+                raise InputError("invalid", "stance command swings more than one foot")
+            if stamp:
+                self._stance_order.admit(stamp)
+        except InputError as exc:
+            return self._reject(STANCE, exc.reason, "", str(exc))
         self._pending_stance = dict(zip(feet, (StanceMode(m) for m in modes)))
         self._counts["stance_commands"] += 1
         if self._started:
@@ -224,19 +278,19 @@ class IKNode(Node):
                     self._contacts.clear(foot)
         self._pending_stance = {}
 
-    def _reject(self, foot: str, text: str, stamp: int) -> None:
-        self._counts["rejected"] += 1
-        self.get_logger().error(text, throttle_duration_sec=1.0)
-        msg = IKStatus(status=IKStatus.REJECTED, foot=foot, message=text)
-        set_stamp(msg.header, max(stamp, 0))
+    def _reject(self, topic: str, reason: str, foot: str, text: str) -> None:
+        """Counted and logged per topic and reason, and reported as REJECTED on /sally/ik_status
+        (stamped with the latest solved state, so that status stamps never go back)."""
+        self._health.reject(topic, reason, text)
+        msg = IKStatus(status=IKStatus.REJECTED, foot=foot if foot in LEGS else "", message=f"rejected {topic} ({reason}): {text}")
+        set_stamp(msg.header, max(self._last_solved or 0, 0))
         self._pub_status.publish(msg)
 
     # --- solving --------------------------------------------------------------------------------
-    def _solve(self, stamp: int, state: JointState, odom: Odometry) -> None:
-        try:
-            qpos = self._configuration(state, odom)
-        except IKError as exc:
-            return self._reject("", f"rejected state: {exc}", stamp)
+    def _solve(self, stamp: int, joints: np.ndarray, body: np.ndarray) -> None:
+        qpos = self.ik.model.qpos0.copy()
+        qpos[:7] = body
+        qpos[self._qpos_adr] = joints
         self.ik.update(qpos)
         if not self._started:  # the measured feet and body become the stance locks
             self._started = True
@@ -251,14 +305,16 @@ class IKNode(Node):
             try:
                 self.ik.set_target(foot, target)
             except IKError as exc:
-                self._reject(foot, f"rejected IK target: {exc}", stamp)
+                self._reject(TARGET, "invalid", foot, str(exc))
         feet = self._foot_states(stamp)
         result = self.ik.solve()
         targets = result.qpos[self._act_adr]
         if not np.isfinite(targets).all():  # never publish NaN (the core already guarantees it)
-            return self._reject(result.foot, "IK produced non-finite targets; not published", stamp)
+            self._counts["non_finite_solutions"] += 1
+            self.get_logger().error("IK produced non-finite targets; not published", throttle_duration_sec=1.0)
+            return None
         self._last_solved = stamp
-        self._targets_msg.header.stamp = state.header.stamp
+        set_stamp(self._targets_msg.header, stamp)
         self._targets_msg.position = targets.tolist()
         self._pub_targets.publish(self._targets_msg)
         status = IKStatus(
@@ -269,25 +325,12 @@ class IKNode(Node):
             solve_time=result.solve_time,
             message=result.message,
         )
-        status.header.stamp = state.header.stamp
+        set_stamp(status.header, stamp)
         self._pub_status.publish(status)
         self._pub_feet.publish(feet)
         self._counts["solves"] += 1
         self._counts[f"code_{result.code.name.lower()}"] += 1
         return None
-
-    def _configuration(self, state: JointState, odom: Odometry) -> np.ndarray:
-        where = {n: i for i, n in enumerate(state.name)}
-        missing = [n for n in JOINT_NAMES if n not in where]
-        if missing or len(state.position) != len(state.name):
-            raise IKError(f"joint state lacks joints {missing}" if missing else "joint state has mismatched lengths")
-        qpos = self.ik.model.qpos0.copy()
-        p, q = odom.pose.pose.position, odom.pose.pose.orientation
-        qpos[:7] = [p.x, p.y, p.z, q.w, q.x, q.y, q.z]
-        qpos[self._qpos_adr] = np.asarray(state.position)[[where[n] for n in JOINT_NAMES]]
-        if not np.isfinite(qpos).all():
-            raise IKError("non-finite joint state or odometry")
-        return qpos
 
     def _foot_states(self, stamp: int) -> FootStates:
         msg = FootStates()
@@ -313,17 +356,12 @@ class IKNode(Node):
         return msg
 
     def _publish_diagnostics(self) -> None:
-        values = dict(sorted(self._counts.items()))
-        level = DiagnosticStatus.WARN if values.get("rejected") or values.get("code_stalled") or values.get("code_infeasible") else DiagnosticStatus.OK
-        status = DiagnosticStatus(
-            level=level,
-            name="sally_ik: solver",
-            message=", ".join(f"{k} {v}" for k, v in values.items()) or "waiting for states",
-            values=[KeyValue(key=k, value=str(v)) for k, v in values.items()],
-        )
-        msg = DiagnosticArray(status=[status])
-        msg.header.stamp = self.get_clock().now().to_msg()
-        self._pub_diag.publish(msg)
+        counts = dict(sorted(self._counts.items()))
+        problems = self._health.summary()
+        warn = bool(problems or counts.get("code_stalled") or counts.get("code_infeasible"))
+        values = {**counts, "sync_lost": self._sync_lost, **self._health.values()}
+        message = ", ".join(filter(None, [problems, ", ".join(f"{k} {v}" for k, v in counts.items())])) or "waiting for states"
+        self._pub_diag.publish(diagnostic_array("sally_ik: solver", warn, message, values))
 
 
 def main(args: list[str] | None = None) -> int:

@@ -107,9 +107,9 @@ def test_the_controller_node_can_be_replaced(graph, probe):
 @pytest.mark.parametrize(
     "make, reason",
     [
-        (lambda: IKTarget(foot="XX"), "unknown foot 'XX'"),
+        (lambda: IKTarget(foot="XX"), "(unknown): IK target foot names unknown ['XX']"),
         (lambda: IKTarget(foot="FL"), "only a SWING foot takes targets"),
-        (lambda: _nan_target(), "finite 3-vector"),
+        (lambda: _nan_target(), "(non_finite): IK target position has non-finite values"),
     ],
 )
 def test_bad_targets_are_rejected_with_the_reason(graph, probe, make, reason):

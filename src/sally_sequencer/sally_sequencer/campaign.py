@@ -71,9 +71,16 @@ class CampaignStatus:
 
 
 class Campaign:
-    def __init__(self, sequence: str, start_time: float = 0.5, dwell: float = DWELL, hold: float = HOLD) -> None:
+    def __init__(
+        self, sequence: str, start_time: float = 0.5, dwell: float = DWELL, hold: float = HOLD, planted: Mapping[str, np.ndarray] | None = None
+    ) -> None:
+        """``planted``: feet already on the wall (foot -> position), e.g. found so by a sequencer
+        restarted mid-run; their stages are skipped and they stay WALL stance feet."""
         if sequence not in CAMPAIGNS:
             raise SequenceError(f"unknown sequence {sequence!r}; valid: {sorted(CAMPAIGNS)}")
+        unknown = sorted(set(planted or {}) - set(FEET))
+        if unknown:
+            raise SequenceError(f"planted feet {unknown} are not feet of {list(FEET)}")
         for name, value in (("start_time", start_time), ("dwell", dwell), ("hold", hold)):
             if not np.isfinite(value) or value < 0:
                 raise SequenceError(f"{name} must be a non-negative finite number of seconds, got {value!r}")
@@ -95,6 +102,15 @@ class Campaign:
         self._feet: Mapping[str, FootReading] = {}
         self._tick = Tick()
         self._last_time: float | None = None
+        self.resumed = tuple(planted or ())
+        for foot, position in (planted or {}).items():
+            self.stance[foot] = WALL
+            self.planted[foot] = start_time
+            self.plant_targets[foot] = np.asarray(position, dtype=float)
+
+    def _next_stage(self, after: int) -> int | None:
+        """The first stage after ``after`` whose foot is not planted yet."""
+        return next((i for i in range(after + 1, len(self.stages)) if self.stages[i][0] not in self.planted), None)
 
     @property
     def foot(self) -> str:
@@ -116,7 +132,22 @@ class Campaign:
             return self._tick
         try:
             if self.stage < 0:
-                self._start_stage(0, t)
+                first = self._next_stage(-1)
+                if first is None:  # every foot is planted already: hold, then done
+                    self.stage, self._finish_at = len(self.stages) - 1, t + self.hold
+                    self._set_stance({})
+                    self._tick.events.append(f"{', '.join(self.planted)} already planted: holding {self.hold:g} s")
+                    if self.done_at is None and t >= self._finish_at:
+                        self.done_at = t
+                    return self._tick
+                if self.resumed:
+                    self._tick.events.append(f"resuming: {', '.join(self.resumed)} already planted")
+                self._start_stage(first, t)
+            if self.runner is None:
+                if self.done_at is None and t >= self._finish_at:
+                    self.done_at = t
+                    self._tick.events.append(f"done at {t:.3f} s")
+                return self._tick
             self._advance(t)
         except SequenceError as exc:
             self.failed, self.message = True, str(exc)
@@ -151,8 +182,9 @@ class Campaign:
         self._set_stance({foot: WALL})
         self._tick.target = None  # a WALL foot takes no targets
         self._tick.events.append(f"{foot} planted on the wall at {t:.3f} s")
-        if self.stage + 1 < len(self.stages):
-            self._start_stage(self.stage + 1, t)
+        following = self._next_stage(self.stage)
+        if following is not None:
+            self._start_stage(following, t)
             self._advance(t)
         else:
             self._finish_at = t + self.hold

@@ -13,6 +13,13 @@ The run ends when the campaign is done (its last foot planted and held), fails (
 at the end, a planted foot without its magnet on and in wall contact) or ``duration`` of sim time
 passes; IK rejections of its input are logged and counted in the final message: the node publishes a final status and, with ``exit_when_done``, exits 0 on success and
 1 on failure, which a runner takes as the end of the graph.
+
+Inputs are checked (:mod:`sally_node_common.inputs`): malformed, non-finite, implausible,
+unknown-foot or out-of-order foot states, magnet telemetry and IK statuses are rejected, logged
+and counted on /diagnostics (``sally_sequencer: sequence``, with the stale inputs). Stances are
+kept (transient local) so a restarted IK resumes. A sequencer started mid-run finds the feet the
+IK reports in WALL stance and in contact already planted and resumes from the next foot; foot
+states that start over at an older stamp after a silence (a new sim) start the sequence again.
 """
 
 from __future__ import annotations
@@ -21,11 +28,16 @@ import sys
 import threading
 
 import numpy as np
+from diagnostic_msgs.msg import DiagnosticArray
 from rcl_interfaces.msg import ParameterDescriptor
 from rclpy.node import Node
 from sally_interfaces.msg import FootStates, IKStatus, MagnetArray, MagnetCommand, SequenceStatus, StanceCommand
 from sally_interfaces.msg import IKTarget as IKTargetMsg
 from sally_node_common import StartupError, run_node, run_until_finished
+from sally_node_common.diagnostics import diagnostic_array
+from sally_node_common.input_health import InputHealth
+from sally_node_common.inputs import MAX_DISTANCE, UNKNOWN, InputError, StampOrder, known, numbers, unit_quaternion
+from sally_node_common.messages import check_magnet_array
 from sally_node_common.qos import KEPT, LATCHED, RELIABLE_DEEP
 from sally_node_common.stamps import set_stamp, stamp_ns
 
@@ -36,6 +48,7 @@ from .telemetry import FootView, face_normal, telemetry_block
 MODES = {"SWING": StanceCommand.SWING, "FLOOR": StanceCommand.FLOOR, "WALL": StanceCommand.WALL}
 MODE_NAMES = {v: k for k, v in MODES.items()}
 EXIT_FAILED = 1
+FEET_TOPIC, MAGNETS, IK_STATUS = "/sally/foot_states", "/sally/magnets", "/sally/ik_status"
 
 
 class SequencerNode(Node):
@@ -58,9 +71,11 @@ class SequencerNode(Node):
         if p("ik_period") <= 0 or p("duration") <= 0:
             raise StartupError("parameters ik_period and duration must be positive")
         try:
-            self.campaign = Campaign(p("sequence"), float(p("start_time")), float(p("dwell")), float(p("hold")))
+            self.campaign = self._new_campaign()
         except SequenceError as exc:
             raise StartupError(str(exc)) from None
+        self._fresh = True
+        """No foot state seen yet on this time line: the first one says which feet are planted."""
         self._period_ns = round(p("ik_period") * 1e9)
         self._duration_ns = round(p("duration") * 1e9)
         self._telemetry_ns = round(p("telemetry_period") * 1e9)
@@ -74,44 +89,101 @@ class SequencerNode(Node):
         self._target: tuple[str, object] | None = None
         self._baselines: dict[str, np.ndarray] = {}
         self._rejections = 0
+        self._restarts = 0
+        self._health = InputHealth(lambda text: self.get_logger().error(text), watched=(FEET_TOPIC, MAGNETS))
+        self._feet_order, self._magnets_order, self._status_order = StampOrder("foot states"), StampOrder("magnets"), StampOrder("IK status")
         self._pub_target = self.create_publisher(IKTargetMsg, "/sally/ik_target", KEPT)
-        self._pub_stance = self.create_publisher(StanceCommand, "/sally/stance", RELIABLE_DEEP)
+        self._pub_stance = self.create_publisher(StanceCommand, "/sally/stance", KEPT)  # a restarted IK resumes
         self._pub_magnets = self.create_publisher(MagnetCommand, "/sally/magnet_cmd", RELIABLE_DEEP)
         self._pub_status = self.create_publisher(SequenceStatus, "/sally/sequence_status", RELIABLE_DEEP)
         self._pub_final = self.create_publisher(SequenceStatus, "/sally/sequence_result", LATCHED)
+        self._pub_diag = self.create_publisher(DiagnosticArray, "/diagnostics", 10)
         for qos in (KEPT, RELIABLE_DEEP):  # the IK's kept states, and anyone's
-            self.create_subscription(FootStates, "/sally/foot_states", self._on_feet, qos)
-        self.create_subscription(MagnetArray, "/sally/magnets", self._on_magnets, 10)
-        self.create_subscription(IKStatus, "/sally/ik_status", self._on_ik_status, RELIABLE_DEEP)
+            self.create_subscription(FootStates, FEET_TOPIC, self._on_feet, qos)
+        self.create_subscription(MagnetArray, MAGNETS, self._on_magnets, 10)
+        self.create_subscription(IKStatus, IK_STATUS, self._on_ik_status, RELIABLE_DEEP)
+        self.create_timer(1.0, self._publish_diagnostics)
         self.get_logger().info(
             f"sequencer ready: {p('sequence')} ({' then '.join(f for f, _ in CAMPAIGNS[p('sequence')])}) "
             f"from t={p('start_time'):g} s, dwell {p('dwell'):g} s, duration {p('duration'):g} s"
         )
 
+    def _new_campaign(self, planted=None) -> Campaign:
+        p = lambda name: self.get_parameter(name).value  # noqa: E731
+        return Campaign(p("sequence"), float(p("start_time")), float(p("dwell")), float(p("hold")), planted)
+
     # --- inputs ---------------------------------------------------------------------------------
     def _on_magnets(self, msg: MagnetArray) -> None:
+        try:
+            check_magnet_array(msg)
+            self._magnets_order.admit(stamp_ns(msg.header.stamp))
+        except InputError as exc:
+            return self._health.reject(MAGNETS, exc.reason, str(exc))
+        self._health.heard(MAGNETS)
         self._magnets = {m.foot: (m.enabled, m.surface, m.in_contact) for m in msg.magnets}
+        return None
 
     def _on_ik_status(self, msg: IKStatus) -> None:
+        try:
+            known([msg.foot], ("", *FEET), "IK status foot")
+            if msg.status > IKStatus.REJECTED:
+                raise InputError(UNKNOWN, f"IK status has unknown code {msg.status}")
+            numbers((msg.position_error, msg.orientation_error, msg.solve_time), MAX_DISTANCE, "IK status errors")
+            self._status_order.admit(stamp_ns(msg.header.stamp))
+        except InputError as exc:
+            return self._health.reject(IK_STATUS, exc.reason, str(exc))
         if msg.status == IKStatus.REJECTED and self.campaign.stage >= 0 and msg.foot in ("", self.campaign.foot):
             self._rejections += 1
             self.get_logger().error(f"the IK rejected our input: {msg.message}", throttle_duration_sec=1.0)
+        return None
+
+    def _readings(self, msg: FootStates) -> dict[str, FootReading]:
+        feet = [f.foot for f in msg.feet]
+        known(feet, FEET, "foot states")
+        if sorted(feet) != sorted(FEET):
+            raise InputError("length", f"foot states must have each of {list(FEET)} once, got {feet}")
+        readings = {}
+        for f in msg.feet:
+            p, h, q = f.pose.position, f.hip_pivot, f.pose.orientation
+            position = numbers((p.x, p.y, p.z), MAX_DISTANCE, f"foot state of {f.foot}", " m")
+            hip = numbers((h.x, h.y, h.z), MAX_DISTANCE, f"hip pivot of {f.foot}", " m")
+            unit_quaternion((q.w, q.x, q.y, q.z), f"foot orientation of {f.foot}")
+            numbers((f.penetration, f.lift), MAX_DISTANCE, f"contact readout of {f.foot}", " m")
+            if f.mode not in MODE_NAMES:
+                raise InputError(UNKNOWN, f"foot state of {f.foot} has unknown mode {f.mode}")
+            readings[f.foot] = FootReading(position, hip)
+        return readings
 
     def _on_feet(self, msg: FootStates) -> None:
         stamp = stamp_ns(msg.header.stamp)
-        if stamp <= self._last_stamp or self.finished.is_set():
-            return  # a re-delivery, or the run is over
-        readings = {}
-        for f in msg.feet:
-            p, h = f.pose.position, f.hip_pivot
-            reading = FootReading(np.array([p.x, p.y, p.z]), np.array([h.x, h.y, h.z]))
-            if not (np.isfinite(reading.position).all() and np.isfinite(reading.hip_pivot).all()):
-                self.get_logger().error(f"foot state of {f.foot} is not finite; step skipped", throttle_duration_sec=1.0)
-                return
-            readings[f.foot] = reading
-        if any(foot not in readings for foot in FEET):
-            self.get_logger().error(f"foot states lack {[x for x in FEET if x not in readings]}; step skipped", throttle_duration_sec=1.0)
-            return
+        if self.finished.is_set() or stamp == self._feet_order.latest:
+            return  # the run is over, or the same states through the other subscription
+        try:
+            readings = self._readings(msg)
+            if self._feet_order.admit(stamp):
+                self._start_over(stamp)
+        except InputError as exc:
+            return self._health.reject(FEET_TOPIC, exc.reason, str(exc))
+        self._health.heard(FEET_TOPIC)
+        if self._fresh:
+            self._fresh = False
+            planted = {f.foot: readings[f.foot].position for f in msg.feet if f.mode == StanceCommand.WALL and f.in_contact}
+            if planted:
+                self.campaign = self._new_campaign(planted)
+                self.get_logger().warning(f"resuming the {self.campaign.sequence} run: {sorted(planted)} already planted on the wall")
+        self._step(stamp, msg, readings)
+        return None
+
+    def _start_over(self, stamp: int) -> None:
+        """Foot states from an older time after a silence: a new sim. The run starts again."""
+        self.get_logger().warning(f"foot states start over at {stamp * 1e-9:.3f} s (a new sim): the sequence starts again")
+        self.campaign, self._fresh = self._new_campaign(), True
+        self._magnets_order.restart()
+        self._status_order.restart()
+        self._last_stamp, self._next_telemetry, self._baselines, self._target, self._magnets = -1, 0, {}, None, {}
+        self._restarts += 1
+
+    def _step(self, stamp: int, msg: FootStates, readings: dict[str, FootReading]) -> None:
         self._last_stamp = stamp
         when = stamp + self._period_ns  # the solve these commands are for
         t = when * 1e-9
@@ -190,6 +262,25 @@ class SequencerNode(Node):
         log = self.get_logger().info if self.succeeded else self.get_logger().error
         log(f"run {'succeeded' if self.succeeded else 'FAILED'} at t={t:.3f} s: {final.message}")
         self.finished.set()
+
+    def _publish_diagnostics(self) -> None:
+        health, campaign = self._health, self.campaign
+        problems = health.summary()
+        phase = campaign.runner.phase.name if campaign.runner is not None else "SETTLE"
+        state = "done" if self.finished.is_set() else f"{campaign.foot} {phase}"
+        values = {
+            "sequence": campaign.sequence,
+            "foot": campaign.foot,
+            "phase": phase,
+            "planted": ",".join(campaign.planted) or "none",
+            "resumed_with": ",".join(campaign.resumed) or "none",
+            "restarts": self._restarts,
+            "ik_rejections_of_our_input": self._rejections,
+            "sim_time": max(self._last_stamp, 0) * 1e-9,
+            **health.values(),
+        }
+        warn = bool(problems) and not self.finished.is_set()
+        self._pub_diag.publish(diagnostic_array("sally_sequencer: sequence", warn, ", ".join(filter(None, [state, problems])), values))
 
     def _telemetry(self, msg: FootStates, t: float) -> str:
         status = self.campaign.status(t)

@@ -82,3 +82,22 @@ def test_time_going_back_or_missing_feet_is_refused():
         campaign.step(0.5, feet)
     with pytest.raises(SequenceError, match="lack"):
         campaign.step(2.0, {"FL": feet["FL"]})
+
+
+def test_a_resumed_campaign_skips_the_planted_feet():
+    wall = np.array([0.5, 0.28, 0.2])
+    campaign = Campaign("f2w", start_time=0.5, planted={"FL": wall})
+    ticks, _ = drive(campaign, 12.0)
+    stances = [tick.stance for _, tick in ticks if tick.stance]
+    assert stances[0] == {"FL": "WALL", "FR": "SWING", "BL": "FLOOR", "BR": "FLOOR"}  # FR at once, FL stays locked
+    assert campaign.planted["FL"] == 0.5 and np.array_equal(campaign.plant_targets["FL"], wall)
+    assert campaign.done and "FR" in campaign.planted
+    assert all(tick.target is None or tick.target[0] == "FR" for _, tick in ticks)
+
+
+def test_a_campaign_whose_feet_are_all_planted_holds_then_is_done():
+    campaign = Campaign("wall_hold", start_time=0.5, hold=1.0, planted={"FL": np.zeros(3)})
+    drive(campaign, 1.6)
+    assert campaign.done and not campaign.failed and campaign.done_at == pytest.approx(1.5)
+    with pytest.raises(SequenceError, match="not feet"):
+        Campaign("f2w", planted={"XL": np.zeros(3)})

@@ -18,6 +18,7 @@ from nav_msgs.msg import Odometry
 from rosgraph_msgs.msg import Clock
 from sally_description import LEGS
 from sally_interfaces.msg import ExternalForce, MagnetArray, MagnetCommand, MagnetState
+from sally_node_common.inputs import MAX_FORCE, InputError
 from sally_node_common.stamps import stamp_ns
 from sensor_msgs.msg import JointState
 
@@ -25,12 +26,8 @@ WORLD_FRAME = "world"
 BODY_FRAME = "main_frame"
 
 
-class CommandError(ValueError):
+class CommandError(InputError):
     """A command message that is rejected; ``reason`` is a short key for counting."""
-
-    def __init__(self, reason: str, detail: str) -> None:
-        super().__init__(detail)
-        self.reason = reason
 
 
 # --- time ---------------------------------------------------------------------------------------
@@ -94,6 +91,8 @@ def parse_effort_command(msg: JointState, actuated: Sequence[str], passive: Iter
     if not np.isfinite(efforts).all():
         bad = [n for n, e in zip(names, efforts) if not math.isfinite(e)]
         raise CommandError("non_finite", f"effort command has non-finite efforts for {bad}")
+    if np.abs(efforts).max() > MAX_FORCE:
+        raise CommandError("out_of_range", f"effort command has {np.abs(efforts).max():g} N m, beyond the plausible +-{MAX_FORCE:g}")
     return EffortCommand(np.array([index[n] for n in names]), efforts, stamp_nanoseconds(msg.header.stamp))
 
 

@@ -33,6 +33,8 @@ from sally_controller import JointPID, PIDGains
 from sally_description import JOINT_NAMES, LEGS, DescriptionError, PhysicsParams, build_model
 from sally_description.constants import ACTUATED_JOINT_NAMES, magnet_body
 from sally_node_common import StartupError, run_node, spin_until_shutdown
+from sally_node_common.input_health import InputHealth
+from sally_node_common.inputs import OUT_OF_ORDER, InputError, StampOrder
 from sally_node_common.qos import LATEST, RELIABLE_DEEP
 
 from diagnostic_msgs.msg import DiagnosticArray
@@ -62,6 +64,7 @@ SWITCH_INTERVAL = 0.0002
 IDLE_WAIT = 0.05
 """Wall seconds the loop waits between checks while paused or diverged."""
 MAX_STEP_REQUEST = 1_000_000
+EFFORTS, MAGNET_CMD, EXTERNAL_FORCE = "/sally/joint_efforts", "/sally/magnet_cmd", "/sally_sim/external_force"
 
 
 class SimNode(Node):
@@ -109,10 +112,14 @@ class SimNode(Node):
         """Active external forces (pull-off rig) by foot, re-evaluated at every publication step."""
         self._awaiting = -1  # lockstep: stamp (ns) of the state waiting for its answer
         self._answered = -2
+        self._controller_back = False
+        """Lockstep, holding: a controller answers again (late), so periods wait for it once more."""
         self._last_stamp = 0
         self._last_effort_wall = -float("inf")  # realtime/fast: when the latest effort came (monotonic)
         self._counts: Counter[str] = Counter()
-        self._rejected: Counter[str] = Counter()
+        self._health = InputHealth(lambda text: self.get_logger().error(text))
+        self._magnet_order = StampOrder("magnet command", gap=None)
+        self._force_order = StampOrder("external force", gap=None)
         self._apply_rates()
 
         self._joint_writer = conv.JointStateWriter(JOINT_NAMES)
@@ -122,9 +129,9 @@ class SimNode(Node):
         self._pub_odom = self.create_publisher(Odometry, "/sally/odom", RELIABLE_DEEP)
         self._pub_magnets = self.create_publisher(MagnetArray, "/sally/magnets", 10)
         self._pub_diag = self.create_publisher(DiagnosticArray, "/diagnostics", 10)
-        self._sub_efforts = self.create_subscription(JointState, "/sally/joint_efforts", self._on_efforts, RELIABLE_DEEP)
-        self.create_subscription(MagnetCommand, "/sally/magnet_cmd", self._on_magnet_cmd, 10)
-        self.create_subscription(ExternalForce, "/sally_sim/external_force", self._on_external_force, RELIABLE_DEEP)
+        self._sub_efforts = self.create_subscription(JointState, EFFORTS, self._on_efforts, RELIABLE_DEEP)
+        self.create_subscription(MagnetCommand, MAGNET_CMD, self._on_magnet_cmd, 10)
+        self.create_subscription(ExternalForce, EXTERNAL_FORCE, self._on_external_force, RELIABLE_DEEP)
         self.create_service(SetBool, "~/pause", self._on_pause)
         self.create_service(StepSim, "~/step", self._on_step)
         self.create_service(Trigger, "~/reset", self._on_reset)
@@ -301,7 +308,7 @@ class SimNode(Node):
             self._awaiting = stamp
         self._publish_state()
         start = time.monotonic()
-        held = self._watchdog.engaged and self._answered >= 0
+        held = self._watchdog.engaged and self._answered >= 0 and not self._controller_back
         # before the first answer ever, wait for the controller to come up, however long it takes
         wait = LOCKSTEP_HELD_WAIT if held else self._lockstep_timeout if self._answered >= 0 else float("inf")
         resend = start + LOCKSTEP_RESEND
@@ -329,24 +336,31 @@ class SimNode(Node):
         try:
             cmd = conv.parse_effort_command(msg, ACTUATED_JOINT_NAMES, set(JOINT_NAMES) - set(ACTUATED_JOINT_NAMES))
         except conv.CommandError as exc:
-            return self._reject(exc.reason, str(exc))
+            return self._reject(EFFORTS, exc.reason, str(exc))
         now = self.now_ns
         if self._mode == "lockstep":  # the answer must carry the stamp of the state it answers
             with self._answer:
                 if cmd.stamp != self._awaiting or self._answered == cmd.stamp:
+                    if 0 <= self._answered and cmd.stamp < self._answered:
+                        return self._reject(
+                            EFFORTS, OUT_OF_ORDER, f"effort command stamped {cmd.stamp} ns after one stamped {self._answered} ns"
+                        )
                     if cmd.stamp <= self._awaiting:
                         self._counts["late"] += 1  # an answer to a state already stepped, or a duplicate
+                        if self._watchdog.engaged and cmd.stamp > self._answered:
+                            self._controller_back = True  # wait for it again instead of outrunning it
+                            self._answer.notify_all()
                         return None
-                    return self._reject("future", f"effort command stamped {cmd.stamp} ns, after the sim's {self._awaiting} ns")
+                    return self._reject(EFFORTS, "future", f"effort command stamped {cmd.stamp} ns, after the sim's {self._awaiting} ns")
                 self._set_command(cmd)
                 self._answered = cmd.stamp
                 self._answer.notify_all()
             return None
         if cmd.stamp:
             if cmd.stamp < self._last_stamp:
-                return self._reject("out_of_order", f"effort command stamped {cmd.stamp} ns after one stamped {self._last_stamp} ns")
+                return self._reject(EFFORTS, OUT_OF_ORDER, f"effort command stamped {cmd.stamp} ns after one stamped {self._last_stamp} ns")
             if cmd.stamp > now:
-                return self._reject("future", f"effort command stamped {cmd.stamp} ns, after the sim's {now} ns")
+                return self._reject(EFFORTS, "future", f"effort command stamped {cmd.stamp} ns, after the sim's {now} ns")
             self._last_stamp = cmd.stamp
         self._set_command(cmd)
         if cmd.stamp:  # only a stamped effort says which state it answers
@@ -360,17 +374,22 @@ class SimNode(Node):
         command[cmd.indices] = cmd.efforts
         self._command = command
         self._counts["efforts"] += 1
+        self._health.heard(EFFORTS)
         self._counts["clamped"] += int((np.abs(cmd.efforts) > self.sim.actuators.effort_limit[cmd.indices]).sum())
         if self._watchdog.feed(self.sim.time):
             self.get_logger().info("effort commands are back: watchdog released")
 
     def _on_magnet_cmd(self, msg: MagnetCommand) -> None:
         """Applied now, or at the step its stamp names when that is still ahead of sim time."""
+        stamp = conv.stamp_nanoseconds(msg.header.stamp)
         try:
             switches = conv.parse_magnet_command(msg)
-        except conv.CommandError as exc:
-            return self._reject(f"magnet_{exc.reason}", str(exc))
-        self._schedule(conv.stamp_nanoseconds(msg.header.stamp), lambda: self.sim.magnets.set_enabled(switches))
+            if stamp:  # unstamped: at once, outside the order
+                self._magnet_order.admit(stamp)
+        except InputError as exc:
+            return self._reject(MAGNET_CMD, exc.reason, str(exc))
+        self._health.heard(MAGNET_CMD)
+        self._schedule(stamp, lambda: self.sim.magnets.set_enabled(switches))
         self._counts["magnet_commands"] += 1
         return None
 
@@ -378,8 +397,11 @@ class SimNode(Node):
         """A rig's force on a foot, from the step its stamp names; zero force and rate remove it."""
         try:
             load = conv.parse_external_force(msg)
-        except conv.CommandError as exc:
-            return self._reject(f"external_force_{exc.reason}", str(exc))
+            if load.stamp:
+                self._force_order.admit(load.stamp)
+        except InputError as exc:
+            return self._reject(EXTERNAL_FORCE, exc.reason, str(exc))
+        self._health.heard(EXTERNAL_FORCE)
         self._schedule(load.stamp, lambda: self._set_load(load))
         self._counts["external_forces"] += 1
         return None
@@ -414,9 +436,8 @@ class SimNode(Node):
             return 1 << 62
         return max(1, -(-(self._scheduled[0][0] - now) // self._dt_ns))
 
-    def _reject(self, reason: str, detail: str) -> None:
-        self._rejected[reason] += 1
-        self.get_logger().error(f"rejected command: {detail}", throttle_duration_sec=1.0)
+    def _reject(self, topic: str, reason: str, detail: str) -> None:
+        self._health.reject(topic, reason, detail)
 
     def _on_pause(self, request: SetBool.Request, response: SetBool.Response) -> SetBool.Response:
         with self._physics:
@@ -470,6 +491,7 @@ class SimNode(Node):
 
     # --- hold and divergence --------------------------------------------------------------------
     def _engage_hold(self, why: str) -> None:
+        self._controller_back = False
         self._hold_target = self.sim.actuated_positions()
         self._hold.reset()
         self.get_logger().warning(f"watchdog: {why}; holding the current pose, magnets unchanged")
@@ -524,16 +546,16 @@ class SimNode(Node):
             },
         )
         wd = self._watchdog
-        rejected = sum(self._rejected.values())
+        rejected = self._health.total
         commands = conv.diagnostic_status(
             "sally_sim: commands",
             "warn" if wd.engaged or rejected else "ok",
-            ("holding: no effort commands" if wd.engaged else "efforts flowing") + (f", {rejected} rejected" if rejected else ""),
+            ("holding: no effort commands (stale input /sally/joint_efforts)" if wd.engaged else "efforts flowing")
+            + (f", {rejected} rejected" if rejected else ""),
             {
                 "efforts_received": self._counts["efforts"],
                 "effort_waits_timed_out": self._counts["effort_waits_timed_out"],
-                "rejected": rejected,
-                **{f"rejected_{reason}": count for reason, count in sorted(self._rejected.items())},
+                **self._health.values(),
                 "late": self._counts["late"],
                 "clamped_efforts": self._counts["clamped"],
                 "lockstep_timeouts": self._counts["lockstep_timeouts"],

@@ -18,7 +18,12 @@ from rcl_interfaces.msg import ParameterDescriptor
 from rclpy.node import Node
 from sally_description import LEGS, DescriptionError, PhysicsParams, build_model
 from sally_interfaces.msg import ExternalForce, MagnetArray, MagnetCommand, PullOffResult
+from diagnostic_msgs.msg import DiagnosticArray
 from sally_node_common import StartupError, run_node, run_until_finished
+from sally_node_common.diagnostics import diagnostic_array
+from sally_node_common.input_health import InputHealth
+from sally_node_common.inputs import InputError, StampOrder
+from sally_node_common.messages import check_magnet_array
 from sally_node_common.qos import LATCHED, RELIABLE_DEEP
 from sally_node_common.stamps import NS, set_stamp, stamp_ns
 
@@ -26,6 +31,7 @@ from .pulloff_rig import Pull, PullOffRig, RigConfig
 
 EXIT_NO_VERDICT = 1
 ARM_PERIOD = 0.01
+MAGNETS = "/sally/magnets"
 """Wall seconds between checks that the sim reads our commands."""
 
 
@@ -71,10 +77,14 @@ class PullOffNode(Node):
         self.finished = threading.Event()
         self.succeeded = False
         self._armed = False
+        self._health = InputHealth(lambda text: self.get_logger().error(text), watched=(MAGNETS,))
+        self._order = StampOrder("magnets", gap=None)  # a test cannot go on in a new sim
+        self._pub_diag = self.create_publisher(DiagnosticArray, "/diagnostics", 10)
+        self.create_timer(1.0, self._publish_diagnostics)
         self._pub_magnets = self.create_publisher(MagnetCommand, "/sally/magnet_cmd", RELIABLE_DEEP)
         self._pub_force = self.create_publisher(ExternalForce, "/sally_sim/external_force", RELIABLE_DEEP)
         self._pub_result = self.create_publisher(PullOffResult, "/sally/pulloff_result", LATCHED)
-        self.create_subscription(MagnetArray, "/sally/magnets", self._on_magnets, RELIABLE_DEEP)
+        self.create_subscription(MagnetArray, MAGNETS, self._on_magnets, RELIABLE_DEEP)
         self._arm_timer = self.create_timer(ARM_PERIOD, self._arm)
         self.get_logger().info(
             f"pull-off rig ready: {config.foot}, magnet on at {config.magnet_on_at:g} s, ramp {config.rate:g} N/s from "
@@ -103,10 +113,15 @@ class PullOffNode(Node):
         if self.finished.is_set():
             return
         now = stamp_ns(msg.header.stamp)
-        force = next((m.magnitude for m in msg.magnets if m.foot == self.rig.config.foot), None)
-        if force is None or force != force:
-            self.get_logger().error(f"magnet telemetry lacks a finite force for {self.rig.config.foot}", throttle_duration_sec=1.0)
-            return
+        try:
+            check_magnet_array(msg)
+            force = next((m.magnitude for m in msg.magnets if m.foot == self.rig.config.foot), None)
+            if force is None:
+                raise InputError("length", f"magnet telemetry lacks {self.rig.config.foot}")
+            self._order.admit(now)
+        except InputError as exc:
+            return self._health.reject(MAGNETS, exc.reason, str(exc))
+        self._health.heard(MAGNETS)
         change = self.rig.feed(now / NS, float(force))
         if change is not None:
             self._send(change)
@@ -114,6 +129,13 @@ class PullOffNode(Node):
             self._finish(now, True)
         elif now >= self._duration_ns:
             self._finish(now, False)
+
+    def _publish_diagnostics(self) -> None:
+        rig, problems = self.rig, self._health.summary()
+        state = "done" if self.finished.is_set() else "armed" if self._armed else "waiting for the sim"
+        values = {"max_applied": rig.max_applied, "held": rig.held, **self._health.values()}
+        warn = bool(problems) and not self.finished.is_set()
+        self._pub_diag.publish(diagnostic_array("sally_pulloff: rig", warn, ", ".join(filter(None, [state, problems])), values))
 
     def _finish(self, now: int, verdict: bool) -> None:
         rig, v = self.rig, self.rig.verdict

@@ -159,8 +159,9 @@ def test_bad_commands_are_rejected_and_counted(graph, probe):
     magnet_cmd.publish(MagnetCommand(feet=["FL", "FR"], enable=[False]))
     expected = {}
     for _, reason in bad:
-        expected[f"rejected_{reason}"] = expected.get(f"rejected_{reason}", 0) + 1
-    expected["rejected_magnet_unknown"] = expected["rejected_magnet_length"] = 1
+        key = f"rejected /sally/joint_efforts {reason}"
+        expected[key] = expected.get(key, 0) + 1
+    expected["rejected /sally/magnet_cmd unknown"] = expected["rejected /sally/magnet_cmd length"] = 1
 
     def counted():
         values = diagnostics(diag, "sally_sim: commands")
@@ -189,7 +190,7 @@ def test_out_of_order_effort_stamps_are_rejected(graph, probe):
         msg.header.stamp.sec, msg.header.stamp.nanosec = divmod(stamp, 1_000_000_000)
         efforts.publish(msg)
     probe.wait_for(
-        lambda: diagnostics(diag, "sally_sim: commands").get("rejected_out_of_order") == "1", 10.0, "the out-of-order rejection"
+        lambda: diagnostics(diag, "sally_sim: commands").get("rejected /sally/joint_efforts out_of_order") == "1", 10.0, "the out-of-order rejection"
     )
     assert diagnostics(diag, "sally_sim: commands")["efforts_received"] == "1"
 
