@@ -11,17 +11,16 @@ printed on the line before.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import tempfile
 from pathlib import Path
 
-from sally_bringup.environment import LOOPBACK_ONLY
+from sally_node_common.discovery import set_loopback_only
 from sally_bringup.runner import run_graph
 
 
 def main() -> int:
-    os.environ.update(LOOPBACK_ONLY)
+    set_loopback_only()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--run-dir", type=Path, default=Path(tempfile.mkdtemp(prefix="sally-f2w-bench-")))
     parser.add_argument("--skip-lockstep", action="store_true")

@@ -15,14 +15,14 @@ from __future__ import annotations
 
 import argparse
 import math
-import os
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
-from sally_bringup.environment import LOOPBACK_ONLY, lease_domain
+from sally_bringup.environment import lease_domain
+from sally_node_common.discovery import set_loopback_only
 from sally_bringup.probe import Probe
 from sally_bringup.processes import ProcessGroup
 from sally_bringup.shm import remove_stale_segments
@@ -31,7 +31,7 @@ from sally_ik_node import StanceMode, WholeBodyIK
 from sally_sequencer import IKTarget
 from sensor_msgs.msg import JointState
 
-os.environ.update(LOOPBACK_ONLY)
+set_loopback_only()
 DT = 0.005
 
 

@@ -21,7 +21,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import numpy as np
-from sally_bringup.environment import LOOPBACK_ONLY
+from sally_node_common.discovery import set_loopback_only
 from sally_description import PhysicsParams
 from sally_optimizer.evaluation import evaluate
 from sally_optimizer.scenarios import ScenarioConfig
@@ -38,7 +38,7 @@ def show(label, ev) -> None:
 
 
 def main() -> int:
-    os.environ.update(LOOPBACK_ONLY)
+    set_loopback_only()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--skip-processes", action="store_true", help="skip the multi-process comparison")

@@ -30,13 +30,14 @@ from pathlib import Path
 import numpy as np
 from diagnostic_msgs.msg import DiagnosticArray
 from rosgraph_msgs.msg import Clock
-from sally_bringup.environment import LOOPBACK_ONLY, lease_domain
+from sally_bringup.environment import lease_domain
+from sally_node_common.discovery import set_loopback_only
 from sally_bringup.probe import Probe
 from sally_bringup.processes import ProcessGroup
 from sally_bringup.shm import remove_stale_segments
 from std_srvs.srv import SetBool
 
-os.environ.update(LOOPBACK_ONLY)
+set_loopback_only()
 PD = {"ki": [0.0]}  # a PD; stamp-driven, so it needs no /clock
 
 

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping
 
-LOOPBACK_ONLY = {"ROS_AUTOMATIC_DISCOVERY_RANGE": "LOCALHOST"}
+from sally_node_common.discovery import set_loopback_only
+
 DOMAIN_IDS = range(1, 102)
 """Leasable domains; 0 is left to interactive runs. Domains >= 233 fail with Fast DDS here."""
 
@@ -71,8 +72,7 @@ def lease_domain(preferred: int | None = None) -> DomainLease:
 def graph_environment(domain_id: int, base: Mapping[str, str] | None = None) -> dict[str, str]:
     """``base`` (default: this process's environment) with loopback-only discovery and the domain."""
     env = dict(os.environ if base is None else base)
-    env.update(LOOPBACK_ONLY)
+    set_loopback_only(env)
     env["ROS_DOMAIN_ID"] = str(domain_id)
     env["PYTHONUNBUFFERED"] = "1"
-    env.pop("ROS_LOCALHOST_ONLY", None)
     return env

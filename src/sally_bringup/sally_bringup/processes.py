@@ -37,6 +37,11 @@ def _yaml(value: object) -> str:
     raise TypeError(f"cannot pass {value!r} as a ROS parameter")
 
 
+STARTED: set[int] = set()
+"""Every process started through :class:`NodeProcess` in this process (and any a caller adds):
+what a test session or a fault run checks is gone at its end."""
+
+
 class NodeProcess:
     def __init__(self, name: str, argv: Sequence[str], env: Mapping[str, str], log: Path | IO[bytes] | None = None) -> None:
         self.name = name
@@ -55,6 +60,7 @@ class NodeProcess:
             self.popen = subprocess.Popen(
                 self.argv, env=self.env, stdout=stdout, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True
             )
+            STARTED.add(self.popen.pid)
         finally:
             if opened is not None and self.log_path is not None:
                 opened.close()  # only what we opened; the child holds its own copy
@@ -88,15 +94,7 @@ class NodeProcess:
 
     def stop(self, timeout: float = 5.0) -> int | None:
         """SIGINT, then SIGTERM, then SIGKILL to the process group; returns the exit status."""
-        if self.popen is None:
-            return None
-        for sig, grace in ((signal.SIGINT, timeout), (signal.SIGTERM, 2.0), (signal.SIGKILL, 5.0)):
-            if self.popen.poll() is not None:
-                break
-            self.signal_group(sig)
-            self.wait(grace)
-        self.signal_group(signal.SIGKILL)  # anything the node itself started
-        return self.popen.poll()
+        return stop_together([self], timeout)[self.name]
 
     def kill(self) -> None:
         """SIGKILL now (fault injection)."""
@@ -107,6 +105,22 @@ class NodeProcess:
         if self.log_path is None or not self.log_path.exists():
             return ""
         return self.log_path.read_text(errors="replace")
+
+
+def stop_together(processes: Sequence[NodeProcess], timeout: float = 5.0) -> dict[str, int | None]:
+    """Stop every process at once: SIGINT to all (what Ctrl-C does), up to ``timeout`` for them to
+    exit, then SIGTERM, then SIGKILL to those still running; their exit statuses by name."""
+    started = [p for p in processes if p.popen is not None]
+    for sig, grace in ((signal.SIGINT, timeout), (signal.SIGTERM, 2.0), (signal.SIGKILL, 5.0)):
+        running = [p for p in started if p.popen.poll() is None]
+        if not running:
+            break
+        for process in running:
+            process.signal_group(sig)
+        wait_until(lambda: all(p.popen.poll() is not None for p in running), grace)
+    for process in started:
+        process.signal_group(signal.SIGKILL)  # anything a node itself started
+    return {p.name: (p.popen.poll() if p.popen is not None else None) for p in processes}
 
 
 def wait_until(predicate, timeout: float, interval: float = 0.02) -> bool:
@@ -162,7 +176,7 @@ class ProcessGroup:
         return process.start()
 
     def stop_all(self, timeout: float = 5.0) -> dict[str, int | None]:
-        return {name: p.stop(timeout) for name, p in reversed(list(self.processes.items()))}
+        return stop_together(list(self.processes.values()), timeout)
 
     def logs(self) -> str:
         return "\n".join(f"----- {name} -----\n{p.log_text()}" for name, p in self.processes.items())

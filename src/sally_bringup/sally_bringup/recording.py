@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-from diagnostic_msgs.msg import DiagnosticArray
+from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus
 from sally_interfaces.msg import FootStates, IKTarget, MagnetArray, PullOffResult, SequenceStatus
 from sally_node_common.qos import LATCHED
 from sally_node_common.stamps import stamp_ns
@@ -89,6 +89,8 @@ class RunRecorder:
 
     def _on_diagnostics(self, msg: DiagnosticArray) -> None:
         for status in msg.status:
+            if status.name == "sally_sim: physics" and status.level == DiagnosticStatus.ERROR and self.record.divergence is None:
+                self.record.divergence = status.message
             if status.name != "sally_sim: pacing":
                 continue
             values = {kv.key: kv.value for kv in status.values}

@@ -53,6 +53,8 @@ class RunRecord:
     """The sim's pacing figures from /diagnostics: the last effective factor, the worst lag."""
     pulloff: dict | None = None
     """The pull-off rig's verdict (/sally/pulloff_result), in the pull-off graph."""
+    divergence: str | None = None
+    """The sim's report that the physics diverged (its /diagnostics physics status), if it did."""
 
 
 FLOOR_MODE, WALL_MODE = 1, 2
@@ -63,7 +65,7 @@ def build_report(record: RunRecord, sequence: str, wall_time_s: float, exit_code
     result = record.result or {}
     if not record.feet:
         problems.append("no foot states were received")
-        return _finish({"sequence": sequence, "success": False}, problems, wall_time_s, 0.0)
+        return _finish({"sequence": sequence, "success": False}, problems, wall_time_s, 0.0, record)
     end = record.feet[-1]
     start = _sequence_start(record)
     base = next((s for s in record.feet if s.t >= start), record.feet[0])
@@ -123,7 +125,7 @@ def build_report(record: RunRecord, sequence: str, wall_time_s: float, exit_code
     report["sequencer_message"] = result.get("message", "")
     if record.pacing:
         report["sim_pacing"] = {k: round(v, 3) for k, v in record.pacing.items()}
-    return _finish(report, problems, wall_time_s, report["sim_time_s"])
+    return _finish(report, problems, wall_time_s, report["sim_time_s"], record)
 
 
 def build_pulloff_report(record: RunRecord, wall_time_s: float, exit_codes: dict[str, int | None]) -> dict:
@@ -145,10 +147,13 @@ def build_pulloff_report(record: RunRecord, wall_time_s: float, exit_codes: dict
     report["sim_time_s"] = round(float(sim_time), 4)
     if record.pacing:
         report["sim_pacing"] = {k: round(v, 3) for k, v in record.pacing.items()}
-    return _finish(report, problems, wall_time_s, report["sim_time_s"])
+    return _finish(report, problems, wall_time_s, report["sim_time_s"], record)
 
 
-def _finish(report: dict, problems: list[str], wall_time_s: float, sim_time_s: float) -> dict:
+def _finish(report: dict, problems: list[str], wall_time_s: float, sim_time_s: float, record: RunRecord | None = None) -> dict:
+    if record is not None and record.divergence:
+        problems.insert(0, f"the physics diverged: {record.divergence}")
+    report["diverged"] = bool(record is not None and record.divergence)
     report["success"] = not problems
     report["problems"] = problems
     report["wall_time_s"] = round(wall_time_s, 2)

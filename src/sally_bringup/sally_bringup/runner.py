@@ -21,10 +21,11 @@ from typing import IO, Mapping
 
 from .environment import graph_environment, lease_domain
 from .graphs import GRAPHS, GraphError, NodeSpec, graph, resolve
-from .processes import NodeProcess, find_executable, ros_args, wait_until
+from .processes import NodeProcess, find_executable, ros_args, stop_together, wait_until
 
 EXIT_OK, EXIT_FAILED, EXIT_INTERRUPTED, EXIT_BAD_ARGS = 0, 1, 130, 2
 DISCOVERY_TIMEOUT = 60.0
+DIVERGED = "<diverged>"
 
 
 @dataclass
@@ -123,12 +124,15 @@ class GraphRun:
                 sim_started = self._unpause_when_heard(probe, recorder)
             else:
                 sim_started = time.monotonic()
-            exited = self._wait()
+            exited = self._wait(recorder.record)
             interrupted = self._stop.is_set() and exited is None
             timed_out = exited is None and not interrupted
-            if exited is not None:
+            if exited == DIVERGED:
+                self.say(f"the physics diverged ({recorder.record.divergence}); stopping the graph")
+            elif exited is not None:
                 self.say(f"{exited} {self._ended(exited)}; stopping the graph")
-            wait_until(lambda: recorder.record.result is not None or recorder.record.pulloff is not None, 2.0)
+            if not interrupted:  # the final result may still be on its way
+                wait_until(lambda: recorder.record.result is not None or recorder.record.pulloff is not None, 2.0)
         except ProbeTimeout as exc:
             self.say(f"the graph did not come up: {exc}")
         finally:
@@ -205,11 +209,14 @@ class GraphRun:
         self.say("every node is up: sim time starts")
         return time.monotonic()
 
-    def _wait(self) -> str | None:
-        """Until a required node exits (its name), a stop request or the wall timeout (None)."""
+    def _wait(self, record) -> str | None:
+        """Until a required node exits (its name), the sim reports divergence (DIVERGED), a stop
+        request or the wall timeout (None)."""
         required = [spec.name for spec in self.nodes if spec.required]
         deadline = None if self.wall_timeout is None else time.monotonic() + self.wall_timeout
         while not self._stop.is_set():
+            if record.divergence is not None:
+                return DIVERGED
             for name in required:
                 if not self.processes[name].running:
                     return name
@@ -220,10 +227,7 @@ class GraphRun:
         return None
 
     def _stop_all(self) -> dict[str, int | None]:
-        codes = {}
-        for name, process in reversed(list(self.processes.items())):
-            codes[name] = process.stop(timeout=3.0)
-        return codes
+        return stop_together(list(self.processes.values()), timeout=3.0)
 
 
 def readiness(names: set[str]) -> tuple[dict[str, int], dict[str, int]]:

@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 from sally_description import DescriptionError
+from sally_node_common.discovery import set_loopback_only
 
 from .evaluation import BACKENDS
 from .replay import MODES, replay
@@ -23,6 +24,8 @@ def _environment() -> None:
 
 def optimize_main(argv: list[str] | None = None) -> int:
     from . import optimizer
+
+    set_loopback_only()  # the workers and every graph they start inherit it
 
     parser = argparse.ArgumentParser(prog="sally-optimize", description="CMA-ES over the floor-lift, wall-hold and pull-off graphs.")
     parser.add_argument("--n-calls", type=int, help="evaluations in all (default 300; when resuming, the run's own)")
@@ -66,6 +69,7 @@ def optimize_main(argv: list[str] | None = None) -> int:
 
 
 def replay_main(argv: list[str] | None = None) -> int:
+    set_loopback_only()
     parser = argparse.ArgumentParser(prog="sally-replay", description="Replay scenarios with a parameter file; per-leg force plots.")
     parser.add_argument("--params", type=Path, required=True, help="a best_params.json (or any physics parameter file)")
     parser.add_argument("--mode", choices=sorted(MODES), default="all")

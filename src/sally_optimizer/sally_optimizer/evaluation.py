@@ -67,8 +67,8 @@ def broken(result) -> str:
     """Why a finished graph run cannot be scored ('' when it can)."""
     report = result.report or {}
     codes = report.get("exit_codes", {})
-    if codes.get("sim") == 3:
-        return "the physics diverged (sim exit 3)"
+    if codes.get("sim") == 3 or report.get("diverged"):
+        return "the physics diverged" + (" (sim exit 3)" if codes.get("sim") == 3 else "")
     bad = {name: code for name, code in codes.items() if name in CRASH_EXITS and code not in (0, None)}
     if bad:
         return f"node exit codes {bad}"

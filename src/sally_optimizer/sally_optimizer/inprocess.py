@@ -12,13 +12,12 @@ are scored from the same records. The multi-process graph stays the default ever
 from __future__ import annotations
 
 import importlib
-import os
 import threading
 import time
 from pathlib import Path
 from typing import IO, Mapping
 
-from sally_bringup.environment import LOOPBACK_ONLY
+from sally_node_common.discovery import set_loopback_only
 from sally_bringup.graphs import NodeSpec
 from sally_bringup.runner import GraphRun, RunResult
 
@@ -58,7 +57,7 @@ class InProcessGraphRun(GraphRun):
         import rclpy
         from rclpy.experimental import EventsExecutor
 
-        os.environ.update(LOOPBACK_ONLY)  # read by rmw at init: discovery stays on this machine
+        set_loopback_only()  # read by rmw at init: discovery stays on this machine
         self._context = rclpy.Context()
         rclpy.init(context=self._context, domain_id=domain)
         self._executor = EventsExecutor(context=self._context)
@@ -98,7 +97,7 @@ class InProcessGraphRun(GraphRun):
         self.say(f"a callback raised {type(exc).__name__}: {exc}; stopping the graph")
         self._halt.set()
 
-    def _wait(self) -> str | None:
+    def _wait(self, record=None) -> str | None:
         deadline = None if self.wall_timeout is None else time.monotonic() + self.wall_timeout
         while not self._stop.is_set():
             for name, node in self._hosted.items():
