@@ -102,7 +102,7 @@ class ControllerNode(Node):
         self._pub_diag = self.create_publisher(DiagnosticArray, "/diagnostics", 10)
         self.create_subscription(JointState, STATES, self._on_state, RELIABLE_DEEP)
         for qos in (KEPT, RELIABLE_DEEP):
-            self.create_subscription(JointState, TARGETS, self._on_targets, qos)
+            self.create_subscription(JointState, TARGETS, lambda msg, kept=qos is KEPT: self._on_targets(msg, kept), qos)
         self.create_subscription(Odometry, ODOM, self._on_odom, RELIABLE_DEEP)
         self._diag_timer = self.create_timer(self.get_parameter("diagnostics_period").value, self._publish_diagnostics)
         self._held_timer = self.create_timer(0.05, self._check_held)
@@ -139,14 +139,15 @@ class ControllerNode(Node):
                 return SetParametersResult(successful=False, reason="target_wait must be in (0, 600] s")
         return SetParametersResult(successful=True)
 
-    def _on_targets(self, msg: JointState) -> None:
+    def _on_targets(self, msg: JointState, kept: bool = False) -> None:
         stamp = _stamp(msg)
         try:
             targets = self.controller.check_targets(msg.name, msg.position, msg.velocity)
             if stamp:  # unstamped targets (a person's) take no part in the order
                 self._target_order.admit(stamp)
         except InputError as exc:
-            return self._health.reject(TARGETS, exc.reason, str(exc))
+            self._health.reject(TARGETS, exc.reason, str(exc), replayed=kept)
+            return None
         self._health.heard(TARGETS)
         report = self.controller.apply_targets(targets)
         if report.clamped:

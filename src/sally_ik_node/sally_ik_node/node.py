@@ -112,8 +112,9 @@ class IKNode(Node):
         self.create_subscription(JointState, STATES, self._on_state, RELIABLE_DEEP)
         self.create_subscription(Odometry, ODOM, self._on_odom, RELIABLE_DEEP)
         for qos in (KEPT, RELIABLE_DEEP):  # a sequencer's kept targets and stances (a restarted IK
-            self.create_subscription(IKTargetMsg, TARGET, self._on_target, qos)  # resumes), and anyone's
-            self.create_subscription(StanceCommand, STANCE, self._on_stance, qos)
+            kept = qos is KEPT  # resumes), and anyone's
+            self.create_subscription(IKTargetMsg, TARGET, lambda msg, kept=kept: self._on_target(msg, kept), qos)
+            self.create_subscription(StanceCommand, STANCE, lambda msg, kept=kept: self._on_stance(msg, kept), qos)
         self.create_timer(1.0, self._publish_diagnostics)
         self.create_timer(0.05, self._check_wait)
 
@@ -206,7 +207,7 @@ class IKNode(Node):
         if self._waiting is not None and time.monotonic() - self._waiting[3] >= self.get_parameter("target_wait").value:
             self._release_waiting(timed_out=True)
 
-    def _on_target(self, msg: IKTargetMsg) -> None:
+    def _on_target(self, msg: IKTargetMsg, kept: bool = False) -> None:
         """A swing target; an empty foot is a tick (no target this step) from a sequencer."""
         stamp = stamp_ns(msg.header.stamp)
         if stamp and stamp == self._tick:
@@ -218,7 +219,7 @@ class IKNode(Node):
             if target is not None and self.ik.modes[msg.foot] is not StanceMode.SWING and self._pending_stance.get(msg.foot) is not StanceMode.SWING:
                 raise InputError("not_swinging", f"foot {msg.foot} is in {self.ik.modes[msg.foot].name} stance; only a SWING foot takes targets")
         except InputError as exc:
-            return self._reject(TARGET, exc.reason, msg.foot, f"{exc}")
+            return self._reject(TARGET, exc.reason, msg.foot, f"{exc}", kept)
         self._health.heard(TARGET)
         if target is not None:
             self._pending_target = (msg.foot, target)
@@ -243,7 +244,7 @@ class IKNode(Node):
         except SequenceError as exc:
             raise InputError("invalid", str(exc)) from None
 
-    def _on_stance(self, msg: StanceCommand) -> None:
+    def _on_stance(self, msg: StanceCommand, kept: bool = False) -> None:
         feet, modes = list(msg.feet), list(msg.modes)
         stamp = stamp_ns(msg.header.stamp)
         try:
@@ -258,7 +259,7 @@ class IKNode(Node):
             if stamp:
                 self._stance_order.admit(stamp)
         except InputError as exc:
-            return self._reject(STANCE, exc.reason, "", str(exc))
+            return self._reject(STANCE, exc.reason, "", str(exc), kept)
         self._pending_stance = dict(zip(feet, (StanceMode(m) for m in modes)))
         self._counts["stance_commands"] += 1
         if self._started:
@@ -278,10 +279,12 @@ class IKNode(Node):
                     self._contacts.clear(foot)
         self._pending_stance = {}
 
-    def _reject(self, topic: str, reason: str, foot: str, text: str) -> None:
+    def _reject(self, topic: str, reason: str, foot: str, text: str, kept: bool = False) -> None:
         """Counted and logged per topic and reason, and reported as REJECTED on /sally/ik_status
-        (stamped with the latest solved state, so that status stamps never go back)."""
-        self._health.reject(topic, reason, text)
+        (stamped with the latest solved state, so that status stamps never go back); old history
+        of a kept topic (this IK restarted) is only counted."""
+        if not self._health.reject(topic, reason, text, replayed=kept):
+            return
         msg = IKStatus(status=IKStatus.REJECTED, foot=foot if foot in LEGS else "", message=f"rejected {topic} ({reason}): {text}")
         set_stamp(msg.header, max(self._last_solved or 0, 0))
         self._pub_status.publish(msg)

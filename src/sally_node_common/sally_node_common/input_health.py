@@ -27,6 +27,7 @@ class InputHealth:
         self._log, self._clock = log, clock
         self.stale_after, self.log_every = stale_after, log_every
         self.rejected: Counter[tuple[str, str]] = Counter()
+        self.replayed: Counter[str] = Counter()
         self._logged: dict[tuple[str, str], tuple[float, int]] = {}
         start = clock()
         self._heard = {topic: start for topic in watched}
@@ -37,7 +38,12 @@ class InputHealth:
         self._heard[topic] = self._clock()
         self._ever[topic] = True
 
-    def reject(self, topic: str, reason: str, detail: str) -> None:
+    def reject(self, topic: str, reason: str, detail: str, replayed: bool = False) -> bool:
+        """Count and log a refused message; False (and only counted as ``replayed``) for an old
+        message from a transient-local reader's history: a restarted node catching up, not a fault."""
+        if replayed and reason == "out_of_order":
+            self.replayed[topic] += 1
+            return False
         key = (topic, reason)
         self.rejected[key] += 1
         now = self._clock()
@@ -47,6 +53,7 @@ class InputHealth:
             more = f" ({skipped} more since the last line)" if skipped > 0 else ""
             self._log(f"rejected {topic} ({reason}): {detail}{more}")
             self._logged[key] = (now, self.rejected[key])
+        return True
 
     @property
     def total(self) -> int:
@@ -74,5 +81,6 @@ class InputHealth:
     def values(self) -> dict[str, object]:
         out: dict[str, object] = {"rejected": self.total, "stale_inputs": ",".join(self.stale()) or "none"}
         out.update({f"rejected {topic} {reason}": n for (topic, reason), n in sorted(self.rejected.items())})
+        out.update({f"replayed history skipped {topic}": n for topic, n in sorted(self.replayed.items())})
         out.update({f"age {topic} s": round(age, 3) for topic, age in self.ages().items()})
         return out

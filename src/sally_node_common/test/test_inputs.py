@@ -93,3 +93,12 @@ def test_input_health_counts_logs_each_kind_and_throttles():
     now[0] = 3.0
     assert set(health.stale()) == {"/s", "/t"}
     assert np.isclose(health.ages()["/t"], 1.5)
+
+
+def test_old_history_of_a_kept_topic_is_counted_apart_not_logged():
+    lines = []
+    health = InputHealth(lines.append)
+    assert health.reject("/t", "out_of_order", "old", replayed=True) is False
+    assert health.reject("/t", "non_finite", "NaN", replayed=True) is True  # only old stamps are history
+    assert health.total == 1 and health.values()["replayed history skipped /t"] == 1
+    assert lines == ["rejected /t (non_finite): NaN"]

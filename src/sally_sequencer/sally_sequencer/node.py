@@ -99,7 +99,7 @@ class SequencerNode(Node):
         self._pub_final = self.create_publisher(SequenceStatus, "/sally/sequence_result", LATCHED)
         self._pub_diag = self.create_publisher(DiagnosticArray, "/diagnostics", 10)
         for qos in (KEPT, RELIABLE_DEEP):  # the IK's kept states, and anyone's
-            self.create_subscription(FootStates, FEET_TOPIC, self._on_feet, qos)
+            self.create_subscription(FootStates, FEET_TOPIC, lambda msg, kept=qos is KEPT: self._on_feet(msg, kept), qos)
         self.create_subscription(MagnetArray, MAGNETS, self._on_magnets, 10)
         self.create_subscription(IKStatus, IK_STATUS, self._on_ik_status, RELIABLE_DEEP)
         self.create_timer(1.0, self._publish_diagnostics)
@@ -154,7 +154,7 @@ class SequencerNode(Node):
             readings[f.foot] = FootReading(position, hip)
         return readings
 
-    def _on_feet(self, msg: FootStates) -> None:
+    def _on_feet(self, msg: FootStates, kept: bool = False) -> None:
         stamp = stamp_ns(msg.header.stamp)
         if self.finished.is_set() or stamp == self._feet_order.latest:
             return  # the run is over, or the same states through the other subscription
@@ -163,7 +163,8 @@ class SequencerNode(Node):
             if self._feet_order.admit(stamp):
                 self._start_over(stamp)
         except InputError as exc:
-            return self._health.reject(FEET_TOPIC, exc.reason, str(exc))
+            self._health.reject(FEET_TOPIC, exc.reason, str(exc), replayed=kept)
+            return None
         self._health.heard(FEET_TOPIC)
         if self._fresh:
             self._fresh = False

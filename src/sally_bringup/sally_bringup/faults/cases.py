@@ -1,0 +1,446 @@
+"""The fault matrix: each case starts real node processes on its own loopback ROS domain, does
+something bad to them and checks what the graph does. A case returns one :class:`CaseResult` per
+thing it judged (one line each in ``benchmarks/faults.py``), with the details of what happened.
+
+Long cases take their lengths as parameters (``hold``: sim seconds a killed node stays down), so
+CI can trim them without skipping any.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..environment import lease_domain
+from ..processes import STARTED, ProcessGroup, find_executable, wait_until
+from .bad_messages import MATRIX, REASONS, TopicCase
+from .live_graph import LiveGraph
+
+NS = 1_000_000_000
+LOCKSTEP = {"pacing": "lockstep"}
+ABSURD_PHYSICS = {  # a candidate CMA-ES asked for in a real run (seed 42): it blows up within 0.4 s
+    "sliding_friction": 0.02107186422818878, "torsional_friction": 8.789493042975942e-05,
+    "rolling_friction": 3.8090709656961257e-06, "solref_timeconst": 4.693083700446383,
+    "solimp_dmin": 0.6243456528175321, "solimp_width": 2.2285563711167428e-07,
+    "solimp_midpoint": 0.920401221715187, "solimp_power": 2.7995401710842467, "noslip_iterations": 57,
+    "noslip_tolerance": 0.0006104086107129595, "margin": 0.009736737961018095, "Br": 1.9995270516202273,
+    "max_magnetic_distance": 0.027730603219051297, "max_force_per_wheel": 866.8062284655564,
+}  # fmt: skip
+STALE_WITNESS = {
+    "controller": ("sim", "holding"),
+    "ik": ("controller", "/sally/joint_targets"),
+    "sequencer": ("ik", "/sally/ik_target"),
+}
+"""Killed node -> (node whose diagnostics must report it, text in that report)."""
+
+
+@dataclass
+class CaseResult:
+    name: str
+    passed: bool
+    summary: str
+    details: list[str] = field(default_factory=list)
+
+    def line(self) -> str:
+        return f"{'PASS' if self.passed else 'FAIL'} {self.name}: {self.summary}"
+
+
+class Check:
+    """Collects what a case saw; the first failed expectation decides the verdict."""
+
+    def __init__(self, name: str) -> None:
+        self.name, self.details, self.failure = name, [], None
+
+    def note(self, text: str) -> None:
+        self.details.append(text)
+
+    def expect(self, ok: bool, text: str) -> bool:
+        self.details.append(("ok: " if ok else "FAILED: ") + text)
+        if not ok and self.failure is None:
+            self.failure = text
+        return ok
+
+    def result(self, summary: str) -> CaseResult:
+        return CaseResult(self.name, self.failure is None, summary if self.failure is None else self.failure, self.details)
+
+
+def _work_dir(base: Path | None, name: str) -> Path:
+    path = Path(base or tempfile.mkdtemp(prefix="sally_faults_")) / name
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+# --- a node killed while FL is planted ------------------------------------------------------------
+def kill_node(node: str, hold: float = 10.0, work: Path | None = None) -> list[CaseResult]:
+    """f2w in lockstep; once FL is planted on the wall, SIGKILL ``node``; ``hold`` sim seconds later
+    start it again; the run must then finish with FL and FR planted."""
+    check = Check(f"kill_{node}")
+    with lease_domain() as lease:
+        graph = LiveGraph("f2w", {**LOCKSTEP, "duration": "200"}, _work_dir(work, f"kill_{node}"), lease.domain_id)
+        try:
+            graph.start()
+            fl_planted = lambda: graph.planted("FL") and graph.status.last is not None and graph.status.last.foot == "FR"  # noqa: E731
+            if not check.expect(wait_until(fl_planted, 240.0, 0.05), "FL planted on the wall (FR's turn)"):
+                return [check.result("")]
+            killed_at = graph.sim_ns
+            graph.kill(node)
+            check.note(f"killed {node} (SIGKILL) at sim time {killed_at / NS:.2f} s")
+            witness, text = STALE_WITNESS[node]
+            try:
+                message, _ = graph.wait_health(witness, lambda m, v: text in m, 30.0, f"the stale {node} input")
+                check.expect(True, f"{witness} reports it: {message!r}")
+            except AssertionError as exc:
+                check.expect(False, str(exc))
+            reached = wait_until(lambda: graph.sim_ns >= killed_at + hold * NS, hold * 6 + 60.0, 0.05)
+            check.expect(reached, f"sim time went on {hold:g} s with {node} down (at {graph.sim_ns / NS:.2f} s)")
+            gap, held = graph.wall_gap("FL", killed_at)
+            check.expect(held, f"FL stayed on, held on the wall (max magnet gap {gap * 1e3:.2f} mm)")
+            for foot in ("BL", "BR"):
+                floor = [feet[foot] for stamp, feet in list(graph.magnets) if stamp >= killed_at]
+                check.expect(all(f[1] == "floor" and f[2] for f in floor), f"{foot} stayed in floor contact")
+            check.expect(graph.running("sim"), "the sim kept running")
+            graph.start_node(node)
+            check.note(f"restarted {node} at sim time {graph.sim_ns / NS:.2f} s")
+            finished = wait_until(lambda: graph.result.last is not None, 240.0, 0.1)
+            result = graph.result.last
+            ok = finished and result.done and not result.failed
+            check.expect(ok, f"the sequence finished: {result.message if result else 'no result'}")
+            check.expect(sum(graph.nan.bad.values()) == 0, f"no NaN on any topic ({dict(graph.nan.bad) or 'none'})")
+            summary = (
+                f"FL held {hold:g} s with {node} down (max gap {gap * 1e3:.1f} mm), stale input reported by {witness}; "
+                f"restarted, f2w finished at {result.header.stamp.sec if result else 0} s: {result.message if result else ''}"
+            )
+            return [check.result(summary)]
+        finally:
+            codes = graph.close()
+            check.note(f"exit codes {codes}")
+
+
+# --- the sim killed and started again -------------------------------------------------------------
+def kill_sim(down: float = 3.0, work: Path | None = None) -> list[CaseResult]:
+    """f2w in lockstep; at 2 s of sim time SIGKILL the sim; ``down`` wall seconds later start a new
+    one. The others must keep running, report stale states, publish no NaN and carry on with the new sim."""
+    check = Check("kill_sim")
+    with lease_domain() as lease:
+        graph = LiveGraph("f2w", {**LOCKSTEP, "duration": "200"}, _work_dir(work, "kill_sim"), lease.domain_id)
+        try:
+            graph.start()
+            check.expect(wait_until(lambda: graph.sim_ns >= 2 * NS, 120.0, 0.05), "the graph ran 2 s of sim time")
+            graph.kill("sim")
+            check.note(f"killed the sim at {graph.sim_ns / NS:.2f} s")
+            for node, topic in (("controller", "/joint_states"), ("ik", "/joint_states"), ("sequencer", "/sally/foot_states")):
+                try:
+                    message, _ = graph.wait_health(node, lambda m, v, t=topic: f"stale: {t}" in m or f", {t}" in m, 30.0, "stale states")
+                    check.expect(True, f"{node} reports {message!r}")
+                except AssertionError as exc:
+                    check.expect(False, str(exc))
+            time.sleep(max(0.0, down - 1.0))  # the outage itself (the reports above took >= 1 s)
+            alive = [n for n in ("controller", "ik", "sequencer") if graph.running(n)]
+            check.expect(len(alive) == 3, f"controller, IK and sequencer kept running ({alive})")
+            graph.sim_ns = 0
+            graph.start_node("sim")
+            check.note("started a new sim (sim time from 0)")
+            resumed = wait_until(lambda: graph.sim_ns >= 3 * NS and _phase(graph) not in ("", "SETTLE"), 180.0, 0.1)
+            check.expect(resumed, f"the graph carries on with the new sim (sim time {graph.sim_ns / NS:.2f} s, phase {_phase(graph)!r})")
+            for node in ("controller", "ik", "sequencer"):
+                health = graph.node_health(node)
+                restarts = int((health or ("", {}))[1].get("restarts", 0))
+                check.expect(restarts >= 1, f"{node} saw the new sim and started over ({restarts} restart)")
+            check.expect(sum(graph.nan.bad.values()) == 0, f"no NaN on any topic ({dict(graph.nan.bad) or 'none'})")
+            return [check.result(f"others kept running, reported stale states, no NaN; resumed with a new sim ({_phase(graph)} at {graph.sim_ns / NS:.1f} s)")]
+        finally:
+            codes = graph.close()
+            check.note(f"exit codes {codes}")
+
+
+def _phase(graph: LiveGraph) -> str:
+    last = graph.status.last
+    return "" if last is None else f"{last.foot} {last.phase}" if last.phase != "SETTLE" else "SETTLE"
+
+
+# --- bad input on every topic ---------------------------------------------------------------------
+def bad_input(graph_name: str = "f2w", work: Path | None = None) -> list[CaseResult]:
+    """Every bad message of the matrix into a running graph (the f2w nodes with the sequence held
+    back, or the pull-off graph): each reader must reject it with a log line and count it on
+    /diagnostics, no NaN may appear on any topic but the injected ones, and the graph runs on."""
+    cases = [c for c in MATRIX if graph_name in c.graphs]
+    readers = sorted({r for c in cases for r in c.readers})
+    arguments = {**LOCKSTEP, "settle": "1000", "duration": "2000"} if graph_name == "f2w" else {**LOCKSTEP}
+    with lease_domain() as lease:
+        graph = LiveGraph(graph_name, arguments, _work_dir(work, f"bad_input_{graph_name}"), lease.domain_id)
+        checks = {node: Check(f"bad_input_{node}") for node in readers}
+        try:
+            graph.start()
+            if not wait_until(lambda: graph.sim_ns >= NS // 2, 120.0, 0.05):
+                return [check.result("the graph did not run") for check in checks.values() if not check.expect(False, "graph ran 0.5 s")]
+            expected, injected_nan = _inject(graph, cases)
+            started = graph.sim_ns
+            for node, check in checks.items():
+                want = {key: n for key, n in expected.items() if key[0] == node}
+                counted = lambda want=want, node=node: _counted(graph, node, want)  # noqa: E731
+                check.expect(wait_until(counted, 30.0, 0.1), f"{sum(want.values())} rejections counted per topic and reason on /diagnostics")
+                health = graph.node_health(node)
+                check.note(f"{node} diagnostics: {health[0] if health else None!r}")
+                log = graph.log(node)
+                missing = [f"{t} ({r})" for (_, t, r) in want if f"rejected {t} ({r})" not in log]
+                check.expect(not missing, f"a log line per kind ({len(want)} kinds)" + (f"; missing {missing}" if missing else ""))
+            wait_until(lambda: all(graph.nan.bad[t] >= n for t, n in injected_nan.items()), 10.0, 0.1)
+            wait_until(lambda: graph.sim_ns >= started + NS // 2, 60.0, 0.05)
+            extra = {t: graph.nan.bad[t] - injected_nan.get(t, 0) for t in graph.nan.bad if graph.nan.bad[t] != injected_nan.get(t, 0)}
+            alive = all(graph.running(n) for n in graph.specs)
+            results = []
+            for node, check in checks.items():
+                check.expect(not extra, f"no NaN on any topic beyond the {sum(injected_nan.values())} injected ({extra or 'none'})")
+                check.expect(alive, "every node kept running")
+                check.expect(graph.sim_ns >= started + NS // 2, f"sim time went on ({graph.sim_ns / NS:.2f} s)")
+                topics = sorted({t for (n, t, _) in expected if n == node})
+                count = sum(n for key, n in expected.items() if key[0] == node)
+                results.append(check.result(f"{count} bad messages on {', '.join(topics)} rejected, logged and counted; graph ran on"))
+            return results
+        finally:
+            graph.close()
+
+
+def _inject(graph: LiveGraph, cases: list[TopicCase]) -> tuple[Counter, Counter]:
+    """Publish every bad message; the rejections each reader must count, and the non-finite
+    messages injected per topic."""
+    from .nan_watch import non_finite
+
+    expected: Counter = Counter()
+    injected_nan: Counter = Counter()
+    for case in cases:
+        publisher = graph.probe.publisher(case.kind, case.topic)
+        graph.probe.wait_for_subscribers(publisher, len(case.readers), timeout=30.0)
+        if case.prime is not None:
+            publisher.publish(case.prime(graph.sim_ns))
+        for kind in case.kinds:
+            msg = case.make(kind, graph.sim_ns)
+            if msg is None:
+                continue
+            publisher.publish(msg)
+            injected_nan[case.topic] += int(non_finite(msg))
+            for node in case.readers:
+                expected[(node, case.topic, REASONS[kind])] += 1
+    return expected, injected_nan
+
+
+def _counted(graph: LiveGraph, node: str, want: dict) -> bool:
+    health = graph.node_health(node)
+    if health is None:
+        return False
+    values = health[1]
+    return all(int(values.get(f"rejected {topic} {reason}", 0)) == n for (_, topic, reason), n in want.items())
+
+
+# --- parameters -------------------------------------------------------------------------------------
+BAD_START = {
+    "sim": ("sally_sim_node", {"state_rate": -5.0}, "state_rate"),
+    "controller": ("sally_controller", {"kp": [-1.0]}, "kp"),
+    "ik": ("sally_ik_node", {"ik_period": 0.0}, "ik_period"),
+    "sequencer": ("sally_sequencer", {"sequence": "bogus"}, "bogus"),
+    "pulloff": ("sally_pulloff", {"foot": "XL"}, "foot"),
+}
+BAD_RUNTIME = {
+    "sim": ("sally_sim", {"real_time_factor": -1.0}, "real_time_factor"),
+    "controller": ("sally_controller", {"kp": [float("nan")]}, "kp"),
+    "ik": ("sally_ik", {"ik_period": 5.0}, "ik_period"),
+    "sequencer": ("sally_sequencer", {"dwell": 1.0}, "read-only"),
+    "pulloff": ("sally_pulloff", {"rate": 10.0}, "read-only"),
+}
+
+
+def bad_parameters(work: Path | None = None) -> list[CaseResult]:
+    """Each node started with an invalid parameter exits 2 with one line naming it (no traceback);
+    each running node refuses an invalid set request with the reason."""
+    from ..probe import Probe
+
+    checks = {node: Check(f"parameters_{node}") for node in BAD_START}
+    with lease_domain() as lease:
+        group = ProcessGroup(lease.domain_id, _work_dir(work, "parameters"))
+        probe = Probe(lease.domain_id, name="sally_faults")
+        try:
+            for node, (executable, values, _) in BAD_START.items():
+                group.start(f"{node}_bad", executable, values)
+                good = {"start_paused": True} if node == "sim" else {}
+                group.start(node, executable, good)
+            for node, (_, _, name) in BAD_START.items():
+                process, check = group.processes[f"{node}_bad"], checks[node]
+                code = process.wait(60.0)
+                lines = [line for line in process.log_text().splitlines() if line.strip()]
+                check.expect(code == 2, f"start with {BAD_START[node][1]} exits 2 (got {code})")
+                check.expect(len(lines) == 1 and name in lines[0], f"one line naming it: {lines}")
+                check.expect("Traceback" not in process.log_text(), "no traceback")
+            for node, (node_name, values, reason) in BAD_RUNTIME.items():
+                check = checks[node]
+                try:
+                    results = probe.set_parameters(node_name, values, timeout=60.0)
+                    refused = [r for r in results if not r.successful]
+                    check.expect(len(refused) == 1 and reason in refused[0].reason, f"set {values} refused: {[r.reason for r in results]}")
+                except AssertionError as exc:
+                    check.expect(False, f"set {values}: {exc}")
+                check.expect(group.processes[node].running, "the node runs on")
+            return [
+                check.result(f"bad start value exits 2 in one line; bad set refused ({BAD_RUNTIME[node][1]})") for node, check in checks.items()
+            ]
+        finally:
+            probe.close()
+            group.stop_all()
+
+
+# --- divergence ---------------------------------------------------------------------------------
+def divergence(work: Path | None = None) -> list[CaseResult]:
+    """f2w with physics that blow up: the sim must detect and publish it, the run end as failed
+    with the reason in its report, and the optimizer score such a candidate as penalised."""
+    from sally_description import PhysicsParams
+
+    from ..runner import GraphRun
+
+    check = Check("divergence")
+    folder = _work_dir(work, "divergence")
+    params = folder / "absurd_params.json"
+    params.write_text(json.dumps(ABSURD_PHYSICS))
+    result = GraphRun("f2w", {**LOCKSTEP, "params": str(params)}, run_dir=folder / "run", out=None, wall_timeout=180.0).run()
+    report = result.report or {}
+    check.expect(bool(report.get("diverged")), f"the sim published the divergence ({result.record.divergence if result.record else None!r})")
+    check.expect(result.exit_code == 1 and not report.get("success"), f"the run ended as failed (exit {result.exit_code})")
+    check.expect(any("diverged" in p for p in report.get("problems", [])), f"the report says why: {report.get('problems')}")
+    check.expect(not report.get("timed_out"), "it ended at once, not at the wall-clock limit")
+    try:  # the optimizer sits above sally_bringup; imported only here
+        from sally_optimizer.evaluation import evaluate_scenario
+        from sally_optimizer.scenarios import ScenarioConfig
+
+        outcome = evaluate_scenario("floor", params, ScenarioConfig.tiny(), "processes", folder / "optimizer")
+        check.expect(outcome.penalised and "diverged" in outcome.reason, f"the optimizer penalises it: cost {outcome.cost:g} ({outcome.reason})")
+    except ImportError:
+        check.note("sally_optimizer is not installed: the penalty is not checked here")
+    PhysicsParams.from_mapping(ABSURD_PHYSICS)  # valid parameters: it is the physics that fails
+    return [check.result(f"detected, published, run failed with the reason: {report.get('problems', ['?'])[0]}")]
+
+
+# --- Ctrl-C and the environment of launched processes -----------------------------------------------
+def interrupt(work: Path | None = None) -> list[CaseResult]:
+    """``sally-launch f2w`` started without ROS_AUTOMATIC_DISCOVERY_RANGE: every node it starts must
+    have LOCALHOST; Ctrl-C (SIGINT) must stop every process within 5 s."""
+    env_check, stop_check = Check("loopback_environment"), Check("ctrl_c")
+    folder = _work_dir(work, "interrupt")
+    env = {k: v for k, v in os.environ.items() if k not in ("ROS_AUTOMATIC_DISCOVERY_RANGE", "ROS_LOCALHOST_ONLY")}
+    with lease_domain() as lease:
+        command = [find_executable("sally-launch"), "f2w", "pacing:=lockstep", "--domain", str(lease.domain_id), "--run-dir", str(folder / "run")]
+        runner = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
+        lines: list[str] = []
+        threading.Thread(target=lambda: lines.extend(iter(runner.stdout.readline, b"")), daemon=True).start()
+        children: dict[int, str] = {}
+        try:
+            up = wait_until(lambda: len(_children(runner.pid)) >= 4, 60.0, 0.1)
+            children = _children(runner.pid)
+            STARTED.update([runner.pid, *children])
+            env_check.expect(up, f"the runner started {len(children)} node processes")
+            for pid, name in children.items():
+                value = _environ(pid).get("ROS_AUTOMATIC_DISCOVERY_RANGE")
+                env_check.expect(value == "LOCALHOST", f"{name} (pid {pid}) has ROS_AUTOMATIC_DISCOVERY_RANGE={value}")
+            started = wait_until(lambda: any(b"sim time starts" in line for line in list(lines)), 120.0, 0.05)
+            stop_check.expect(started, "the graph came up")
+            sent = time.monotonic()
+            runner.send_signal(signal.SIGINT)
+            gone = wait_until(lambda: runner.poll() is not None and not any(_alive(pid) for pid in children), 5.0, 0.02)
+            took = time.monotonic() - sent
+            stop_check.expect(gone, f"every process stopped {took:.2f} s after SIGINT (runner exit {runner.poll()})")
+            stop_check.expect(runner.poll() == 130, f"the runner exits 130 (interrupted), got {runner.poll()}")
+            return [
+                env_check.result(f"{len(children)} launched processes all have ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST"),
+                stop_check.result(f"Ctrl-C stopped the runner and its {len(children)} nodes in {took:.2f} s"),
+            ]
+        finally:
+            if runner.poll() is None:
+                os.killpg(runner.pid, signal.SIGKILL)
+            runner.wait(10.0)
+            for pid in children:
+                _kill(pid)
+
+
+def _children(pid: int) -> dict[int, str]:
+    """Direct child processes of ``pid``: pid -> command name."""
+    found = {}
+    for proc in Path("/proc").iterdir():
+        if proc.name.isdigit():
+            try:
+                stat = (proc / "stat").read_text()
+            except OSError:
+                continue
+            name, rest = stat[stat.index("(") + 1 : stat.rindex(")")], stat[stat.rindex(")") + 2 :].split()
+            if int(rest[1]) == pid:
+                found[int(proc.name)] = name
+    return found
+
+
+def _environ(pid: int) -> dict[str, str]:
+    try:
+        raw = Path(f"/proc/{pid}/environ").read_bytes()
+    except OSError:
+        return {}
+    return dict(item.split("=", 1) for item in raw.decode(errors="replace").split("\0") if "=" in item)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat[stat.rindex(")") + 2] != "Z"
+
+
+def _kill(pid: int) -> None:
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+# --- leftovers --------------------------------------------------------------------------------------
+def leftovers() -> tuple[list[str], list[str]]:
+    """Processes this process started (:data:`~sally_bringup.processes.STARTED`) that still run,
+    and Fast DDS shared-memory files in /dev/shm that no live process owns."""
+    from ..processes import STARTED
+    from ..shm import stale_segments
+
+    processes = []
+    for pid in sorted(STARTED):
+        if _alive(pid):
+            try:
+                cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace").replace("\0", " ")
+            except OSError:
+                continue
+            if "sally" in cmdline:  # not a reused pid
+                processes.append(f"{pid}: {cmdline[:120]}")
+    return processes, [p.name for p in stale_segments()]
+
+
+def hygiene() -> list[CaseResult]:
+    check = Check("hygiene")
+    processes, segments = leftovers()
+    check.expect(not processes, f"no Sally processes left ({processes or 'none'})")
+    check.expect(not segments, f"no stale Fast DDS segments in /dev/shm ({segments or 'none'})")
+    return [check.result("no processes and no Fast DDS shared-memory files left behind")]
+
+
+CASES = {
+    "kill_controller": lambda work, o: kill_node("controller", o.get("hold", 10.0), work),
+    "kill_ik": lambda work, o: kill_node("ik", o.get("hold", 10.0), work),
+    "kill_sequencer": lambda work, o: kill_node("sequencer", o.get("hold", 10.0), work),
+    "kill_sim": lambda work, o: kill_sim(o.get("down", 3.0), work),
+    "bad_input": lambda work, o: bad_input("f2w", work),
+    "bad_input_pulloff": lambda work, o: bad_input("pulloff", work),
+    "parameters": lambda work, o: bad_parameters(work),
+    "divergence": lambda work, o: divergence(work),
+    "interrupt": lambda work, o: interrupt(work),
+    "hygiene": lambda work, o: hygiene(),
+}
+"""Name -> case(work folder, options): the order benchmarks/faults.py runs them in."""

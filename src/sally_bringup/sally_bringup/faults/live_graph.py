@@ -1,0 +1,146 @@
+"""A graph started for fault injection: the nodes of :func:`~sally_bringup.graphs.graph` as
+separate processes that can be killed and started again one by one (the runner would end the
+graph when a required node exits), with a probe that records what the faults need to see.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from pathlib import Path
+from typing import Mapping
+
+import numpy as np
+from diagnostic_msgs.msg import DiagnosticArray
+from rosgraph_msgs.msg import Clock
+from sally_interfaces.msg import MagnetArray, SequenceStatus
+from sally_node_common.qos import LATCHED
+from sally_node_common.stamps import stamp_ns
+from std_srvs.srv import SetBool
+
+from ..graphs import graph
+from ..processes import ProcessGroup, wait_until
+from ..runner import DISCOVERY_TIMEOUT, GraphRun, readiness
+from .nan_watch import NaNWatch
+
+DIAGNOSTICS = {
+    "sim": "sally_sim: commands",
+    "controller": "sally_controller: pid",
+    "ik": "sally_ik: solver",
+    "sequencer": "sally_sequencer: sequence",
+    "pulloff": "sally_pulloff: rig",
+}
+"""Each node's /diagnostics status that carries its input health."""
+
+
+class LiveGraph:
+    def __init__(
+        self,
+        name: str,
+        arguments: Mapping[str, str],
+        log_dir: Path,
+        domain_id: int,
+        overrides: Mapping[str, Mapping[str, object]] | None = None,
+    ) -> None:
+        from ..probe import Probe
+
+        self.specs = {spec.name: spec for spec in graph(name, arguments)}
+        for node, values in (overrides or {}).items():
+            self.specs[node].parameters.update(values)
+        self.group = ProcessGroup(domain_id, log_dir)
+        self.probe = Probe(domain_id, name="sally_faults")
+        self.nan = NaNWatch(self.probe)
+        self.diagnostics: dict[str, tuple[float, int, str, dict[str, str]]] = {}
+        """status name -> (wall time, level, message, values) of the latest."""
+        self.magnets: list[tuple[int, dict[str, tuple[bool, str, bool, float]]]] = []
+        """(stamp, foot -> (enabled, surface, in_contact, min_distance)) of every /sally/magnets."""
+        self.sim_ns = 0
+        probe = self.probe
+        probe.record(DiagnosticArray, "/diagnostics", on_message=self._on_diagnostics).keep = False
+        probe.record(MagnetArray, "/sally/magnets", on_message=self._on_magnets).keep = False
+        probe.record(Clock, "/clock", 10, on_message=lambda m: setattr(self, "sim_ns", stamp_ns(m.clock))).keep = False
+        self.status = probe.record(SequenceStatus, "/sally/sequence_status")
+        self.status.keep = False
+        self.result = probe.record(SequenceStatus, "/sally/sequence_result", LATCHED)
+
+    # --- processes ------------------------------------------------------------------------------
+    def start(self) -> None:
+        """Every node (the sim paused), then sim time once all are matched (as the runner does)."""
+        for name in self.specs:
+            self.start_node(name, paused=True)
+        publishers, subscribers = readiness(set(self.specs))
+        node = self.probe.node
+        self.probe.wait_for(
+            lambda: all(node.count_publishers(t) >= n for t, n in publishers.items())
+            and all(node.count_subscribers(t) >= n for t, n in subscribers.items()),
+            DISCOVERY_TIMEOUT,
+            "every node's publishers and subscriptions",
+        )
+        if "sim" in self.specs:
+            self.probe.call(SetBool, "/sally_sim/pause", SetBool.Request(data=False), timeout=DISCOVERY_TIMEOUT)
+
+    def start_node(self, name: str, paused: bool = False) -> None:
+        spec = self.specs[name]
+        parameters = GraphRun.node_parameters(spec) if paused else spec.parameters
+        self.group.start(name, spec.executable, parameters)
+
+    def kill(self, name: str) -> None:
+        self.group.processes[name].kill()
+
+    def running(self, name: str) -> bool:
+        return self.group.processes[name].running
+
+    def log(self, name: str) -> str:
+        return self.group.processes[name].log_text()
+
+    def close(self) -> dict[str, int | None]:
+        from ..shm import remove_stale_segments
+
+        codes = self.group.stop_all()
+        self.probe.close()
+        remove_stale_segments()
+        return codes
+
+    # --- what the probe sees --------------------------------------------------------------------
+    def _on_diagnostics(self, msg: DiagnosticArray) -> None:
+        for status in msg.status:
+            self.diagnostics[status.name] = (time.monotonic(), status.level, status.message, {kv.key: kv.value for kv in status.values})
+
+    def _on_magnets(self, msg: MagnetArray) -> None:
+        feet = {m.foot: (m.enabled, m.surface, m.in_contact, m.min_distance) for m in msg.magnets}
+        self.magnets.append((stamp_ns(msg.header.stamp), feet))
+
+    def node_health(self, node: str, since: float = -math.inf) -> tuple[str, dict[str, str]] | None:
+        """(message, values) of ``node``'s latest diagnostics published after ``since`` (monotonic)."""
+        found = self.diagnostics.get(DIAGNOSTICS[node])
+        if found is None or found[0] < since:
+            return None
+        return found[2], found[3]
+
+    def wait_health(self, node: str, predicate, timeout: float, what: str) -> tuple[str, dict[str, str]]:
+        """Poll ``node``'s diagnostics until ``predicate(message, values)``."""
+        seen: list = [None]
+
+        def check() -> bool:
+            seen[0] = self.node_health(node)
+            return seen[0] is not None and bool(predicate(*seen[0]))
+
+        if not wait_until(check, timeout, 0.05):
+            raise AssertionError(f"{node}: {what} not seen within {timeout:g} s; last diagnostics: {seen[0]}")
+        return seen[0]
+
+    def planted(self, foot: str) -> bool:
+        """The latest telemetry has ``foot``'s magnet on, held on the wall."""
+        if not self.magnets:
+            return False
+        enabled, surface, contact, _ = self.magnets[-1][1][foot]
+        return enabled and surface == "wall" and contact
+
+    def wall_gap(self, foot: str, since_ns: int) -> tuple[float, bool]:
+        """Since sim time ``since_ns``: the largest magnet gap of ``foot`` (m) and whether it stayed
+        on, held on the wall, in every telemetry message."""
+        rows = [feet[foot] for stamp, feet in list(self.magnets) if stamp >= since_ns]
+        if not rows:
+            return math.inf, False
+        held = all(enabled and surface == "wall" and contact for enabled, surface, contact, _ in rows)
+        return float(np.max([gap for *_, gap in rows])), held
