@@ -216,15 +216,15 @@ class IKNode(Node):
             target = self._check_target(msg)
             if stamp:
                 self._target_order.admit(stamp)
-            if target is not None and self.ik.modes[msg.foot] is not StanceMode.SWING and self._pending_stance.get(msg.foot) is not StanceMode.SWING:
-                raise InputError("not_swinging", f"foot {msg.foot} is in {self.ik.modes[msg.foot].name} stance; only a SWING foot takes targets")
         except InputError as exc:
             return self._reject(TARGET, exc.reason, msg.foot, f"{exc}", kept)
         self._health.heard(TARGET)
-        if target is not None:
+        if target is not None and self.ik.modes[msg.foot] is not StanceMode.SWING and self._pending_stance.get(msg.foot) is not StanceMode.SWING:
+            self._reject(TARGET, "not_swinging", msg.foot, f"foot {msg.foot} is in {self.ik.modes[msg.foot].name} stance; only a SWING foot takes targets")
+        elif target is not None:
             self._pending_target = (msg.foot, target)
             self._counts["targets"] += 1
-        if stamp:
+        if stamp:  # a well-formed target in order moves a synced graph on, even one refused for the stance
             self._tick = stamp
             self._sync_lost = False
         if self._waiting is not None and self._tick >= self._waiting[0]:

@@ -14,14 +14,15 @@ def diagnostic_array(name: str, warn: bool, message: str, values: Mapping[str, o
         level=DiagnosticStatus.WARN if warn else DiagnosticStatus.OK,
         name=name,
         message=message,
-        values=[KeyValue(key=k, value=_text(v)) for k, v in values.items()],
+        values=[KeyValue(key=k, value=value_text(v)) for k, v in values.items()],
     )
     msg = DiagnosticArray(status=[status])
     msg.header.stamp.sec, msg.header.stamp.nanosec = divmod(time.time_ns(), 1_000_000_000)
     return msg
 
 
-def _text(value: object) -> str:
+def value_text(value: object) -> str:
+    """A diagnostics value as text: true/false, floats to 6 significant digits."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, float):

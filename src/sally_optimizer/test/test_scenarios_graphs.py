@@ -5,6 +5,7 @@ import dataclasses
 import json
 
 import pytest
+from sally_bringup.faults.cases import ABSURD_PHYSICS
 from sally_description import PhysicsParams
 from sally_optimizer.evaluation import evaluate, evaluate_scenario
 from sally_optimizer.scenarios import NO_ADHESION, PENALISED, ScenarioConfig, floor_cost, wall_cost
@@ -13,14 +14,7 @@ TINY = ScenarioConfig.tiny()
 BACKEND_TOLERANCE = 1e-9
 """Both backends run lockstep graphs of the same node classes, so their costs agree to round-off."""
 
-DIVERGING = {  # a candidate CMA-ES asked for in a real run (seed 42): it blows up within 0.4 s
-    "sliding_friction": 0.02107186422818878, "torsional_friction": 8.789493042975942e-05,
-    "rolling_friction": 3.8090709656961257e-06, "solref_timeconst": 4.693083700446383,
-    "solimp_dmin": 0.6243456528175321, "solimp_width": 2.2285563711167428e-07,
-    "solimp_midpoint": 0.920401221715187, "solimp_power": 2.7995401710842467, "noslip_iterations": 57,
-    "noslip_tolerance": 0.0006104086107129595, "margin": 0.009736737961018095, "Br": 1.9995270516202273,
-    "max_magnetic_distance": 0.027730603219051297, "max_force_per_wheel": 866.8062284655564,
-}  # fmt: skip
+DIVERGING = ABSURD_PHYSICS  # a candidate CMA-ES asked for in a real run (seed 42): it blows up within 0.4 s
 
 
 def params_file(tmp_path, name, **values):

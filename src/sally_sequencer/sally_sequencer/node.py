@@ -40,6 +40,7 @@ from sally_node_common.inputs import MAX_DISTANCE, UNKNOWN, InputError, StampOrd
 from sally_node_common.messages import check_magnet_array
 from sally_node_common.qos import KEPT, LATCHED, RELIABLE_DEEP
 from sally_node_common.stamps import set_stamp, stamp_ns
+from std_msgs.msg import Bool
 
 from .campaign import CAMPAIGNS, FEET, Campaign, FootReading
 from .errors import SequenceError
@@ -48,6 +49,8 @@ from .telemetry import FootView, face_normal, telemetry_block
 MODES = {"SWING": StanceCommand.SWING, "FLOOR": StanceCommand.FLOOR, "WALL": StanceCommand.WALL}
 MODE_NAMES = {v: k for k, v in MODES.items()}
 EXIT_FAILED = 1
+MAX_STEP_NS = 100_000_000
+"""The most campaign time one foot state may add: a longer gap (the IK restarted) adds this only."""
 FEET_TOPIC, MAGNETS, IK_STATUS = "/sally/foot_states", "/sally/magnets", "/sally/ik_status"
 
 
@@ -90,6 +93,11 @@ class SequencerNode(Node):
         self._baselines: dict[str, np.ndarray] = {}
         self._rejections = 0
         self._restarts = 0
+        self._campaign_ns = 0
+        """Campaign time: sim time, except that it stands still while the sim holds the robot
+        (/sally_sim/holding) and does not jump over a gap in the foot states (a restarted IK), so
+        that no phase runs out while the robot cannot move."""
+        self._holding = False
         self._health = InputHealth(lambda text: self.get_logger().error(text), watched=(FEET_TOPIC, MAGNETS))
         self._feet_order, self._magnets_order, self._status_order = StampOrder("foot states"), StampOrder("magnets"), StampOrder("IK status")
         self._pub_target = self.create_publisher(IKTargetMsg, "/sally/ik_target", KEPT)
@@ -102,6 +110,7 @@ class SequencerNode(Node):
             self.create_subscription(FootStates, FEET_TOPIC, lambda msg, kept=qos is KEPT: self._on_feet(msg, kept), qos)
         self.create_subscription(MagnetArray, MAGNETS, self._on_magnets, 10)
         self.create_subscription(IKStatus, IK_STATUS, self._on_ik_status, RELIABLE_DEEP)
+        self.create_subscription(Bool, "/sally_sim/holding", lambda msg: setattr(self, "_holding", bool(msg.data)), LATCHED)
         self.create_timer(1.0, self._publish_diagnostics)
         self.get_logger().info(
             f"sequencer ready: {p('sequence')} ({' then '.join(f for f, _ in CAMPAIGNS[p('sequence')])}) "
@@ -129,7 +138,8 @@ class SequencerNode(Node):
             if msg.status > IKStatus.REJECTED:
                 raise InputError(UNKNOWN, f"IK status has unknown code {msg.status}")
             numbers((msg.position_error, msg.orientation_error, msg.solve_time), MAX_DISTANCE, "IK status errors")
-            self._status_order.admit(stamp_ns(msg.header.stamp))
+            if msg.status != IKStatus.REJECTED:  # a refusal is an event, reported when it happens; solves are the stream
+                self._status_order.admit(stamp_ns(msg.header.stamp))
         except InputError as exc:
             return self._health.reject(IK_STATUS, exc.reason, str(exc))
         if msg.status == IKStatus.REJECTED and self.campaign.stage >= 0 and msg.foot in ("", self.campaign.foot):
@@ -185,9 +195,13 @@ class SequencerNode(Node):
         self._restarts += 1
 
     def _step(self, stamp: int, msg: FootStates, readings: dict[str, FootReading]) -> None:
-        self._last_stamp = stamp
         when = stamp + self._period_ns  # the solve these commands are for
-        t = when * 1e-9
+        if self._last_stamp < 0:  # campaign time starts as sim time...
+            self._campaign_ns = when
+        elif not self._holding:  # ...and does not run on while the sim holds or over a gap
+            self._campaign_ns += min(stamp - self._last_stamp, MAX_STEP_NS)
+        self._last_stamp = stamp
+        t = self._campaign_ns * 1e-9
         if not self.campaign.runner and t >= self.campaign.start_time:
             self._baselines = {foot: r.position.copy() for foot, r in readings.items()}
         tick = self.campaign.step(t, readings)

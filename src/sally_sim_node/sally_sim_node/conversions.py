@@ -18,6 +18,7 @@ from nav_msgs.msg import Odometry
 from rosgraph_msgs.msg import Clock
 from sally_description import LEGS
 from sally_interfaces.msg import ExternalForce, MagnetArray, MagnetCommand, MagnetState
+from sally_node_common.diagnostics import value_text
 from sally_node_common.inputs import MAX_FORCE, InputError
 from sally_node_common.stamps import stamp_ns
 from sensor_msgs.msg import JointState
@@ -209,7 +210,7 @@ def diagnostic_status(name: str, level: str, message: str, values: Mapping[str, 
         name=name,
         message=message,
         hardware_id=hardware_id,
-        values=[KeyValue(key=k, value=_format(v)) for k, v in values.items()],
+        values=[KeyValue(key=k, value=value_text(v)) for k, v in values.items()],
     )
 
 
@@ -221,11 +222,3 @@ def diagnostic_array(nanoseconds: int, statuses: Sequence[DiagnosticStatus]) -> 
 
 def diagnostic_values(status: DiagnosticStatus) -> dict[str, str]:
     return {kv.key: kv.value for kv in status.values}
-
-
-def _format(value: object) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, float):
-        return f"{value:.6g}"
-    return str(value)

@@ -3,7 +3,8 @@
 A thin layer: physics is :class:`Simulator`, pacing :class:`Pacer`, the hold :class:`EffortWatchdog`
 and every message is built or checked by :mod:`conversions`. This module only wires them.
 
-Publishes ``/clock``, ``/joint_states``, ``/sally/odom``, ``/sally/magnets``, ``/diagnostics``;
+Publishes ``/clock``, ``/joint_states``, ``/sally/odom``, ``/sally/magnets``, ``/diagnostics`` and
+``/sally_sim/holding`` (latched: true while the watchdog holds the pose for want of efforts);
 subscribes ``/sally/joint_efforts``, ``/sally/magnet_cmd`` and ``/sally_sim/external_force`` (a
 test rig's force on a foot, e.g. the pull-off ramp); serves ``~/pause``, ``~/step`` and
 ``~/reset``. Sim time is a step counter, so stamps are exact; ``~/reset`` restores the initial
@@ -35,7 +36,7 @@ from sally_description.constants import ACTUATED_JOINT_NAMES, magnet_body
 from sally_node_common import StartupError, run_node, spin_until_shutdown
 from sally_node_common.input_health import InputHealth
 from sally_node_common.inputs import OUT_OF_ORDER, InputError, StampOrder
-from sally_node_common.qos import LATEST, RELIABLE_DEEP
+from sally_node_common.qos import LATCHED, LATEST, RELIABLE_DEEP
 
 from diagnostic_msgs.msg import DiagnosticArray
 from nav_msgs.msg import Odometry
@@ -43,6 +44,7 @@ from rosgraph_msgs.msg import Clock
 from sally_interfaces.msg import ExternalForce, MagnetArray, MagnetCommand
 from sally_interfaces.srv import StepSim
 from sensor_msgs.msg import JointState
+from std_msgs.msg import Bool
 from std_srvs.srv import SetBool, Trigger
 
 from . import conversions as conv
@@ -129,6 +131,8 @@ class SimNode(Node):
         self._pub_odom = self.create_publisher(Odometry, "/sally/odom", RELIABLE_DEEP)
         self._pub_magnets = self.create_publisher(MagnetArray, "/sally/magnets", 10)
         self._pub_diag = self.create_publisher(DiagnosticArray, "/diagnostics", 10)
+        self._pub_holding = self.create_publisher(Bool, "/sally_sim/holding", LATCHED)
+        self._pub_holding.publish(Bool(data=False))
         self._sub_efforts = self.create_subscription(JointState, EFFORTS, self._on_efforts, RELIABLE_DEEP)
         self.create_subscription(MagnetCommand, MAGNET_CMD, self._on_magnet_cmd, 10)
         self.create_subscription(ExternalForce, EXTERNAL_FORCE, self._on_external_force, RELIABLE_DEEP)
@@ -378,6 +382,7 @@ class SimNode(Node):
         self._counts["clamped"] += int((np.abs(cmd.efforts) > self.sim.actuators.effort_limit[cmd.indices]).sum())
         if self._watchdog.feed(self.sim.time):
             self.get_logger().info("effort commands are back: watchdog released")
+            self._pub_holding.publish(Bool(data=False))
 
     def _on_magnet_cmd(self, msg: MagnetCommand) -> None:
         """Applied now, or at the step its stamp names when that is still ahead of sim time."""
@@ -481,6 +486,7 @@ class SimNode(Node):
         self._command = np.zeros_like(self._command)
         self._hold.reset()
         self._watchdog = EffortWatchdog(self._watchdog.timeout)
+        self._pub_holding.publish(Bool(data=False))
         self._diverged = None
         self._last_stamp = 0
         self._pacer.restart(self.sim.time)
@@ -491,6 +497,7 @@ class SimNode(Node):
 
     # --- hold and divergence --------------------------------------------------------------------
     def _engage_hold(self, why: str) -> None:
+        self._pub_holding.publish(Bool(data=True))
         self._controller_back = False
         self._hold_target = self.sim.actuated_positions()
         self._hold.reset()
