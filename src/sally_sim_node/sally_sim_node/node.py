@@ -4,7 +4,7 @@ A thin layer: physics is :class:`Simulator`, pacing :class:`Pacer`, the hold :cl
 and every message is built or checked by :mod:`conversions`. This module only wires them.
 
 Publishes ``/clock``, ``/joint_states``, ``/sally/odom``, ``/sally/magnets``, ``/diagnostics`` and
-``/sally_sim/holding`` (latched: true while the watchdog holds the pose for want of efforts);
+``/sally_sim/holding`` (latched: true while the watchdog holds the pose because efforts stopped);
 subscribes ``/sally/joint_efforts``, ``/sally/magnet_cmd`` and ``/sally_sim/external_force`` (a
 test rig's force on a foot, e.g. the pull-off ramp); serves ``~/pause``, ``~/step`` and
 ``~/reset``. Sim time is a step counter, so stamps are exact; ``~/reset`` restores the initial
@@ -497,7 +497,8 @@ class SimNode(Node):
 
     # --- hold and divergence --------------------------------------------------------------------
     def _engage_hold(self, why: str) -> None:
-        self._pub_holding.publish(Bool(data=True))
+        if self._counts["efforts"]:  # an outage; before any controller ever answered the graph is only starting
+            self._pub_holding.publish(Bool(data=True))
         self._controller_back = False
         self._hold_target = self.sim.actuated_positions()
         self._hold.reset()
