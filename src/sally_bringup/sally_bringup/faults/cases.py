@@ -218,7 +218,9 @@ def _inject(graph: LiveGraph, cases: list[TopicCase]) -> tuple[Counter, Counter]
     injected_nan: Counter = Counter()
     for case in cases:
         publisher = graph.probe.publisher(case.kind, case.topic)
-        graph.probe.wait_for_subscribers(publisher, len(case.readers), timeout=30.0)
+        # the readers, and the NaN watch's own subscription (which would otherwise satisfy the count
+        # before a reader is matched, and the first messages would be lost to discovery)
+        graph.probe.wait_for_subscribers(publisher, len(case.readers) + 1, timeout=30.0)
         if case.prime is not None:
             publisher.publish(case.prime(graph.sim_ns))
         for kind in case.kinds:
