@@ -97,6 +97,7 @@ class IKNode(Node):
         self._sync = bool(self.get_parameter("target_sync").value)
         self._tick = -1
         """Newest stamp of a target or tick from the sequencer."""
+        self._last_target: IKTargetMsg | None = None
         self._waiting: tuple[int, np.ndarray, np.ndarray, float] | None = None
         self._sync_lost = False
         self._contacts = FootContactMonitor()
@@ -210,8 +211,9 @@ class IKNode(Node):
     def _on_target(self, msg: IKTargetMsg, kept: bool = False) -> None:
         """A swing target; an empty foot is a tick (no target this step) from a sequencer."""
         stamp = stamp_ns(msg.header.stamp)
-        if stamp and stamp == self._tick:
+        if stamp and stamp == self._tick and msg == self._last_target:
             return  # the same target through the other subscription
+        self._last_target = msg
         try:
             target = self._check_target(msg)
             if stamp:
