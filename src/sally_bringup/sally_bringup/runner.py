@@ -185,27 +185,11 @@ class GraphRun:
 
     def _unpause_when_heard(self, probe, recorder) -> float:
         """Wait until every node's topics are matched both ways, then start sim time."""
-        from std_srvs.srv import SetBool
-
         names = {spec.name for spec in self.nodes}
         if "ik" in names:
             for rec in (recorder.recordings["/sally/foot_states"], recorder.recordings["/sally/ik_target"]):
                 probe.wait_for_publishers(rec, timeout=DISCOVERY_TIMEOUT)
-        # the nodes' own subscriptions: states reach the controller and the IK, foot states the
-        # sequencer, the sequencer's targets the IK (the probe is one more subscriber of the two it
-        # records); the 1 kHz streams are checked through the graph, not read: reading them would
-        # take CPU the realtime control loop needs
-        node = probe.node
-        publishers, subscribers = readiness(names)
-        probe.wait_for(
-            lambda: all(node.count_publishers(topic) >= n for topic, n in publishers.items())
-            and all(node.count_subscribers(topic) >= n for topic, n in subscribers.items()),
-            DISCOVERY_TIMEOUT,
-            "every node's publishers and subscriptions",
-        )
-        response = probe.call(SetBool, "/sally_sim/pause", SetBool.Request(data=False), timeout=DISCOVERY_TIMEOUT)
-        if not response.success:
-            raise RuntimeError(f"could not unpause the sim: {response.message}")
+        start_sim_time(probe, names)
         self.say("every node is up: sim time starts")
         return time.monotonic()
 
@@ -242,6 +226,27 @@ def readiness(names: set[str]) -> tuple[dict[str, int], dict[str, int]]:
         publishers.update({"/sally/magnet_cmd": 1, "/sally_sim/external_force": 1})
         subscribers.update({"/sally_sim/external_force": 1, "/sally/magnets": 2})
     return publishers, subscribers
+
+
+def start_sim_time(probe, names: set[str]) -> None:
+    """Once the nodes ``names`` are matched both ways (:func:`readiness`), unpause the sim.
+
+    The nodes' own subscriptions are checked: states reach the controller and the IK, foot states
+    the sequencer, the sequencer's targets the IK; the 1 kHz streams are checked through the graph,
+    not read (reading them would take CPU the realtime control loop needs)."""
+    from std_srvs.srv import SetBool
+
+    node = probe.node
+    publishers, subscribers = readiness(names)
+    probe.wait_for(
+        lambda: all(node.count_publishers(topic) >= n for topic, n in publishers.items())
+        and all(node.count_subscribers(topic) >= n for topic, n in subscribers.items()),
+        DISCOVERY_TIMEOUT,
+        "every node's publishers and subscriptions",
+    )
+    response = probe.call(SetBool, "/sally_sim/pause", SetBool.Request(data=False), timeout=DISCOVERY_TIMEOUT)
+    if not response.success:
+        raise RuntimeError(f"could not unpause the sim: {response.message}")
 
 
 def run_graph(name: str, arguments: Mapping[str, str] | None = None, **kwargs) -> RunResult:

@@ -16,11 +16,10 @@ from rosgraph_msgs.msg import Clock
 from sally_interfaces.msg import MagnetArray, SequenceStatus
 from sally_node_common.qos import LATCHED
 from sally_node_common.stamps import stamp_ns
-from std_srvs.srv import SetBool
 
 from ..graphs import graph
 from ..processes import ProcessGroup, wait_until
-from ..runner import DISCOVERY_TIMEOUT, GraphRun, readiness
+from ..runner import GraphRun, start_sim_time
 from .nan_watch import NaNWatch
 
 DIAGNOSTICS = {
@@ -68,16 +67,7 @@ class LiveGraph:
         """Every node (the sim paused), then sim time once all are matched (as the runner does)."""
         for name in self.specs:
             self.start_node(name, paused=True)
-        publishers, subscribers = readiness(set(self.specs))
-        node = self.probe.node
-        self.probe.wait_for(
-            lambda: all(node.count_publishers(t) >= n for t, n in publishers.items())
-            and all(node.count_subscribers(t) >= n for t, n in subscribers.items()),
-            DISCOVERY_TIMEOUT,
-            "every node's publishers and subscriptions",
-        )
-        if "sim" in self.specs:
-            self.probe.call(SetBool, "/sally_sim/pause", SetBool.Request(data=False), timeout=DISCOVERY_TIMEOUT)
+        start_sim_time(self.probe, set(self.specs))
 
     def start_node(self, name: str, paused: bool = False) -> None:
         spec = self.specs[name]
