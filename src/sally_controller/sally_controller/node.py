@@ -41,6 +41,7 @@ from sally_node_common.diagnostics import diagnostic_array
 from sally_node_common.input_health import InputHealth
 from sally_node_common.inputs import InputError, StampOrder
 from sally_node_common.messages import odometry_pose
+from sally_node_common.kept_topics import subscribe_kept
 from sally_node_common.qos import KEPT, RELIABLE_DEEP
 from sally_node_common.stamps import stamp_ns
 from sensor_msgs.msg import JointState
@@ -51,8 +52,7 @@ from .joint_controller import JointController
 from .pid import DEFAULT_I_CLAMP, DEFAULT_KD, DEFAULT_KI, DEFAULT_KP, PIDGains
 
 # Targets published before this node's reader was matched still arrive (the IK keeps the last 100,
-# KEPT). A transient-local reader refuses volatile writers, so targets are also read through a
-# volatile reader: any publisher works, and the IK's messages arrive twice (same values and stamp).
+# KEPT); any other publisher's reach it too, each message once (sally_node_common.kept_topics).
 STATES, TARGETS, ODOM = "/joint_states", "/sally/joint_targets", "/sally/odom"
 GAINS = {"kp": DEFAULT_KP, "ki": DEFAULT_KI, "kd": DEFAULT_KD, "i_clamp": DEFAULT_I_CLAMP}
 
@@ -101,8 +101,7 @@ class ControllerNode(Node):
         self._pub = self.create_publisher(JointState, "/sally/joint_efforts", RELIABLE_DEEP)
         self._pub_diag = self.create_publisher(DiagnosticArray, "/diagnostics", 10)
         self.create_subscription(JointState, STATES, self._on_state, RELIABLE_DEEP)
-        for qos in (KEPT, RELIABLE_DEEP):
-            self.create_subscription(JointState, TARGETS, lambda msg, kept=qos is KEPT: self._on_targets(msg, kept), qos)
+        subscribe_kept(self, JointState, TARGETS, self._on_targets)  # the IK's kept targets, and anyone's
         self.create_subscription(Odometry, ODOM, self._on_odom, RELIABLE_DEEP)
         self._diag_timer = self.create_timer(self.get_parameter("diagnostics_period").value, self._publish_diagnostics)
         self._held_timer = self.create_timer(0.05, self._check_held)

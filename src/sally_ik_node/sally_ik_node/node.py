@@ -38,6 +38,7 @@ from sally_node_common.diagnostics import diagnostic_array
 from sally_node_common.input_health import InputHealth
 from sally_node_common.inputs import MAX_DISTANCE, UNKNOWN, InputError, StampOrder, joint_arrays, known, numbers
 from sally_node_common.messages import odometry_pose
+from sally_node_common.kept_topics import subscribe_kept
 from sally_node_common.qos import KEPT, RELIABLE_DEEP
 from sally_node_common.stamps import set_stamp, stamp_ns
 from sally_sequencer import IKTarget, SequenceError
@@ -97,7 +98,6 @@ class IKNode(Node):
         self._sync = bool(self.get_parameter("target_sync").value)
         self._tick = -1
         """Newest stamp of a target or tick from the sequencer."""
-        self._last_target: IKTargetMsg | None = None
         self._waiting: tuple[int, np.ndarray, np.ndarray, float] | None = None
         self._sync_lost = False
         self._contacts = FootContactMonitor()
@@ -112,10 +112,9 @@ class IKNode(Node):
         self._pub_diag = self.create_publisher(DiagnosticArray, "/diagnostics", 10)
         self.create_subscription(JointState, STATES, self._on_state, RELIABLE_DEEP)
         self.create_subscription(Odometry, ODOM, self._on_odom, RELIABLE_DEEP)
-        for qos in (KEPT, RELIABLE_DEEP):  # a sequencer's kept targets and stances (a restarted IK
-            kept = qos is KEPT  # resumes), and anyone's
-            self.create_subscription(IKTargetMsg, TARGET, lambda msg, kept=kept: self._on_target(msg, kept), qos)
-            self.create_subscription(StanceCommand, STANCE, lambda msg, kept=kept: self._on_stance(msg, kept), qos)
+        # a sequencer's kept targets and stances (a restarted IK resumes), and anyone's
+        subscribe_kept(self, IKTargetMsg, TARGET, self._on_target)
+        subscribe_kept(self, StanceCommand, STANCE, self._on_stance)
         self.create_timer(1.0, self._publish_diagnostics)
         self.create_timer(0.05, self._check_wait)
 
@@ -211,9 +210,6 @@ class IKNode(Node):
     def _on_target(self, msg: IKTargetMsg, kept: bool = False) -> None:
         """A swing target; an empty foot is a tick (no target this step) from a sequencer."""
         stamp = stamp_ns(msg.header.stamp)
-        if stamp and stamp == self._tick and msg == self._last_target:
-            return  # the same target through the other subscription
-        self._last_target = msg
         try:
             target = self._check_target(msg)
             if stamp:

@@ -36,6 +36,7 @@ from sally_interfaces.msg import IKTarget as IKTargetMsg
 from sally_node_common import StartupError, run_node, run_until_finished
 from sally_node_common.diagnostics import diagnostic_array
 from sally_node_common.input_health import InputHealth
+from sally_node_common.kept_topics import subscribe_kept
 from sally_node_common.inputs import MAX_DISTANCE, UNKNOWN, InputError, StampOrder, known, numbers, unit_quaternion
 from sally_node_common.messages import check_magnet_array
 from sally_node_common.qos import KEPT, LATCHED, RELIABLE_DEEP
@@ -106,8 +107,7 @@ class SequencerNode(Node):
         self._pub_status = self.create_publisher(SequenceStatus, "/sally/sequence_status", RELIABLE_DEEP)
         self._pub_final = self.create_publisher(SequenceStatus, "/sally/sequence_result", LATCHED)
         self._pub_diag = self.create_publisher(DiagnosticArray, "/diagnostics", 10)
-        for qos in (KEPT, RELIABLE_DEEP):  # the IK's kept states, and anyone's
-            self.create_subscription(FootStates, FEET_TOPIC, lambda msg, kept=qos is KEPT: self._on_feet(msg, kept), qos)
+        subscribe_kept(self, FootStates, FEET_TOPIC, self._on_feet)  # the IK's kept states, and anyone's
         self.create_subscription(MagnetArray, MAGNETS, self._on_magnets, 10)
         self.create_subscription(IKStatus, IK_STATUS, self._on_ik_status, RELIABLE_DEEP)
         self.create_subscription(Bool, "/sally_sim/holding", lambda msg: setattr(self, "_holding", bool(msg.data)), LATCHED)
@@ -166,8 +166,8 @@ class SequencerNode(Node):
 
     def _on_feet(self, msg: FootStates, kept: bool = False) -> None:
         stamp = stamp_ns(msg.header.stamp)
-        if self.finished.is_set() or stamp == self._feet_order.latest:
-            return  # the run is over, or the same states through the other subscription
+        if self.finished.is_set():
+            return  # the run is over
         try:
             readings = self._readings(msg)
             if self._feet_order.admit(stamp):

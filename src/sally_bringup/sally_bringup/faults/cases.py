@@ -181,6 +181,10 @@ def bad_input(graph_name: str = "f2w", work: Path | None = None) -> list[CaseRes
             graph.start()
             if not wait_until(lambda: graph.sim_ns >= NS // 2, 120.0, 0.05):
                 return [check.result("the graph did not run") for check in checks.values() if not check.expect(False, "graph ran 0.5 s")]
+            # paused, every stream's newest stamp stands still: each bad message carries the stamp
+            # of the newest good one its readers have taken
+            graph.pause(True)
+            check_quiet = graph.wait_quiet(0.3, 30.0)
             expected, injected_nan = _inject(graph, cases)
             started = graph.sim_ns
             for node, check in checks.items():
@@ -193,11 +197,13 @@ def bad_input(graph_name: str = "f2w", work: Path | None = None) -> list[CaseRes
                 missing = [f"{t} ({r})" for (_, t, r) in want if f"rejected {t} ({r})" not in log]
                 check.expect(not missing, f"a log line per kind ({len(want)} kinds)" + (f"; missing {missing}" if missing else ""))
             wait_until(lambda: all(graph.nan.bad[t] >= n for t, n in injected_nan.items()), 10.0, 0.1)
+            graph.pause(False)
             wait_until(lambda: graph.sim_ns >= started + NS // 2, 60.0, 0.05)
             extra = {t: graph.nan.bad[t] - injected_nan.get(t, 0) for t in graph.nan.bad if graph.nan.bad[t] != injected_nan.get(t, 0)}
             alive = all(graph.running(n) for n in graph.specs)
             results = []
             for node, check in checks.items():
+                check.expect(check_quiet, "the paused graph fell quiet before the injection")
                 check.expect(not extra, f"no NaN on any topic beyond the {sum(injected_nan.values())} injected ({extra or 'none'})")
                 check.expect(alive, "every node kept running")
                 check.expect(graph.sim_ns >= started + NS // 2, f"sim time went on ({graph.sim_ns / NS:.2f} s)")
@@ -224,7 +230,9 @@ def _inject(graph: LiveGraph, cases: list[TopicCase]) -> tuple[Counter, Counter]
         if case.prime is not None:
             publisher.publish(case.prime(graph.sim_ns))
         for kind in case.kinds:
-            msg = case.make(kind, graph.sim_ns)
+            # at the stamp of the newest message on the topic: a reader that takes an equal stamp
+            # for a copy of a message it already has must still check and count a bad one
+            msg = case.make(kind, graph.nan.latest_stamp.get(case.topic, graph.sim_ns))
             if msg is None:
                 continue
             publisher.publish(msg)

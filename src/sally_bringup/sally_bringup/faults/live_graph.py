@@ -74,6 +74,20 @@ class LiveGraph:
         parameters = GraphRun.node_parameters(spec) if paused else spec.parameters
         self.group.start(name, spec.executable, parameters)
 
+    def pause(self, paused: bool) -> None:
+        """Stop (or restart) sim time through the sim's ``~/pause`` service."""
+        from std_srvs.srv import SetBool
+
+        response = self.probe.call(SetBool, "/sally_sim/pause", SetBool.Request(data=paused), timeout=30.0)
+        if not response.success:
+            raise AssertionError(f"could not {'pause' if paused else 'unpause'} the sim: {response.message}")
+
+    def wait_quiet(self, quiet: float, timeout: float) -> bool:
+        """Until no node has published on a graph topic (timers' /diagnostics and /rosout aside)
+        for ``quiet`` wall seconds: a paused graph has answered its last state."""
+        streams = lambda: [t for t in self.nan.heard_at if t not in ("/diagnostics", "/rosout")]  # noqa: E731
+        return wait_until(lambda: all(time.monotonic() - self.nan.heard_at[t] >= quiet for t in streams()), timeout, 0.05)
+
     def kill(self, name: str) -> None:
         self.group.processes[name].kill()
 

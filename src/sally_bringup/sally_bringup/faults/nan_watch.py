@@ -8,6 +8,7 @@ published by a node, which must never happen.
 from __future__ import annotations
 
 import math
+import time
 from collections import Counter
 
 import numpy as np
@@ -73,10 +74,19 @@ class NaNWatch:
     def __init__(self, probe) -> None:
         self.messages: Counter[str] = Counter()
         self.bad: Counter[str] = Counter()
+        self.latest_stamp: dict[str, int] = {}
+        """topic -> the newest header stamp (ns) heard on it."""
+        self.heard_at: dict[str, float] = {}
+        """topic -> when (monotonic) its latest message came."""
         for topic, kind in TOPICS.items():
             probe.node.create_subscription(kind, topic, lambda msg, topic=topic: self._on(topic, msg), 1000)
 
     def _on(self, topic: str, msg) -> None:
         self.messages[topic] += 1
+        self.heard_at[topic] = time.monotonic()
+        header = getattr(msg, "header", None)
+        if header is not None:
+            stamp = header.stamp.sec * 1_000_000_000 + header.stamp.nanosec
+            self.latest_stamp[topic] = max(stamp, self.latest_stamp.get(topic, 0))
         if non_finite(msg):
             self.bad[topic] += 1
