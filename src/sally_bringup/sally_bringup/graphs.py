@@ -11,6 +11,8 @@ Arguments (``name:=value`` on either command line):
 * ``headless``: true / false (the sim's MuJoCo viewer)
 * ``duration``: sim seconds after which an unfinished sequence fails
 * ``pacing``: realtime / fast / lockstep (lockstep: every node answers every step, runs repeat)
+* ``sync``: true / false: realtime with our controller runs the lockstep protocol paced to the wall
+  clock (the lockstep figures at any load); false lets the sim step on with efforts up to 1 ms old
 * ``magnets``: feet whose magnets start on, comma-separated (all four by default)
 * ``controller``: pid (our joint controller) / none (bring your own, e.g. a hardware driver's)
 * ``sim``: true / false (false: no sim node; the real robot publishes the states)
@@ -46,6 +48,12 @@ ARGUMENTS: dict[str, Argument] = {
     "headless": Argument("true", "run without the MuJoCo viewer", ("true", "false")),
     "duration": Argument("25.0", "sim seconds after which an unfinished sequence fails"),
     "pacing": Argument("realtime", "sim pacing", PACINGS),
+    "sync": Argument(
+        "true",
+        "realtime with our controller: every state is answered before the sim steps on, so a run gives the lockstep "
+        "figures however busy the machine is (false: faster, the sim steps on with efforts up to 1 ms old)",
+        ("true", "false"),
+    ),
     "magnets": Argument("FL,FR,BL,BR", "feet whose magnets start on (comma-separated)"),
     "controller": Argument("pid", "joint controller node (none: bring your own)", ("pid", "none")),
     "sim": Argument("true", "start the MuJoCo sim node (false: real hardware publishes the states)", ("true", "false")),
@@ -93,7 +101,20 @@ def resolve(arguments: Mapping[str, str]) -> dict[str, str]:
             raise GraphError(f"{name}:={values[name]} must be a positive number" + (" or 0" if zero else ""))
     magnets = magnet_list(values["magnets"])
     values["magnets"] = ",".join(magnets) or "none"
+    if values["params"]:
+        check_params_file(values["params"])
     return values
+
+
+def check_params_file(path: str) -> None:
+    """Refuse a physics parameter file the sim would refuse (missing, unreadable, invalid), before
+    any node starts."""
+    from sally_description import DescriptionError, PhysicsParams
+
+    try:
+        PhysicsParams.from_file(path)
+    except DescriptionError as exc:
+        raise GraphError(f"params: {exc}") from None
 
 
 def magnet_list(text: str) -> list[str]:
@@ -115,6 +136,11 @@ def graph(name: str, arguments: Mapping[str, str] | None = None) -> list[NodeSpe
     values = resolve({**GRAPHS[name], **(arguments or {})})
     lockstep = values["pacing"] == "lockstep"
     pulloff = name == "pulloff"
+    synchronous = lockstep or (values["pacing"] == "realtime" and values["controller"] == "pid" and values["sync"] == "true")
+    """Our own nodes answer every state in order, by stamp (lockstep, or realtime paced to the wall
+    clock): a run does not depend on how the machine shares its time. A brought controller
+    (controller:=none, a hardware driver's) is not assumed to answer states by stamp; fast pacing
+    steps on with the latest efforts."""
     nodes = []
     if values["sim"] == "true":
         sim = {
@@ -123,6 +149,8 @@ def graph(name: str, arguments: Mapping[str, str] | None = None) -> list[NodeSpe
             "magnets_on": magnet_list(values["magnets"]),
             "start_paused": values["start_paused"] == "true",
         }
+        if synchronous and values["pacing"] == "realtime":
+            sim["synchronous"] = True
         if values["params"]:
             sim["params_file"] = values["params"]
         if pulloff:
@@ -132,14 +160,14 @@ def graph(name: str, arguments: Mapping[str, str] | None = None) -> list[NodeSpe
         # in lockstep the controller holds the IK's states back until their targets come, so the
         # run does not depend on which message wins a race (the pull-off graph has no IK: the
         # controller holds the baked pose)
-        controller = {"target_period": 0.005} if lockstep and not pulloff else {}
+        controller = {"target_period": 0.005} if synchronous and not pulloff else {}
         nodes.append(NodeSpec("controller", "sally_controller", "sally_controller", controller, required=True))
     duration = float(values["duration"])
     if pulloff:
         rig = {"rate": float(values["pull_rate"]), "duration": duration, "params_file": values["params"]}
         nodes.append(NodeSpec("pulloff", "sally_sim_node", "sally_pulloff", rig, required=True))
         return nodes
-    nodes.append(NodeSpec("ik", "sally_ik_node", "sally_ik_node", {"target_sync": lockstep}, required=True))
+    nodes.append(NodeSpec("ik", "sally_ik_node", "sally_ik_node", {"target_sync": synchronous}, required=True))
     sequencer = {"sequence": values["sequence"], "duration": duration, "start_time": float(values["settle"]), "hold": float(values["hold"])}
     nodes.append(NodeSpec("sequencer", "sally_sequencer", "sally_sequencer", sequencer, required=True))
     return nodes

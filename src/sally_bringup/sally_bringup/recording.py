@@ -91,9 +91,11 @@ class RunRecorder:
         for status in msg.status:
             if status.name == "sally_sim: physics" and status.level == DiagnosticStatus.ERROR and self.record.divergence is None:
                 self.record.divergence = status.message
+            values = {kv.key: kv.value for kv in status.values}
+            if status.name == "sally_sim: commands" and "effort_waits_timed_out" in values:
+                self.record.pacing["effort_waits_timed_out"] = float(values["effort_waits_timed_out"])
             if status.name != "sally_sim: pacing":
                 continue
-            values = {kv.key: kv.value for kv in status.values}
             if values.get("mode") != "realtime":
                 continue  # lag and factor mean something only when paced to the wall clock
             try:

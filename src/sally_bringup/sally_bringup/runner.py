@@ -17,7 +17,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Mapping
+from typing import IO, Callable, Mapping, Sequence
 
 from .environment import graph_environment, lease_domain
 from .graphs import GRAPHS, GraphError, NodeSpec, graph, resolve
@@ -44,11 +44,16 @@ class _Pump(threading.Thread):
         super().__init__(name=f"pump {name}", daemon=True)
         self.prefix, self.stream, self.out, self.log = f"[{name}] ", stream, out, log
 
+        self.last_line = ""
+        """The last non-empty line the process wrote (a node that cannot start says why in it)."""
+
     def run(self) -> None:
         with open(self.log, "wb") as log:
             for line in iter(self.stream.readline, b""):
                 log.write(line)
                 log.flush()
+                if line.strip():
+                    self.last_line = line.decode(errors="replace").strip()
                 if self.out is not None:
                     self.out.write(self.prefix + line.decode(errors="replace").rstrip("\n") + "\n")
                     self.out.flush()
@@ -81,6 +86,7 @@ class GraphRun:
         self.out = out
         self.wall_timeout = wall_timeout
         self.processes: dict[str, NodeProcess] = {}
+        self._pumps: dict[str, _Pump] = {}
         self._stop = threading.Event()
 
     def say(self, text: str) -> None:
@@ -114,6 +120,8 @@ class GraphRun:
         probe = Probe(domain, name="sally_runner")
         recorder = RunRecorder(probe)
         interrupted = timed_out = False
+        failure: str | None = None
+        """Why the graph ended early, in a node's own words, first among the report's problems."""
         started = time.monotonic()
         sim_started = None
         try:
@@ -132,9 +140,16 @@ class GraphRun:
             elif exited is not None:
                 self.say(f"{exited} {self._ended(exited)}; stopping the graph")
             if not interrupted:  # the final result may still be on its way
-                wait_until(lambda: recorder.record.result is not None or recorder.record.pulloff is not None, 2.0)
+                verdict = lambda: recorder.record.result is not None or recorder.record.pulloff is not None  # noqa: E731
+                wait_until(verdict, 2.0)
+                if exited not in (None, DIVERGED) and self._failed(exited) and not verdict():
+                    failure = self.exit_reason(exited)  # it ended the graph without a verdict: say why
+        except NodeExited as exc:
+            failure = f"{self.exit_reason(str(exc))} (while the graph was coming up)"
+            self.say(f"the graph did not come up: {failure}")
         except ProbeTimeout as exc:
-            self.say(f"the graph did not come up: {exc}")
+            failure = f"the graph did not come up: {exc}"
+            self.say(failure)
         finally:
             codes = self._stop_all()
             wall = time.monotonic() - (sim_started or started)
@@ -144,6 +159,9 @@ class GraphRun:
             report = build_pulloff_report(recorder.record, wall, codes)
         else:
             report = build_report(recorder.record, self.arguments["sequence"], wall, codes)
+        if failure is not None and not report.get("diverged"):
+            report["success"] = False
+            report["problems"].insert(0, failure)
         if interrupted or timed_out:
             report["success"] = False
             report["problems"].append("interrupted (Ctrl-C)" if interrupted else f"stopped at the wall-clock limit of {self.wall_timeout:g} s")
@@ -173,37 +191,57 @@ class GraphRun:
         import subprocess
 
         process.start(stdout=subprocess.PIPE)
-        _Pump(spec.name, process.popen.stdout, self.out, self.run_dir / "logs" / f"{spec.name}.log").start()
+        pump = _Pump(spec.name, process.popen.stdout, self.out, self.run_dir / "logs" / f"{spec.name}.log")
+        pump.start()
         self.processes[spec.name] = process
+        self._pumps[spec.name] = pump
         self.say(f"started {spec.name} ({spec.executable}, pid {process.pid})")
 
     def _ended(self, name: str) -> str:
         return f"exited with {self.processes[name].returncode}"
 
+    def exit_reason(self, name: str) -> str:
+        """How required node ``name`` ended, with the last line it wrote (its own reason)."""
+        pump = self._pumps.get(name)
+        if pump is not None:
+            pump.join(timeout=2.0)  # the rest of its output, up to the end of the stream
+        last = pump.last_line if pump is not None else ""
+        return f"{name} {self._ended(name)}" + (f": {last}" if last else "")
+
+    def _exited_required(self) -> str | None:
+        """The name of a required node that is no longer running, if any."""
+        return next((spec.name for spec in self.nodes if spec.required and not self._running(spec.name)), None)
+
+    def _running(self, name: str) -> bool:
+        process = self.processes.get(name)
+        return process is None or process.running  # hosted by a subclass, not a process of ours
+
+    def _failed(self, name: str) -> bool:
+        process = self.processes.get(name)
+        return process is not None and process.returncode not in (0, None)
+
     def _started_all(self) -> None:
         """Called once every node is started (a hook for runners that host the nodes themselves)."""
 
     def _unpause_when_heard(self, probe, recorder) -> float:
-        """Wait until every node's topics are matched both ways, then start sim time."""
+        """Wait until every node's topics are matched both ways, then start sim time. A required
+        node that exits meanwhile ends the wait at once (:class:`NodeExited`)."""
         names = {spec.name for spec in self.nodes}
-        if "ik" in names:
-            for rec in (recorder.recordings["/sally/foot_states"], recorder.recordings["/sally/ik_target"]):
-                probe.wait_for_publishers(rec, timeout=DISCOVERY_TIMEOUT)
-        start_sim_time(probe, names)
+        recordings = [recorder.recordings[t] for t in ("/sally/foot_states", "/sally/ik_target")] if "ik" in names else []
+        start_sim_time(probe, names, self._exited_required, recordings)
         self.say("every node is up: sim time starts")
         return time.monotonic()
 
     def _wait(self, record) -> str | None:
         """Until a required node exits (its name), the sim reports divergence (DIVERGED), a stop
         request or the wall timeout (None)."""
-        required = [spec.name for spec in self.nodes if spec.required]
         deadline = None if self.wall_timeout is None else time.monotonic() + self.wall_timeout
         while not self._stop.is_set():
             if record.divergence is not None:
                 return DIVERGED
-            for name in required:
-                if not self.processes[name].running:
-                    return name
+            exited = self._exited_required()
+            if exited is not None:
+                return exited
             if deadline is not None and time.monotonic() > deadline:
                 self.say(f"wall-clock limit of {self.wall_timeout:g} s reached")
                 return None
@@ -228,8 +266,14 @@ def readiness(names: set[str]) -> tuple[dict[str, int], dict[str, int]]:
     return publishers, subscribers
 
 
-def start_sim_time(probe, names: set[str]) -> None:
-    """Once the nodes ``names`` are matched both ways (:func:`readiness`), unpause the sim.
+class NodeExited(RuntimeError):
+    """A required node exited while the graph was coming up; the message is its name."""
+
+
+def start_sim_time(probe, names: set[str], exited: Callable[[], str | None] = lambda: None, recordings: Sequence = ()) -> None:
+    """Once the nodes ``names`` are matched both ways (:func:`readiness`) and each of the probe's
+    ``recordings`` has its publisher, unpause the sim. ``exited()`` names a required node that is
+    gone: the wait then ends at once with :class:`NodeExited` instead of running out.
 
     The nodes' own subscriptions are checked: states reach the controller and the IK, foot states
     the sequencer, the sequencer's targets the IK; the 1 kHz streams are checked through the graph,
@@ -238,12 +282,18 @@ def start_sim_time(probe, names: set[str]) -> None:
 
     node = probe.node
     publishers, subscribers = readiness(names)
-    probe.wait_for(
-        lambda: all(node.count_publishers(topic) >= n for topic, n in publishers.items())
-        and all(node.count_subscribers(topic) >= n for topic, n in subscribers.items()),
-        DISCOVERY_TIMEOUT,
-        "every node's publishers and subscriptions",
-    )
+
+    def matched() -> bool:
+        gone = exited()
+        if gone is not None:
+            raise NodeExited(gone)
+        return (
+            all(node.count_publishers(topic) >= n for topic, n in publishers.items())
+            and all(node.count_subscribers(topic) >= n for topic, n in subscribers.items())
+            and all(rec.subscription.get_publisher_count() >= 1 for rec in recordings)
+        )
+
+    probe.wait_for(matched, DISCOVERY_TIMEOUT, "every node's publishers and subscriptions")
     response = probe.call(SetBool, "/sally_sim/pause", SetBool.Request(data=False), timeout=DISCOVERY_TIMEOUT)
     if not response.success:
         raise RuntimeError(f"could not unpause the sim: {response.message}")

@@ -2,7 +2,7 @@
 
 Lockstep pacing (four Python processes share two cores here; lockstep makes the run independent of
 how the machine shares its time), then the same graph again: the two reports must agree on every
-figure but the wall-clock ones. Then once paced to the wall clock, as a user runs it.
+figure but the wall-clock ones. Then once paced to the wall clock, as a user runs it: the same figures.
 """
 
 import json
@@ -57,8 +57,12 @@ def test_two_lockstep_runs_give_the_same_report(lockstep_runs):
     assert comparable(first) == comparable(second)
 
 
-def test_a_realtime_paced_run_also_succeeds(tmp_path, ros_domain):
+def test_a_realtime_paced_run_gives_the_lockstep_figures(tmp_path, ros_domain, lockstep_runs):
+    """Paced to the wall clock, our nodes still answer every state before the sim steps on: the run
+    does not depend on how busy the machine is (it failed under load when the sim stepped on)."""
     result, report = run_f2w(tmp_path, ros_domain, "realtime", pacing="realtime")
-    assert report["arguments"]["pacing"] == "realtime"
+    assert report["arguments"]["pacing"] == "realtime" and report["arguments"]["sync"] == "true"
     assert_f2w_succeeded(result, report)
     assert 0.0 < report["real_time_factor"] <= 1.05  # paced to the wall clock: never ahead of it
+    _, (_, lockstep), _ = lockstep_runs
+    assert comparable(report) == comparable(lockstep) | {"arguments": comparable(report)["arguments"]}

@@ -17,8 +17,14 @@ def test_f2w_is_four_required_nodes_and_lockstep_syncs_them():
     assert nodes["ik"].parameters["target_sync"] is True
     assert nodes["controller"].parameters["target_period"] == 0.005
     assert nodes["sequencer"].parameters == {"sequence": "f2w", "duration": 25.0, "start_time": 0.5, "hold": 1.0}
-    realtime = {n.name: n for n in graph("f2w")}
-    assert realtime["ik"].parameters["target_sync"] is False and realtime["controller"].parameters == {}
+    realtime = {n.name: n for n in graph("f2w")}  # the same protocol, paced to the wall clock
+    assert realtime["sim"].parameters["synchronous"] is True and realtime["ik"].parameters["target_sync"] is True
+    assert realtime["controller"].parameters["target_period"] == 0.005
+    free = {n.name: n for n in graph("f2w", {"sync": "false"})}
+    assert "synchronous" not in free["sim"].parameters and free["ik"].parameters["target_sync"] is False
+    assert free["controller"].parameters == {}
+    brought = {n.name: n for n in graph("f2w", {"controller": "none"})}  # a hardware driver's controller
+    assert "synchronous" not in brought["sim"].parameters and brought["ik"].parameters["target_sync"] is False
 
 
 def test_hardware_swap_in_drops_the_sim_and_the_controller():
@@ -60,10 +66,12 @@ def test_launch_files_describe_their_graph(name):
     assert (LAUNCH.parents[2] / "launch").resolve() == LAUNCH  # the top-level launch/ is this folder
 
 
-def test_pulloff_graph_has_the_rig_and_no_ik():
-    nodes = {n.name: n for n in graph("pulloff", {"pacing": "lockstep", "params": "/tmp/p.json", "pull_rate": "80"})}
+def test_pulloff_graph_has_the_rig_and_no_ik(tmp_path):
+    params = tmp_path / "p.json"
+    params.write_text('{"Br": 1.2}')
+    nodes = {n.name: n for n in graph("pulloff", {"pacing": "lockstep", "params": str(params), "pull_rate": "80"})}
     assert list(nodes) == ["sim", "controller", "pulloff"]
-    assert nodes["sim"].parameters["magnets_on"] == [] and nodes["sim"].parameters["params_file"] == "/tmp/p.json"
+    assert nodes["sim"].parameters["magnets_on"] == [] and nodes["sim"].parameters["params_file"] == str(params)
     assert nodes["controller"].parameters == {}  # no IK targets to wait for: it holds the baked pose
     assert nodes["pulloff"].parameters["rate"] == 80.0 and nodes["pulloff"].required
 
@@ -74,3 +82,24 @@ def test_scenario_arguments_are_checked():
     for bad in ({"settle": "-1"}, {"hold": "x"}, {"pull_rate": "0"}, {"magnets": "FL,none"}):
         with pytest.raises(GraphError):
             graph("f2w", bad)
+
+
+@pytest.mark.parametrize(
+    "content, match",
+    [
+        (None, "cannot read physics parameter file .*No such file"),
+        ('{"Br": "abc"}', "Br"),
+        ('{"Br": 1.2,', "is not valid"),
+        ('{"warp_factor": 9}', "warp_factor"),
+    ],
+)
+def test_a_params_file_the_sim_would_refuse_is_refused_before_anything_starts(tmp_path, capsys, content, match):
+    path = tmp_path / "params.json"
+    if content is not None:
+        path.write_text(content)
+    with pytest.raises(GraphError, match=match):
+        graph("f2w", {"params": str(path)})
+    assert cli_main(["f2w", f"params:={path}", "--run-dir", str(tmp_path / "run")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("sally-launch: params: ") and str(path) in err and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "run").exists()  # nothing was started or written

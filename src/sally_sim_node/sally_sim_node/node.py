@@ -186,9 +186,12 @@ class SimNode(Node):
         self._odom_every = self._state_every * max(1, round(float(self._p("state_rate")) / float(self._p("odom_rate"))))
         self._telemetry_every = steps_per(float(self._p("telemetry_rate")), self.dt)
         self._diag_period = float(self._p("diagnostics_period"))
-        # where a run of physics steps has to stop to publish; lockstep publishes the state at the
-        # start of each period itself
-        state = () if self._mode == "lockstep" else (self._state_every,)
+        self._gated = self._mode == "lockstep" or (self._mode == "realtime" and bool(self._p("synchronous")))
+        """Every state is answered before the sim steps on (lockstep, or realtime synchronous)."""
+        self._pacer.chunk = self.dt * (self._state_every if self._gated else 1)  # what one plan step is
+        # where a run of physics steps has to stop to publish; a gated period publishes the state
+        # at its start itself
+        state = () if self._gated else (self._state_every,)
         self._publish_periods = (self._clock_every, *state, self._telemetry_every)
         self._lockstep_timeout = float(self._p("lockstep_timeout"))
         self._effort_max_age_ns = conv.to_nanoseconds(float(self._p("effort_max_age")))
@@ -218,6 +221,8 @@ class SimNode(Node):
                     return EXIT_DIVERGED
                 if self._paused or self._diverged is not None:
                     time.sleep(IDLE_WAIT)
+                elif self._mode == "realtime" and self._gated:
+                    self._paced_period()
                 elif self._mode == "realtime":
                     with self._physics:
                         plan = self._pacer.plan(self.sim.time)
@@ -254,7 +259,7 @@ class SimNode(Node):
         while done < n:
             if not self._watchdog.engaged and self._watchdog.check(self.sim.time):
                 self._engage_hold("no effort command for %.3f s" % self._watchdog.timeout)
-            if self._mode != "lockstep":
+            if not self._gated:
                 self._wait_for_fresh_efforts()
             k = self._steps
             run = min(n - done, *(every - k % every for every in self._publish_periods))
@@ -271,7 +276,7 @@ class SimNode(Node):
             k = self._steps = k + run
             if k % self._clock_every == 0:
                 self._publish_clock()
-            if self._mode != "lockstep" and k % self._state_every == 0:
+            if not self._gated and k % self._state_every == 0:
                 self._publish_state()
             if k % self._telemetry_every == 0:
                 self._publish_magnets()
@@ -297,6 +302,11 @@ class SimNode(Node):
                 left = self._effort_wait - (time.monotonic() - start)
                 if left <= 0:
                     self._counts["effort_waits_timed_out"] += 1
+                    self.get_logger().warning(
+                        f"no effort answer within effort_wait ({self._effort_wait:g} s) at {self.now_ns * 1e-9:.3f} s: stepping on "
+                        f"with efforts {(self.now_ns - self._last_stamp) * 1e-6:.1f} ms of sim time old",
+                        throttle_duration_sec=1.0,
+                    )
                     return
                 self._answer.wait(timeout=left)
 
@@ -304,6 +314,16 @@ class SimNode(Node):
         if self._watchdog.engaged:
             return self._hold.update(self._hold_target, q, qdot, self.dt)
         return self._command
+
+    def _paced_period(self) -> None:
+        """Realtime synchronous: one gated control period once the wall clock has reached its end
+        (sim time never leads the wall clock; behind it, periods run back to back)."""
+        with self._physics:
+            plan = self._pacer.plan(self.sim.time)  # in control periods (the pacer's chunk)
+        if plan.steps:
+            self._lockstep_period()
+        else:
+            time.sleep(plan.sleep)
 
     def _lockstep_period(self) -> None:
         """Publish the state, wait for the effort command answering it (matched by stamp), step."""
@@ -342,7 +362,7 @@ class SimNode(Node):
         except conv.CommandError as exc:
             return self._reject(EFFORTS, exc.reason, str(exc))
         now = self.now_ns
-        if self._mode == "lockstep":  # the answer must carry the stamp of the state it answers
+        if self._gated:  # the answer must carry the stamp of the state it answers
             with self._answer:
                 if cmd.stamp != self._awaiting or self._answered == cmd.stamp:
                     if 0 <= self._answered and cmd.stamp < self._answered:

@@ -73,6 +73,10 @@ def _any(v: Any) -> str | None:
     return None
 
 
+def _bool(v: Any) -> str | None:
+    return None if isinstance(v, bool) else "must be true or false"
+
+
 SPECS: tuple[ParamSpec, ...] = (
     ParamSpec("params_file", "", "physics parameter file (JSON/YAML, the optimizer's best_params.json); '' = defaults", _any, True),
     ParamSpec("initial_pose", [0.0, 0.0, 0.0], "spawn pose of main_frame on the floor: [x m, y m, yaw deg]", _pose, True),
@@ -98,6 +102,14 @@ SPECS: tuple[ParamSpec, ...] = (
         _non_negative(1.0, " s"),
     ),
     ParamSpec("effort_wait", 0.02, "realtime/fast: wall seconds to wait for a fresh effort before stepping on with the old one", _positive(1.0, " s")),
+    ParamSpec(
+        "synchronous",
+        False,
+        "realtime: every state is answered by the controller before the sim steps on (the lockstep protocol, with "
+        "lockstep_timeout and the hold), paced so that sim time never leads the wall clock: a run gives the lockstep "
+        "figures however busy the machine is; false: the sim steps on with efforts up to effort_max_age old",
+        _bool,
+    ),
     ParamSpec(
         "lockstep_timeout",
         1.0,
