@@ -42,7 +42,7 @@ from sally_node_common.input_health import InputHealth
 from sally_node_common.inputs import InputError, StampOrder
 from sally_node_common.messages import odometry_pose
 from sally_node_common.kept_topics import subscribe_kept
-from sally_node_common.qos import KEPT, RELIABLE_DEEP
+from sally_node_common.qos import RELIABLE_DEEP
 from sally_node_common.stamps import stamp_ns
 from sensor_msgs.msg import JointState
 
