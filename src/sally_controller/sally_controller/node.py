@@ -97,7 +97,7 @@ class ControllerNode(Node):
         self._sync_lost = False
         """No targets came within target_wait: answer states at once with the latest targets
         until targets come again (the IK is gone; the robot holds its last pose)."""
-        self._efforts = JointState(name=list(limits.names))
+        self._effort_names = list(limits.names)
         self._pub = self.create_publisher(JointState, "/sally/joint_efforts", RELIABLE_DEEP)
         self._pub_diag = self.create_publisher(DiagnosticArray, "/diagnostics", 10)
         self.create_subscription(JointState, STATES, self._on_state, RELIABLE_DEEP)
@@ -257,7 +257,7 @@ class ControllerNode(Node):
             efforts = self.controller.step(stamp, q, qdot, feed_forward)
         except ControllerError as exc:
             return self._health.reject(STATES, exc.reason, str(exc))
-        out = self._efforts
+        out = JointState(name=self._effort_names)  # a new message each time: it belongs to its readers
         out.header.stamp = msg.header.stamp
         out.effort = efforts.tolist()
         self._pub.publish(out)

@@ -49,14 +49,14 @@ def clock_msg(nanoseconds: int) -> Clock:
 
 # --- joint states and efforts ---------------------------------------------------------------------
 class JointStateWriter:
-    """Fills one preallocated JointState (names fixed) so that the 1 kHz publish does not rebuild it."""
+    """Builds the JointState of fixed joint names. Each call returns a new message: a published
+    message belongs to its readers (nodes hosted together get the object itself)."""
 
     def __init__(self, names: Sequence[str]) -> None:
-        self.msg = JointState(name=list(names))
-        self.msg.header.frame_id = ""
+        self.names = list(names)
 
     def fill(self, nanoseconds: int, position: np.ndarray, velocity: np.ndarray, effort: np.ndarray) -> JointState:
-        msg = self.msg
+        msg = JointState(name=self.names)
         msg.header.stamp = time_msg(nanoseconds)
         msg.position = position.tolist()
         msg.velocity = velocity.tolist()
@@ -169,16 +169,12 @@ def magnet_array_msg(nanoseconds: int, readouts: Mapping, contact_forces: Mappin
 
 
 class OdometryWriter:
-    """Fills one preallocated Odometry of main_frame in the world (twist in main_frame, as
-    nav_msgs/Odometry wants), so that the 1 kHz publish does not rebuild it."""
-
-    def __init__(self) -> None:
-        self.msg = Odometry()
-        self.msg.header.frame_id = WORLD_FRAME
-        self.msg.child_frame_id = BODY_FRAME
+    """Builds the Odometry of main_frame in the world (twist in main_frame, as nav_msgs/Odometry
+    wants). Each call returns a new message (see :class:`JointStateWriter`)."""
 
     def fill(self, nanoseconds: int, position, quat_wxyz, linear_world, angular_body) -> Odometry:
-        msg = self.msg
+        msg = Odometry(child_frame_id=BODY_FRAME)
+        msg.header.frame_id = WORLD_FRAME
         msg.header.stamp = time_msg(nanoseconds)
         p, q = msg.pose.pose.position, msg.pose.pose.orientation
         p.x, p.y, p.z = (float(v) for v in position)

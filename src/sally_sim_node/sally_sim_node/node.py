@@ -107,6 +107,8 @@ class SimNode(Node):
         self._physics = threading.RLock()
         self._answer = threading.Condition()
         self._scheduled: list[tuple[int, Callable[[], None]]] = []
+        self._schedule_lock = threading.Lock()
+        self._scheduled_any = False
         """Magnet and external-force commands stamped ahead of sim time, applied at the step their
         stamp names (a sequencer stamps its switches for its next IK tick, so lockstep runs repeat
         exactly)."""
@@ -263,7 +265,7 @@ class SimNode(Node):
                 self._wait_for_fresh_efforts()
             k = self._steps
             run = min(n - done, *(every - k % every for every in self._publish_periods))
-            if self._scheduled:
+            if self._scheduled_any:
                 run = min(run, self._apply_due_commands())
             if self._loads:
                 self._apply_loads()
@@ -444,22 +446,29 @@ class SimNode(Node):
             self.sim.apply_external_force(magnet_body(foot), load.at(now))
 
     def _schedule(self, stamp: int, action: Callable[[], None]) -> None:
-        """Run ``action`` at the step ``stamp`` names, or now when that is not ahead of sim time."""
-        with self._physics:
-            if stamp > self.now_ns:
-                self._scheduled.append((stamp, action))
-                self._scheduled.sort(key=lambda item: item[0])
-            else:
-                action()
+        """Run ``action`` at the step ``stamp`` names, or before the next step when that is not
+        ahead of sim time. Only the loop (or a service holding ``_physics``) runs it: a callback
+        never waits for the physics lock (a node hosted with others may run it in the thread that
+        is stepping, see sally_node_common.host)."""
+        with self._schedule_lock:
+            self._scheduled.append((max(stamp, 0), action))
+            self._scheduled.sort(key=lambda item: item[0])
+        self._scheduled_any = True
 
     def _apply_due_commands(self) -> int:
         """Apply the commands whose time has come; the steps until the next scheduled one."""
         now = self.now_ns
-        while self._scheduled and self._scheduled[0][0] <= now:
-            self._scheduled.pop(0)[1]()
-        if not self._scheduled:
+        with self._schedule_lock:
+            due = []
+            while self._scheduled and self._scheduled[0][0] <= now:
+                due.append(self._scheduled.pop(0)[1])
+            following = self._scheduled[0][0] if self._scheduled else None
+            self._scheduled_any = bool(self._scheduled)
+        for action in due:
+            action()
+        if following is None:
             return 1 << 62
-        return max(1, -(-(self._scheduled[0][0] - now) // self._dt_ns))
+        return max(1, -(-(following - now) // self._dt_ns))
 
     def _reject(self, topic: str, reason: str, detail: str) -> None:
         self._health.reject(topic, reason, detail)
@@ -499,7 +508,9 @@ class SimNode(Node):
     def _reset(self, response: Trigger.Response) -> Trigger.Response:
         self._offset_ns = self.now_ns  # the clock never runs backwards
         self._reset_steps = self._steps
-        self._scheduled.clear()
+        with self._schedule_lock:
+            self._scheduled.clear()
+            self._scheduled_any = False
         self._loads.clear()
         self.sim.clear_external_forces()
         self.sim.reset()

@@ -1,0 +1,232 @@
+"""Nodes hosted together in one process, handing messages to each other as Python objects.
+
+ROS 2's C++ answer to per-message cost is composition with intra-process communication; rclpy has
+no intra-process path: two rclpy nodes in one process still serialize every message, pass it
+through the middleware and convert it back. :class:`Host` is that path for rclpy. Any node class
+can be hosted (:meth:`Host.create` builds it as a subclass whose ``create_publisher``,
+``create_subscription`` and ``create_timer`` go through the host); nothing in the node changes.
+
+Delivery, between nodes of one host:
+
+* A message published by a hosted node is handed, as the same object, to the callback of every
+  hosted subscription of that topic whose QoS would match the publisher's (durability,
+  reliability), at once, in the publishing thread, in the order the subscriptions were created.
+  Nested publications are delivered the same way, depth first, so a lockstep graph runs the same
+  way every time. A published message belongs to its readers: publishers must not change it after
+  publishing (build a new one each time).
+* Every hosted callback (subscription or timer) runs under the host's lock (re-entrant), so hosted
+  nodes see their callbacks one at a time, as on one executor, whichever thread publishes (the sim
+  node publishes from its physics thread). A hosted subscription callback must therefore not wait
+  for a lock that a thread holds while it publishes.
+* A transient-local publisher's last ``depth`` messages are kept and handed to a transient-local
+  hosted subscription created after them (kept and latched topics work for late hosted readers).
+
+With the world outside the host (rviz, a recorder, a test probe, a hardware driver, a fault
+injector), every topic stays on DDS:
+
+* Each hosted publisher is a real publisher. A message goes out on DDS, serialized once, when a
+  subscription outside the host is matched, and always on transient-local topics (late outside
+  readers get their history). With nobody outside, nothing is serialized.
+* Each hosted subscription is also a real (raw) DDS subscription, so outside publishers reach it.
+  What it receives from a hosted publisher through DDS (byte for byte a message the host published
+  on that topic recently) is dropped there, before it is converted: nothing is delivered twice.
+  An outside message byte-identical to one of those is dropped too.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict, defaultdict, deque
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from rclpy.node import Node
+from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
+from rclpy.serialization import deserialize_message, serialize_message
+
+RECENT_COPIES = 512
+"""Per topic, how many serialized publications the host remembers to recognise their DDS copies."""
+
+
+def _profile(qos: QoSProfile | int) -> QoSProfile:
+    return QoSProfile(depth=qos) if isinstance(qos, int) else qos
+
+
+def compatible(publisher: QoSProfile, subscription: QoSProfile) -> bool:
+    """Whether DDS would match ``subscription`` with ``publisher`` (durability and reliability:
+    a transient-local reader needs a transient-local writer, a reliable reader a reliable writer)."""
+    if subscription.durability == DurabilityPolicy.TRANSIENT_LOCAL and publisher.durability != DurabilityPolicy.TRANSIENT_LOCAL:
+        return False
+    return not (subscription.reliability == ReliabilityPolicy.RELIABLE and publisher.reliability == ReliabilityPolicy.BEST_EFFORT)
+
+
+@dataclass
+class _Reader:
+    node: Node
+    callback: Callable[[Any], None]
+    qos: QoSProfile
+
+
+class _RecentBytes:
+    """The last ``size`` serialized messages of one topic (a multiset, oldest forgotten first)."""
+
+    def __init__(self, size: int) -> None:
+        self._size, self._counts = size, OrderedDict()
+
+    def add(self, data: bytes) -> None:
+        self._counts[data] = self._counts.get(data, 0) + 1
+        self._counts.move_to_end(data)
+        while len(self._counts) > self._size:
+            self._counts.popitem(last=False)
+
+    def __contains__(self, data: bytes) -> bool:
+        return data in self._counts
+
+
+class HostedPublisher:
+    """A real rclpy publisher whose messages also reach hosted readers directly."""
+
+    def __init__(self, host: "Host", publisher, qos: QoSProfile) -> None:
+        self._host, self.real, self.qos = host, publisher, qos
+        self.topic = publisher.topic_name
+        self._latched = qos.durability == DurabilityPolicy.TRANSIENT_LOCAL
+        self._kept: deque | None = deque(maxlen=max(1, qos.depth)) if self._latched else None
+
+    def publish(self, msg) -> None:
+        if isinstance(msg, (bytes, bytearray)):  # already serialized: for DDS only
+            self.real.publish(msg)
+            return
+        readers = self._host.readers(self.topic, self.qos)
+        if self._kept is not None:
+            self._kept.append(msg)
+        if self._latched or self.real.get_subscription_count() > len(readers):
+            data = serialize_message(msg)
+            self._host.remember(self.topic, data)
+            self.real.publish(data)
+        self._host.deliver(readers, msg)
+
+    def kept(self) -> list:
+        return list(self._kept or ())
+
+    def get_subscription_count(self) -> int:
+        """Matched subscriptions, hosted ones included (each hosted one is also on DDS)."""
+        return self.real.get_subscription_count()
+
+    def __getattr__(self, name: str):
+        return getattr(self.real, name)
+
+
+class Host:
+    """Hosts nodes in this process (see the module's text for the rules)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.RLock()
+        self._readers: dict[str, list[_Reader]] = defaultdict(list)
+        self._publishers: dict[str, list[HostedPublisher]] = defaultdict(list)
+        self._recent: dict[str, _RecentBytes] = defaultdict(lambda: _RecentBytes(RECENT_COPIES))
+        self._constructing: list[tuple[list[_Reader], Any]] | None = None
+        self._late: list[tuple[_Reader, HostedPublisher]] = []
+        self.nodes: list[Node] = []
+
+    # --- building nodes -------------------------------------------------------------------------
+    def create(self, node_class: type[Node], *args, **kwargs) -> Node:
+        """Construct ``node_class(*args, **kwargs)`` hosted. Deliveries its constructor causes
+        (its own publications, history for its kept subscriptions) wait until it is built."""
+        with self.lock:
+            outer, self._constructing = self._constructing, []
+            try:
+                node = hosted_class(node_class, self)(*args, **kwargs)
+            finally:
+                pending, self._constructing = self._constructing, outer
+            self.nodes.append(node)
+            for reader, publisher in self._late:
+                for msg in publisher.kept():
+                    reader.callback(msg)
+            self._late.clear()
+            for readers, msg in pending:
+                self.deliver(readers, msg)
+        return node
+
+    def add_publisher(self, publisher: HostedPublisher) -> None:
+        self._publishers[publisher.topic].append(publisher)
+
+    def add_reader(self, topic: str, reader: _Reader) -> None:
+        self._readers[topic].append(reader)
+        if reader.qos.durability == DurabilityPolicy.TRANSIENT_LOCAL:
+            self._late.extend((reader, p) for p in self._publishers[topic] if compatible(p.qos, reader.qos))
+
+    # --- delivery -------------------------------------------------------------------------------
+    def readers(self, topic: str, qos: QoSProfile) -> list[_Reader]:
+        return [r for r in self._readers.get(topic, ()) if compatible(qos, r.qos)]
+
+    def deliver(self, readers: list[_Reader], msg) -> None:
+        if not readers:
+            return
+        with self.lock:
+            if self._constructing is not None:
+                self._constructing.append((readers, msg))
+                return
+            for reader in readers:
+                reader.callback(msg)
+
+    def remember(self, topic: str, data: bytes) -> None:
+        self._recent[topic].add(data)
+
+    def is_copy(self, topic: str, data: bytes) -> bool:
+        """Whether ``data`` came from a hosted publisher (and so was delivered already)."""
+        recent = self._recent.get(topic)
+        return recent is not None and data in recent
+
+    def locked(self, callback: Callable[[Any], Any]) -> Callable[[Any], Any]:
+        """A subscription ``callback(msg)`` run under the host's lock."""
+
+        def run(msg):
+            with self.lock:
+                return callback(msg)
+
+        return run
+
+    def locked_timer(self, callback: Callable[[], Any]) -> Callable[[], Any]:
+        """A timer ``callback()`` run under the host's lock."""
+
+        def run():
+            with self.lock:
+                return callback()
+
+        return run
+
+
+def hosted_class(node_class: type[Node], host: Host) -> type[Node]:
+    """``node_class`` with its publishers, subscriptions and timers going through ``host``."""
+    return type(f"Hosted{node_class.__name__}", (_HostedMixin, node_class), {"_host": host})
+
+
+class _HostedMixin:
+    _host: Host
+
+    def create_publisher(self, msg_type, topic, qos_profile, **kwargs):
+        qos = _profile(qos_profile)
+        real = super().create_publisher(msg_type, topic, qos, **kwargs)
+        publisher = HostedPublisher(self._host, real, qos)
+        self._host.add_publisher(publisher)
+        return publisher
+
+    def create_subscription(self, msg_type, topic, callback, qos_profile, **kwargs):
+        qos = _profile(qos_profile)
+        if kwargs.pop("raw", False):  # wants bytes: an outside reader as far as the host goes
+            return super().create_subscription(msg_type, topic, self._host.locked(callback), qos, raw=True, **kwargs)
+        host, name = self._host, self.resolve_topic_name(topic)
+
+        def from_dds(data: bytes) -> None:
+            if host.is_copy(name, data):
+                return  # a hosted publisher's message: already delivered
+            msg = deserialize_message(data, msg_type)
+            with host.lock:
+                callback(msg)
+
+        subscription = super().create_subscription(msg_type, topic, from_dds, qos, raw=True, **kwargs)
+        host.add_reader(name, _Reader(self, callback, qos))
+        return subscription
+
+    def create_timer(self, timer_period_sec, callback, *args, **kwargs):
+        return super().create_timer(timer_period_sec, self._host.locked_timer(callback), *args, **kwargs)

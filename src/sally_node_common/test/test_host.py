@@ -1,0 +1,185 @@
+"""The host: nodes in one process hand messages over as Python objects; DDS still carries every
+topic to and from outside the host (a second rclpy context here), and nothing is delivered twice."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+import rclpy
+from rclpy.experimental import EventsExecutor
+from rclpy.node import Node
+from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
+from rclpy.signals import SignalHandlerOptions
+from sally_node_common.host import Host, compatible
+from sally_node_common.qos import KEPT, LATCHED, RELIABLE_DEEP
+from std_msgs.msg import Int32
+
+VOLATILE = RELIABLE_DEEP
+BEST_EFFORT = QoSProfile(depth=10, reliability=ReliabilityPolicy.BEST_EFFORT)
+
+
+def wait_until(predicate, timeout: float = 10.0) -> bool:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if predicate():
+            return True
+        time.sleep(0.01)
+    return predicate()
+
+
+class Talker(Node):
+    def __init__(self, topic: str = "/numbers", qos: QoSProfile = VOLATILE, **kwargs) -> None:
+        super().__init__("talker", **kwargs)
+        self.pub = self.create_publisher(Int32, topic, qos)
+
+
+class Listener(Node):
+    def __init__(self, name: str = "listener", topic: str = "/numbers", qos: QoSProfile = VOLATILE, echo: str | None = None, **kwargs) -> None:
+        super().__init__(name, **kwargs)
+        self.heard: list[Int32] = []
+        self.echo = self.create_publisher(Int32, echo, VOLATILE) if echo else None
+        self.create_subscription(Int32, topic, self._on, qos)
+
+    def _on(self, msg: Int32) -> None:
+        self.heard.append(msg)
+        if self.echo is not None:
+            self.echo.publish(Int32(data=msg.data * 10))
+
+
+class Side:
+    """A context (a DDS participant) with an executor spun on a thread: the host's, or the outside."""
+
+    def __init__(self, domain: int) -> None:
+        self.context = rclpy.Context()
+        rclpy.init(args=[], context=self.context, domain_id=domain, signal_handler_options=SignalHandlerOptions.NO)
+        self.executor = EventsExecutor(context=self.context)
+        self._thread = threading.Thread(target=self._spin, daemon=True)
+        self._thread.start()
+
+    def _spin(self) -> None:
+        while self.context.ok():
+            try:
+                self.executor.spin_once(timeout_sec=0.02)
+            except Exception:  # noqa: BLE001 - shut down under us
+                return
+
+    def add(self, node: Node) -> Node:
+        self.executor.add_node(node)
+        return node
+
+    def close(self) -> None:
+        self.context.try_shutdown()
+        self._thread.join(timeout=5.0)
+
+
+@pytest.fixture
+def sides(ros_domain):
+    host_side, outside = Side(ros_domain), Side(ros_domain)
+    yield host_side, outside
+    host_side.close()
+    outside.close()
+
+
+def test_hosted_readers_get_the_published_object_without_dds(sides):
+    side, _ = sides
+    host = Host()
+    talker = side.add(host.create(Talker, context=side.context))
+    listener = side.add(host.create(Listener, context=side.context))
+    msg = Int32(data=7)
+    talker.pub.publish(msg)
+    assert [m for m in listener.heard] == [msg] and listener.heard[0] is msg  # at once, the same object
+    assert not host.is_copy("/numbers", b"") and "/numbers" not in host._recent  # nothing serialized: nobody outside
+
+
+def test_nested_publications_are_delivered_depth_first_in_creation_order(sides):
+    side, _ = sides
+    host = Host()
+    talker = side.add(host.create(Talker, context=side.context))
+    first = side.add(host.create(Listener, "first", echo="/tens", context=side.context))
+    tens = side.add(host.create(Listener, "tens", topic="/tens", context=side.context))
+    second = side.add(host.create(Listener, "second", context=side.context))
+    order: list[str] = []
+    for node in (first, tens, second):
+        node.heard = _Log(order, node.get_name())
+    talker.pub.publish(Int32(data=1))
+    talker.pub.publish(Int32(data=2))
+    assert order == ["first 1", "tens 10", "second 1", "first 2", "tens 20", "second 2"]
+
+
+class _Log(list):
+    def __init__(self, order: list[str], name: str) -> None:
+        super().__init__()
+        self.order, self.name = order, name
+
+    def append(self, msg) -> None:
+        super().append(msg)
+        self.order.append(f"{self.name} {msg.data}")
+
+
+def test_outside_readers_and_writers_reach_hosted_nodes_and_nothing_arrives_twice(sides):
+    side, outside = sides
+    host = Host()
+    talker = side.add(host.create(Talker, context=side.context))
+    listener = side.add(host.create(Listener, context=side.context))
+    observer = outside.add(Listener("observer", context=outside.context))
+    writer = outside.add(Talker("/numbers", context=outside.context))
+    assert wait_until(lambda: talker.pub.get_subscription_count() >= 2 and writer.pub.get_subscription_count() >= 2)
+    for i in range(5):
+        talker.pub.publish(Int32(data=i))
+    writer.pub.publish(Int32(data=100))
+    assert wait_until(lambda: len(observer.heard) >= 6 and len(listener.heard) >= 6)
+    time.sleep(0.3)  # any second copy would have arrived by now (copies come within milliseconds)
+    assert sorted(m.data for m in observer.heard) == [0, 1, 2, 3, 4, 100]
+    assert sorted(m.data for m in listener.heard) == [0, 1, 2, 3, 4, 100]  # each once: hosted ones not again from DDS
+
+
+def test_kept_topics_reach_late_hosted_and_outside_readers(sides):
+    side, outside = sides
+    host = Host()
+    talker = side.add(host.create(Talker, "/latched", LATCHED, context=side.context))
+    talker.pub.publish(Int32(data=1))
+    talker.pub.publish(Int32(data=2))  # LATCHED keeps the last one
+    late = side.add(host.create(Listener, "late", "/latched", LATCHED, context=side.context))
+    volatile = side.add(host.create(Listener, "volatile", "/latched", VOLATILE, context=side.context))
+    assert [m.data for m in late.heard] == [2] and volatile.heard == []  # history only for kept readers
+    observer = outside.add(Listener("observer", "/latched", LATCHED, context=outside.context))
+    assert wait_until(lambda: [m.data for m in observer.heard] == [2])
+    time.sleep(0.3)
+    assert [m.data for m in late.heard] == [2]  # not again through DDS
+
+
+def test_a_constructor_publication_waits_until_the_node_is_built(sides):
+    side, _ = sides
+    host = Host()
+    listener = side.add(host.create(Listener, "early", "/hello", KEPT, context=side.context))
+
+    class Greeter(Node):
+        def __init__(self, **kwargs) -> None:
+            super().__init__("greeter", **kwargs)
+            self.create_subscription(Int32, "/hello", self._on, VOLATILE)
+            self.create_publisher(Int32, "/hello", KEPT).publish(Int32(data=5))
+            self.seen: list[int] = []  # after the publication: a delivery during __init__ would fail here
+
+        def _on(self, msg: Int32) -> None:
+            self.seen.append(msg.data)
+
+    greeter = side.add(host.create(Greeter, context=side.context))
+    assert greeter.seen == [5] and [m.data for m in listener.heard] == [5]
+
+
+@pytest.mark.parametrize(
+    "publisher, subscription, matched",
+    [
+        (VOLATILE, VOLATILE, True),
+        (KEPT, VOLATILE, True),
+        (VOLATILE, KEPT, False),
+        (KEPT, KEPT, True),
+        (BEST_EFFORT, VOLATILE, False),
+        (VOLATILE, BEST_EFFORT, True),
+    ],
+)
+def test_hosted_delivery_follows_dds_qos_matching(publisher, subscription, matched):
+    assert compatible(publisher, subscription) is matched
+    assert subscription.durability in (DurabilityPolicy.VOLATILE, DurabilityPolicy.TRANSIENT_LOCAL)
