@@ -13,6 +13,8 @@ Arguments (``name:=value`` on either command line):
 * ``pacing``: realtime / fast / lockstep (lockstep: every node answers every step, runs repeat)
 * ``sync``: true / false: realtime with our controller runs the lockstep protocol paced to the wall
   clock (the lockstep figures at any load); false lets the sim step on with efforts up to 1 ms old
+* ``composed``: true / false: every node in one process (``sally_composed``, the ROS 2 component
+  idiom), messages between them handed over as Python objects (:mod:`sally_node_common.host`)
 * ``magnets``: feet whose magnets start on, comma-separated (all four by default)
 * ``controller``: pid (our joint controller) / none (bring your own, e.g. a hardware driver's)
 * ``sim``: true / false (false: no sim node; the real robot publishes the states)
@@ -54,6 +56,12 @@ ARGUMENTS: dict[str, Argument] = {
         "figures however busy the machine is (false: faster, the sim steps on with efforts up to 1 ms old)",
         ("true", "false"),
     ),
+    "composed": Argument(
+        "false",
+        "run every node of the graph in one process (sally_composed), handing messages between them as Python "
+        "objects; every topic stays on DDS for others",
+        ("true", "false"),
+    ),
     "magnets": Argument("FL,FR,BL,BR", "feet whose magnets start on (comma-separated)"),
     "controller": Argument("pid", "joint controller node (none: bring your own)", ("pid", "none")),
     "sim": Argument("true", "start the MuJoCo sim node (false: real hardware publishes the states)", ("true", "false")),
@@ -80,6 +88,15 @@ class NodeSpec:
     parameters: dict[str, object] = field(default_factory=dict)
     required: bool = False
     """The graph ends when a required node exits."""
+    arguments: tuple[str, ...] = ()
+    """Command-line arguments before the ROS arguments (the composed container's graph)."""
+    hosts: tuple[str, ...] = ()
+    """The nodes this process hosts (the composed container); empty: the process is one node."""
+
+    @property
+    def node_names(self) -> tuple[str, ...]:
+        """The graph nodes this process runs."""
+        return self.hosts or (self.name,)
 
 
 def resolve(arguments: Mapping[str, str]) -> dict[str, str]:
@@ -134,6 +151,10 @@ def graph(name: str, arguments: Mapping[str, str] | None = None) -> list[NodeSpe
     if name not in GRAPHS:
         raise GraphError(f"unknown graph {name!r}; valid: {sorted(GRAPHS)}")
     values = resolve({**GRAPHS[name], **(arguments or {})})
+    if values["composed"] == "true":
+        nodes = graph(name, {**values, "composed": "false"})
+        given = tuple(f"{key}:={value}" for key, value in values.items() if key != "composed")
+        return [NodeSpec("graph", "sally_bringup", "sally_composed", {}, True, (name, *given), tuple(n.name for n in nodes))]
     lockstep = values["pacing"] == "lockstep"
     pulloff = name == "pulloff"
     synchronous = lockstep or (values["pacing"] == "realtime" and values["controller"] == "pid" and values["sync"] == "true")

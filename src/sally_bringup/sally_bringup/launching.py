@@ -27,7 +27,14 @@ def describe(name: str):
         values = {n: LaunchConfiguration(n).perform(context) for n in ARGUMENTS}
         actions = []
         for spec in graph(name, values):
-            node = Node(package=spec.package, executable=spec.executable, name=None, output="screen", parameters=[spec.parameters])
+            node = Node(
+                package=spec.package,
+                executable=spec.executable,
+                name=None,
+                output="screen",
+                parameters=[spec.parameters] if spec.parameters else [],
+                arguments=list(spec.arguments),
+            )
             actions.append(node)
             if spec.required:  # the graph ends with a required node, as the embedded runner does
                 actions.append(RegisterEventHandler(OnProcessExit(target_action=node, on_exit=[EmitEvent(event=Shutdown(reason=f"{spec.name} exited"))])))

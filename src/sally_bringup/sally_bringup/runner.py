@@ -128,7 +128,7 @@ class GraphRun:
             for spec in self.nodes:
                 self._start(spec, env)
             self._started_all()
-            if any(spec.name == "sim" for spec in self.nodes):
+            if "sim" in self.node_names:
                 sim_started = self._unpause_when_heard(probe, recorder)
             else:
                 sim_started = time.monotonic()
@@ -185,8 +185,14 @@ class GraphRun:
         node is heard)."""
         return {**spec.parameters, **({"start_paused": True} if spec.name == "sim" else {})}
 
+    @staticmethod
+    def node_arguments(spec: NodeSpec) -> tuple[str, ...]:
+        """The command-line arguments a process gets before its ROS arguments: a composed
+        container hosting the sim starts it paused too."""
+        return (*spec.arguments, *(("start_paused:=true",) if spec.hosts and "sim" in spec.hosts else ()))
+
     def _start(self, spec: NodeSpec, env: Mapping[str, str]) -> None:
-        argv = [find_executable(spec.executable), *ros_args(self.node_parameters(spec))]
+        argv = [find_executable(spec.executable), *self.node_arguments(spec), *ros_args(self.node_parameters(spec))]
         process = NodeProcess(spec.name, argv, env)
         import subprocess
 
@@ -208,6 +214,11 @@ class GraphRun:
         last = pump.last_line if pump is not None else ""
         return f"{name} {self._ended(name)}" + (f": {last}" if last else "")
 
+    @property
+    def node_names(self) -> set[str]:
+        """Every graph node this run runs, hosted ones included."""
+        return {name for spec in self.nodes for name in spec.node_names}
+
     def _exited_required(self) -> str | None:
         """The name of a required node that is no longer running, if any."""
         return next((spec.name for spec in self.nodes if spec.required and not self._running(spec.name)), None)
@@ -226,7 +237,7 @@ class GraphRun:
     def _unpause_when_heard(self, probe, recorder) -> float:
         """Wait until every node's topics are matched both ways, then start sim time. A required
         node that exits meanwhile ends the wait at once (:class:`NodeExited`)."""
-        names = {spec.name for spec in self.nodes}
+        names = self.node_names
         recordings = [recorder.recordings[t] for t in ("/sally/foot_states", "/sally/ik_target")] if "ik" in names else []
         start_sim_time(probe, names, self._exited_required, recordings)
         self.say("every node is up: sim time starts")

@@ -66,3 +66,14 @@ def test_a_realtime_paced_run_gives_the_lockstep_figures(tmp_path, ros_domain, l
     assert 0.0 < report["real_time_factor"] <= 1.05  # paced to the wall clock: never ahead of it
     _, (_, lockstep), _ = lockstep_runs
     assert comparable(report) == comparable(lockstep) | {"arguments": comparable(report)["arguments"]}
+
+
+def test_the_composed_graph_gives_the_same_report(tmp_path, ros_domain, lockstep_runs):
+    """Every node in one process, messages handed over as Python objects: the same run."""
+    result = run_graph("f2w", {"pacing": "lockstep", "composed": "true"}, run_dir=tmp_path, domain_id=ros_domain, out=None, wall_timeout=300)
+    report = json.loads((tmp_path / "report.json").read_text())
+    assert result.exit_code == EXIT_OK and report["exit_codes"] == {"graph": 0}, report["problems"]
+    assert (tmp_path / "logs" / "graph.log").stat().st_size > 0
+    _, (_, lockstep), _ = lockstep_runs
+    ignored = ("arguments", "exit_codes")
+    assert {k: v for k, v in comparable(report).items() if k not in ignored} == {k: v for k, v in comparable(lockstep).items() if k not in ignored}

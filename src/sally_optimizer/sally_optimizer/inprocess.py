@@ -3,38 +3,26 @@
 The same nodes as the multi-process graph (:func:`sally_bringup.graphs.graph` decides which, with
 the same parameters), but constructed here, in one rclpy context of the run's own ROS domain, and
 spun by one EventsExecutor; the sim node's physics loop runs in a thread of its own, as it does in
-its process. Messages still go through rmw and Fast DDS (on loopback): what changes is that no
-process is started and the four nodes' Python share one interpreter. The runner's probe, report
+its process. The nodes are hosted together (:class:`sally_node_common.host.Host`): messages between
+them are handed over as Python objects, and only what the runner's probe reads goes through DDS. The runner's probe, report
 and plots are the multi-process runner's (:class:`sally_bringup.runner.GraphRun`), so both backends
 are scored from the same records. The multi-process graph stays the default everywhere.
 """
 
 from __future__ import annotations
 
-import importlib
 import threading
 import time
 from pathlib import Path
 from typing import IO, Mapping
 
 from sally_node_common.discovery import set_loopback_only
+from sally_node_common.host import Host
+from sally_bringup.composed import node_class
 from sally_bringup.graphs import NodeSpec
 from sally_bringup.runner import GraphRun, RunResult
 
-NODE_CLASSES = {
-    "sally_sim_node": "sally_sim_node.node:SimNode",
-    "sally_controller": "sally_controller.node:ControllerNode",
-    "sally_ik_node": "sally_ik_node.node:IKNode",
-    "sally_sequencer": "sally_sequencer.node:SequencerNode",
-    "sally_pulloff": "sally_sim_node.pulloff_node:PullOffNode",
-}
-"""Executable -> the node class its ``main`` runs."""
 EXIT_FAILED, EXIT_CRASHED = 1, 70
-
-
-def node_class(executable: str):
-    module, name = NODE_CLASSES[executable].split(":")
-    return getattr(importlib.import_module(module), name)
 
 
 class _GuardedExecutor:
@@ -61,6 +49,7 @@ class InProcessGraphRun(GraphRun):
         self._context = rclpy.Context()
         rclpy.init(context=self._context, domain_id=domain)
         self._executor = EventsExecutor(context=self._context)
+        self._host = Host()
         self._hosted: dict[str, object] = {}
         self._codes: dict[str, int | None] = {}
         self._errors: list[str] = []
@@ -75,7 +64,7 @@ class InProcessGraphRun(GraphRun):
         from rclpy.parameter import Parameter
 
         overrides = [Parameter(name, value=value) for name, value in self.node_parameters(spec).items()]
-        node = node_class(spec.executable)(context=self._context, parameter_overrides=overrides)
+        node = self._host.create(node_class(spec.executable), context=self._context, parameter_overrides=overrides)
         self._executor.add_node(node)
         self._hosted[spec.name] = node
         self.say(f"started {spec.name} ({spec.executable}, in process)")

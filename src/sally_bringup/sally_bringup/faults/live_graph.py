@@ -43,7 +43,7 @@ class LiveGraph:
     ) -> None:
         from ..probe import Probe
 
-        self.specs = {spec.name: spec for spec in graph(name, arguments)}
+        self.specs = {spec.name: spec for spec in graph(name, {**arguments, "composed": "false"})}  # killable one by one
         for node, values in (overrides or {}).items():
             self.specs[node].parameters.update(values)
         self.group = ProcessGroup(domain_id, log_dir)

@@ -1,0 +1,143 @@
+"""``sally_composed GRAPH [name:=value ...]``: every node of a graph in this one process.
+
+The ROS 2 component-container idiom for rclpy: the graph's node classes (the ones its processes
+would run, with the same parameters, :func:`~sally_bringup.graphs.graph`) are built on one
+:class:`~sally_node_common.host.Host`, so messages between them are handed over as Python objects,
+and spun by one EventsExecutor; the sim's physics loop runs in the main thread, as in its own
+process. Every topic stays on DDS for others (rviz, a recorder, the runner's probe, a fault
+injector). The process ends when a node that ends its graph (the sequencer, the pull-off rig)
+finishes, with that node's status (0 success, 1 failure), or 3 when the physics diverged, 2 when
+a node cannot start, 0 on SIGINT/SIGTERM.
+"""
+
+from __future__ import annotations
+
+import importlib
+import signal
+import sys
+import threading
+from typing import Mapping, Sequence
+
+from sally_node_common.discovery import set_loopback_only
+
+from .graphs import GraphError, NodeSpec, graph
+
+NODE_CLASSES = {
+    "sally_sim_node": "sally_sim_node.node:SimNode",
+    "sally_controller": "sally_controller.node:ControllerNode",
+    "sally_ik_node": "sally_ik_node.node:IKNode",
+    "sally_sequencer": "sally_sequencer.node:SequencerNode",
+    "sally_pulloff": "sally_sim_node.pulloff_node:PullOffNode",
+}
+"""Executable -> the node class its ``main`` runs."""
+EXIT_FAILED, EXIT_BAD_START = 1, 2
+FLUSH = 0.1
+"""Wall seconds the executor keeps spinning after the graph ends, for its last messages."""
+
+
+def node_class(executable: str) -> type:
+    """The node class the executable ``executable`` runs."""
+    if executable not in NODE_CLASSES:
+        raise GraphError(f"no node class for executable {executable!r}; known: {sorted(NODE_CLASSES)}")
+    module, name = NODE_CLASSES[executable].split(":")
+    return getattr(importlib.import_module(module), name)
+
+
+def build(host, specs: Sequence[NodeSpec], context, parameters: Mapping[str, Mapping[str, object]] | None = None) -> dict:
+    """Each node of ``specs`` built on ``host`` in ``context`` (name -> node), with the spec's
+    parameters and ``parameters[name]`` over them."""
+    from rclpy.parameter import Parameter
+    from sally_node_common import StartupError
+    from sally_node_common.lifecycle import START_ERRORS
+
+    nodes = {}
+    for spec in specs:
+        values = {**spec.parameters, **(parameters or {}).get(spec.name, {})}
+        overrides = [Parameter(name, value=value) for name, value in values.items()]
+        try:
+            nodes[spec.name] = host.create(node_class(spec.executable), context=context, parameter_overrides=overrides)
+        except START_ERRORS as exc:
+            raise StartupError(f"{spec.name} ({spec.executable}): {exc}") from None
+    return nodes
+
+
+def ended(nodes: Mapping[str, object]) -> str | None:
+    """The name of a node that ends its graph and has finished, if any."""
+    for name, node in nodes.items():
+        finished = getattr(node, "finished", None)
+        if finished is not None and finished.is_set() and getattr(node, "exit_when_done", True):
+            return name
+    return None
+
+
+def run(name: str, arguments: Mapping[str, str], stop: threading.Event) -> int:
+    """Host graph ``name`` here until it ends or ``stop`` is set; the process exit status."""
+    import rclpy
+    from rclpy.experimental import EventsExecutor
+    from rclpy.signals import SignalHandlerOptions
+    from sally_node_common import spin_until_shutdown
+    from sally_node_common.host import Host
+    from sally_node_common.lifecycle import START_ERRORS
+
+    specs = graph(name, {**arguments, "composed": "false"})
+    rclpy.init(args=[], signal_handler_options=SignalHandlerOptions.NO)
+    context = rclpy.get_default_context()
+    host = Host()
+    try:
+        try:
+            nodes = build(host, specs, context)
+        except START_ERRORS as exc:
+            print(f"sally_composed: cannot start: {exc}", file=sys.stderr)
+            return EXIT_BAD_START
+        executor = EventsExecutor(context=context)
+        for node in nodes.values():
+            executor.add_node(node)
+        halt = threading.Event()
+        finisher: list[str | None] = [None]
+
+        def watch() -> None:  # the graph ends with its finishing node (or a signal)
+            while not stop.is_set() and finisher[0] is None:
+                finisher[0] = ended(nodes)
+                stop.wait(0.02)
+            stop.wait(FLUSH) if finisher[0] is not None else None
+            halt.set()
+
+        threading.Thread(target=watch, name="graph end", daemon=True).start()
+        sim = nodes.get("sim")
+        code = sim.run(executor, halt) if sim is not None else spin_until_shutdown(executor, context, halt)
+        if code:  # the sim's own status (3: the physics diverged)
+            return code
+        if finisher[0] is not None:
+            return 0 if nodes[finisher[0]].succeeded else EXIT_FAILED
+        return 0
+    finally:
+        for node in host.nodes:
+            node.destroy_node()
+        context.try_shutdown()
+
+
+def main(argv: list[str] | None = None) -> int:
+    set_loopback_only()
+    argv = sys.argv[1:] if argv is None else argv
+    stop = threading.Event()
+    for s in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(s, lambda signum, frame: stop.set())
+    try:
+        if not argv or argv[0].startswith("-"):
+            raise GraphError("usage: sally_composed GRAPH [name:=value ...]")
+        values = {}
+        for item in argv[1:]:
+            if item == "--ros-args":
+                break
+            key, sep, value = item.partition(":=")
+            if not sep or not key:
+                raise GraphError(f"argument {item!r} is not name:=value")
+            values[key] = value
+        return run(argv[0], values, stop)
+    except GraphError as exc:
+        print(f"sally_composed: {exc}", file=sys.stderr)
+        return EXIT_BAD_START
+
+
+if __name__ == "__main__":
+    sys.exit(main())
