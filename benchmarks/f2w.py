@@ -1,51 +1,123 @@
 #!/usr/bin/env python3
-"""The floor-to-wall graph end to end: a realtime-paced run (what `ros2 launch` gives a user), and a
-lockstep run for the figures. Four node processes share this machine's cores.
+"""The floor-to-wall graph end to end, on both hosts: one process per node, and composed (every node
+in one process, messages handed over as Python objects).
 
-Last line: ``f2w success S fl_mm X fr_mm Y drift_mm Z realtime_rtf R`` (S, X, Y, Z of the realtime
-run; R its sim time over wall time from unpause to end). The realtime run's lag behind the wall
-clock (worst reported lag and p99, and the sim's last effective factor, from its /diagnostics) is
-printed on the line before.
+For each host: a realtime-paced run (what `ros2 launch` gives a user) while an outside client in its
+own process subscribes to /clock and /joint_states at their full rate and a recorder takes every
+topic of the graph (raw, as a bag recorder does), then a lockstep run. Prints each run's figures,
+what the observer received, and the last line for the default host:
+``f2w success S fl_mm X fr_mm Y drift_mm Z realtime_rtf R lockstep_rtf L`` (S, X, Y, Z of the
+realtime run; R and L sim time over wall time from unpause to end).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import signal
+import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 from sally_node_common.discovery import set_loopback_only
-from sally_bringup.runner import run_graph
+
+HOSTS = {"processes": "false", "composed": "true"}
+
+
+def observe(domain: int, seconds: float, out: Path) -> None:
+    """The outside client and the recorder, until SIGINT or ``seconds``: counts per topic to ``out``."""
+    from collections import Counter
+
+    from rclpy.qos import QoSProfile, ReliabilityPolicy
+    from sally_bringup.faults.nan_watch import TOPICS
+    from sally_bringup.probe import Probe
+
+    stop = []
+    signal.signal(signal.SIGINT, lambda *_: stop.append(1))
+    probe = Probe(domain, name="sally_observer")
+    counts: Counter[str] = Counter()
+    deep = QoSProfile(depth=1000, reliability=ReliabilityPolicy.RELIABLE)
+    for topic in ("/clock", "/joint_states"):  # the client: converted messages, as rviz takes them
+        probe.record(TOPICS[topic], topic, deep, on_message=lambda m, t=f"client {topic}": counts.update([t])).keep = False
+    for topic, kind in TOPICS.items():  # the recorder: serialized, every topic
+        probe.node.create_subscription(kind, topic, lambda m, t=f"recorder {topic}": counts.update([t]), deep, raw=True)
+    end = time.monotonic() + seconds
+    while not stop and time.monotonic() < end:
+        time.sleep(0.05)
+    probe.close()
+    out.write_text(json.dumps(counts))
+
+
+def run(host: str, pacing: str, folder: Path, observed: bool) -> dict:
+    from sally_bringup.environment import lease_domain
+    from sally_bringup.runner import run_graph
+
+    with lease_domain() as lease:
+        watcher = None
+        if observed:
+            counts = folder / f"{host}_{pacing}_observed.json"
+            command = [sys.executable, __file__, "--observe", str(lease.domain_id), "--counts", str(counts)]
+            watcher = subprocess.Popen(command, start_new_session=True)
+        try:
+            arguments = {"pacing": pacing, "composed": HOSTS[host]}
+            result = run_graph("f2w", arguments, run_dir=folder / f"{host}_{pacing}", domain_id=lease.domain_id, out=None, wall_timeout=600)
+        finally:
+            if watcher is not None:
+                os.killpg(watcher.pid, signal.SIGINT)
+                watcher.wait(30)
+        report = dict(result.report or {})
+        if observed and counts.exists():
+            report["observed"] = json.loads(counts.read_text())
+        return report
 
 
 def main() -> int:
     set_loopback_only()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--run-dir", type=Path, default=Path(tempfile.mkdtemp(prefix="sally-f2w-bench-")))
+    parser.add_argument("--run-dir", type=Path, default=None)
+    parser.add_argument("--hosts", nargs="+", choices=sorted(HOSTS), default=sorted(HOSTS))
     parser.add_argument("--skip-lockstep", action="store_true")
+    parser.add_argument("--observe", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--counts", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
-    runs = {}
-    for pacing in ("realtime",) + (() if args.skip_lockstep else ("lockstep",)):
-        result = run_graph("f2w", {"pacing": pacing}, run_dir=args.run_dir / pacing, out=None, wall_timeout=600)
-        report = result.report or {}
-        runs[pacing] = report
-        print(
-            f"{pacing}: success {report.get('success')} fl_mm {report.get('fl_plant_error_mm')} fr_mm {report.get('fr_plant_error_mm')} "
-            f"drift_mm {report.get('stance_drift_mm')} sim_s {report.get('sim_time_s')} rtf {report.get('real_time_factor')} "
-            f"sim_pacing {report.get('sim_pacing')} problems {report.get('problems')} ({args.run_dir / pacing})",
-            flush=True,
-        )
-    rt = runs["realtime"]
-    pacing = rt.get("sim_pacing") or {}
-    print(
-        f"realtime lag: max {pacing.get('max_lag_ms', float('nan')):.1f} ms, worst p99 {pacing.get('max_lag_p99_ms', float('nan')):.1f} ms, "
-        f"effective factor {pacing.get('effective_factor', float('nan')):.2f}"
-    )
+    if args.observe is not None:
+        observe(args.observe, 900.0, args.counts)
+        return 0
+    from sally_bringup.graphs import ARGUMENTS
+
+    folder = args.run_dir or Path(tempfile.mkdtemp(prefix="sally-f2w-bench-"))
+    default = next(h for h, value in HOSTS.items() if value == ARGUMENTS["composed"].default)
+    runs: dict[tuple[str, str], dict] = {}
+    for host in args.hosts:
+        for pacing in ("realtime",) + (() if args.skip_lockstep else ("lockstep",)):
+            report = runs[host, pacing] = run(host, pacing, folder, observed=pacing == "realtime")
+            pacing_figures = report.get("sim_pacing") or {}
+            print(
+                f"{host} {pacing}: success {report.get('success')} fl_mm {report.get('fl_plant_error_mm')} "
+                f"fr_mm {report.get('fr_plant_error_mm')} drift_mm {report.get('stance_drift_mm')} sim_s {report.get('sim_time_s')} "
+                f"rtf {report.get('real_time_factor')} lag_max_ms {pacing_figures.get('max_lag_ms')} problems {report.get('problems')}",
+                flush=True,
+            )
+            observed = report.get("observed")
+            if observed is not None:
+                wall = report.get("wall_time_s") or float("nan")
+                clock = observed.get("client /clock", 0)
+                print(
+                    f"    outside client: /clock {clock} messages ({clock / wall:.0f} Hz of wall time), /joint_states "
+                    f"{observed.get('client /joint_states', 0)}; recorder: {sum(v for k, v in observed.items() if k.startswith('recorder'))} "
+                    f"messages on {sum(1 for k in observed if k.startswith('recorder'))} topics",
+                    flush=True,
+                )
     fmt = lambda v: "nan" if v is None else f"{v:.2f}"  # noqa: E731
+    pick = default if default in args.hosts else args.hosts[0]
+    rt, lock = runs[pick, "realtime"], runs.get((pick, "lockstep"), {})
+    print(f"default host: {pick}")
     print(
         f"f2w success {int(bool(rt.get('success')))} fl_mm {fmt(rt.get('fl_plant_error_mm'))} fr_mm {fmt(rt.get('fr_plant_error_mm'))} "
-        f"drift_mm {fmt(rt.get('stance_drift_mm'))} realtime_rtf {fmt(rt.get('real_time_factor'))}"
+        f"drift_mm {fmt(rt.get('stance_drift_mm'))} realtime_rtf {fmt(rt.get('real_time_factor'))} lockstep_rtf {fmt(lock.get('real_time_factor'))}"
     )
     return 0
 

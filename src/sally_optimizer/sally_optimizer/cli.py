@@ -58,6 +58,9 @@ def optimize_main(argv: list[str] | None = None) -> int:
     except (ValueError, FileNotFoundError, KeyError, DescriptionError) as exc:
         print(f"sally-optimize: {exc}", file=sys.stderr)
         return 2
+    except optimizer.BackendMismatch as exc:
+        print(f"sally-optimize: {exc}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print("sally-optimize: interrupted; resume with --resume-from", file=sys.stderr)
         return 130

@@ -54,6 +54,43 @@ def _evaluate_task(x: list[float], config: dict, backend: str, workdir: str) -> 
     return evaluate(decode(x), ScenarioConfig(**config), backend, Path(workdir))
 
 
+AGREEMENT = 1e-9
+"""Relative difference within which the two backends' costs count as the same."""
+
+
+class BackendMismatch(RuntimeError):
+    """The in-process backend's costs differ from the multi-process graph's: its numbers are not
+    the graph's, so the run stops."""
+
+
+def check_backends(x0: np.ndarray, config: ScenarioConfig, workdir: Path, say=print) -> None:
+    """Evaluate ``x0`` with both backends (at once, on two workers) and raise
+    :class:`BackendMismatch` unless every scenario's cost agrees within :data:`AGREEMENT`."""
+    say("checking that the in-process backend gives the multi-process graph's costs at x0 ...")
+    with ProcessPoolExecutor(len(BACKENDS), mp_context=multiprocessing.get_context("spawn")) as pool:
+        futures = {b: pool.submit(_evaluate_task, list(map(float, x0)), config.as_dict(), b, str(workdir / b)) for b in BACKENDS}
+        found = {b: f.result() for b, f in futures.items()}
+    fast, graph = found["inprocess"], found["processes"]
+    differ = disagreements(fast, graph)
+    if differ:
+        raise BackendMismatch(
+            "the in-process backend does not give the multi-process graph's costs at x0 ("
+            + "; ".join(differ)
+            + f"; runs in {workdir}): use --backend processes, and report this"
+        )
+    say(f"backends agree at x0: cost {graph.cost:.9g} ({', '.join(f'{n} {graph.scenarios[n].cost:.6g}' for n in SCENARIOS)})")
+
+
+def disagreements(fast: Evaluation, graph: Evaluation) -> list[str]:
+    """The scenarios whose costs differ by more than :data:`AGREEMENT` (relative), described."""
+    differ = []
+    for name in SCENARIOS:
+        a, b = fast.scenarios[name].cost, graph.scenarios[name].cost
+        if not math.isclose(a, b, rel_tol=AGREEMENT, abs_tol=AGREEMENT):
+            differ.append(f"{name} {a!r} in process vs {b!r} as processes")
+    return differ
+
+
 def worst(params: PhysicsParams, reason: str) -> Evaluation:
     """Every scenario at its worst (the worker running the candidate died)."""
     outcomes = {}
@@ -185,6 +222,8 @@ def start(folder: Path, settings: Settings, config: ScenarioConfig, x0: PhysicsP
     write_config(run, settings, config, x, origin or {"x0": "defaults"})
     es = new_strategy(x, settings)
     say(f"optimizing into {run.path}: {settings.n_calls} evaluations, popsize {settings.popsize}, {settings.workers} workers, {settings.backend} backend")
+    if settings.backend == "inprocess":
+        check_backends(x, config, run.path / "backend_check", say)
     return Optimization(run, settings, config, say).run(es, 0, None)
 
 
@@ -198,4 +237,6 @@ def resume(folder: Path, n_calls: int | None = None, workers: int | None = None,
     config = ScenarioConfig(**saved["scenarios"])
     state = run.load_state()
     say(f"resuming {run.path}: {len(run.rows)} of {settings.n_calls} evaluations done, batch {state['batch']}")
+    if settings.backend == "inprocess":
+        check_backends(encode(PhysicsParams.from_mapping(saved["x0"])), config, run.path / "backend_check", say)
     return Optimization(run, settings, config, say).run(state["es"], state["batch"], state["candidates"])

@@ -60,6 +60,8 @@ def test_tiny_run_writes_every_output(tiny_run):
     state = pickle.loads((folder / "cmaes_state.pkl").read_bytes())
     assert state["batch"] == 1 and state["candidates"] is None and state["es"].countiter == 1
     assert "batch 1: best" in stdout and "evals/h" in stdout
+    assert "backends agree at x0" in stdout  # the in-process run showed that its numbers are the graph's
+    assert (folder / "backend_check" / "processes").is_dir() and (folder / "backend_check" / "inprocess").is_dir()
     for scenario in ("floor", "wall", "pulloff"):  # the headless replay of the best
         assert (folder / "replay" / scenario / "forces.png").exists(), scenario
 
@@ -123,3 +125,16 @@ def test_bad_arguments_are_refused_in_one_line(tmp_path):
     assert done.returncode == 2 and "nothing to resume" in done.stderr and "Traceback" not in done.stderr
     done = optimize(["--workers", "0"], tmp_path)
     assert done.returncode == 2 and "workers" in done.stderr
+
+
+def test_a_backend_disagreement_is_named_per_scenario():
+    from sally_optimizer.evaluation import Evaluation, ScenarioOutcome
+    from sally_optimizer.optimizer import disagreements
+
+    def evaluation(floor: float) -> Evaluation:
+        costs = {"floor": floor, "wall": 0.25, "pulloff": 0.5}
+        return Evaluation(0.0, {n: ScenarioOutcome(c, {}) for n, c in costs.items()})
+
+    assert disagreements(evaluation(0.1), evaluation(0.1 * (1 + 1e-12))) == []
+    (text,) = disagreements(evaluation(0.1), evaluation(0.1001))
+    assert text.startswith("floor 0.1 in process vs 0.1001 as processes")
