@@ -6,7 +6,11 @@ parallel, as the optimizer does, with the in-process backend, and times it; then
 machine, one candidate with the multi-process graph (the default backend) for comparison. Prints
 each evaluation (cost per scenario, wall seconds per scenario) and the rate.
 
-Last line: ``optimizer evals_per_hour X`` (the in-process backend, ``--workers`` in parallel).
+Then the same candidates' sim seconds as bare physics (MuJoCo and the magnet kernel, no nodes) on
+the same workers: the rate the physics alone would allow.
+
+Last line: ``optimizer evals_per_hour X physics_limit_per_hour Y`` (X: the in-process backend,
+``--workers`` in parallel; Y: bare physics, measured in the same run).
 """
 
 from __future__ import annotations
@@ -32,6 +36,32 @@ def _task(x, backend, workdir):
     return evaluate(decode(x), ScenarioConfig(), backend, Path(workdir))
 
 
+def _physics_task(x, sim_seconds: float) -> float:
+    """Bare physics (MuJoCo and the magnet kernel, no nodes) of ``sim_seconds`` with ``x``'s
+    parameters: the wall seconds it takes."""
+    from sally_description import build_model
+    from sally_sim_node import Simulator
+
+    params = decode(x)
+    sim = Simulator(build_model(params=params), params=params)
+    steps = round(sim_seconds / sim.timestep)
+    start = time.monotonic()
+    sim.step(steps)
+    return time.monotonic() - start
+
+
+def _sim_seconds(ev) -> float:
+    """The sim time an evaluation's three graphs ran (from their reports)."""
+    import json
+
+    total = 0.0
+    for outcome in ev.scenarios.values():
+        report = Path(outcome.run_dir) / "report.json"
+        if report.exists():
+            total += float(json.loads(report.read_text()).get("sim_time_s") or 0.0)
+    return total
+
+
 def show(label, ev) -> None:
     parts = ", ".join(f"{n} {o.cost:.4g} ({o.wall_s:.0f} s{', PENALISED ' + o.reason if o.penalised else ''})" for n, o in ev.scenarios.items())
     print(f"{label}: cost {ev.cost:.6g} in {ev.wall_s:.1f} s: {parts}", flush=True)
@@ -51,18 +81,30 @@ def main() -> int:
     with ProcessPoolExecutor(args.workers, mp_context=multiprocessing.get_context("spawn")) as pool:
         futures = [pool.submit(_task, list(x), "inprocess", str(args.dir / f"inprocess_{i}")) for i, x in enumerate(points)]
         results = [f.result() for f in futures]
-    batch = time.monotonic() - start
-    for i, ev in enumerate(results):
-        show(f"inprocess candidate {i}", ev)
-    rate = len(results) / batch * 3600.0
-    print(f"inprocess: {len(results)} evaluations in parallel in {batch:.1f} s", flush=True)
+        batch = time.monotonic() - start
+        for i, ev in enumerate(results):
+            show(f"inprocess candidate {i}", ev)
+        rate = len(results) / batch * 3600.0
+        print(f"inprocess: {len(results)} evaluations in parallel in {batch:.1f} s", flush=True)
+        # the same candidates' sim seconds as bare physics, on the same workers at once
+        seconds = [_sim_seconds(ev) for ev in results]
+        start = time.monotonic()
+        futures = [pool.submit(_physics_task, list(x), s) for x, s in zip(points, seconds)]
+        physics = [f.result() for f in futures]
+        physics_batch = time.monotonic() - start
+    physics_rate = len(results) / physics_batch * 3600.0
+    print(
+        f"bare physics of the same {sum(seconds):.1f} s of sim time: {physics_batch:.1f} s on {args.workers} workers "
+        f"({', '.join(f'{p:.1f}' for p in physics)} s each); the nodes reach {rate / physics_rate:.2f} of it",
+        flush=True,
+    )
     if not args.skip_processes:
         alone = _task(list(x0), "processes", str(args.dir / "processes_0"))
         show("processes candidate 0 (alone)", alone)
         print(f"processes: one evaluation alone in {alone.wall_s:.1f} s ({3600.0 / alone.wall_s:.0f} evals/h at one at a time)")
         print(f"backends agree on the defaults' cost: {abs(alone.cost - results[0].cost) <= 1e-9 * max(1.0, abs(alone.cost))}")
     print(f"run folders: {args.dir}")
-    print(f"optimizer evals_per_hour {rate:.0f}")
+    print(f"optimizer evals_per_hour {rate:.0f} physics_limit_per_hour {physics_rate:.0f}")
     return 0
 
 

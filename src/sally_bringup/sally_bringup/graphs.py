@@ -57,7 +57,7 @@ ARGUMENTS: dict[str, Argument] = {
         ("true", "false"),
     ),
     "composed": Argument(
-        "false",
+        "true",
         "run every node of the graph in one process (sally_composed), handing messages between them as Python "
         "objects; every topic stays on DDS for others",
         ("true", "false"),

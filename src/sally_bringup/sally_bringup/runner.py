@@ -100,7 +100,9 @@ class GraphRun:
     def run(self) -> RunResult:
         self.run_dir.mkdir(parents=True, exist_ok=True)
         (self.run_dir / "logs").mkdir(exist_ok=True)
-        lease = lease_domain(self.domain_id) if self.domain_id is None or 1 <= self.domain_id <= 101 else None
+        # a domain the caller names is used as it is (the caller leased it, or chose it on purpose);
+        # leasing it again here would fail on the caller's own lock and quietly pick another one
+        lease = lease_domain() if self.domain_id is None else None
         domain = lease.domain_id if lease else self.domain_id
         try:
             return self._run(domain)

@@ -5,7 +5,14 @@ from pathlib import Path
 
 import pytest
 from sally_bringup.cli import main as cli_main
-from sally_bringup.graphs import GraphError, graph
+from sally_bringup.graphs import GraphError
+from sally_bringup.graphs import graph as composed_or_not
+
+
+def graph(name, arguments=None):
+    """One spec per node (what each node is started with)."""
+    return composed_or_not(name, {"composed": "false", **(arguments or {})})
+
 
 LAUNCH = Path(__file__).resolve().parents[1] / "launch"
 
@@ -103,3 +110,14 @@ def test_a_params_file_the_sim_would_refuse_is_refused_before_anything_starts(tm
     err = capsys.readouterr().err
     assert err.startswith("sally-launch: params: ") and str(path) in err and len(err.strip().splitlines()) == 1
     assert not (tmp_path / "run").exists()  # nothing was started or written
+
+
+def test_composed_is_the_default_and_hosts_the_same_nodes_with_the_same_arguments():
+    (container,) = composed_or_not("f2w", {"pacing": "lockstep", "settle": "2.0"})
+    assert container.executable == "sally_composed" and container.required and container.parameters == {}
+    assert container.hosts == ("sim", "controller", "ik", "sequencer")
+    assert container.arguments[0] == "f2w" and "pacing:=lockstep" in container.arguments and "settle:=2.0" in container.arguments
+    assert not any(a.startswith("composed:=") for a in container.arguments)
+    # the container builds exactly what the processes would run
+    values = dict(a.split(":=", 1) for a in container.arguments[1:])
+    assert graph("f2w", values) == graph("f2w", {"pacing": "lockstep", "settle": "2.0"})

@@ -8,7 +8,7 @@ from sally_bringup.runner import DISCOVERY_TIMEOUT, EXIT_FAILED, GraphRun
 
 def test_a_required_node_that_exits_at_start_ends_the_graph_at_once_with_its_reason(tmp_path, ros_domain):
     # a start value only the sim itself refuses (the runner cannot check node parameters)
-    run = GraphRun("f2w", {"pacing": "lockstep"}, run_dir=tmp_path, domain_id=ros_domain, out=None, overrides={"sim": {"state_rate": -5.0}})
+    run = GraphRun("f2w", {"pacing": "lockstep", "composed": "false"}, run_dir=tmp_path, domain_id=ros_domain, out=None, overrides={"sim": {"state_rate": -5.0}})
     result = run.run()
     report = json.loads((tmp_path / "report.json").read_text())
     assert result.exit_code == EXIT_FAILED and not report["success"]

@@ -39,7 +39,7 @@ class CopyFilter:
         """True when ``msg`` (received through the kept subscription if ``kept``) is to be
         delivered; False when it is the copy of one delivered through the other subscription."""
         for i, (via, seen) in enumerate(self._unpaired):
-            if via != kept and seen == msg:
+            if via != kept and (seen is msg or seen == msg):  # hosted nodes hand over the object itself
                 del self._unpaired[i]
                 return False
         self._unpaired.append((kept, msg))

@@ -36,7 +36,9 @@ def optimize_main(argv: list[str] | None = None) -> int:
     parser.add_argument("--popsize", type=int, default=16)
     parser.add_argument("--sigma0", type=float, default=0.3)
     parser.add_argument("--seed", type=int, default=42)
-    parser.add_argument("--backend", choices=BACKENDS, default="processes", help="processes (default) or inprocess")
+    parser.add_argument(
+        "--backend", choices=BACKENDS, default="inprocess", help="inprocess (default: hosted nodes, checked against processes at x0) or processes"
+    )
     parser.add_argument("--results", type=Path, default=Path("results"), help="parent of the run folders")
     parser.add_argument("--tiny", action="store_true", help="shortened scenarios (tests, smoke runs)")
     parser.add_argument("--no-replay", action="store_true", help="do not replay the best at the end")

@@ -1,8 +1,9 @@
 """One candidate: its three scenario graphs, run headless, scored.
 
-Backends: ``processes`` (default; the bringup runner starts each node as its own process, as
-``sally-launch`` does) and ``inprocess`` (:mod:`sally_optimizer.inprocess`: the same node classes
-on one executor in this process). Each evaluation leases its own ROS domain, discovery stays on
+Backends: ``inprocess`` (the optimizer's default; :mod:`sally_optimizer.inprocess`: the same node
+classes hosted together on one executor in this process, messages handed over as Python objects)
+and ``processes`` (the bringup runner starts each node as its own process, as
+``sally-launch composed:=false`` does). Each evaluation leases its own ROS domain, discovery stays on
 loopback. A scenario whose graph crashes, diverges or times out is scored with
 :data:`~sally_optimizer.scenarios.PENALISED` and the reason is kept; it never raises.
 """
@@ -51,7 +52,10 @@ class Evaluation:
 
 
 def run_scenario_graph(backend: str, graph: str, args: dict, overrides: dict, run_dir: Path, wall_timeout: float, out=None):
-    """Run one graph to its end with ``backend``; returns the runner's RunResult."""
+    """Run one graph to its end with ``backend``; returns the runner's RunResult. Both backends
+    run the graph's nodes one by one (``composed:=false``): each process, or each hosted node,
+    takes its own parameter overrides."""
+    args = {**args, "composed": "false"}
     if backend == "processes":
         from sally_bringup.runner import GraphRun
 

@@ -37,7 +37,7 @@ class Settings:
     sigma0: float = 0.3
     seed: int = 42
     workers: int = os.cpu_count() or 1
-    backend: str = "processes"
+    backend: str = "inprocess"
 
     def __post_init__(self) -> None:
         if self.backend not in BACKENDS:
