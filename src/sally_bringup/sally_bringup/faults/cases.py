@@ -338,21 +338,34 @@ def divergence(work: Path | None = None) -> list[CaseResult]:
 # --- Ctrl-C and the environment of launched processes -----------------------------------------------
 def interrupt(work: Path | None = None) -> list[CaseResult]:
     """``sally-launch f2w`` started without ROS_AUTOMATIC_DISCOVERY_RANGE: every node it starts must
-    have LOCALHOST; Ctrl-C (SIGINT) must stop every process within 5 s."""
-    env_check, stop_check = Check("loopback_environment"), Check("ctrl_c")
+    have LOCALHOST; Ctrl-C (SIGINT) must stop every process within 5 s, with one process per node and
+    with the nodes composed in one."""
+    env_check, stop_check, composed_check = Check("loopback_environment"), Check("ctrl_c"), Check("ctrl_c_composed")
     folder = _work_dir(work, "interrupt")
+    children, took = _interrupted(folder / "processes", "false", 4, env_check, stop_check)
+    hosts, took_composed = _interrupted(folder / "composed", "true", 1, env_check, composed_check)
+    return [
+        env_check.result(f"{len(children) + len(hosts)} launched processes all have ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST"),
+        stop_check.result(f"Ctrl-C stopped the runner and its {len(children)} nodes in {took:.2f} s"),
+        composed_check.result(f"Ctrl-C stopped the runner and its composed graph in {took_composed:.2f} s"),
+    ]
+
+
+def _interrupted(folder: Path, composed: str, processes: int, env_check: Check, stop_check: Check) -> tuple[dict[int, str], float]:
+    """One ``sally-launch`` run interrupted once its graph is up: its children and how long they took to stop."""
     env = {k: v for k, v in os.environ.items() if k not in ("ROS_AUTOMATIC_DISCOVERY_RANGE", "ROS_LOCALHOST_ONLY")}
     with lease_domain() as lease:
-        command = [find_executable("sally-launch"), "f2w", "pacing:=lockstep", "--domain", str(lease.domain_id), "--run-dir", str(folder / "run")]
-        runner = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
+        arguments = ["f2w", "pacing:=lockstep", f"composed:={composed}", "--domain", str(lease.domain_id), "--run-dir", str(folder)]
+        runner = subprocess.Popen([find_executable("sally-launch"), *arguments], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
         lines: list[str] = []
         threading.Thread(target=lambda: lines.extend(iter(runner.stdout.readline, b"")), daemon=True).start()
         children: dict[int, str] = {}
+        took = float("nan")
         try:
-            up = wait_until(lambda: len(_children(runner.pid)) >= 4, 60.0, 0.1)
+            up = wait_until(lambda: len(_children(runner.pid)) >= processes, 60.0, 0.1)
             children = _children(runner.pid)
             STARTED.update([runner.pid, *children])
-            env_check.expect(up, f"the runner started {len(children)} node processes")
+            env_check.expect(up, f"the runner started {len(children)} processes (composed:={composed})")
             for pid, name in children.items():
                 value = _environ(pid).get("ROS_AUTOMATIC_DISCOVERY_RANGE")
                 env_check.expect(value == "LOCALHOST", f"{name} (pid {pid}) has ROS_AUTOMATIC_DISCOVERY_RANGE={value}")
@@ -364,10 +377,7 @@ def interrupt(work: Path | None = None) -> list[CaseResult]:
             took = time.monotonic() - sent
             stop_check.expect(gone, f"every process stopped {took:.2f} s after SIGINT (runner exit {runner.poll()})")
             stop_check.expect(runner.poll() == 130, f"the runner exits 130 (interrupted), got {runner.poll()}")
-            return [
-                env_check.result(f"{len(children)} launched processes all have ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST"),
-                stop_check.result(f"Ctrl-C stopped the runner and its {len(children)} nodes in {took:.2f} s"),
-            ]
+            return children, took
         finally:
             if runner.poll() is None:
                 os.killpg(runner.pid, signal.SIGKILL)
