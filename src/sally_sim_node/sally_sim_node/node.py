@@ -338,20 +338,27 @@ class SimNode(Node):
         # before the first answer ever, wait for the controller to come up, however long it takes
         wait = LOCKSTEP_HELD_WAIT if held else self._lockstep_timeout if self._answered >= 0 else float("inf")
         resend = start + LOCKSTEP_RESEND
-        with self._answer:
-            while self._answered != stamp and self.context.ok() and not self._paused and not self._stop.is_set():
+        timed_out = False
+        # publishing happens outside the answer lock: a controller hosted in this process answers
+        # inside the publish call, in this thread, and its answer takes that lock
+        while True:
+            with self._answer:
+                if self._answered == stamp or not self.context.ok() or self._paused or self._stop.is_set():
+                    break
                 now = time.monotonic()
                 if now - start >= wait:
-                    if not held:
-                        self._counts["lockstep_timeouts"] += 1
-                        self._watchdog.engage(self.sim.time)
-                        self._engage_hold(f"no effort answer within {wait:g} s in lockstep")
+                    timed_out = not held
                     break
-                if not held and now >= resend:
-                    self._publish_state()  # same stamp again: a state lost at discovery; answered once
-                    resend = now + LOCKSTEP_RESEND
-                deadline = start + wait if held else min(resend, start + wait)
-                self._answer.wait(timeout=max(0.0, deadline - now))
+                if held or now < resend:
+                    deadline = start + wait if held else min(resend, start + wait)
+                    self._answer.wait(timeout=max(0.0, deadline - now))
+                    continue
+            self._publish_state()  # same stamp again: a state lost at discovery; answered once
+            resend = time.monotonic() + LOCKSTEP_RESEND
+        if timed_out:
+            self._counts["lockstep_timeouts"] += 1
+            self._watchdog.engage(self.sim.time)
+            self._engage_hold(f"no effort answer within {wait:g} s in lockstep")
         if self._paused or self._stop.is_set() or not self.context.ok():
             return
         with self._physics:
