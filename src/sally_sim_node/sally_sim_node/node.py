@@ -9,7 +9,7 @@ subscribes ``/sally/joint_efforts``, ``/sally/magnet_cmd`` and ``/sally_sim/exte
 test rig's force on a foot, e.g. the pull-off ramp); serves ``~/pause``, ``~/step`` and
 ``~/reset``. Sim time is a step counter, so stamps are exact; ``~/reset`` restores the initial
 physical state but never turns ``/clock`` back. A magnet command stamped ahead of sim time is
-applied at the step its stamp names (unstamped or past: at once).
+applied at the step its stamp names (unstamped or past: before the next step).
 
 Threads: the physics loop runs in the main thread and paces itself with ``time.sleep``; the
 executor spins in a second thread (``spin_once`` costs ~90 us, far too much to call between 0.5 ms
@@ -418,7 +418,7 @@ class SimNode(Node):
         stamp = conv.stamp_nanoseconds(msg.header.stamp)
         try:
             switches = conv.parse_magnet_command(msg)
-            if stamp:  # unstamped: at once, outside the order
+            if stamp:  # unstamped: before the next step, outside the order
                 self._magnet_order.admit(stamp)
         except InputError as exc:
             return self._reject(MAGNET_CMD, exc.reason, str(exc))
