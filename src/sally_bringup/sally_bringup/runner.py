@@ -170,8 +170,10 @@ class GraphRun:
         report["timed_out"] = timed_out
         report["graph"], report["arguments"], report["exit_codes"] = self.name, self.arguments, codes
         path = write_report(report, self.run_dir)
-        figure = plot_run(recorder.record, report, self.run_dir / "run.png")
-        forces = plot_leg_forces(recorder.record, report, self.run_dir / "forces.png")
+        figure = forces = None
+        if not interrupted:  # Ctrl-C wants the prompt back: the report is written, drawing (~1 s) is not
+            figure = plot_run(recorder.record, report, self.run_dir / "run.png")
+            forces = plot_leg_forces(recorder.record, report, self.run_dir / "forces.png")
         self.say("\n" + summary(report))
         self.say(f"report: {path}")
         for plot in (figure, forces):
