@@ -27,8 +27,10 @@ DEFAULT_TESTS = (
     "src/sally_bringup/test/test_faults.py::test_fault_case[bad_input]",
     "src/sally_bringup/test/test_faults.py::test_fault_case[bad_input_pulloff]",
     "src/sally_bringup/test/test_runner.py",
+    "src/sally_bringup/test/test_faults.py::test_fault_case[interrupt]",
 )
-"""The graph tests that failed under the full suite's load once, and the runner's start-up test."""
+"""The graph tests that failed under the full suite's load once (the f2w module, the sequencer's
+bad input, Ctrl-C), their neighbours, and the runner's start-up test."""
 
 
 class Load:
