@@ -64,12 +64,11 @@ class BackendMismatch(RuntimeError):
 
 
 def check_backends(x0: np.ndarray, config: ScenarioConfig, workdir: Path, say=print) -> None:
-    """Evaluate ``x0`` with both backends (at once, on two workers) and raise
+    """Evaluate ``x0`` with both backends (one after the other, in a worker process each) and raise
     :class:`BackendMismatch` unless every scenario's cost agrees within :data:`AGREEMENT`."""
     say("checking that the in-process backend gives the multi-process graph's costs at x0 ...")
-    with ProcessPoolExecutor(len(BACKENDS), mp_context=multiprocessing.get_context("spawn")) as pool:
-        futures = {b: pool.submit(_evaluate_task, list(map(float, x0)), config.as_dict(), b, str(workdir / b)) for b in BACKENDS}
-        found = {b: f.result() for b, f in futures.items()}
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        found = {b: pool.submit(_evaluate_task, list(map(float, x0)), config.as_dict(), b, str(workdir / b)).result() for b in BACKENDS}
     fast, graph = found["inprocess"], found["processes"]
     differ = disagreements(fast, graph)
     if differ:

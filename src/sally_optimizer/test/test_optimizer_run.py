@@ -83,12 +83,14 @@ def semaphores():
 
 def test_kill_9_then_resume_loses_and_repeats_nothing(tmp_path):
     existing = semaphores()
+    output = open(tmp_path / "optimizer.out", "w+b")  # shown when the run ends before it is killed
     process = subprocess.Popen(
         [*OPTIMIZE, "--results", str(tmp_path), "--n-calls", "3", "--workers", "1", "--suffix", "killed", "--no-replay"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+        stdout=output, stderr=subprocess.STDOUT, start_new_session=True,
     )  # fmt: skip
     try:
-        assert wait_until(lambda: list(tmp_path.glob("*_killed/optimization_results.csv")), 300)
+        started = lambda: list(tmp_path.glob("*_killed/optimization_results.csv")) or process.poll() is not None  # noqa: E731
+        assert wait_until(started, 300) and process.poll() is None, (tmp_path / "optimizer.out").read_text()[-3000:]
         results = next(tmp_path.glob("*_killed/optimization_results.csv"))
         assert wait_until(lambda: len(read_rows(results)) >= 1, 300)
         os.killpg(process.pid, signal.SIGKILL)  # the optimizer, its worker and the worker's graph
@@ -96,6 +98,7 @@ def test_kill_9_then_resume_loses_and_repeats_nothing(tmp_path):
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)
         process.wait(timeout=30)
+        output.close()
     remove_stale_segments()
     for leftover in semaphores() - existing:  # the killed pool's semaphores (nothing else frees them)
         leftover.unlink(missing_ok=True)
