@@ -108,7 +108,6 @@ class SimNode(Node):
         self._answer = threading.Condition()
         self._scheduled: list[tuple[int, Callable[[], None]]] = []
         self._schedule_lock = threading.Lock()
-        self._scheduled_any = False
         """Magnet and external-force commands stamped ahead of sim time, applied at the step their
         stamp names (a sequencer stamps its switches for its next IK tick, so lockstep runs repeat
         exactly)."""
@@ -265,7 +264,7 @@ class SimNode(Node):
                 self._wait_for_fresh_efforts()
             k = self._steps
             run = min(n - done, *(every - k % every for every in self._publish_periods))
-            if self._scheduled_any:
+            if self._scheduled:  # read unlocked: a list's length is read atomically
                 run = min(run, self._apply_due_commands())
             if self._loads:
                 self._apply_loads()
@@ -460,7 +459,6 @@ class SimNode(Node):
         with self._schedule_lock:
             self._scheduled.append((max(stamp, 0), action))
             self._scheduled.sort(key=lambda item: item[0])
-        self._scheduled_any = True
 
     def _apply_due_commands(self) -> int:
         """Apply the commands whose time has come; the steps until the next scheduled one."""
@@ -470,7 +468,6 @@ class SimNode(Node):
             while self._scheduled and self._scheduled[0][0] <= now:
                 due.append(self._scheduled.pop(0)[1])
             following = self._scheduled[0][0] if self._scheduled else None
-            self._scheduled_any = bool(self._scheduled)
         for action in due:
             action()
         if following is None:
@@ -517,7 +514,6 @@ class SimNode(Node):
         self._reset_steps = self._steps
         with self._schedule_lock:
             self._scheduled.clear()
-            self._scheduled_any = False
         self._loads.clear()
         self.sim.clear_external_forces()
         self.sim.reset()
