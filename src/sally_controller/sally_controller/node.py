@@ -8,10 +8,9 @@ measured pose, with the body orientation from /sally/odom; level until one arriv
 
 With ``target_period`` P > 0 (the IK period), targets are stamped with the state the IK solved,
 at multiples of P, and the controller answers a state stamped t only with the targets of the
-latest multiple of P at or before t: a state that arrives before those targets is held back and
-answered when they come. When none come for ``target_wait`` wall seconds (the IK is gone), the
-controller answers at once with the latest targets (the robot holds its last pose) until targets
-come again. The gravity term's body orientation is the odometry one gravity period older than the
+latest multiple of P at or before t (:class:`TargetSync`: a state that arrives before those targets
+is held back; after ``target_wait`` wall seconds without targets the latest ones are used until
+targets come again). The gravity term's body orientation is the odometry one gravity period older than the
 state, again so that nothing depends on which message arrived first. With lockstep pacing this
 makes sim + IK + controller deterministic: the sim waits for the efforts of t, which now wait for
 the targets of t.
@@ -49,6 +48,7 @@ from sensor_msgs.msg import JointState
 from .errors import ControllerError
 from .gravity import GravityModel
 from .joint_controller import JointController
+from .target_sync import TargetSync
 from .pid import DEFAULT_I_CLAMP, DEFAULT_KD, DEFAULT_KI, DEFAULT_KP, PIDGains
 
 # Targets published before this node's reader was matched still arrive (the IK keeps the last 100,
@@ -66,9 +66,8 @@ class ControllerNode(Node):
         self._orientations: dict[int, tuple[float, float, float, float]] = {}  # odom stamp -> body quaternion
         self._joint_map: dict[tuple[str, ...], np.ndarray] = {}
         self._gravity_cache: tuple[int, np.ndarray] | None = None
-        self._target_stamp = -1
-        self._held: list[tuple[float, tuple[JointState, np.ndarray, np.ndarray]]] = []
-        """States waiting for their targets: (wall time held, (message, checked q, qdot))."""
+        self._sync: TargetSync[tuple[JointState, np.ndarray, np.ndarray]] = TargetSync()
+        """States (message, checked q, qdot) waiting for their targets; wall clock."""
         self._names = limits.names
         self._effort_limit = limits.effort
         self.add_on_set_parameters_callback(self._validate)
@@ -94,9 +93,6 @@ class ControllerNode(Node):
         self._health = InputHealth(lambda text: self.get_logger().error(text), watched=(STATES,))
         self._state_order, self._odom_order = StampOrder("joint state"), StampOrder("odometry")
         self._target_order = StampOrder("joint targets", gap=None)  # starts over with the states
-        self._sync_lost = False
-        """No targets came within target_wait: answer states at once with the latest targets
-        until targets come again (the IK is gone; the robot holds its last pose)."""
         self._effort_names = list(limits.names)
         self._pub = self.create_publisher(JointState, "/sally/joint_efforts", RELIABLE_DEEP)
         self._pub_diag = self.create_publisher(DiagnosticArray, "/diagnostics", 10)
@@ -110,8 +106,8 @@ class ControllerNode(Node):
         """Parameters used per state are read once here, not on every state (get_parameter is slow)."""
         self.controller.set_gains(self._gains())
         self._gravity_on = bool(self.get_parameter("gravity_compensation").value)
-        self._target_period = round(self.get_parameter("target_period").value * 1e9)
-        self._target_wait = float(self.get_parameter("target_wait").value)
+        self._sync.period_ns = round(self.get_parameter("target_period").value * 1e9)
+        self._sync.wait = float(self.get_parameter("target_wait").value)
         self._gravity_period = round(self.get_parameter("gravity_period").value * 1e9)
 
     def _gains(self) -> PIDGains:
@@ -151,33 +147,20 @@ class ControllerNode(Node):
         report = self.controller.apply_targets(targets)
         if report.clamped:
             self.get_logger().warning(f"joint targets outside limits clamped: {list(report.clamped)}", throttle_duration_sec=1.0)
-        self._target_stamp = max(self._target_stamp, stamp)
-        if self._sync_lost:
-            self._sync_lost = False
+        was_lost = self._sync.lost
+        released = self._sync.targets(stamp)
+        if was_lost:
             self.get_logger().info("joint targets are back")
-        self._release_held()
+        self._answer_all(released, was_lost)
         return None
 
-    def _needs_targets(self, stamp: int) -> bool:
-        """With a target period, a state needs the targets of the latest IK stamp at or before it."""
-        return self._target_period > 0 and not self._sync_lost and self._target_stamp < stamp - stamp % self._target_period
-
-    def _release_held(self, now: float | None = None) -> None:
-        while self._held:
-            held_at, state = self._held[0]
-            if now is not None and now - held_at > self._target_wait and not self._sync_lost:
-                self._sync_lost = True
-                self._counts["late_targets"] += 1
-                self.get_logger().warning(
-                    f"no joint targets for {self._target_wait:g} s: holding the latest targets until they come again"
-                )
-            if self._needs_targets(_stamp(state[0])):
-                return
-            if self._sync_lost and len(self._held) > 1:
-                self._held.pop(0)  # only the newest state is still waited on
-                self._counts["states_dropped"] += 1
-                continue
-            self._held.pop(0)
+    def _answer_all(self, states, was_lost: bool) -> None:
+        """Answer the states the sync released; say so when the sync was lost on the way."""
+        if not was_lost and self._sync.lost:
+            self.get_logger().warning(
+                f"no joint targets for {self._sync.wait:g} s: holding the latest targets until they come again"
+            )
+        for state in states:
             self._answer(state)
 
     def _on_odom(self, msg: Odometry) -> None:
@@ -224,12 +207,8 @@ class ControllerNode(Node):
         self._health.heard(STATES)
         if new_timeline:
             self._start_over(stamp)
-        state = (msg, q, qdot)
-        if self._held or self._needs_targets(stamp):
-            self._held.append((time.monotonic(), state))
-            self._release_held(time.monotonic())
-            return None
-        self._answer(state)
+        was_lost = self._sync.lost
+        self._answer_all(self._sync.state(stamp, (msg, q, qdot), time.monotonic()), was_lost)
         return None
 
     def _start_over(self, stamp: int) -> None:
@@ -238,14 +217,14 @@ class ControllerNode(Node):
         self.controller.reset()
         self._target_order.restart()
         self._odom_order.restart()
-        self._target_stamp, self._held, self._sync_lost = -1, [], False
+        self._sync.restart()
         self._orientations.clear()
         self._gravity_cache = None
         self._counts["restarts"] += 1
 
     def _check_held(self) -> None:
-        if self._held:
-            self._release_held(time.monotonic())
+        was_lost = self._sync.lost
+        self._answer_all(self._sync.check(time.monotonic()), was_lost)
 
     def _answer(self, state: tuple[JointState, np.ndarray, np.ndarray]) -> None:
         msg, q, qdot = state
@@ -269,17 +248,17 @@ class ControllerNode(Node):
             "states_answered": self._counts["answered"],
             "targets_received": c.targets_received,
             "targets_clamped": c.clamped_total,
-            "late_targets": self._counts["late_targets"],
-            "targets_lost": self._sync_lost,
-            "states_dropped": self._counts["states_dropped"],
+            "late_targets": self._sync.losses,
+            "targets_lost": self._sync.lost,
+            "states_dropped": self._sync.dropped,
             "restarts": self._counts["restarts"],
-            "held_states": len(self._held),
+            "held_states": len(self._sync),
             "max_abs_integral_term": float(np.max(np.abs(c.pid.gains.ki * c.pid.integral))),
             **health.values(),
         }
         problems = health.summary()
-        message = [problems, f"{c.clamped_total} targets clamped" if c.clamped_total else "", "no targets" if self._sync_lost else ""]
-        warn = bool(problems or c.clamped_total or self._sync_lost)
+        message = [problems, f"{c.clamped_total} targets clamped" if c.clamped_total else "", "no targets" if self._sync.lost else ""]
+        warn = bool(problems or c.clamped_total or self._sync.lost)
         self._pub_diag.publish(diagnostic_array("sally_controller: pid", warn, ", ".join(filter(None, message)) or "ok", values))
 
 

@@ -24,8 +24,6 @@ import sys
 import threading
 import time
 from collections import Counter
-from typing import Callable
-
 import numpy as np
 from rcl_interfaces.msg import ParameterDescriptor, SetParametersResult
 from rclpy.node import Node
@@ -35,7 +33,7 @@ from sally_description import JOINT_NAMES, LEGS, DescriptionError, PhysicsParams
 from sally_description.constants import ACTUATED_JOINT_NAMES, magnet_body
 from sally_node_common import StartupError, run_node, spin_until_shutdown
 from sally_node_common.input_health import InputHealth
-from sally_node_common.inputs import OUT_OF_ORDER, InputError, StampOrder
+from sally_node_common.inputs import InputError, StampOrder
 from sally_node_common.qos import LATCHED, LATEST, RELIABLE_DEEP
 
 from diagnostic_msgs.msg import DiagnosticArray
@@ -48,7 +46,9 @@ from std_msgs.msg import Bool
 from std_srvs.srv import SetBool, Trigger
 
 from . import conversions as conv
+from .command_schedule import Action, CommandSchedule, run_due
 from .errors import DivergenceError, SimulationError
+from .lockstep import EffortGate, LockstepWait, Step, Verdict
 from .pacing import Pacer, PacingConfig
 from .sim_parameters import SPECS, steps_per, validate
 from .simulator import Simulator
@@ -106,18 +106,11 @@ class SimNode(Node):
         self._diverged: DivergenceError | None = None
         self._physics = threading.RLock()
         self._answer = threading.Condition()
-        self._scheduled: list[tuple[int, Callable[[], None]]] = []
-        self._schedule_lock = threading.Lock()
-        """Magnet and external-force commands stamped ahead of sim time, applied at the step their
-        stamp names (a sequencer stamps its switches for its next IK tick, so lockstep runs repeat
-        exactly)."""
+        self._scheduled: CommandSchedule[Action] = CommandSchedule()
+        """Magnet and external-force commands, applied at the step their stamp names."""
         self._loads: dict[str, conv.ExternalLoad] = {}
         """Active external forces (pull-off rig) by foot, re-evaluated at every publication step."""
-        self._awaiting = -1  # lockstep: stamp (ns) of the state waiting for its answer
-        self._answered = -2
-        self._controller_back = False
-        """Lockstep, holding: a controller answers again (late), so periods wait for it once more."""
-        self._last_stamp = 0
+        self._gate = EffortGate()  # read and changed under self._answer
         self._last_effort_wall = -float("inf")  # realtime/fast: when the latest effort came (monotonic)
         self._counts: Counter[str] = Counter()
         self._health = InputHealth(lambda text: self.get_logger().error(text))
@@ -264,8 +257,8 @@ class SimNode(Node):
                 self._wait_for_fresh_efforts()
             k = self._steps
             run = min(n - done, *(every - k % every for every in self._publish_periods))
-            if self._scheduled:  # read unlocked: a list's length is read atomically
-                run = min(run, self._apply_due_commands())
+            if self._scheduled:
+                run = min(run, run_due(self._scheduled, self.now_ns, self._dt_ns))
             if self._loads:
                 self._apply_loads()
             try:
@@ -299,13 +292,13 @@ class SimNode(Node):
         if start - self._last_effort_wall > EFFORTS_LIVE:
             return
         with self._answer:
-            while self.now_ns - self._last_stamp > self._effort_max_age_ns and not self._stop.is_set():
+            while self.now_ns - self._gate.last_stamp > self._effort_max_age_ns and not self._stop.is_set():
                 left = self._effort_wait - (time.monotonic() - start)
                 if left <= 0:
                     self._counts["effort_waits_timed_out"] += 1
                     self.get_logger().warning(
                         f"no effort answer within effort_wait ({self._effort_wait:g} s) at {self.now_ns * 1e-9:.3f} s: stepping on "
-                        f"with efforts {(self.now_ns - self._last_stamp) * 1e-6:.1f} ms of sim time old",
+                        f"with efforts {(self.now_ns - self._gate.last_stamp) * 1e-6:.1f} ms of sim time old",
                         throttle_duration_sec=1.0,
                     )
                     return
@@ -330,34 +323,29 @@ class SimNode(Node):
         """Publish the state, wait for the effort command answering it (matched by stamp), step."""
         stamp = self.now_ns
         with self._answer:
-            self._awaiting = stamp
+            self._gate.expect(stamp)
+            held, limit = self._gate.wait_for(self._watchdog.engaged, self._lockstep_timeout, LOCKSTEP_HELD_WAIT)
         self._publish_state()
-        start = time.monotonic()
-        held = self._watchdog.engaged and self._answered >= 0 and not self._controller_back
-        # before the first answer ever, wait for the controller to come up, however long it takes
-        wait = LOCKSTEP_HELD_WAIT if held else self._lockstep_timeout if self._answered >= 0 else float("inf")
-        resend = start + LOCKSTEP_RESEND
+        wait = LockstepWait(time.monotonic(), limit, LOCKSTEP_RESEND, held)
         timed_out = False
         # publishing happens outside the answer lock: a controller hosted in this process answers
         # inside the publish call, in this thread, and its answer takes that lock
         while True:
             with self._answer:
-                if self._answered == stamp or not self.context.ok() or self._paused or self._stop.is_set():
+                if self._gate.is_answered(stamp) or not self.context.ok() or self._paused or self._stop.is_set():
                     break
-                now = time.monotonic()
-                if now - start >= wait:
+                step = wait.next(time.monotonic())
+                if step.step is Step.WAIT:
+                    self._answer.wait(timeout=step.seconds)
+                    continue
+                if step.step is Step.EXPIRED:
                     timed_out = not held
                     break
-                if held or now < resend:
-                    deadline = start + wait if held else min(resend, start + wait)
-                    self._answer.wait(timeout=max(0.0, deadline - now))
-                    continue
-            self._publish_state()  # same stamp again: a state lost at discovery; answered once
-            resend = time.monotonic() + LOCKSTEP_RESEND
+            self._publish_state()  # Step.RESEND: same stamp again (a state lost at discovery); answered once
         if timed_out:
             self._counts["lockstep_timeouts"] += 1
             self._watchdog.engage(self.sim.time)
-            self._engage_hold(f"no effort answer within {wait:g} s in lockstep")
+            self._engage_hold(f"no effort answer within {limit:g} s in lockstep")
         if self._paused or self._stop.is_set() or not self.context.ok():
             return
         with self._physics:
@@ -369,37 +357,25 @@ class SimNode(Node):
             cmd = conv.parse_effort_command(msg, ACTUATED_JOINT_NAMES, set(JOINT_NAMES) - set(ACTUATED_JOINT_NAMES))
         except conv.CommandError as exc:
             return self._reject(EFFORTS, exc.reason, str(exc))
-        now = self.now_ns
         if self._gated:  # the answer must carry the stamp of the state it answers
             with self._answer:
-                if cmd.stamp != self._awaiting or self._answered == cmd.stamp:
-                    if 0 <= self._answered and cmd.stamp < self._answered:
-                        return self._reject(
-                            EFFORTS, OUT_OF_ORDER, f"effort command stamped {cmd.stamp} ns after one stamped {self._answered} ns"
-                        )
-                    if cmd.stamp <= self._awaiting:
-                        self._counts["late"] += 1  # an answer to a state already stepped, or a duplicate
-                        if self._watchdog.engaged and cmd.stamp > self._answered:
-                            self._controller_back = True  # wait for it again instead of outrunning it
-                            self._answer.notify_all()
-                        return None
-                    return self._reject(EFFORTS, "future", f"effort command stamped {cmd.stamp} ns, after the sim's {self._awaiting} ns")
+                admission = self._gate.offer_gated(cmd.stamp, self._watchdog.engaged)
+                if admission.verdict is Verdict.TAKEN:
+                    self._set_command(cmd)
+                if admission.verdict is not Verdict.REJECTED:
+                    self._answer.notify_all()  # an answer, or a controller back while holding
+        else:
+            admission = self._gate.offer_free(cmd.stamp, self.now_ns)
+            if admission.verdict is Verdict.TAKEN:
                 self._set_command(cmd)
-                self._answered = cmd.stamp
-                self._answer.notify_all()
-            return None
-        if cmd.stamp:
-            if cmd.stamp < self._last_stamp:
-                return self._reject(EFFORTS, OUT_OF_ORDER, f"effort command stamped {cmd.stamp} ns after one stamped {self._last_stamp} ns")
-            if cmd.stamp > now:
-                return self._reject(EFFORTS, "future", f"effort command stamped {cmd.stamp} ns, after the sim's {now} ns")
-            self._last_stamp = cmd.stamp
-        self._set_command(cmd)
-        if cmd.stamp:  # only a stamped effort says which state it answers
-            with self._answer:
-                self._last_effort_wall = time.monotonic()
-                self._answer.notify_all()
-        return None
+                if cmd.stamp:  # only a stamped effort says which state it answers
+                    with self._answer:
+                        self._last_effort_wall = time.monotonic()
+                        self._answer.notify_all()
+        if admission.verdict is Verdict.LATE:
+            self._counts["late"] += 1
+        elif admission.verdict is Verdict.REJECTED:
+            self._reject(EFFORTS, admission.reason, admission.detail)
 
     def _set_command(self, cmd: conv.EffortCommand) -> None:
         command = self._command.copy()  # swap, never edit in place: the loop reads it unlocked
@@ -451,28 +427,12 @@ class SimNode(Node):
         for foot, load in self._loads.items():
             self.sim.apply_external_force(magnet_body(foot), load.at(now))
 
-    def _schedule(self, stamp: int, action: Callable[[], None]) -> None:
+    def _schedule(self, stamp: int, action: Action) -> None:
         """Run ``action`` at the step ``stamp`` names, or before the next step when that is not
         ahead of sim time. Only the loop (or a service holding ``_physics``) runs it: a callback
         never waits for the physics lock (a node hosted with others may run it in the thread that
         is stepping, see sally_node_common.host)."""
-        with self._schedule_lock:
-            self._scheduled.append((max(stamp, 0), action))
-            self._scheduled.sort(key=lambda item: item[0])
-
-    def _apply_due_commands(self) -> int:
-        """Apply the commands whose time has come; the steps until the next scheduled one."""
-        now = self.now_ns
-        with self._schedule_lock:
-            due = []
-            while self._scheduled and self._scheduled[0][0] <= now:
-                due.append(self._scheduled.pop(0)[1])
-            following = self._scheduled[0][0] if self._scheduled else None
-        for action in due:
-            action()
-        if following is None:
-            return 1 << 62
-        return max(1, -(-(following - now) // self._dt_ns))
+        self._scheduled.add(stamp, action)
 
     def _reject(self, topic: str, reason: str, detail: str) -> None:
         self._health.reject(topic, reason, detail)
@@ -512,8 +472,7 @@ class SimNode(Node):
     def _reset(self, response: Trigger.Response) -> Trigger.Response:
         self._offset_ns = self.now_ns  # the clock never runs backwards
         self._reset_steps = self._steps
-        with self._schedule_lock:
-            self._scheduled.clear()
+        self._scheduled.clear()
         self._loads.clear()
         self.sim.clear_external_forces()
         self.sim.reset()
@@ -522,7 +481,8 @@ class SimNode(Node):
         self._watchdog = EffortWatchdog(self._watchdog.timeout)
         self._pub_holding.publish(Bool(data=False))
         self._diverged = None
-        self._last_stamp = 0
+        with self._answer:
+            self._gate.restart_free()
         self._pacer.restart(self.sim.time)
         self._counts["resets"] += 1
         self._publish_state()
@@ -533,7 +493,8 @@ class SimNode(Node):
     def _engage_hold(self, why: str) -> None:
         if self._counts["efforts"]:  # an outage; before any controller ever answered the graph is only starting
             self._pub_holding.publish(Bool(data=True))
-        self._controller_back = False
+        with self._answer:
+            self._gate.hold_engaged()
         self._hold_target = self.sim.actuated_positions()
         self._hold.reset()
         self.get_logger().warning(f"watchdog: {why}; holding the current pose, magnets unchanged")

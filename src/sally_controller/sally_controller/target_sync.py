@@ -1,0 +1,82 @@
+"""Holding states back until the targets of their IK period have come. No ROS; the caller's clock.
+
+With an IK period P > 0 (ns of sim time), the IK stamps its targets with the state it solved, at
+multiples of P. A state stamped t is answered only once the targets of the latest multiple of P at
+or before t are in; a state that arrives before them is held back (in arrival order) and released
+when they come. Then the efforts a lockstep sim gets for t never depend on whether the state or
+the targets reached the controller first.
+
+When a held state has waited more than ``wait`` seconds (the IK is gone), the sync is *lost*: the
+states are answered at once with the latest targets (the robot holds its last pose; of several held
+states only the newest is still answered, the others are dropped and counted) until targets come
+again. With P = 0 nothing is held: every state is answered with the latest targets.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Generic, TypeVar
+
+T = TypeVar("T")
+
+
+class TargetSync(Generic[T]):
+    def __init__(self, period_ns: int = 0, wait: float = 10.0) -> None:
+        self.period_ns = period_ns
+        """IK period (ns); 0: never hold."""
+        self.wait = wait
+        """Seconds (the caller's clock) a state is held before the sync counts as lost."""
+        self.target_stamp = -1
+        """Newest stamp of targets received."""
+        self.lost = False
+        self.losses = 0
+        """How often the sync was lost (targets stopped coming)."""
+        self.dropped = 0
+        """States never answered because newer ones waited beside them while the sync was lost."""
+        self._held: deque[tuple[float, int, T]] = deque()
+
+    def __len__(self) -> int:
+        return len(self._held)
+
+    def needs_targets(self, stamp: int) -> bool:
+        """Whether a state stamped ``stamp`` still waits for its period's targets."""
+        return self.period_ns > 0 and not self.lost and self.target_stamp < stamp - stamp % self.period_ns
+
+    def state(self, stamp: int, item: T, now: float) -> list[T]:
+        """A state arrived at ``now``: the states to answer now, oldest first (``item`` among them
+        unless it waits)."""
+        if not self._held and not self.needs_targets(stamp):
+            return [item]
+        self._held.append((now, stamp, item))
+        return self._release(now)
+
+    def targets(self, stamp: int) -> list[T]:
+        """Targets stamped ``stamp`` arrived (and were applied): the states they release."""
+        self.target_stamp = max(self.target_stamp, stamp)
+        self.lost = False
+        return self._release(None)
+
+    def check(self, now: float) -> list[T]:
+        """A periodic look at ``now``: states released because their wait ran out."""
+        return self._release(now) if self._held else []
+
+    def restart(self) -> None:
+        """A new sim (states start over at an older stamp): forget the old one's targets and states."""
+        self.target_stamp, self.lost = -1, False
+        self._held.clear()
+
+    def _release(self, now: float | None) -> list[T]:
+        out: list[T] = []
+        while self._held:
+            held_at, stamp, item = self._held[0]
+            if now is not None and now - held_at > self.wait and not self.lost:
+                self.lost = True
+                self.losses += 1
+            if self.needs_targets(stamp):
+                break
+            self._held.popleft()
+            if self.lost and self._held:
+                self.dropped += 1  # only the newest state is still waited on
+                continue
+            out.append(item)
+        return out

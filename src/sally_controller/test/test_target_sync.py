@@ -1,0 +1,49 @@
+"""TargetSync: states held for their IK period's targets, released in order, lost and found again."""
+
+from sally_controller.target_sync import TargetSync
+
+MS = 1_000_000
+P = 5 * MS
+
+
+def test_without_a_period_nothing_waits():
+    sync = TargetSync(period_ns=0)
+    assert sync.state(7 * MS, "s7", now=0.0) == ["s7"]
+    assert len(sync) == 0
+
+
+def test_a_state_waits_for_the_targets_of_its_period_whichever_comes_first():
+    sync = TargetSync(period_ns=P, wait=1.0)
+    sync.targets(0)
+    assert sync.state(1 * MS, "s1", 0.0) == ["s1"], "the targets of 0 ms cover 0-4 ms"
+    assert sync.state(5 * MS, "s5", 0.0) == [], "5 ms needs the targets of 5 ms"
+    assert sync.state(6 * MS, "s6", 0.0) == [], "held behind s5 (order kept)"
+    assert len(sync) == 2
+    assert sync.targets(5 * MS) == ["s5", "s6"]
+    # the other order: targets first, then the state
+    sync.targets(10 * MS)
+    assert sync.state(10 * MS, "s10", 0.0) == ["s10"]
+
+
+def test_lost_after_the_wait_then_only_the_newest_state_is_answered_until_targets_come():
+    sync = TargetSync(period_ns=P, wait=1.0)
+    sync.targets(0)
+    assert sync.state(5 * MS, "s5", now=0.0) == []
+    assert sync.state(6 * MS, "s6", now=0.5) == []
+    assert sync.check(now=0.9) == [] and not sync.lost
+    assert sync.check(now=1.1) == ["s6"], "s5 waited too long: the newest is answered, s5 dropped"
+    assert (sync.lost, sync.losses, sync.dropped) == (True, 1, 1)
+    assert sync.state(10 * MS, "s10", now=1.2) == ["s10"], "lost: answered at once with the latest targets"
+    sync.targets(10 * MS)
+    assert not sync.lost
+    assert sync.state(15 * MS, "s15", now=1.3) == [], "found again: waits for its targets once more"
+
+
+def test_restart_forgets_the_old_sim():
+    sync = TargetSync(period_ns=P, wait=1.0)
+    sync.targets(20 * MS)
+    assert sync.state(30 * MS, "old", 0.0) == []
+    sync.restart()
+    assert len(sync) == 0 and sync.target_stamp == -1
+    assert sync.state(0, "new", 0.0) == [], "a new sim's first state waits for its first targets"
+    assert sync.targets(0) == ["new"]
