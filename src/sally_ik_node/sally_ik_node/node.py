@@ -46,6 +46,7 @@ from sally_description.contact import FootContactMonitor
 from sensor_msgs.msg import JointState
 
 from .errors import IKError
+from .stamp_sync import StampPairs, TickWait
 from .whole_body_ik import IKConfig, StanceMode, WholeBodyIK
 
 STATES, ODOM, TARGET, STANCE = "/joint_states", "/sally/odom", "/sally/ik_target", "/sally/stance"
@@ -53,6 +54,8 @@ MAX_COST = 1e6
 COSTS = ("posture_cost", "body_position_cost", "body_orientation_cost", "stance_position_cost", "wall_orientation_cost")
 PENDING = 64
 """How many unmatched joint-state / odom stamps are kept while waiting for their partner."""
+Pose7 = np.ndarray
+"""Body position and wxyz quaternion, 7 numbers."""
 
 
 class IKNode(Node):
@@ -82,24 +85,20 @@ class IKNode(Node):
             ),
         )
         self._period_ns = round(self.get_parameter("ik_period").value * 1e9)
-        self.add_post_set_parameters_callback(
-            lambda params: setattr(self, "_period_ns", round(self.get_parameter("ik_period").value * 1e9))
-        )
+        self.add_post_set_parameters_callback(lambda params: self._read_settings())
         self._qpos_adr = np.array([model.joint(n).qposadr[0] for n in JOINT_NAMES])
         self._act_adr = np.array([model.joint(n).qposadr[0] for n in ACTUATED_JOINT_NAMES])
         self._hip_sites = {leg: model.site(hip_site(leg)).id for leg in LEGS}
-        self._states: dict[int, np.ndarray] = {}
+        self._pairs: StampPairs[np.ndarray, Pose7] = StampPairs(PENDING)
         """Checked joint positions (JOINT_NAMES order) and body poses by stamp, until matched."""
-        self._odoms: dict[int, np.ndarray] = {}
         self._last_solved: int | None = None
         self._started = False
         self._pending_target: tuple[str, IKTarget] | None = None
         self._pending_stance: dict[str, StanceMode] = {}
-        self._sync = bool(self.get_parameter("target_sync").value)
-        self._tick = -1
-        """Newest stamp of a target or tick from the sequencer."""
-        self._waiting: tuple[int, np.ndarray, np.ndarray, float] | None = None
-        self._sync_lost = False
+        self._ticks: TickWait[tuple[int, np.ndarray, Pose7]] = TickWait(
+            bool(self.get_parameter("target_sync").value), self.get_parameter("target_wait").value
+        )
+        """Matched states (stamp, joints, body) waiting for the sequencer's tick; wall clock."""
         self._contacts = FootContactMonitor()
         self._counts: Counter[str] = Counter()
         self._health = InputHealth(lambda text: self.get_logger().error(text), watched=(STATES, ODOM))
@@ -142,8 +141,7 @@ class IKNode(Node):
         except InputError as exc:
             return self._health.reject(STATES, exc.reason, str(exc))
         self._health.heard(STATES)
-        self._states[stamp] = q
-        self._match(stamp)
+        self._matched(stamp, self._pairs.add_first(stamp, q))
         return None
 
     def _on_odom(self, msg: Odometry) -> None:
@@ -154,58 +152,44 @@ class IKNode(Node):
         except InputError as exc:
             return self._health.reject(ODOM, exc.reason, str(exc))
         self._health.heard(ODOM)
-        self._odoms[stamp] = np.concatenate([position, quat])
-        self._match(stamp)
+        self._matched(stamp, self._pairs.add_second(stamp, np.concatenate([position, quat])))
         return None
 
     def _start_over(self, stamp: int) -> None:
         """States from an older time after a silence: a new sim. Start as if just launched."""
         self.get_logger().warning(f"joint states start over at {stamp * 1e-9:.3f} s (a new sim): IK reset")
-        self._states.clear()
-        self._odoms.clear()
+        self._pairs.clear()
         self._odom_order.restart()
         self._target_order.restart()
         self._stance_order.restart()
-        self._last_solved, self._started, self._waiting, self._sync_lost = None, False, None, False
-        self._tick, self._pending_target, self._pending_stance = -1, None, {}
+        self._last_solved, self._started = None, False
+        self._ticks.restart()
+        self._pending_target, self._pending_stance = None, {}
         self._contacts = FootContactMonitor()
         self._counts["restarts"] += 1
 
-    def _match(self, stamp: int) -> None:
-        for pending in (self._states, self._odoms):
-            while len(pending) > PENDING:
-                pending.pop(next(iter(pending)))
-        if stamp not in self._states or stamp not in self._odoms:
-            return
-        state, odom = self._states.pop(stamp), self._odoms.pop(stamp)
-        for pending in (self._states, self._odoms):  # anything older is never solved
-            for old in [t for t in pending if t < stamp]:
-                del pending[old]
-        if stamp % self._period_ns != 0:  # IK states are the multiples of the period: the controller
-            return  # (and a lockstep sim through it) knows which stamps get targets
+    def _read_settings(self) -> None:
+        self._period_ns = round(self.get_parameter("ik_period").value * 1e9)
+        self._ticks.wait = self.get_parameter("target_wait").value
+
+    def _matched(self, stamp: int, pair: tuple[np.ndarray, Pose7] | None) -> None:
+        """A state and its odometry are both in: solve it when it is an IK state not solved yet."""
+        if pair is None or stamp % self._period_ns != 0:  # IK states are the multiples of the period:
+            return  # the controller (and a lockstep sim through it) knows which stamps get targets
         if self._last_solved is not None and stamp <= self._last_solved:
             return  # a state seen again (a lockstep re-send) was answered once already
-        if self._sync and self._last_solved is not None and self._tick < stamp and not self._sync_lost:
-            if self._waiting is None or self._waiting[0] < stamp:  # the newest state, waiting since the first
-                self._waiting = (stamp, state, odom, time.monotonic() if self._waiting is None else self._waiting[3])
-            return  # solved when the sequencer's target for this stamp arrives
-        self._solve(stamp, state, odom)
-
-    def _release_waiting(self, timed_out: bool = False) -> None:
-        stamp, state, odom, _ = self._waiting
-        self._waiting = None
-        if timed_out:
-            self._counts["target_wait_timeouts"] += 1
-            self._sync_lost = True  # until the sequencer ticks again, do not wait
-            self.get_logger().warning(
-                f"no sequencer target for {stamp * 1e-9:.3f} s within {self.get_parameter('target_wait').value:g} s; solving without",
-                throttle_duration_sec=5.0,
-            )
-        self._solve(stamp, state, odom)
+        ready = self._ticks.state(stamp, (stamp, *pair), time.monotonic(), first=self._last_solved is None)
+        if ready is not None:
+            self._solve(*ready)
 
     def _check_wait(self) -> None:
-        if self._waiting is not None and time.monotonic() - self._waiting[3] >= self.get_parameter("target_wait").value:
-            self._release_waiting(timed_out=True)
+        timed_out = self._ticks.check(time.monotonic())
+        if timed_out is not None:
+            self.get_logger().warning(
+                f"no sequencer target for {timed_out[0] * 1e-9:.3f} s within {self._ticks.wait:g} s; solving without",
+                throttle_duration_sec=5.0,
+            )
+            self._solve(*timed_out)
 
     def _on_target(self, msg: IKTargetMsg, kept: bool = False) -> None:
         """A swing target; an empty foot is a tick (no target this step) from a sequencer."""
@@ -223,10 +207,9 @@ class IKNode(Node):
             self._pending_target = (msg.foot, target)
             self._counts["targets"] += 1
         if stamp:  # a well-formed target in order moves a synced graph on, even one refused for the stance
-            self._tick = stamp
-            self._sync_lost = False
-        if self._waiting is not None and self._tick >= self._waiting[0]:
-            self._release_waiting()
+            released = self._ticks.tick(stamp)
+            if released is not None:
+                self._solve(*released)
         return None
 
     def _check_target(self, msg: IKTargetMsg) -> IKTarget | None:
@@ -360,7 +343,7 @@ class IKNode(Node):
         counts = dict(sorted(self._counts.items()))
         problems = self._health.summary()
         warn = bool(problems or counts.get("code_stalled") or counts.get("code_infeasible"))
-        values = {**counts, "sync_lost": self._sync_lost, **self._health.values()}
+        values = {**counts, "sync_lost": self._ticks.lost, "target_wait_timeouts": self._ticks.timeouts, **self._health.values()}
         message = ", ".join(filter(None, [problems, ", ".join(f"{k} {v}" for k, v in counts.items())])) or "waiting for states"
         self._pub_diag.publish(diagnostic_array("sally_ik: solver", warn, message, values))
 

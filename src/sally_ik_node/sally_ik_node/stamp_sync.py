@@ -1,0 +1,107 @@
+"""Which states the IK solves, and when. No ROS; the caller's clock.
+
+* :class:`StampPairs` pairs a joint state with the odometry carrying the same stamp (the sim
+  publishes both for one physics state, on two topics, in no guaranteed order). A pair completes
+  when its second half arrives; anything older than a completed pair is never solved and goes.
+* :class:`TickWait` (lockstep graphs): a state is solved only once the sequencer has ticked at its
+  stamp (sent the target, or an empty tick, for that step), so a run does not depend on whether the
+  state or the sequencer's target came first. Only the newest state waits. When none comes within
+  ``wait`` seconds (the sequencer is gone) the state is solved without, and the following ones are
+  not held until the sequencer ticks again.
+"""
+
+from __future__ import annotations
+
+from typing import Generic, TypeVar
+
+A = TypeVar("A")
+B = TypeVar("B")
+T = TypeVar("T")
+
+
+class StampPairs(Generic[A, B]):
+    def __init__(self, pending: int = 64) -> None:
+        if pending < 1:
+            raise ValueError(f"pending must be >= 1, got {pending}")
+        self.pending = pending
+        """How many unmatched stamps of each kind are kept while their partner is missing."""
+        self._first: dict[int, A] = {}
+        self._second: dict[int, B] = {}
+
+    def add_first(self, stamp: int, value: A) -> tuple[A, B] | None:
+        self._first[stamp] = value
+        return self._match(stamp)
+
+    def add_second(self, stamp: int, value: B) -> tuple[A, B] | None:
+        self._second[stamp] = value
+        return self._match(stamp)
+
+    def clear(self) -> None:
+        self._first.clear()
+        self._second.clear()
+
+    def __len__(self) -> int:
+        return len(self._first) + len(self._second)
+
+    def _match(self, stamp: int) -> tuple[A, B] | None:
+        for waiting in (self._first, self._second):
+            while len(waiting) > self.pending:
+                waiting.pop(next(iter(waiting)))  # the oldest arrival
+        if stamp not in self._first or stamp not in self._second:
+            return None
+        pair = self._first.pop(stamp), self._second.pop(stamp)
+        for waiting in (self._first, self._second):
+            for old in [t for t in waiting if t < stamp]:
+                del waiting[old]
+        return pair
+
+
+class TickWait(Generic[T]):
+    def __init__(self, enabled: bool, wait: float = 2.0) -> None:
+        self.enabled = enabled
+        self.wait = wait
+        """Seconds (the caller's clock) a state waits for its tick before it is solved without."""
+        self.tick_stamp = -1
+        """Newest stamp the sequencer ticked at."""
+        self.lost = False
+        self.timeouts = 0
+        self._waiting: tuple[int, T, float] | None = None
+
+    @property
+    def waiting_stamp(self) -> int | None:
+        return None if self._waiting is None else self._waiting[0]
+
+    def state(self, stamp: int, item: T, now: float, first: bool = False) -> T | None:
+        """A state to solve arrived at ``now``: it, when it can be solved now, else None (it waits,
+        replacing an older waiting one but keeping that one's start). The ``first`` state of a run
+        never waits: the sequencer steps on the IK's first foot states."""
+        if not self.enabled or first or self.lost or self.tick_stamp >= stamp:
+            return item
+        if self._waiting is None or self._waiting[0] < stamp:
+            since = now if self._waiting is None else self._waiting[2]
+            self._waiting = (stamp, item, since)
+        return None
+
+    def tick(self, stamp: int) -> T | None:
+        """The sequencer ticked at ``stamp``: the waiting state it releases, if any."""
+        self.tick_stamp = stamp
+        self.lost = False
+        if self._waiting is not None and stamp >= self._waiting[0]:
+            return self._release()
+        return None
+
+    def check(self, now: float) -> T | None:
+        """The waiting state when its wait ran out at ``now`` (the sync is lost), else None."""
+        if self._waiting is not None and now - self._waiting[2] >= self.wait:
+            self.lost = True
+            self.timeouts += 1
+            return self._release()
+        return None
+
+    def restart(self) -> None:
+        self.tick_stamp, self.lost, self._waiting = -1, False, None
+
+    def _release(self) -> T:
+        item = self._waiting[1]
+        self._waiting = None
+        return item

@@ -1,0 +1,58 @@
+"""The IK's state/odometry pairing and its wait for the sequencer's tick, without ROS or a clock."""
+
+import pytest
+from sally_ik_node.stamp_sync import StampPairs, TickWait
+
+
+def test_pairs_complete_in_either_order_and_older_halves_go():
+    pairs = StampPairs(pending=64)
+    assert pairs.add_first(1, "q1") is None
+    assert pairs.add_first(2, "q2") is None
+    assert pairs.add_second(2, "b2") == ("q2", "b2"), "odometry second"
+    assert len(pairs) == 0, "q1 is older than a completed pair: never solved"
+    assert pairs.add_second(3, "b3") is None
+    assert pairs.add_first(3, "q3") == ("q3", "b3"), "state second"
+
+
+def test_pairs_keep_at_most_pending_unmatched():
+    pairs = StampPairs(pending=3)
+    for t in range(10):
+        pairs.add_first(t, t)
+    assert len(pairs) == 3
+    assert pairs.add_second(5, "b") is None, "dropped long ago"
+    assert pairs.add_second(9, "b") == (9, "b")
+    with pytest.raises(ValueError, match="pending"):
+        StampPairs(0)
+
+
+def test_tick_wait_holds_the_newest_state_until_the_sequencer_ticks_at_it():
+    wait = TickWait(enabled=True, wait=2.0)
+    assert wait.state(0, "s0", now=0.0, first=True) == "s0", "the first state never waits"
+    assert wait.state(5, "s5", now=0.0) is None
+    assert wait.state(10, "s10", now=1.0) is None, "a newer state replaces the waiting one"
+    assert wait.waiting_stamp == 10
+    assert wait.tick(5) is None
+    assert wait.check(now=1.9) is None
+    assert wait.tick(10) == "s10"
+    wait.tick(15)
+    assert wait.state(15, "s15", now=3.0) == "s15", "the tick came first"
+
+
+def test_tick_wait_runs_out_then_stops_waiting_until_the_next_tick():
+    wait = TickWait(enabled=True, wait=2.0)
+    wait.state(0, "s0", 0.0, first=True)
+    assert wait.state(5, "s5", now=0.0) is None
+    assert wait.state(10, "s10", now=1.5) is None
+    assert wait.check(now=2.0) == "s10", "the wait counts from the first state that waited"
+    assert (wait.lost, wait.timeouts) == (True, 1)
+    assert wait.state(15, "s15", now=2.1) == "s15"
+    wait.tick(12)
+    assert not wait.lost
+    assert wait.state(20, "s20", now=2.2) is None
+    wait.restart()
+    assert wait.waiting_stamp is None and wait.tick_stamp == -1
+
+
+def test_disabled_never_waits():
+    wait = TickWait(enabled=False)
+    assert wait.state(5, "s5", 0.0) == "s5"
