@@ -11,10 +11,15 @@ leased ROS domain, loopback-only, and observes /clock from a third process-like 
 3. fast pacing and 4. lockstep pacing: the real-time factor each reaches (from the sim time the
    node reports on /diagnostics against their arrival times).
 
+Each measurement runs twice: the sim and the PD as two processes (what a hardware swap-in
+uses), and both hosted in one process (``sally_node_common.host``, what ``composed:=true`` graphs
+use; this script runs that process itself with ``--hosted PACING``).
+
 Lag, from outside: each /clock message arriving at wall time w carrying sim time s gives
 lag = (w - w0) - (s - s0); the smallest value of the run is taken as zero (it carries only the
 delivery delay). Last line:
-``sim_node realtime_rtf X p99_lag_ms Y clock_hz Z lockstep_rtf W``
+``sim_node realtime_rtf X p99_lag_ms Y clock_hz Z lockstep_rtf W`` for the hosted pair (the
+default host of live graphs), each figure of the two-process pair printed above it.
 """
 
 from __future__ import annotations
@@ -60,12 +65,17 @@ class Run:
     it is only subscribed where it is what is measured (realtime lag and /clock rate).
     """
 
-    def __init__(self, probe: Probe, group: ProcessGroup, tag: str, pacing: str, watch_clock: bool) -> None:
+    def __init__(self, probe: Probe, group: ProcessGroup, tag: str, pacing: str, watch_clock: bool, hosted: bool) -> None:
         self.probe, self.group, self.tag = probe, group, tag
         self.clock = probe.record(Clock, "/clock") if watch_clock else None
         self.diag = probe.record(DiagnosticArray, "/diagnostics")
-        self.sim = group.start(f"sim_{tag}", "sally_sim_node", {"pacing": pacing, "start_paused": True})
-        group.start(f"controller_{tag}", "sally_controller", PD)
+        if hosted:
+            self.sim = group.start_command(f"sim_{tag}", [sys.executable, __file__, "--hosted", pacing])
+            self.names = [f"sim_{tag}"]
+        else:
+            self.sim = group.start(f"sim_{tag}", "sally_sim_node", {"pacing": pacing, "start_paused": True})
+            group.start(f"controller_{tag}", "sally_controller", PD)
+            self.names = [f"controller_{tag}", f"sim_{tag}"]
         probe.wait_for_publishers(self.diag, timeout=30.0)
         if not probe.call(SetBool, "/sally_sim/pause", SetBool.Request(data=False)).success:
             raise RuntimeError("could not start the sim")
@@ -103,7 +113,7 @@ class Run:
         return (self.sim_time() - s0) / (self.diag.arrivals[-1] - t0)
 
     def stop(self) -> None:
-        for name in (f"controller_{self.tag}", f"sim_{self.tag}"):
+        for name in self.names:
             self.group.processes[name].stop()
         for rec in (self.clock, self.diag):
             if rec is not None:
@@ -115,8 +125,8 @@ def lag_ms(wall: np.ndarray, sim: np.ndarray) -> np.ndarray:
     return (lag - lag.min()) * 1e3
 
 
-def realtime(probe, group, seconds: float) -> dict:
-    run = Run(probe, group, "realtime", "realtime", watch_clock=True)
+def realtime(probe, group, seconds: float, hosted: bool) -> dict:
+    run = Run(probe, group, "realtime" + "_hosted" * hosted, "realtime", watch_clock=True, hosted=hosted)
     try:
         run.settle()
         wall, sim = run.window(seconds)
@@ -151,15 +161,47 @@ def realtime(probe, group, seconds: float) -> dict:
         run.stop()
 
 
-def paced_factor(probe, group, pacing: str, seconds: float) -> float:
-    run = Run(probe, group, pacing, pacing, watch_clock=False)
+def paced_factor(probe, group, pacing: str, seconds: float, hosted: bool) -> float:
+    run = Run(probe, group, pacing + "_hosted" * hosted, pacing, watch_clock=False, hosted=hosted)
     try:
         return run.factor(seconds)
     finally:
         run.stop()
 
 
+def hosted_pair(pacing: str) -> int:
+    """The sim and the PD hosted in this process until SIGTERM/SIGINT (the benchmark's child)."""
+    import threading
+
+    import rclpy
+    from rclpy.experimental import EventsExecutor
+    from rclpy.parameter import Parameter
+    from rclpy.signals import SignalHandlerOptions
+    from sally_controller.node import ControllerNode
+    from sally_node_common.host import Host
+    from sally_sim_node.node import SimNode
+
+    stop = threading.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda signum, frame: stop.set())
+    rclpy.init(args=[], signal_handler_options=SignalHandlerOptions.NO)
+    host = Host()
+    try:
+        sim = host.create(SimNode, parameter_overrides=[Parameter("pacing", value=pacing), Parameter("start_paused", value=True)])
+        controller = host.create(ControllerNode, parameter_overrides=[Parameter(k, value=v) for k, v in PD.items()])
+        executor = EventsExecutor()
+        executor.add_node(sim)
+        executor.add_node(controller)
+        return sim.run(executor, stop)
+    finally:
+        for node in host.nodes:
+            node.destroy_node()
+        rclpy.try_shutdown()
+
+
 def main() -> int:
+    if sys.argv[1:2] == ["--hosted"]:
+        return hosted_pair(sys.argv[2])
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=20.0, help="realtime measurement window")
     parser.add_argument("--paced-seconds", type=float, default=10.0, help="fast and lockstep windows")
@@ -168,20 +210,26 @@ def main() -> int:
         group = ProcessGroup(lease.domain_id, Path(logs))
         probe = Probe(lease.domain_id, "sim_node_benchmark")
         try:
-            rt = realtime(probe, group, args.seconds)
-            print(
-                f"realtime: rtf {rt['rtf']:.4f}, /clock {rt['clock_hz']:.0f} Hz, lag p50 {rt['lag_p50']:.2f} ms "
-                f"p99 {rt['lag_p99']:.2f} ms (the sim's own p99 over its last ~2 s: {rt['sim_lag_p99']} ms, "
-                f"state {rt['state']})"
-            )
-            print(
-                f"200 ms stall: peak lag {rt['stall_peak_lag']:.0f} ms, back under 1 ms {rt['catch_up_s'] * 1e3:.0f} ms "
-                f"after the stall ended, lag dropped {rt['dropped_ms']} ms"
-            )
-            fast = paced_factor(probe, group, "fast", args.paced_seconds)
-            print(f"fast: rtf {fast:.2f}")
-            lockstep = paced_factor(probe, group, "lockstep", args.paced_seconds)
-            print(f"lockstep: rtf {lockstep:.2f}")
+            figures = {}
+            for hosted in (False, True):
+                host = "hosted in one process" if hosted else "two processes"
+                rt = realtime(probe, group, args.seconds, hosted)
+                print(
+                    f"[{host}] realtime: rtf {rt['rtf']:.4f}, /clock {rt['clock_hz']:.0f} Hz, lag p50 {rt['lag_p50']:.2f} ms "
+                    f"p99 {rt['lag_p99']:.2f} ms (the sim's own p99 over its last ~2 s: {rt['sim_lag_p99']} ms, "
+                    f"state {rt['state']})",
+                    flush=True,
+                )
+                print(
+                    f"[{host}] 200 ms stall: peak lag {rt['stall_peak_lag']:.0f} ms, back under 1 ms "
+                    f"{rt['catch_up_s'] * 1e3:.0f} ms after the stall ended, lag dropped {rt['dropped_ms']} ms",
+                    flush=True,
+                )
+                fast = paced_factor(probe, group, "fast", args.paced_seconds, hosted)
+                lockstep = paced_factor(probe, group, "lockstep", args.paced_seconds, hosted)
+                print(f"[{host}] fast: rtf {fast:.2f}, lockstep: rtf {lockstep:.2f}", flush=True)
+                figures[hosted] = (rt, lockstep)
+            rt, lockstep = figures[True]
             print(
                 f"sim_node realtime_rtf {rt['rtf']:.3f} p99_lag_ms {rt['lag_p99']:.2f} "
                 f"clock_hz {rt['clock_hz']:.0f} lockstep_rtf {lockstep:.2f}"
