@@ -32,7 +32,7 @@ def observe(domain: int, seconds: float, out: Path) -> None:
     from collections import Counter
 
     from rclpy.qos import QoSProfile, ReliabilityPolicy
-    from sally_bringup.faults.nan_watch import TOPICS
+    from sally_testing.faults.nan_watch import TOPICS
     from sally_bringup.probe import Probe
 
     stop = []

@@ -20,7 +20,7 @@ from sally_node_common.discovery import set_loopback_only
 
 
 def main(argv: list[str] | None = None) -> int:
-    from sally_bringup.faults.cases import CASES, CaseResult
+    from sally_testing.faults.cases import CASES, CaseResult
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--case", action="append", choices=sorted(CASES), help="run only this case (repeatable)")

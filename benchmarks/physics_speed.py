@@ -17,7 +17,7 @@ import time
 
 import mujoco
 import numpy as np
-from sally_controller import HoldController, JointPID, PIDGains
+from sally_node_common.pid import HoldController, JointPID, PIDGains
 from sally_description import PhysicsParams
 from sally_sim_node import Simulator
 

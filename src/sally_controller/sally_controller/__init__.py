@@ -1,7 +1,7 @@
-"""Joint-space PID controller: the pure core (this package's node wraps it)."""
+"""Joint-space PID controller node (the PID core itself is :mod:`sally_node_common.pid`, shared with the sim's hold)."""
 
 from .errors import ControllerError
-from .pid import DEFAULT_I_CLAMP, DEFAULT_KD, DEFAULT_KI, DEFAULT_KP, HoldController, JointPID, PIDGains
+from sally_node_common.pid import DEFAULT_I_CLAMP, DEFAULT_KD, DEFAULT_KI, DEFAULT_KP, HoldController, JointPID, PIDGains
 
 __all__ = [
     "ControllerError",

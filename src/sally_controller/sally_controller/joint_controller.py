@@ -16,7 +16,7 @@ import numpy as np
 from sally_node_common.inputs import LENGTH, MAX_ANGLE, MAX_RATE, NON_FINITE, OUT_OF_ORDER, OUT_OF_RANGE, UNKNOWN, InputError, joint_arrays
 
 from .errors import ControllerError
-from .pid import JointPID, PIDGains
+from sally_node_common.pid import JointPID, PIDGains
 
 
 @dataclass(frozen=True)

@@ -49,7 +49,7 @@ from .errors import ControllerError
 from .gravity import GravityModel
 from .joint_controller import JointController
 from .target_sync import TargetSync
-from .pid import DEFAULT_I_CLAMP, DEFAULT_KD, DEFAULT_KI, DEFAULT_KP, PIDGains
+from sally_node_common.pid import DEFAULT_I_CLAMP, DEFAULT_KD, DEFAULT_KI, DEFAULT_KP, PIDError, PIDGains
 
 # Targets published before this node's reader was matched still arrive (the IK keeps the last 100,
 # KEPT); any other publisher's reach it too, each message once (sally_node_common.kept_topics).
@@ -234,7 +234,7 @@ class ControllerNode(Node):
             feed_forward = lambda: self._gravity_torques(stamp, msg.name, msg.position)  # noqa: E731
         try:
             efforts = self.controller.step(stamp, q, qdot, feed_forward)
-        except ControllerError as exc:
+        except InputError as exc:  # ControllerError or the PID's PIDError
             return self._health.reject(STATES, exc.reason, str(exc))
         out = JointState(name=self._effort_names)  # a new message each time: it belongs to its readers
         out.header.stamp = msg.header.stamp
@@ -275,7 +275,7 @@ def _numeric_list(v) -> bool:
 
 
 def main(args: list[str] | None = None) -> int:
-    return run_node("sally_controller", ControllerNode, args, start_errors=(ControllerError,))
+    return run_node("sally_controller", ControllerNode, args, start_errors=(ControllerError, PIDError))
 
 
 if __name__ == "__main__":

@@ -38,10 +38,10 @@ from sally_node_common.diagnostics import diagnostic_array
 from sally_node_common.input_health import InputHealth
 from sally_node_common.inputs import MAX_DISTANCE, UNKNOWN, InputError, StampOrder, joint_arrays, known, numbers
 from sally_node_common.messages import odometry_pose
+from sally_node_common.ik_target import IKTarget, IKTargetError
 from sally_node_common.kept_topics import subscribe_kept
 from sally_node_common.qos import KEPT, RELIABLE_DEEP
 from sally_node_common.stamps import set_stamp, stamp_ns
-from sally_sequencer import IKTarget, SequenceError
 from sally_description.contact import FootContactMonitor
 from sensor_msgs.msg import JointState
 
@@ -222,7 +222,7 @@ class IKNode(Node):
         costs = numbers((msg.position_cost, msg.orientation_cost), MAX_COST, "IK target costs")
         try:
             return IKTarget(position, face, float(costs[0]), float(costs[1]))
-        except SequenceError as exc:
+        except IKTargetError as exc:
             raise InputError("invalid", str(exc)) from None
 
     def _on_stance(self, msg: StanceCommand, kept: bool = False) -> None:

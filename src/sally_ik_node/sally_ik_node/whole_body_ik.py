@@ -2,7 +2,7 @@
 
 Only the motor joints (and the floating base, which the stance legs carry) move: the passive ee2
 and em_z joints are frozen by a DofFreezingTask constraint, since no target can move them and a
-correction spent on them would never happen. Tasks: a FrameTask per foot (the swing foot follows its :class:`~sally_sequencer.IKTarget`; floor stance feet are
+correction spent on them would never happen. Tasks: a FrameTask per foot (the swing foot follows its :class:`~sally_node_common.ik_target.IKTarget`; floor stance feet are
 locked in position where they were when they entered FLOOR; wall stance feet are locked in full
 SE3, snapshotted when they entered WALL, orientation cost 30 on the face's tilt: the magnet spins
 freely about its normal), a FrameTask on main_frame (its orientation is always held; seed 000
@@ -33,7 +33,7 @@ import mujoco
 import numpy as np
 from sally_description import LEGS
 from sally_description.constants import ACTUATED_KINDS, FACE_AXIS_LOCAL, PASSIVE_KINDS, ROOT_BODY, ee_site, hip_site, joint_name
-from sally_sequencer import IKTarget
+from sally_node_common.ik_target import IKTarget
 
 from .errors import IKError
 

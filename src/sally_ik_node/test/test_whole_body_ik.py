@@ -7,7 +7,7 @@ from sally_description import LEGS, build_model
 from sally_description.constants import ACTUATED_KINDS, joint_name
 from sally_ik_node import IKError, NumericalFootIK
 from sally_ik_node.whole_body_ik import IKCode, StanceMode, WholeBodyIK, rodrigues
-from sally_sequencer import IKTarget, SequenceError
+from sally_node_common.ik_target import IKTarget, IKTargetError
 
 MODEL = build_model()
 
@@ -123,11 +123,11 @@ def test_seed_slightly_outside_a_limit_recovers(kind, side):
 
 def test_bad_targets_and_feet_are_rejected():
     ik = WholeBodyIK(MODEL)
-    with pytest.raises(SequenceError, match="finite 3-vector"):
+    with pytest.raises(IKTargetError, match="finite 3-vector"):
         IKTarget.position_only([0.0, np.nan, 0.0])
-    with pytest.raises(SequenceError, match="face axis"):
+    with pytest.raises(IKTargetError, match="face axis"):
         IKTarget.with_orientation([0.0, 0.0, 0.0], [0.0, 0.0, 0.0])
-    with pytest.raises(SequenceError, match="non-negative"):
+    with pytest.raises(IKTargetError, match="non-negative"):
         IKTarget([0.0, 0.0, 0.0], None, -1.0)
     with pytest.raises(IKError, match=r"unknown foot 'XX'; valid: \['FL', 'FR', 'BL', 'BR'\]"):
         ik.set_stance("XX", StanceMode.SWING)

@@ -5,7 +5,7 @@ import dataclasses
 import json
 
 import pytest
-from sally_bringup.faults.cases import ABSURD_PHYSICS
+from sally_testing.faults.cases import ABSURD_PHYSICS
 from sally_description import PhysicsParams
 from sally_optimizer.evaluation import evaluate, evaluate_scenario
 from sally_optimizer.scenarios import NO_ADHESION, PENALISED, ScenarioConfig, floor_cost, wall_cost

@@ -2,7 +2,7 @@
 
 from .campaign import CAMPAIGNS, Campaign, CampaignStatus, FootReading, Tick
 from .errors import SequenceError
-from .ik_target import IKTarget
+from sally_node_common.ik_target import IKTarget
 from .phase import Phase, PhaseContext
 from .runner import RunnerStatus, SequenceRunner
 from .sequences import SEQUENCE_FEET, make_sequence

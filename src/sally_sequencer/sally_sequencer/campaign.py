@@ -20,7 +20,7 @@ from typing import Mapping
 import numpy as np
 
 from .errors import SequenceError
-from .ik_target import IKTarget
+from sally_node_common.ik_target import IKTarget
 from .phase import PhaseContext
 from .runner import RunnerStatus, SequenceRunner
 from .sequences import ORIENT_TIME, make_sequence

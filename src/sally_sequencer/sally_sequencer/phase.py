@@ -7,7 +7,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .ik_target import IKTarget
+from sally_node_common.ik_target import IKTarget
 
 
 @dataclass

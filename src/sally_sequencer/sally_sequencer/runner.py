@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from .errors import SequenceError
-from .ik_target import IKTarget
+from sally_node_common.ik_target import IKTarget
 from .phase import Phase, PhaseContext
 from .trajectory import progress
 

@@ -31,7 +31,7 @@ import math
 import numpy as np
 
 from .errors import SequenceError
-from .ik_target import IKTarget
+from sally_node_common.ik_target import IKTarget
 from .phase import Phase, PhaseContext
 from .trajectory import quintic
 

@@ -13,7 +13,7 @@ import sys
 import time
 
 import numpy as np
-from sally_controller import HoldController, JointPID, PIDGains
+from sally_node_common.pid import HoldController, JointPID, PIDGains
 from sally_description import LEGS, DescriptionError, PhysicsParams
 
 from .pulloff import PullOffConfig, run_pulloff

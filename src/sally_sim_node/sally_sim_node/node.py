@@ -28,7 +28,7 @@ import numpy as np
 from rcl_interfaces.msg import ParameterDescriptor, SetParametersResult
 from rclpy.node import Node
 from rclpy._rclpy_pybind11 import InvalidHandle, RCLError
-from sally_controller import JointPID, PIDGains
+from sally_node_common.pid import JointPID, PIDGains
 from sally_description import JOINT_NAMES, LEGS, DescriptionError, PhysicsParams, build_model
 from sally_description.constants import ACTUATED_JOINT_NAMES, magnet_body
 from sally_node_common import StartupError, run_node, spin_until_shutdown

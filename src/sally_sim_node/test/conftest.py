@@ -1,6 +1,6 @@
 import numpy as np
 import pytest
-from sally_controller import HoldController, JointPID, PIDGains
+from sally_node_common.pid import HoldController, JointPID, PIDGains
 
 
 @pytest.fixture

@@ -1,6 +1,8 @@
-"""IKTarget: what the swing foot should do for one IK step (seed 000), as plain numbers.
+"""IKTarget: what the swing foot should do for one IK step, as plain numbers.
 
-Produced by the sequences, consumed by the whole-body IK (sally_ik_node), as in seed 000."""
+Produced by the sequences (sally_sequencer), consumed by the whole-body IK (sally_ik_node); on the
+wire it is ``sally_interfaces/IKTarget``. It lives here, below both, so neither imports the other.
+Bad values raise :class:`IKTargetError` (a ``ValueError``) naming the field."""
 
 from __future__ import annotations
 
@@ -8,7 +10,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .errors import SequenceError
+
+
+class IKTargetError(ValueError):
+    """A target field that is not finite, not a 3-vector, or a negative cost."""
 
 
 @dataclass(frozen=True)
@@ -22,17 +27,17 @@ class IKTarget:
     def __post_init__(self) -> None:
         position = np.asarray(self.position, dtype=float)
         if position.shape != (3,) or not np.isfinite(position).all():
-            raise SequenceError(f"IK target position must be a finite 3-vector, got {self.position!r}")
+            raise IKTargetError(f"IK target position must be a finite 3-vector, got {self.position!r}")
         object.__setattr__(self, "position", position)
         if self.face_axis is not None:
             axis = np.asarray(self.face_axis, dtype=float)
             if axis.shape != (3,) or not np.isfinite(axis).all() or np.linalg.norm(axis) < 1e-9:
-                raise SequenceError(f"face axis must be a finite non-zero 3-vector, got {self.face_axis!r}")
+                raise IKTargetError(f"face axis must be a finite non-zero 3-vector, got {self.face_axis!r}")
             object.__setattr__(self, "face_axis", axis / np.linalg.norm(axis))
         for name in ("position_cost", "orientation_cost"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not np.isfinite(value) or value < 0:
-                raise SequenceError(f"{name} must be a non-negative finite number, got {value!r}")
+                raise IKTargetError(f"{name} must be a non-negative finite number, got {value!r}")
 
     @classmethod
     def position_only(cls, position, cost: float = 1.0) -> "IKTarget":

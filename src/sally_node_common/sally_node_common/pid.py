@@ -1,6 +1,6 @@
 """Joint-space PID: tau = Kp e + Ki integral(e) + Kd (qdot_ref - qdot).
 
-Seed 000's defaults (Kp 500, Ki 200, Kd 30, integral clamp 100). Per-joint gains. The derivative
+Defaults Kp 500, Ki 200, Kd 30, integral clamp 100 (Sally's joint servos). Per-joint gains. The derivative
 acts on the measurement (no kick when a target jumps), with an optional velocity reference. The
 integral clamp bounds the integral *term* Ki * integral(e) in N m, and integration is skipped on a
 joint whose output is saturated in the direction of its error (anti-windup). Efforts are limited
@@ -14,7 +14,14 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from .errors import ControllerError
+from .inputs import InputError
+
+class PIDError(InputError):
+    """Gains or a target the PID cannot use; the message says which and why."""
+
+    def __init__(self, detail: str, reason: str = "invalid") -> None:
+        super().__init__(reason, detail)
+
 
 DEFAULT_KP = 500.0
 DEFAULT_KI = 200.0
@@ -48,10 +55,10 @@ class PIDGains:
         for name in ("kp", "ki", "kd", "i_clamp", "effort_limit"):
             value = np.array(getattr(self, name), dtype=float)
             if value.ndim != 1 or (n is not None and len(value) != n):
-                raise ControllerError(f"PID {name} must be a vector of one value per joint ({n or 'n'})")
+                raise PIDError(f"PID {name} must be a vector of one value per joint ({n or 'n'})")
             n = len(value)
             if np.isnan(value).any() or (value < 0).any() or (name != "effort_limit" and np.isinf(value).any()):
-                raise ControllerError(f"PID {name} must be non-negative and finite, got {value.tolist()}")
+                raise PIDError(f"PID {name} must be non-negative and finite, got {value.tolist()}")
             value.setflags(write=False)
             object.__setattr__(self, name, value)
 
@@ -106,7 +113,7 @@ class HoldController:
         self.dt = dt
         self.target = np.array(target, dtype=float)
         if self.target.shape != (len(pid.gains),) or not np.isfinite(self.target).all():
-            raise ControllerError(f"target must be {len(pid.gains)} finite joint positions")
+            raise PIDError(f"target must be {len(pid.gains)} finite joint positions")
 
     def __call__(self, q: np.ndarray, qdot: np.ndarray) -> np.ndarray:
         return self.pid.update(self.target, q, qdot, self.dt)

@@ -1,4 +1,4 @@
-"""The fault matrix (sally_bringup.faults.cases), case by case: real node processes on their own
+"""The fault matrix (sally_testing.faults.cases), case by case: real node processes on their own
 loopback domain, killed, fed bad input, given bad parameters and absurd physics, interrupted.
 ``benchmarks/faults.py`` runs the same cases and prints what happened.
 
@@ -8,7 +8,7 @@ loopback domain, killed, fed bad input, given bad parameters and absurd physics,
 import os
 
 import pytest
-from sally_bringup.faults.cases import CASES
+from sally_testing.faults.cases import CASES
 
 HOLD = float(os.environ.get("SALLY_FAULT_HOLD", "10"))
 

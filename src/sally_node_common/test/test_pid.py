@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from sally_controller import ControllerError, HoldController, JointPID, PIDGains
+from sally_node_common.pid import HoldController, JointPID, PIDError, PIDGains
 
 
 def pid(**kw):
@@ -81,15 +81,15 @@ def test_anti_windup_and_effort_limit():
     ],
 )
 def test_bad_gains_are_rejected(kw, pattern):
-    with pytest.raises(ControllerError, match=pattern):
+    with pytest.raises(PIDError, match=pattern):
         PIDGains.uniform(3, **kw)
 
 
 def test_gain_vectors_must_agree():
-    with pytest.raises(ControllerError, match="one value per joint"):
+    with pytest.raises(PIDError, match="one value per joint"):
         PIDGains(np.ones(3), np.ones(2), np.ones(3), np.ones(3), np.ones(3))
 
 
 def test_hold_controller_rejects_bad_targets():
-    with pytest.raises(ControllerError, match="finite"):
+    with pytest.raises(PIDError, match="finite"):
         HoldController(JointPID(PIDGains.uniform(2)), np.array([0.0, np.nan]), 0.001)

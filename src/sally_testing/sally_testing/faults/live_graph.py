@@ -17,9 +17,9 @@ from sally_interfaces.msg import MagnetArray, SequenceStatus
 from sally_node_common.qos import LATCHED
 from sally_node_common.stamps import stamp_ns
 
-from ..graphs import graph
-from ..processes import ProcessGroup, wait_until
-from ..runner import GraphRun, start_sim_time
+from sally_bringup.graphs import graph
+from sally_bringup.processes import ProcessGroup, wait_until
+from sally_bringup.runner import GraphRun, start_sim_time
 from .nan_watch import NaNWatch
 
 DIAGNOSTICS = {
@@ -41,7 +41,7 @@ class LiveGraph:
         domain_id: int,
         overrides: Mapping[str, Mapping[str, object]] | None = None,
     ) -> None:
-        from ..probe import Probe
+        from sally_bringup.probe import Probe
 
         self.specs = {spec.name: spec for spec in graph(name, {**arguments, "composed": "false"})}  # killable one by one
         for node, values in (overrides or {}).items():
@@ -98,7 +98,7 @@ class LiveGraph:
         return self.group.processes[name].log_text()
 
     def close(self) -> dict[str, int | None]:
-        from ..shm import remove_stale_segments
+        from sally_bringup.shm import remove_stale_segments
 
         codes = self.group.stop_all()
         self.probe.close()
@@ -121,8 +121,9 @@ class LiveGraph:
             return None
         return found[2], found[3]
 
-    def wait_health(self, node: str, predicate, timeout: float, what: str) -> tuple[str, dict[str, str]]:
-        """Poll ``node``'s diagnostics until ``predicate(message, values)``."""
+    def wait_health(self, node: str, predicate, timeout: float, what: str) -> tuple[bool, str]:
+        """Poll ``node``'s diagnostics until ``predicate(message, values)``: whether it came, and the
+        message that satisfied it (or what was seen last instead)."""
         seen: list = [None]
 
         def check() -> bool:
@@ -130,8 +131,8 @@ class LiveGraph:
             return seen[0] is not None and bool(predicate(*seen[0]))
 
         if not wait_until(check, timeout, 0.05):
-            raise AssertionError(f"{node}: {what} not seen within {timeout:g} s; last diagnostics: {seen[0]}")
-        return seen[0]
+            return False, f"{node}: {what} not seen within {timeout:g} s; last diagnostics: {seen[0]}"
+        return True, repr(seen[0][0])
 
     def planted(self, foot: str) -> bool:
         """The latest telemetry has ``foot``'s magnet on, held on the wall."""
