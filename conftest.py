@@ -15,6 +15,17 @@ def pytest_configure(config):
     os.environ.pop("ROS_LOCALHOST_ONLY", None)
 
 
+def pytest_collection_modifyitems(config, items):
+    """Every test is ``graph`` (it talks over DDS or starts node processes: it takes a leased ROS
+    domain, directly or through ``graph`` / ``probe``, or its module says ``pytestmark =
+    pytest.mark.graph``) or ``unit`` (pure: ``scripts/test.sh -m unit``)."""
+    for item in items:
+        if "ros_domain" in getattr(item, "fixturenames", ()) or item.get_closest_marker("graph"):
+            item.add_marker(pytest.mark.graph)
+        else:
+            item.add_marker(pytest.mark.unit)
+
+
 def pytest_sessionfinish(session, exitstatus):
     """The suite must leave nothing behind: a Sally process still running fails the session; stale
     Fast DDS segments (a killed node's) are removed, and any that cannot be fail it too."""

@@ -2,7 +2,7 @@
 """IK solve time on an f2w-shaped workload, and the controller's state-to-effort latency.
 
 1. The whole-body IK (in process, as the IK node runs it) follows FL through the floor-to-wall
-   motion of seed 000, one solve per 5 ms: lift 10 cm (3 s), swing -45 deg about the hip (1.5 s),
+   motion of the f2w sequence, one solve per 5 ms: lift 10 cm (3 s), swing -45 deg about the hip (1.5 s),
    rise to 40 cm above home while turning the magnet face to the wall (3 s), reach toward the wall
    (2 s). Until the sequencer lands, the trajectory is built here from those phase definitions.
 2. The controller node as a process: the probe publishes joint states at 1 kHz and times each until

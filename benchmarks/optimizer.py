@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Optimizer throughput on this machine, for the full (seed 000) scenarios.
+"""Optimizer throughput on this machine, for the full scenarios.
 
 Evaluates one batch of ``--workers`` candidates (the default parameters and points near them) in
 parallel, as the optimizer does, with the in-process backend, and times it; then, alone on the

@@ -4,7 +4,7 @@
 Both are measured in the same run, in short interleaved blocks from the same settled state (short,
 so that the bare steps, which hold the settled efforts and magnet wrenches without feedback, stay
 on the same trajectory), and the medians are compared: the ratio holds on a noisy machine.
-Printed for the default parameters (seed 000's 49 noslip iterations) and for noslip off, where the
+Printed for the default parameters (49 noslip iterations) and for noslip off, where the
 bare step is cheapest and our overhead weighs most. Last line: ``physics_overhead_ratio X``, X =
 full step rate / bare step rate, the lower (worse) of the two configurations.
 """

@@ -1,3 +1,5 @@
+import glob
+
 from setuptools import find_packages, setup
 
 PACKAGE = "sally_sequencer"
@@ -9,6 +11,7 @@ setup(
     data_files=[
         ("share/ament_index/resource_index/packages", ["resource/" + PACKAGE]),
         ("share/" + PACKAGE, ["package.xml"]),
+        ("share/" + PACKAGE + "/config", glob.glob("config/*.yaml")),  # the nodes' defaults
     ],
     install_requires=["setuptools"],
     zip_safe=False,

@@ -1,4 +1,4 @@
-"""``ros2 launch sally_bringup pulloff.launch.py [...]``: seed 000's pull-off test on FL.
+"""``ros2 launch sally_bringup pulloff.launch.py [...]``: the magnet pull-off test on FL.
 
 The pulloff graph from ``sally_bringup.graphs`` (sim, controller, pull-off rig); the embedded
 runner's ``sally-launch pulloff`` starts the same processes. Needs a full ROS 2 install.

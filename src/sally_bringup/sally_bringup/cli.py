@@ -27,6 +27,15 @@ def parse(argv: list[str]) -> tuple[argparse.Namespace, dict[str, str]]:
     parser.add_argument("--run-dir", type=Path, help="where report.json, run.png and logs/ go (default runs/<time>_<graph>)")
     parser.add_argument("--domain", type=int, help="ROS_DOMAIN_ID (default: a free one in 1..101)")
     parser.add_argument("--wall-timeout", type=float, help="stop the graph after this many wall seconds")
+    parser.add_argument(
+        "--params-file",
+        action="append",
+        default=[],
+        type=Path,
+        metavar="FILE",
+        help="ROS parameter YAML for the nodes (node_name: ros__parameters: ...), over each node's config/<node>.yaml "
+        "defaults and under the graph's own values; may be given more than once (later files win)",
+    )
     parser.add_argument("--quiet", action="store_true", help="only the runner's own lines (node output still goes to logs/)")
     args = parser.parse_args(argv)
     values = {}
@@ -46,7 +55,13 @@ def main(argv: list[str] | None = None) -> int:
         if args.domain is not None and not 0 <= args.domain <= 101:
             raise GraphError(f"--domain {args.domain} is outside 0..101")
         result = run_graph(
-            args.graph, values, run_dir=args.run_dir, domain_id=args.domain, wall_timeout=args.wall_timeout, out=None if args.quiet else sys.stdout
+            args.graph,
+            values,
+            run_dir=args.run_dir,
+            domain_id=args.domain,
+            wall_timeout=args.wall_timeout,
+            out=None if args.quiet else sys.stdout,
+            params_files=args.params_file,
         )
     except GraphError as exc:
         print(f"sally-launch: {exc}", file=sys.stderr)

@@ -43,19 +43,31 @@ def node_class(executable: str) -> type:
     return getattr(importlib.import_module(module), name)
 
 
-def build(host, specs: Sequence[NodeSpec], context, parameters: Mapping[str, Mapping[str, object]] | None = None) -> dict:
-    """Each node of ``specs`` built on ``host`` in ``context`` (name -> node), with the spec's
-    parameters and ``parameters[name]`` over them."""
+def build(
+    host,
+    specs: Sequence[NodeSpec],
+    context,
+    parameters: Mapping[str, Mapping[str, object]] | None = None,
+    params_files: Sequence[str] = (),
+) -> dict:
+    """Each node of ``specs`` built on ``host`` in ``context`` (name -> node): its defaults file,
+    ``params_files`` over it, the spec's parameters and ``parameters[name]`` over those (a node's
+    own ROS arguments win over the process's, so the files go to each node, not to rclpy.init)."""
     from rclpy.parameter import Parameter
     from sally_node_common import StartupError
     from sally_node_common.lifecycle import START_ERRORS
+
+    from .config_files import defaults_file
 
     nodes = {}
     for spec in specs:
         values = {**spec.parameters, **(parameters or {}).get(spec.name, {})}
         overrides = [Parameter(name, value=value) for name, value in values.items()]
+        paths = [*([str(defaults_file(spec.package, spec.config))] if spec.config else []), *params_files]
+        files = [arg for path in paths for arg in ("--params-file", path)]
         try:
-            nodes[spec.name] = host.create(node_class(spec.executable), context=context, parameter_overrides=overrides)
+            node = host.create(node_class(spec.executable), context=context, parameter_overrides=overrides, cli_args=["--ros-args", *files])
+            nodes[spec.name] = node
         except START_ERRORS as exc:
             raise StartupError(f"{spec.name} ({spec.executable}): {exc}") from None
     return nodes
@@ -70,8 +82,9 @@ def ended(nodes: Mapping[str, object]) -> str | None:
     return None
 
 
-def run(name: str, arguments: Mapping[str, str], stop: threading.Event) -> int:
-    """Host graph ``name`` here until it ends or ``stop`` is set; the process exit status."""
+def run(name: str, arguments: Mapping[str, str], stop: threading.Event, params_files: Sequence[str] = ()) -> int:
+    """Host graph ``name`` here until it ends or ``stop`` is set; the process exit status.
+    ``params_files`` (``--ros-args --params-file F``) go to every hosted node."""
     import rclpy
     from rclpy.experimental import EventsExecutor
     from rclpy.signals import SignalHandlerOptions
@@ -85,7 +98,7 @@ def run(name: str, arguments: Mapping[str, str], stop: threading.Event) -> int:
     host = Host()
     try:
         try:
-            nodes = build(host, specs, context)
+            nodes = build(host, specs, context, params_files=params_files)
         except START_ERRORS as exc:
             print(f"sally_composed: cannot start: {exc}", file=sys.stderr)
             return EXIT_BAD_START
@@ -116,6 +129,18 @@ def run(name: str, arguments: Mapping[str, str], stop: threading.Event) -> int:
         context.try_shutdown()
 
 
+def _params_files(ros_arguments: Sequence[str]) -> list[str]:
+    """The ``--params-file F`` files among ROS arguments (the only ones a container takes)."""
+    files, rest = [], list(ros_arguments)
+    while rest:
+        item = rest.pop(0)
+        if item == "--params-file" and rest:
+            files.append(rest.pop(0))
+        elif item != "--ros-args":
+            raise GraphError(f"sally_composed takes only --params-file FILE after --ros-args, not {item!r}")
+    return files
+
+
 def main(argv: list[str] | None = None) -> int:
     set_loopback_only()
     argv = sys.argv[1:] if argv is None else argv
@@ -126,6 +151,7 @@ def main(argv: list[str] | None = None) -> int:
         if not argv or argv[0].startswith("-"):
             raise GraphError("usage: sally_composed GRAPH [name:=value ...]")
         values = {}
+        params_files = _params_files(argv[argv.index("--ros-args") + 1 :] if "--ros-args" in argv else [])
         for item in argv[1:]:
             if item == "--ros-args":
                 break
@@ -133,7 +159,7 @@ def main(argv: list[str] | None = None) -> int:
             if not sep or not key:
                 raise GraphError(f"argument {item!r} is not name:=value")
             values[key] = value
-        return run(argv[0], values, stop)
+        return run(argv[0], values, stop, params_files)
     except GraphError as exc:
         print(f"sally_composed: {exc}", file=sys.stderr)
         return EXIT_BAD_START

@@ -25,7 +25,7 @@ Arguments (``name:=value`` on either command line):
 * ``pull_rate``: the pull-off graph's force ramp (N/s)
 
 Graphs: ``f2w`` and ``orient`` (sim, controller, IK, sequencer), ``pulloff`` (sim, controller and the
-pull-off rig node: seed 000's pull-off test, no IK).
+pull-off rig node: the magnet pull-off test, no IK).
 """
 
 from __future__ import annotations
@@ -92,6 +92,8 @@ class NodeSpec:
     """Command-line arguments before the ROS arguments (the composed container's graph)."""
     hosts: tuple[str, ...] = ()
     """The nodes this process hosts (the composed container); empty: the process is one node."""
+    config: str = ""
+    """The node's defaults file in its package's ``config/`` (loaded before ``parameters``)."""
 
     @property
     def node_names(self) -> tuple[str, ...]:
@@ -176,21 +178,21 @@ def graph(name: str, arguments: Mapping[str, str] | None = None) -> list[NodeSpe
             sim["params_file"] = values["params"]
         if pulloff:
             sim["telemetry_rate"] = PULLOFF_TELEMETRY_RATE
-        nodes.append(NodeSpec("sim", "sally_sim_node", "sally_sim_node", sim, required=True))
+        nodes.append(NodeSpec("sim", "sally_sim_node", "sally_sim_node", sim, required=True, config="sim.yaml"))
     if values["controller"] == "pid":
         # in lockstep the controller holds the IK's states back until their targets come, so the
         # run does not depend on which message wins a race (the pull-off graph has no IK: the
         # controller holds the baked pose)
         controller = {"target_period": 0.005} if synchronous and not pulloff else {}
-        nodes.append(NodeSpec("controller", "sally_controller", "sally_controller", controller, required=True))
+        nodes.append(NodeSpec("controller", "sally_controller", "sally_controller", controller, required=True, config="controller.yaml"))
     duration = float(values["duration"])
     if pulloff:
         rig = {"rate": float(values["pull_rate"]), "duration": duration, "params_file": values["params"]}
-        nodes.append(NodeSpec("pulloff", "sally_sim_node", "sally_pulloff", rig, required=True))
+        nodes.append(NodeSpec("pulloff", "sally_sim_node", "sally_pulloff", rig, required=True, config="pulloff.yaml"))
         return nodes
-    nodes.append(NodeSpec("ik", "sally_ik_node", "sally_ik_node", {"target_sync": synchronous}, required=True))
+    nodes.append(NodeSpec("ik", "sally_ik_node", "sally_ik_node", {"target_sync": synchronous}, required=True, config="ik.yaml"))
     sequencer = {"sequence": values["sequence"], "duration": duration, "start_time": float(values["settle"]), "hold": float(values["hold"])}
-    nodes.append(NodeSpec("sequencer", "sally_sequencer", "sally_sequencer", sequencer, required=True))
+    nodes.append(NodeSpec("sequencer", "sally_sequencer", "sally_sequencer", sequencer, required=True, config="sequencer.yaml"))
     return nodes
 
 

@@ -22,18 +22,30 @@ def describe(name: str):
         DeclareLaunchArgument(n, default_value=defaults[n], description=a.description, **({"choices": list(a.choices)} if a.choices else {}))
         for n, a in ARGUMENTS.items()
     ]
+    declared.append(
+        DeclareLaunchArgument(
+            "params_file", default_value="", description="ROS parameter YAML for the nodes, over their config/<node>.yaml defaults"
+        )
+    )
 
     def nodes(context):
+        from ament_index_python.packages import get_package_share_directory
+        from launch_ros.parameter_descriptions import ParameterFile
+
         values = {n: LaunchConfiguration(n).perform(context) for n in ARGUMENTS}
+        user = LaunchConfiguration("params_file").perform(context)
         actions = []
         for spec in graph(name, values):
+            files = [f"{get_package_share_directory(spec.package)}/config/{spec.config}"] if spec.config else []
+            files += [user] if user else []
+            parameters = [ParameterFile(f, allow_substs=True) for f in files] + ([spec.parameters] if spec.parameters else [])
             node = Node(
                 package=spec.package,
                 executable=spec.executable,
                 name=None,
                 output="screen",
-                parameters=[spec.parameters] if spec.parameters else [],
-                arguments=list(spec.arguments),
+                parameters=parameters,
+                arguments=list(spec.arguments),  # a composed container passes its --params-file files to every hosted node
             )
             actions.append(node)
             if spec.required:  # the graph ends with a required node, as the embedded runner does

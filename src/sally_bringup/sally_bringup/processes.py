@@ -15,9 +15,14 @@ from pathlib import Path
 from typing import IO, Mapping, Sequence
 
 
-def ros_args(parameters: Mapping[str, object] | None = None, remaps: Mapping[str, str] | None = None) -> list[str]:
-    """``--ros-args -p name:=value ... -r from:=to ...`` with YAML-safe values."""
+def ros_args(
+    parameters: Mapping[str, object] | None = None, remaps: Mapping[str, str] | None = None, params_files: Sequence[Path | str] = ()
+) -> list[str]:
+    """``--ros-args --params-file f ... -p name:=value ... -r from:=to ...`` with YAML-safe values
+    (a later file overrides an earlier one; ``-p`` overrides every file)."""
     out: list[str] = []
+    for path in params_files:
+        out += ["--params-file", str(path)]
     for name, value in (parameters or {}).items():
         out += ["-p", f"{name}:={_yaml(value)}"]
     for source, target in (remaps or {}).items():

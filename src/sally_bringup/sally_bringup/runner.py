@@ -1,5 +1,6 @@
-"""The embedded runner: a graph from :mod:`sally_bringup.graphs` as separate processes, without
-``launch_ros``.
+"""The embedded runner: a graph from :mod:`sally_bringup.graphs` run to its end, without
+``launch_ros`` (its nodes as processes, :class:`~sally_bringup.node_backends.ProcessBackend`, or
+wherever another :class:`~sally_bringup.node_backends.NodeBackend` runs them).
 
 Each node's output is passed through with a ``[name]`` prefix (and kept in the run folder's
 ``logs/``); Ctrl-C (SIGINT) or SIGTERM stops every process; when a required node exits, the graph
@@ -19,9 +20,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Callable, Mapping, Sequence
 
+from .config_files import check_params_files, defaults_file
 from .environment import graph_environment, lease_domain
 from .graphs import GRAPHS, GraphError, NodeSpec, graph, resolve
-from .processes import NodeProcess, find_executable, ros_args, stop_together, wait_until
+from .node_backends import NodeBackend, ProcessBackend
+from .processes import wait_until
 
 EXIT_OK, EXIT_FAILED, EXIT_INTERRUPTED, EXIT_BAD_ARGS = 0, 1, 130, 2
 DISCOVERY_TIMEOUT = 60.0
@@ -37,28 +40,6 @@ class RunResult:
     """The :class:`~sally_bringup.report.RunRecord` the report was computed from."""
 
 
-class _Pump(threading.Thread):
-    """Copies a process's output line by line to ``out`` with a prefix, and to its log file."""
-
-    def __init__(self, name: str, stream: IO[bytes], out: IO[str] | None, log: Path) -> None:
-        super().__init__(name=f"pump {name}", daemon=True)
-        self.prefix, self.stream, self.out, self.log = f"[{name}] ", stream, out, log
-
-        self.last_line = ""
-        """The last non-empty line the process wrote (a node that cannot start says why in it)."""
-
-    def run(self) -> None:
-        with open(self.log, "wb") as log:
-            for line in iter(self.stream.readline, b""):
-                log.write(line)
-                log.flush()
-                if line.strip():
-                    self.last_line = line.decode(errors="replace").strip()
-                if self.out is not None:
-                    self.out.write(self.prefix + line.decode(errors="replace").rstrip("\n") + "\n")
-                    self.out.flush()
-
-
 class GraphRun:
     def __init__(
         self,
@@ -69,9 +50,14 @@ class GraphRun:
         out: IO[str] | None = sys.stdout,
         wall_timeout: float | None = None,
         overrides: Mapping[str, Mapping[str, object]] | None = None,
+        backend: NodeBackend | None = None,
+        params_files: Sequence[Path | str] = (),
     ) -> None:
         """``overrides``: extra parameters by node name (e.g. ``{"pulloff": {"stop_above_clip":
-        True}}``), for callers such as the optimizer that need more than the graph arguments."""
+        True}}``), for callers such as the optimizer that need more than the graph arguments.
+        ``backend``: where the nodes run (default: one process per node spec). ``params_files``:
+        ROS parameter files for every node (``--params-file``), over the nodes' own defaults files
+        and under the graph's parameters."""
         self.name = name
         self.nodes: list[NodeSpec] = graph(name, arguments)  # validates before anything starts
         unknown = sorted(set(overrides or {}) - {spec.name for spec in self.nodes})
@@ -85,8 +71,10 @@ class GraphRun:
         self.domain_id = domain_id
         self.out = out
         self.wall_timeout = wall_timeout
-        self.processes: dict[str, NodeProcess] = {}
-        self._pumps: dict[str, _Pump] = {}
+        self.backend = backend if backend is not None else ProcessBackend()
+        self.params_files = check_params_files(params_files)
+        for spec in self.nodes:  # every defaults file is found before anything starts
+            self.node_params_files(spec)
         self._stop = threading.Event()
 
     def say(self, text: str) -> None:
@@ -119,6 +107,8 @@ class GraphRun:
 
         env = graph_environment(domain)
         self.say(f"graph {self.name} in ROS domain {domain} (loopback only); run folder {self.run_dir}")
+        backend = self.backend
+        backend.open(domain, self.run_dir / "logs", self.out)  # before the probe: an in-process backend sets up rmw's environment
         probe = Probe(domain, name="sally_runner")
         recorder = RunRecorder(probe)
         interrupted = timed_out = False
@@ -128,8 +118,8 @@ class GraphRun:
         sim_started = None
         try:
             for spec in self.nodes:
-                self._start(spec, env)
-            self._started_all()
+                self.say(backend.start(spec, self.node_parameters(spec), self.node_arguments(spec), self.node_params_files(spec), env))
+            backend.started_all()
             if "sim" in self.node_names:
                 sim_started = self._unpause_when_heard(probe, recorder)
             else:
@@ -140,11 +130,11 @@ class GraphRun:
             if exited == DIVERGED:
                 self.say(f"the physics diverged ({recorder.record.divergence}); stopping the graph")
             elif exited is not None:
-                self.say(f"{exited} {self._ended(exited)}; stopping the graph")
+                self.say(f"{exited} {backend.ended(exited)}; stopping the graph")
             if not interrupted:  # the final result may still be on its way
                 verdict = lambda: recorder.record.result is not None or recorder.record.pulloff is not None  # noqa: E731
                 wait_until(verdict, 2.0)
-                if exited not in (None, DIVERGED) and self._failed(exited) and not verdict():
+                if exited not in (None, DIVERGED) and backend.failed(exited) and not verdict():
                     failure = self.exit_reason(exited)  # it ended the graph without a verdict: say why
         except NodeExited as exc:
             failure = f"{self.exit_reason(str(exc))} (while the graph was coming up)"
@@ -153,7 +143,10 @@ class GraphRun:
             failure = f"the graph did not come up: {exc}"
             self.say(failure)
         finally:
-            codes = self._stop_all()
+            try:
+                codes = backend.stop_all()
+            finally:
+                backend.close()
             wall = time.monotonic() - (sim_started or started)
             probe.close()
             remove_stale_segments()
@@ -189,61 +182,33 @@ class GraphRun:
         node is heard)."""
         return {**spec.parameters, **({"start_paused": True} if spec.name == "sim" else {})}
 
+    def node_params_files(self, spec: NodeSpec) -> list[Path]:
+        """A node's defaults file, then the run's own files (a composed container loads the
+        defaults of the nodes it hosts itself)."""
+        return [*([defaults_file(spec.package, spec.config)] if spec.config else []), *self.params_files]
+
     @staticmethod
     def node_arguments(spec: NodeSpec) -> tuple[str, ...]:
         """The command-line arguments a process gets before its ROS arguments: a composed
         container hosting the sim starts it paused too."""
         return (*spec.arguments, *(("start_paused:=true",) if spec.hosts and "sim" in spec.hosts else ()))
 
-    def _start(self, spec: NodeSpec, env: Mapping[str, str]) -> None:
-        argv = [find_executable(spec.executable), *self.node_arguments(spec), *ros_args(self.node_parameters(spec))]
-        process = NodeProcess(spec.name, argv, env)
-        import subprocess
-
-        process.start(stdout=subprocess.PIPE)
-        pump = _Pump(spec.name, process.popen.stdout, self.out, self.run_dir / "logs" / f"{spec.name}.log")
-        pump.start()
-        self.processes[spec.name] = process
-        self._pumps[spec.name] = pump
-        self.say(f"started {spec.name} ({spec.executable}, pid {process.pid})")
-
-    def _ended(self, name: str) -> str:
-        return f"exited with {self.processes[name].returncode}"
-
     def exit_reason(self, name: str) -> str:
         """How required node ``name`` ended, with the last line it wrote (its own reason)."""
-        pump = self._pumps.get(name)
-        if pump is not None:
-            pump.join(timeout=2.0)  # the rest of its output, up to the end of the stream
-        last = pump.last_line if pump is not None else ""
-        return f"{name} {self._ended(name)}" + (f": {last}" if last else "")
+        last = self.backend.last_words(name)
+        return f"{name} {self.backend.ended(name)}" + (f": {last}" if last else "")
 
     @property
     def node_names(self) -> set[str]:
         """Every graph node this run runs, hosted ones included."""
         return {name for spec in self.nodes for name in spec.node_names}
 
-    def _exited_required(self) -> str | None:
-        """The name of a required node that is no longer running, if any."""
-        return next((spec.name for spec in self.nodes if spec.required and not self._running(spec.name)), None)
-
-    def _running(self, name: str) -> bool:
-        process = self.processes.get(name)
-        return process is None or process.running  # hosted by a subclass, not a process of ours
-
-    def _failed(self, name: str) -> bool:
-        process = self.processes.get(name)
-        return process is not None and process.returncode not in (0, None)
-
-    def _started_all(self) -> None:
-        """Called once every node is started (a hook for runners that host the nodes themselves)."""
-
     def _unpause_when_heard(self, probe, recorder) -> float:
         """Wait until every node's topics are matched both ways, then start sim time. A required
         node that exits meanwhile ends the wait at once (:class:`NodeExited`)."""
         names = self.node_names
         recordings = [recorder.recordings[t] for t in ("/sally/foot_states", "/sally/ik_target")] if "ik" in names else []
-        start_sim_time(probe, names, self._exited_required, recordings)
+        start_sim_time(probe, names, self.backend.gone, recordings)
         self.say("every node is up: sim time starts")
         return time.monotonic()
 
@@ -254,7 +219,7 @@ class GraphRun:
         while not self._stop.is_set():
             if record.divergence is not None:
                 return DIVERGED
-            exited = self._exited_required()
+            exited = self.backend.gone()
             if exited is not None:
                 return exited
             if deadline is not None and time.monotonic() > deadline:
@@ -262,9 +227,6 @@ class GraphRun:
                 return None
             time.sleep(0.05)
         return None
-
-    def _stop_all(self) -> dict[str, int | None]:
-        return stop_together(list(self.processes.values()), timeout=3.0)
 
 
 def readiness(names: set[str]) -> tuple[dict[str, int], dict[str, int]]:

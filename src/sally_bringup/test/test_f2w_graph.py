@@ -12,6 +12,8 @@ import pytest
 from sally_bringup.report import comparable
 from sally_bringup.runner import EXIT_OK, run_graph
 
+pytestmark = pytest.mark.graph  # real graphs, in processes or hosted in this process
+
 
 def run_f2w(tmp_path, ros_domain, name, pacing="lockstep", composed="false"):
     arguments = {"pacing": pacing, "composed": composed}

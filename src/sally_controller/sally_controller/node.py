@@ -30,16 +30,17 @@ from collections import Counter
 
 import numpy as np
 from diagnostic_msgs.msg import DiagnosticArray
-from rcl_interfaces.msg import ParameterDescriptor, SetParametersResult
 from rclpy.node import Node
 from nav_msgs.msg import Odometry
 from sally_description import JOINT_NAMES, build_model
+from sally_description.constants import ACTUATED_JOINT_NAMES
 from sally_description.limits import actuated_limits
 from sally_node_common import run_node
 from sally_node_common.diagnostics import diagnostic_array
 from sally_node_common.input_health import InputHealth
 from sally_node_common.inputs import InputError, StampOrder
 from sally_node_common.messages import odometry_pose
+from sally_node_common.parameters import Param, ParameterTable
 from sally_node_common.kept_topics import subscribe_kept
 from sally_node_common.qos import RELIABLE_DEEP
 from sally_node_common.stamps import stamp_ns
@@ -55,6 +56,18 @@ from sally_node_common.pid import DEFAULT_I_CLAMP, DEFAULT_KD, DEFAULT_KI, DEFAU
 # KEPT); any other publisher's reach it too, each message once (sally_node_common.kept_topics).
 STATES, TARGETS, ODOM = "/joint_states", "/sally/joint_targets", "/sally/odom"
 GAINS = {"kp": DEFAULT_KP, "ki": DEFAULT_KI, "kd": DEFAULT_KD, "i_clamp": DEFAULT_I_CLAMP}
+JOINTS = len(ACTUATED_JOINT_NAMES)
+"""Motor joints: a gain is one value for all of them or one per joint."""
+TABLE = ParameterTable(
+    (
+        *(Param(name, [default], f"PID {name}: one value for all motor joints or one per joint ({JOINTS})", low=0.0, lengths=(1, JOINTS)) for name, default in GAINS.items()),
+        Param("diagnostics_period", 1.0, "/diagnostics period", low=0.0, high=60.0, open_low=True, unit="wall s"),
+        Param("gravity_compensation", True, "add each leg's gravity torque to the PID output"),
+        Param("target_period", 0.0, "IK period to wait for targets by stamp; 0: use the latest", low=0.0, high=1.0, unit="s of sim time"),
+        Param("target_wait", 10.0, "how long to hold a state back for its targets", low=0.0, high=600.0, open_low=True, unit="wall s"),
+        Param("gravity_period", 0.01, "time between gravity recomputations (it changes slowly)", low=0.0, high=1.0, unit="s of sim time"),
+    )
+)
 
 
 class ControllerNode(Node):
@@ -70,25 +83,9 @@ class ControllerNode(Node):
         """States (message, checked q, qdot) waiting for their targets; wall clock."""
         self._names = limits.names
         self._effort_limit = limits.effort
-        self.add_on_set_parameters_callback(self._validate)
-        for name, default in GAINS.items():
-            self.declare_parameter(
-                name, [default], ParameterDescriptor(description=f"PID {name}: one value for all joints or one per joint ({len(self._names)})")
-            )
-        self.declare_parameter("diagnostics_period", 1.0, ParameterDescriptor(description="wall seconds between /diagnostics"))
-        self.declare_parameter(
-            "gravity_compensation", True, ParameterDescriptor(description="add each leg's gravity torque to the PID output")
-        )
-        self.declare_parameter(
-            "target_period", 0.0, ParameterDescriptor(description="IK period (s) to wait for targets by stamp; 0: use the latest")
-        )
-        self.declare_parameter("target_wait", 10.0, ParameterDescriptor(description="wall seconds to hold a state back for its targets"))
-        self.declare_parameter(
-            "gravity_period", 0.01, ParameterDescriptor(description="sim seconds between gravity recomputations (it changes slowly)")
-        )
+        TABLE.declare(self, on_change=lambda names: self._read_settings())
         self.controller = JointController(limits.names, limits.lower, limits.upper, self._gains())
         self._read_settings()
-        self.add_post_set_parameters_callback(lambda params: self._read_settings())
         self._counts: Counter[str] = Counter()
         self._health = InputHealth(lambda text: self.get_logger().error(text), watched=(STATES,))
         self._state_order, self._odom_order = StampOrder("joint state"), StampOrder("odometry")
@@ -114,25 +111,6 @@ class ControllerNode(Node):
         n = len(self._names)
         values = {name: np.broadcast_to(np.asarray(self.get_parameter(name).value, float), (n,)) for name in GAINS}
         return PIDGains(values["kp"], values["ki"], values["kd"], values["i_clamp"], self._effort_limit)
-
-    def _validate(self, params) -> SetParametersResult:
-        for param in params:
-            if param.name in GAINS:
-                value = np.asarray(param.value, dtype=float) if _numeric_list(param.value) else None
-                if value is None or len(value) not in (1, len(self._names)) or not np.isfinite(value).all() or (value < 0).any():
-                    return SetParametersResult(
-                        successful=False,
-                        reason=f"{param.name} must be 1 or {len(self._names)} non-negative finite numbers, got {param.value!r}",
-                    )
-            elif param.name == "diagnostics_period" and not (_number(param.value) and 0 < param.value <= 60):
-                return SetParametersResult(successful=False, reason="diagnostics_period must be in (0, 60] s")
-            elif param.name == "gravity_period" and not (_number(param.value) and 0 <= param.value <= 1):
-                return SetParametersResult(successful=False, reason="gravity_period must be in [0, 1] s")
-            elif param.name == "target_period" and not (_number(param.value) and 0 <= param.value <= 1):
-                return SetParametersResult(successful=False, reason="target_period must be in [0, 1] s")
-            elif param.name == "target_wait" and not (_number(param.value) and 0 < param.value <= 600):
-                return SetParametersResult(successful=False, reason="target_wait must be in (0, 600] s")
-        return SetParametersResult(successful=True)
 
     def _on_targets(self, msg: JointState, kept: bool = False) -> None:
         stamp = _stamp(msg)
@@ -264,14 +242,6 @@ class ControllerNode(Node):
 
 def _stamp(msg) -> int:
     return stamp_ns(msg.header.stamp)
-
-
-def _number(v) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool)
-
-
-def _numeric_list(v) -> bool:
-    return hasattr(v, "__len__") and not isinstance(v, str) and all(_number(x) for x in v)
 
 
 def main(args: list[str] | None = None) -> int:

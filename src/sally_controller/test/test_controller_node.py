@@ -11,9 +11,11 @@ def test_gains_are_validated_at_run_time(graph, probe):
     efforts = probe.record(JointState, "/sally/joint_efforts")
     probe.wait_for_publishers(efforts, timeout=30.0)
     result = probe.set_parameters("sally_controller", {"kp": [-1.0]})[0]
-    assert not result.successful and "kp must be 1 or 16 non-negative finite numbers" in result.reason
+    assert not result.successful and "kp = [-1.0] has an entry -1.0 that must be >= 0" in result.reason
     result = probe.set_parameters("sally_controller", {"kd": [1.0, 2.0]})[0]
-    assert not result.successful and "kd must be 1 or 16" in result.reason
+    assert not result.successful and "kd = [1.0, 2.0] must have 1 or 16 entries" in result.reason
+    result = probe.set_parameters("sally_controller", {"ki": [float("nan")]})[0]
+    assert not result.successful and "must be finite" in result.reason
     result = probe.set_parameters("sally_controller", {"target_period": -0.1})[0]
     assert not result.successful and "target_period" in result.reason
     assert probe.set_parameters("sally_controller", {"kp": [400.0] * 16})[0].successful

@@ -1,6 +1,6 @@
 """Baked joint angles: the standing pose written into the model's geometry, in memory.
 
-Seed 000 bakes knee, wrist and ee angles into the link geometry (Rodrigues rotation of each link
+Sally's description bakes knee, wrist and ee angles into the link geometry (Rodrigues rotation of each link
 about its joint axis) instead of relying on keyframes. We do the same on an ``mujoco.MjSpec``: the
 child body of each baked joint is rotated about that joint's axis, so q = 0 *is* the baked pose
 and joint ranges are measured from it. No file is touched.
@@ -29,7 +29,7 @@ def _per_leg(value: float) -> Mapping[str, float]:
 
 @dataclass(frozen=True)
 class Bake:
-    """Per-leg baked angles in degrees (seed 000's KNEE/WRIST/EE_BAKE_DEG dicts).
+    """Per-leg baked angles in degrees (KNEE/WRIST/EE_BAKE_DEG).
 
     The defaults put the thigh 40 deg up, the shin 60 deg down and the ee link vertical, so every
     magnet face lies flat on the floor about 0.28 m from its hip.

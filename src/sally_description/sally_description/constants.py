@@ -73,5 +73,5 @@ SAMPLING_RING_RADIUS = 0.022
 FOOT_STANDOFF = 0.008
 """Distance from the EE reference point (magnet body origin, ee_site) to the magnet face (m)."""
 FACE_AXIS_LOCAL = (0.0, -1.0, 0.0)
-"""Magnet face normal in the magnet body frame (the seed's "EE local -Y")."""
+"""Magnet face normal in the magnet body frame ("EE local -Y")."""
 MU_0 = 4e-7 * math.pi

@@ -1,4 +1,4 @@
-"""Seed 000's surface readouts: penetration and lost contact measured against baselines.
+"""Surface readouts: penetration and lost contact measured against baselines.
 
 Shared by the simulator (offline scenarios) and the IK node (/sally/foot_states), so it lives with
 the robot's other conventions, free of MuJoCo and ROS.

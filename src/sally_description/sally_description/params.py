@@ -1,4 +1,4 @@
-"""The 14 physics parameters of seed 000's optimizer, validated, and applied to a model spec.
+"""The 14 physics parameters the optimizer identifies, validated, and applied to a model spec.
 
 A :class:`PhysicsParams` is immutable and always valid: construction checks every value against
 :data:`PARAM_SPACE`. Contact parameters go onto the electromagnet geoms (which carry
@@ -80,7 +80,7 @@ _DIMS = {d.name: d for d in PARAM_SPACE}
 
 @dataclass(frozen=True)
 class PhysicsParams:
-    """Contact, solver and magnet parameters. Defaults: seed 000's combined-optimizer best for the
+    """Contact, solver and magnet parameters. Defaults: the combined optimizer's best for the
     magnet (Br 1.88 T, 57.5 mm, 800.7 N, 49 noslip iterations) and stiff, well-damped foot contacts."""
 
     sliding_friction: float = 0.8

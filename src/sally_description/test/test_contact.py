@@ -1,4 +1,4 @@
-"""Seed 000's baseline contact readouts: floor and wall penetration, 8 mm lost contact."""
+"""Baseline contact readouts: floor and wall penetration, 8 mm lost contact."""
 
 import pytest
 from sally_description import DescriptionError

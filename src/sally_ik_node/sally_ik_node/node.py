@@ -27,7 +27,6 @@ import numpy as np
 from diagnostic_msgs.msg import DiagnosticArray
 from geometry_msgs.msg import Point, Pose, Quaternion
 from nav_msgs.msg import Odometry
-from rcl_interfaces.msg import ParameterDescriptor, SetParametersResult
 from rclpy.node import Node
 from sally_description import JOINT_NAMES, LEGS, build_model
 from sally_description.constants import ACTUATED_JOINT_NAMES, hip_site
@@ -38,6 +37,7 @@ from sally_node_common.diagnostics import diagnostic_array
 from sally_node_common.input_health import InputHealth
 from sally_node_common.inputs import MAX_DISTANCE, UNKNOWN, InputError, StampOrder, joint_arrays, known, numbers
 from sally_node_common.messages import odometry_pose
+from sally_node_common.parameters import Param, ParameterTable
 from sally_node_common.ik_target import IKTarget, IKTargetError
 from sally_node_common.kept_topics import subscribe_kept
 from sally_node_common.qos import KEPT, RELIABLE_DEEP
@@ -52,6 +52,17 @@ from .whole_body_ik import IKConfig, StanceMode, WholeBodyIK
 STATES, ODOM, TARGET, STANCE = "/joint_states", "/sally/odom", "/sally/ik_target", "/sally/stance"
 MAX_COST = 1e6
 COSTS = ("posture_cost", "body_position_cost", "body_orientation_cost", "stance_position_cost", "wall_orientation_cost")
+_DEFAULTS = IKConfig()
+TABLE = ParameterTable(
+    (
+        Param("ik_period", 0.005, "time between IK solves", low=0.0005, high=1.0, unit="s of sim time"),
+        Param("damping", _DEFAULTS.damping, "mink damping", low=0.0, high=10.0, read_only=True),
+        Param("solver", _DEFAULTS.solver, "QP solver", choices=("daqp", "quadprog"), read_only=True),
+        Param("target_sync", False, "wait for the sequencer's target stamped with a state before solving it (lockstep)", read_only=True),
+        Param("target_wait", 2.0, "how long to wait for a synced target", low=0.0, high=60.0, open_low=True, unit="wall s"),
+        *(Param(name, getattr(_DEFAULTS, name), f"IK {name}", low=0.0, high=1e4, read_only=True) for name in COSTS),
+    )
+)
 PENDING = 64
 """How many unmatched joint-state / odom stamps are kept while waiting for their partner."""
 Pose7 = np.ndarray
@@ -61,19 +72,7 @@ Pose7 = np.ndarray
 class IKNode(Node):
     def __init__(self, **kwargs) -> None:
         super().__init__("sally_ik", **kwargs)
-        self.add_on_set_parameters_callback(self._validate)
-        self.declare_parameter("ik_period", 0.005, ParameterDescriptor(description="sim seconds between IK solves"))
-        self.declare_parameter("damping", 1e-3, ParameterDescriptor(description="mink damping", read_only=True))
-        self.declare_parameter("solver", "daqp", ParameterDescriptor(description="QP solver (daqp, quadprog)", read_only=True))
-        self.declare_parameter(
-            "target_sync",
-            False,
-            ParameterDescriptor(description="wait for the sequencer's target stamped with a state before solving it (lockstep)", read_only=True),
-        )
-        self.declare_parameter("target_wait", 2.0, ParameterDescriptor(description="wall seconds to wait for a synced target"))
-        defaults = IKConfig()
-        for name in COSTS:
-            self.declare_parameter(name, getattr(defaults, name), ParameterDescriptor(description=f"IK {name}", read_only=True))
+        TABLE.declare(self, on_change=lambda names: self._read_settings())
         model = build_model()
         WholeBodyIK(model).solve()  # warm up: the first solve is slow, and a lockstep graph waits on it
         self.ik = WholeBodyIK(
@@ -85,7 +84,6 @@ class IKNode(Node):
             ),
         )
         self._period_ns = round(self.get_parameter("ik_period").value * 1e9)
-        self.add_post_set_parameters_callback(lambda params: self._read_settings())
         self._qpos_adr = np.array([model.joint(n).qposadr[0] for n in JOINT_NAMES])
         self._act_adr = np.array([model.joint(n).qposadr[0] for n in ACTUATED_JOINT_NAMES])
         self._hip_sites = {leg: model.site(hip_site(leg)).id for leg in LEGS}
@@ -116,20 +114,6 @@ class IKNode(Node):
         subscribe_kept(self, StanceCommand, STANCE, self._on_stance)
         self.create_timer(1.0, self._publish_diagnostics)
         self.create_timer(0.05, self._check_wait)
-
-    def _validate(self, params) -> SetParametersResult:
-        for p in params:
-            if p.name == "ik_period" and not (isinstance(p.value, float) and 0.0005 <= p.value <= 1.0):
-                return SetParametersResult(successful=False, reason="ik_period must be in [0.0005, 1] s")
-            if p.name == "target_wait" and not (isinstance(p.value, float) and 0.0 < p.value <= 60.0):
-                return SetParametersResult(successful=False, reason="target_wait must be in (0, 60] s")
-            if p.name == "damping" and not (isinstance(p.value, float) and 0.0 <= p.value <= 10.0):
-                return SetParametersResult(successful=False, reason="damping must be in [0, 10]")
-            if p.name in COSTS and not (isinstance(p.value, float) and 0.0 <= p.value <= 1e4):
-                return SetParametersResult(successful=False, reason=f"{p.name} must be in [0, 1e4]")
-            if p.name == "solver" and p.value not in ("daqp", "quadprog"):
-                return SetParametersResult(successful=False, reason="solver must be one of ['daqp', 'quadprog']")
-        return SetParametersResult(successful=True)
 
     # --- inputs ---------------------------------------------------------------------------------
     def _on_state(self, msg: JointState) -> None:

@@ -1,4 +1,4 @@
-"""Single-foot numerical IK by bounded least squares (seed 003), independent of mink.
+"""Single-foot numerical IK by bounded least squares, independent of mink (a cross-check of the whole-body IK).
 
 Solves for one leg's actuated joints (hip_pitch, knee, wrist, ee) with the body and the other legs
 frozen, from a warm start, within the joint limits. Used to cross-check the whole-body mink solver

@@ -1,11 +1,11 @@
-"""Whole-body differential IK for Sally with mink (seed 000), robust to bad seeds and targets (seed 002).
+"""Whole-body differential IK for Sally with mink, robust to bad starting poses and targets.
 
 Only the motor joints (and the floating base, which the stance legs carry) move: the passive ee2
 and em_z joints are frozen by a DofFreezingTask constraint, since no target can move them and a
 correction spent on them would never happen. Tasks: a FrameTask per foot (the swing foot follows its :class:`~sally_node_common.ik_target.IKTarget`; floor stance feet are
 locked in position where they were when they entered FLOOR; wall stance feet are locked in full
 SE3, snapshotted when they entered WALL, orientation cost 30 on the face's tilt: the magnet spins
-freely about its normal), a FrameTask on main_frame (its orientation is always held; seed 000
+freely about its normal), a FrameTask on main_frame (its orientation is always held;
 freed it under a face axis, which rolled the body with FL on the wall), a PostureTask toward the
 baked pose, and a ConfigurationLimit. One
 :meth:`WholeBodyIK.solve` is one differential step of ``dt`` from the configuration last given.

@@ -1,4 +1,4 @@
-"""Whole-body mink IK: targets, stance locks, limits, the seed 002 recovery matrix, seed 003 cross-check."""
+"""Whole-body mink IK: targets, stance locks, limits, the recovery matrix, the scipy cross-check."""
 
 import mujoco
 import numpy as np
@@ -146,7 +146,7 @@ def test_rodrigues():
 
 
 def test_cross_check_against_the_numerical_ik():
-    """Seed 003: for reachable single-foot targets mink and a warm-started scipy IK agree within 1 mm."""
+    """For reachable single-foot targets mink and a warm-started scipy IK agree within 1 mm."""
     rng = np.random.default_rng(3)
     numerical = NumericalFootIK(MODEL)
     checked = 0

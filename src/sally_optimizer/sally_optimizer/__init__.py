@@ -1,4 +1,4 @@
-"""Offline CMA-ES identification of Sally's physics parameters (seed 000's combined optimizer).
+"""Offline CMA-ES identification of Sally's physics parameters (the combined optimizer).
 
 Each candidate runs three headless graphs (floor lift, wall hold, pull-off) and is scored from
 what those graphs publish. Modules: :mod:`space` (the 14 dimensions and their transform),

@@ -1,4 +1,4 @@
-"""``sally-optimize`` and ``sally-replay``: seed 000's combined optimizer and its viewer."""
+"""``sally-optimize`` and ``sally-replay``: the combined optimizer and its viewer."""
 
 from __future__ import annotations
 

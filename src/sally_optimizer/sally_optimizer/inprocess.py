@@ -4,9 +4,9 @@ The same nodes as the multi-process graph (:func:`sally_bringup.graphs.graph` de
 the same parameters), but constructed here, in one rclpy context of the run's own ROS domain, and
 spun by one EventsExecutor; the sim node's physics loop runs in a thread of its own, as it does in
 its process. The nodes are hosted together (:class:`sally_node_common.host.Host`): messages between
-them are handed over as Python objects, and only what the runner's probe reads goes through DDS. The runner's probe, report
-and plots are the multi-process runner's (:class:`sally_bringup.runner.GraphRun`), so both backends
-are scored from the same records. The multi-process graph stays the default everywhere.
+them are handed over as Python objects, and only what the runner's probe reads goes through DDS. The runner, its probe, report and
+plots are the multi-process run's (:class:`sally_bringup.runner.GraphRun` with this
+:class:`~sally_bringup.node_backends.NodeBackend`), so both backends are scored from the same records.
 """
 
 from __future__ import annotations
@@ -14,12 +14,13 @@ from __future__ import annotations
 import threading
 import time
 from pathlib import Path
-from typing import IO, Mapping
+from typing import IO, Mapping, Sequence
 
 from sally_node_common.discovery import set_loopback_only
 from sally_node_common.host import Host
 from sally_bringup.composed import node_class
 from sally_bringup.graphs import NodeSpec
+from sally_bringup.node_backends import NodeBackend
 from sally_bringup.runner import GraphRun, RunResult
 
 EXIT_FAILED, EXIT_CRASHED = 1, 70
@@ -40,36 +41,49 @@ class _GuardedExecutor:
             raise
 
 
-class InProcessGraphRun(GraphRun):
-    def _run(self, domain: int) -> RunResult:
-        import rclpy
-        from rclpy.experimental import EventsExecutor
+class InProcessBackend(NodeBackend):
+    """The graph's node classes hosted in this process, in their own rclpy context."""
 
-        set_loopback_only()  # read by rmw at init: discovery stays on this machine
-        self._context = rclpy.Context()
-        rclpy.init(context=self._context, domain_id=domain)
-        self._executor = EventsExecutor(context=self._context)
-        self._host = Host()
+    def __init__(self) -> None:
         self._hosted: dict[str, object] = {}
         self._codes: dict[str, int | None] = {}
         self._errors: list[str] = []
         self._halt = threading.Event()
         self._loop: threading.Thread | None = None
-        try:
-            return super()._run(domain)
-        finally:
-            self._context.try_shutdown()
+        self._out: IO[str] | None = None
+        self._context = None
 
-    def _start(self, spec: NodeSpec, env: Mapping[str, str]) -> None:
+    def open(self, domain: int, log_dir: Path, out: IO[str] | None) -> None:
+        import rclpy
+        from rclpy.experimental import EventsExecutor
+
+        set_loopback_only()  # read by rmw at init: discovery stays on this machine
+        self._out = out
+        self._context = rclpy.Context()
+        rclpy.init(context=self._context, domain_id=domain)
+        self._executor = EventsExecutor(context=self._context)
+        self._host = Host()
+
+    def start(
+        self,
+        spec: NodeSpec,
+        parameters: Mapping[str, object],
+        arguments: tuple[str, ...],
+        params_files: Sequence[Path],
+        env: Mapping[str, str],
+    ) -> str:
         from rclpy.parameter import Parameter
 
-        overrides = [Parameter(name, value=value) for name, value in self.node_parameters(spec).items()]
-        node = self._host.create(node_class(spec.executable), context=self._context, parameter_overrides=overrides)
+        overrides = [Parameter(name, value=value) for name, value in parameters.items()]
+        files = [arg for path in params_files for arg in ("--params-file", str(path))]
+        node = self._host.create(
+            node_class(spec.executable), context=self._context, parameter_overrides=overrides, cli_args=["--ros-args", *files]
+        )
         self._executor.add_node(node)
         self._hosted[spec.name] = node
-        self.say(f"started {spec.name} ({spec.executable}, in process)")
+        return f"started {spec.name} ({spec.executable}, in process)"
 
-    def _started_all(self) -> None:
+    def started_all(self) -> None:
         guarded = _GuardedExecutor(self._executor, self._on_error)
         sim = self._hosted.get("sim")
         if sim is not None:
@@ -83,28 +97,26 @@ class InProcessGraphRun(GraphRun):
 
     def _on_error(self, exc: Exception) -> None:
         self._errors.append(f"{type(exc).__name__}: {exc}")
-        self.say(f"a callback raised {type(exc).__name__}: {exc}; stopping the graph")
+        if self._out is not None:
+            self._out.write(f"[runner] a callback raised {type(exc).__name__}: {exc}; stopping the graph\n")
         self._halt.set()
 
-    def _wait(self, record=None) -> str | None:
-        deadline = None if self.wall_timeout is None else time.monotonic() + self.wall_timeout
-        while not self._stop.is_set():
-            for name, node in self._hosted.items():
-                if getattr(node, "finished", None) is not None and node.finished.is_set():
-                    self._drain()
-                    return name
-            if self._errors:
-                return "sim" if "sim" in self._hosted else next(iter(self._hosted))
-            if self._loop is not None and not self._loop.is_alive():
-                return "sim"
-            if deadline is not None and time.monotonic() > deadline:
-                self.say(f"wall-clock limit of {self.wall_timeout:g} s reached")
-                return None
-            time.sleep(0.02)
+    def gone(self) -> str | None:
+        for name, node in self._hosted.items():
+            if getattr(node, "finished", None) is not None and node.finished.is_set():
+                self._drain()
+                return name
+        if self._errors:
+            return "sim" if "sim" in self._hosted else next(iter(self._hosted))
+        if self._loop is not None and not self._loop.is_alive():
+            return "sim"
         return None
 
-    def _ended(self, name: str) -> str:
+    def ended(self, name: str) -> str:
         return "raised: " + "; ".join(self._errors) if self._errors else "finished"
+
+    def failed(self, name: str) -> bool:
+        return bool(self._errors)
 
     def _drain(self) -> None:
         """Let a finished node's last messages (its result) reach the probe."""
@@ -112,7 +124,7 @@ class InProcessGraphRun(GraphRun):
         while time.monotonic() < end and self._loop is not None and self._loop.is_alive():
             time.sleep(0.02)
 
-    def _stop_all(self) -> dict[str, int | None]:
+    def stop_all(self) -> dict[str, int | None]:
         self._halt.set()
         if self._loop is not None:
             self._loop.join(timeout=5.0)
@@ -131,6 +143,10 @@ class InProcessGraphRun(GraphRun):
             node.destroy_node()
         return codes
 
+    def close(self) -> None:
+        if self._context is not None:
+            self._context.try_shutdown()
+
 
 def run_in_process(
     name: str,
@@ -142,4 +158,5 @@ def run_in_process(
     domain_id: int | None = None,
 ) -> RunResult:
     """Run graph ``name`` to its end in this process; the same result as the multi-process runner."""
-    return InProcessGraphRun(name, arguments, run_dir=run_dir, domain_id=domain_id, out=out, wall_timeout=wall_timeout, overrides=overrides).run()
+    run = GraphRun(name, arguments, run_dir=run_dir, domain_id=domain_id, out=out, wall_timeout=wall_timeout, overrides=overrides, backend=InProcessBackend())
+    return run.run()

@@ -1,4 +1,4 @@
-"""Seed 000's three scenarios: which graph each runs, what it measures, and its cost. Pure.
+"""The three scenarios: which graph each runs, what it measures, and its cost. Pure.
 
 * **floor lift** (graph f2w, sequence floor_lift): settle, FL lifts 10 cm and holds; over the hold,
   FR/BL/BR's mean drift from where they stood when the lift began (30 %), their mean depth below
@@ -10,7 +10,7 @@
   included, once planted) out of magnetic contact (40 %).
 * **pull-off** (graph pulloff): cost max(0, clip - pull-off force) / clip, 9999 without adhesion.
 
-Distances are in metres (seed 000's units) and each is capped at :data:`MAX_DISTANCE`, so a graph
+Distances are in metres and each is capped at :data:`MAX_DISTANCE`, so a graph
 that crashes, diverges or times out is scored with every term at its worst, which no finished
 run can exceed. Combined: 0.4 floor + 0.4 wall + 0.2 pull-off.
 """
@@ -34,7 +34,7 @@ SCENARIOS = ("floor", "wall", "pulloff")
 
 @dataclass(frozen=True)
 class ScenarioConfig:
-    """The scenarios' timings. The defaults are seed 000's; :meth:`tiny` is for tests."""
+    """The scenarios' timings. The defaults are the full scenarios'; :meth:`tiny` is for tests."""
 
     settle: float = 2.0
     """SETTLE_TIME: sim seconds before the sequence starts."""

@@ -1,7 +1,7 @@
 """The search space as CMA-ES sees it: 14 coordinates in [0, 1], one per physics parameter.
 
 A coordinate is the position of the parameter in its range, on a log scale for the log-uniform
-dimensions (seed 000's ``is_log`` flags), so sigma0 = 0.3 is the same relative step everywhere.
+dimensions (the ``is_log`` flags), so sigma0 = 0.3 is the same relative step everywhere.
 ``noslip_iterations`` is rounded to a whole number when decoded. solref dampratio (10) and solimp
 dmax (0.9999) are fixed in :mod:`sally_description.params`, not searched.
 """

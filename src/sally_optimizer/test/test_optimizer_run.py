@@ -16,6 +16,8 @@ from sally_description import PhysicsParams
 from sally_optimizer.results import BEST_COLUMNS, RESULT_COLUMNS, read_rows
 from sally_optimizer.space import decode
 
+pytestmark = pytest.mark.graph  # real graphs, in processes or hosted in this process
+
 OPTIMIZE = [sys.executable, "-m", "sally_optimizer", "--tiny", "--popsize", "2", "--backend", "inprocess"]
 OUTPUTS = ("optimization_results.csv", "optimization_bests.csv", "cmaes_state.pkl", "best_params.json", "config.json")
 

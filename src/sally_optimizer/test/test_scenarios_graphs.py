@@ -10,6 +10,8 @@ from sally_description import PhysicsParams
 from sally_optimizer.evaluation import evaluate, evaluate_scenario
 from sally_optimizer.scenarios import NO_ADHESION, PENALISED, ScenarioConfig, floor_cost, wall_cost
 
+pytestmark = pytest.mark.graph  # real graphs, in processes or hosted in this process
+
 TINY = ScenarioConfig.tiny()
 BACKEND_TOLERANCE = 1e-9
 """Both backends run lockstep graphs of the same node classes, so their costs agree to round-off."""

@@ -1,4 +1,4 @@
-"""Sally's phase logic (seed 000's sequences.py): no MuJoCo and no ROS in the core."""
+"""Sally's phase logic (sequences, runner, campaign): no MuJoCo and no ROS in the core."""
 
 from .campaign import CAMPAIGNS, Campaign, CampaignStatus, FootReading, Tick
 from .errors import SequenceError

@@ -1,4 +1,4 @@
-"""Campaign: one or more feet's sequences in turn, with seed 000's dual-foot handoff. Pure Python.
+"""Campaign: one or more feet's sequences in turn, with the dual-foot handoff. Pure Python.
 
 ``f2w`` runs FL's ``f2w``; once FL has dwelt ``dwell`` (3.0 s) in F2W_REACH its runner is
 force-completed, FL becomes a WALL stance foot (full pose lock) and FR's ``f2w_fr`` starts from
@@ -39,7 +39,7 @@ the floor, then held ``hold`` seconds while the other feet must stay put."""
 HOLD_PHASES = {"ORIENT_HOLD": ORIENT_TIME, "LIFT_HOLD": 0.0}
 """Unbounded end phases: the campaign is done ``hold`` s after this much time in them."""
 DWELL = 3.0
-"""Seed 000's DUAL_REACH_DWELL: time in F2W_REACH after which a foot counts as planted."""
+"""DUAL_REACH_DWELL: time in F2W_REACH after which a foot counts as planted."""
 HOLD = 1.0
 
 

@@ -6,7 +6,7 @@ solve, and the node publishes, all stamped with that time, the stance changes on
 ``/sally/stance``, magnet switches on ``/sally/magnet_cmd`` (the sim applies them at that step) and
 then exactly one ``/sally/ik_target``: the swing target, or a tick with an empty foot when no foot
 swings. An IK with ``target_sync`` waits for that message before solving, so a lockstep graph runs
-the same every time. ``/sally/sequence_status`` reports progress; seed 000's telemetry block is
+the same every time. ``/sally/sequence_status`` reports progress; the telemetry block is
 logged every ``telemetry_period`` of sim time.
 
 The run ends when the campaign is done (its last foot planted and held), fails (a phase refused;
@@ -29,7 +29,6 @@ import threading
 
 import numpy as np
 from diagnostic_msgs.msg import DiagnosticArray
-from rcl_interfaces.msg import ParameterDescriptor
 from rclpy.node import Node
 from sally_interfaces.msg import FootStates, IKStatus, MagnetArray, MagnetCommand, SequenceStatus, StanceCommand
 from sally_interfaces.msg import IKTarget as IKTargetMsg
@@ -38,6 +37,7 @@ from sally_node_common.diagnostics import diagnostic_array
 from sally_node_common.input_health import InputHealth
 from sally_node_common.kept_topics import subscribe_kept
 from sally_node_common.inputs import MAX_DISTANCE, UNKNOWN, InputError, StampOrder, known, numbers, unit_quaternion
+from sally_node_common.parameters import Param, ParameterTable
 from sally_node_common.messages import check_magnet_array
 from sally_node_common.qos import KEPT, LATCHED, RELIABLE_DEEP
 from sally_node_common.stamps import set_stamp, stamp_ns
@@ -55,25 +55,29 @@ MAX_STEP_NS = 100_000_000
 FEET_TOPIC, MAGNETS, IK_STATUS = "/sally/foot_states", "/sally/magnets", "/sally/ik_status"
 
 
+def _seconds(name: str, default: float, what: str, positive: bool = False) -> Param:
+    return Param(name, default, what, low=0.0, high=1e6, open_low=positive, unit="s of sim time", read_only=True)
+
+
+TABLE = ParameterTable(
+    (
+        Param("sequence", "f2w", "campaign to run", choices=tuple(sorted(CAMPAIGNS)), read_only=True),
+        _seconds("start_time", 0.5, "settling before the sequence starts"),
+        _seconds("dwell", 3.0, "time in F2W_REACH after which a foot is planted"),
+        _seconds("hold", 1.0, "time held after the last foot is planted"),
+        _seconds("duration", 25.0, "time after which an unfinished run fails", positive=True),
+        _seconds("ik_period", 0.005, "time between IK solves (the sequencer's step)", positive=True),
+        _seconds("telemetry_period", 1.0, "time between telemetry blocks (0: none)"),
+        Param("exit_when_done", True, "exit when the run ends (0 success, 1 failure)", read_only=True),
+    )
+)
+
+
 class SequencerNode(Node):
     def __init__(self, **kwargs) -> None:
         super().__init__("sally_sequencer", **kwargs)
-        declare = lambda name, value, text: self.declare_parameter(name, value, ParameterDescriptor(description=text, read_only=True))  # noqa: E731
-        declare("sequence", "f2w", f"campaign to run: {sorted(CAMPAIGNS)}")
-        declare("start_time", 0.5, "sim seconds of settling before the sequence starts")
-        declare("dwell", 3.0, "sim seconds in F2W_REACH after which a foot is planted")
-        declare("hold", 1.0, "sim seconds held after the last foot is planted")
-        declare("duration", 25.0, "sim seconds after which an unfinished run fails")
-        declare("ik_period", 0.005, "sim seconds between IK solves (the sequencer's step)")
-        declare("telemetry_period", 1.0, "sim seconds between telemetry blocks (0: none)")
-        declare("exit_when_done", True, "exit when the run ends (0 success, 1 failure)")
+        TABLE.declare(self)  # every parameter is read-only: a run is configured at its start
         p = lambda name: self.get_parameter(name).value  # noqa: E731
-        for name in ("start_time", "dwell", "hold", "duration", "ik_period", "telemetry_period"):
-            value = p(name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not np.isfinite(value) or value < 0:
-                raise StartupError(f"parameter {name} must be a non-negative number of seconds, got {value!r}")
-        if p("ik_period") <= 0 or p("duration") <= 0:
-            raise StartupError("parameters ik_period and duration must be positive")
         try:
             self.campaign = self._new_campaign()
         except SequenceError as exc:

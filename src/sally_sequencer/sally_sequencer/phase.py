@@ -1,4 +1,4 @@
-"""PhaseContext and Phase: the typed pieces a sequence is made of (seed 000)."""
+"""PhaseContext and Phase: the typed pieces a sequence is made of."""
 
 from __future__ import annotations
 

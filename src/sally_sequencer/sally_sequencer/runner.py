@@ -1,4 +1,4 @@
-"""SequenceRunner: drives a list of phases by sim time (seed 000)."""
+"""SequenceRunner: drives a list of phases by sim time."""
 
 from __future__ import annotations
 

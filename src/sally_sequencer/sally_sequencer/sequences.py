@@ -1,11 +1,11 @@
-"""The sequences of seed 000: ``orient``, ``f2w`` (FL floor to wall) and ``f2w_fr`` (its FR mirror).
+"""The sequences: ``orient``, ``f2w`` (FL floor to wall) and ``f2w_fr`` (its FR mirror).
 
 f2w phases:
   LIFT (3.0 s)        quintic raise of the EE by 10 cm from its home; the swing magnet off on entry
   SWING (1.5 s)       arc of the EE about the hip pivot by -45 deg (FL; +45 deg for FR) in the XY plane
   F2W_ORIENT (3.0 s)  to a waypoint 40 cm above ee_home's z (not the swing height, so a sagged body
                       does not lower it), turning the magnet face from the floor (down) to the wall
-                      (-wall normal = +x) on the same quintic as the position: seed 000 asks for the
+                      (-wall normal = +x) on the same quintic as the position: the design asks for the
                       final face at once, which gave a 62 mm transient with the ee joint at its stop
   F2W_MEASURE (0 s)   EE-to-wall distance by projection on the wall normal; the reach target is the
                       point whose face is FOOT_STANDOFF + 20 mm clearance off the wall, the plant
@@ -20,7 +20,7 @@ f2w phases:
 
 lift (the optimizer's floor-lift scenario): LIFT, then LIFT_HOLD at the lifted height forever.
 
-orient: LIFT, SWING, then the orient phase held forever (the face turned to the wall: seed 000's
+orient: LIFT, SWING, then the orient phase held forever (the face turned to the wall: the
 "facing global -X" names the wall normal the face is turned against).
 """
 

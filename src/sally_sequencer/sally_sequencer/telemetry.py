@@ -1,4 +1,4 @@
-"""Seed 000's telemetry block, as text (printed by the sequencer node every second of sim time)."""
+"""The telemetry block, as text (printed by the sequencer node every second of sim time)."""
 
 from __future__ import annotations
 

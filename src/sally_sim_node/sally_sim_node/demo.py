@@ -1,7 +1,7 @@
 """Headless settle + pull-off demo: the project's main job until the floor-to-wall graph lands.
 
 Settles Sally on the floor with every magnet on and the PID holding the baked pose, prints the
-settle figures, then runs seed 000's pull-off scenario on one foot and compares the detachment
+settle figures, then runs the pull-off scenario on one foot and compares the detachment
 force with what statics predicts (the magnet clip plus the weight that foot carries).
 Exit status: 0 when both behave, 1 when a figure is out of bounds, 2 on bad input.
 """

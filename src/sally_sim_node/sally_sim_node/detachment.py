@@ -1,4 +1,4 @@
-"""Seed 000's detachment criterion: a drop of the magnet force below a threshold, sustained.
+"""The detachment criterion: a drop of the magnet force below a threshold, sustained.
 
 Detachment is declared once the magnet force has stayed below ``threshold`` for ``hold`` seconds;
 the pull-off force is the applied pull at the moment that sustained drop *began*. A dip that

@@ -1,4 +1,4 @@
-"""The dipole-dipole electromagnet model of seed 000, as plain formulas.
+"""The dipole-dipole electromagnet model, as plain formulas.
 
 Per sampling sphere: F = 3 mu0 m^2 / (2 pi (2 d)^4) with m = Br V / mu0, where d is the distance
 from the sphere to the closest steel plate and V is the sphere's share of the magnet volume.

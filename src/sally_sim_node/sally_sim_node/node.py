@@ -25,7 +25,6 @@ import threading
 import time
 from collections import Counter
 import numpy as np
-from rcl_interfaces.msg import ParameterDescriptor, SetParametersResult
 from rclpy.node import Node
 from rclpy._rclpy_pybind11 import InvalidHandle, RCLError
 from sally_node_common.pid import JointPID, PIDGains
@@ -50,7 +49,7 @@ from .command_schedule import Action, CommandSchedule, run_due
 from .errors import DivergenceError, SimulationError
 from .lockstep import EffortGate, LockstepWait, Step, Verdict
 from .pacing import Pacer, PacingConfig
-from .sim_parameters import SPECS, steps_per, validate
+from .sim_parameters import TABLE, steps_per
 from .simulator import Simulator
 from .watchdog import EffortWatchdog
 
@@ -72,14 +71,8 @@ EFFORTS, MAGNET_CMD, EXTERNAL_FORCE = "/sally/joint_efforts", "/sally/magnet_cmd
 class SimNode(Node):
     def __init__(self, **kwargs) -> None:
         super().__init__("sally_sim", **kwargs)
-        self.add_on_set_parameters_callback(self._validate_parameters)
-        for spec in SPECS:  # a refused start value raises; run_node reports it in one line (exit 2)
-            self.declare_parameter(
-                spec.name,
-                spec.default,
-                ParameterDescriptor(description=spec.description, read_only=spec.read_only, dynamic_typing=True),
-            )
-        self.add_post_set_parameters_callback(self._apply_parameters)
+        # a refused start value raises; run_node reports it in one line (exit 2)
+        TABLE.declare(self, on_change=self._apply_parameters)
 
         p = self._p
         try:
@@ -143,16 +136,9 @@ class SimNode(Node):
     def _p(self, name: str):
         return self.get_parameter(name).value
 
-    def _validate_parameters(self, params) -> SetParametersResult:
-        for param in params:
-            reason = validate(param.name, param.value)
-            if reason is not None:
-                return SetParametersResult(successful=False, reason=reason)
-        return SetParametersResult(successful=True)
-
-    def _apply_parameters(self, params) -> None:
+    def _apply_parameters(self, names: set[str]) -> None:
         with self._physics:
-            self._apply_parameter_names({param.name for param in params})
+            self._apply_parameter_names(names)
 
     def _apply_parameter_names(self, names: set[str]) -> None:
         if "real_time_factor" in names:

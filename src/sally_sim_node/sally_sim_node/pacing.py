@@ -1,4 +1,4 @@
-"""Real-time pacing of the physics loop (seed 001's catch-up, done better). No ROS, injected clock.
+"""Real-time pacing of the physics loop with catch-up. No ROS, injected clock.
 
 The pacer keeps sim time in step with ``factor`` x wall time. Each call to :meth:`Pacer.plan` says
 how many chunks (physics steps) are due now, or how long to wait until the next one is due:

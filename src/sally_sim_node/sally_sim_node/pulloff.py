@@ -1,4 +1,4 @@
-"""The pull-off scenario of seed 000 run directly on a :class:`Simulator` (no ROS).
+"""The pull-off scenario run directly on a :class:`Simulator` (no ROS).
 
 Two-stage settle with the controller holding the pose throughout (gravity only, then gravity and
 the one magnet), then a vertical pull on the magnet body rising at ``rate`` N/s. What to pull and

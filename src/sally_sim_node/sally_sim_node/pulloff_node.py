@@ -1,4 +1,4 @@
-"""The pull-off rig node: seed 000's pull-off test driven over the sim's topics.
+"""The pull-off rig node: the pull-off test driven over the sim's topics.
 
 Sends, stamped ahead on sim time so that a lockstep run repeats exactly, the test foot's magnet
 switch (``/sally/magnet_cmd``) and the pull ramp (``/sally_sim/external_force``) as soon as the sim
@@ -14,7 +14,6 @@ import sys
 import threading
 
 import mujoco
-from rcl_interfaces.msg import ParameterDescriptor
 from rclpy.node import Node
 from sally_description import LEGS, DescriptionError, PhysicsParams, build_model
 from sally_interfaces.msg import ExternalForce, MagnetArray, MagnetCommand, PullOffResult
@@ -24,12 +23,28 @@ from sally_node_common.diagnostics import diagnostic_array
 from sally_node_common.input_health import InputHealth
 from sally_node_common.inputs import InputError, StampOrder
 from sally_node_common.messages import check_magnet_array
+from sally_node_common.parameters import Param, ParameterTable
 from sally_node_common.qos import LATCHED, RELIABLE_DEEP
 from sally_node_common.stamps import NS, set_stamp, stamp_ns
 
 from .pulloff_rig import Pull, PullOffRig, RigConfig
 
 EXIT_NO_VERDICT = 1
+_RIG = RigConfig()
+TABLE = ParameterTable(
+    (
+        Param("foot", _RIG.foot, "foot whose magnet is pulled off", choices=LEGS, read_only=True),
+        Param("rate", _RIG.rate, "pull ramp", low=0.0, high=1e5, open_low=True, unit="N/s", read_only=True),
+        Param("gravity_settle", _RIG.gravity_settle, "time with every magnet off", low=0.0, high=1e6, unit="s of sim time", read_only=True),
+        Param("magnet_settle", _RIG.magnet_settle, "time with the test magnet on before the ramp", low=0.0, high=1e6, unit="s of sim time", read_only=True),
+        Param("detach_fraction", _RIG.detach_fraction, "detached below this fraction of max_force_per_wheel...", low=0.0, high=1.0, open_low=True, read_only=True),
+        Param("detach_hold", _RIG.detach_hold, "...sustained this long", low=0.0, high=1e6, unit="s of sim time", read_only=True),
+        Param("max_ramp_time", _RIG.max_ramp_time, "ramp time after which the test ends undetached", low=0.0, high=1e6, unit="s of sim time", read_only=True),
+        Param("stop_above_clip", _RIG.stop_above_clip, "end once the pull passes the clip with no drop under way", read_only=True),
+        Param("params_file", "", "the sim's physics parameter file (for the clip)", read_only=True),
+        Param("duration", 90.0, "time after which the run fails", low=0.0, high=1e6, unit="s of sim time", read_only=True),
+    )
+)
 ARM_PERIOD = 0.01
 MAGNETS = "/sally/magnets"
 """Wall seconds between checks that the sim reads our commands."""
@@ -38,32 +53,9 @@ MAGNETS = "/sally/magnets"
 class PullOffNode(Node):
     def __init__(self, **kwargs) -> None:
         super().__init__("sally_pulloff", **kwargs)
-        defaults = RigConfig()
-        texts = {
-            "foot": "foot whose magnet is pulled off",
-            "rate": "pull ramp (N/s)",
-            "gravity_settle": "sim seconds with every magnet off",
-            "magnet_settle": "sim seconds with the test magnet on before the ramp",
-            "detach_fraction": "detached below this fraction of max_force_per_wheel...",
-            "detach_hold": "...sustained this many sim seconds",
-            "max_ramp_time": "sim seconds of ramp after which the test ends undetached",
-            "stop_above_clip": "end once the pull passes the clip with no drop under way",
-        }
-        for name, text in texts.items():
-            self.declare_parameter(name, getattr(defaults, name), ParameterDescriptor(description=text, read_only=True))
-        self.declare_parameter("params_file", "", ParameterDescriptor(description="the sim's physics parameter file (for the clip)", read_only=True))
-        self.declare_parameter("duration", 90.0, ParameterDescriptor(description="sim seconds after which the run fails", read_only=True))
+        TABLE.declare(self)  # every parameter is read-only: a test is configured at its start
         p = lambda name: self.get_parameter(name).value  # noqa: E731
-        if p("foot") not in LEGS:
-            raise StartupError(f"parameter foot must be one of {list(LEGS)}, got {p('foot')!r}")
-        values = {}
-        for name in ("rate", "gravity_settle", "magnet_settle", "detach_fraction", "detach_hold", "max_ramp_time", "duration"):
-            value = p(name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < 1e6 or value != value:
-                raise StartupError(f"parameter {name} must be a non-negative number, got {value!r}")
-            values[name] = float(value)
-        if values["rate"] <= 0 or not 0 < values["detach_fraction"] <= 1:
-            raise StartupError("parameter rate must be positive and detach_fraction in (0, 1]")
+        values = {name: float(p(name)) for name in ("rate", "gravity_settle", "magnet_settle", "detach_fraction", "detach_hold", "max_ramp_time", "duration")}
         duration = values.pop("duration")
         config = RigConfig(foot=p("foot"), stop_above_clip=bool(p("stop_above_clip")), **values)
         try:

@@ -1,6 +1,6 @@
 """The pull-off rig's logic, pure: what to command when, and the detachment verdict from telemetry.
 
-Seed 000's pull-off test as a plan on sim time: every magnet off for ``gravity_settle`` (the graph
+The pull-off test as a plan on sim time: every magnet off for ``gravity_settle`` (the graph
 starts the sim with no magnet on), then the test foot's magnet on for ``magnet_settle``, then a
 vertical pull on that foot rising at ``rate`` N/s. The rig is fed the magnet telemetry
 (:meth:`PullOffRig.feed`) and decides with :class:`DetachmentDetector`: detached once the magnet

@@ -1,4 +1,4 @@
-"""Sally in MuJoCo without ROS: stepping, efforts, magnets and readouts (seed 004's API in spirit).
+"""Sally in MuJoCo without ROS: stepping, efforts, magnets and readouts.
 
 One physics step is ``mj_step1`` (positions and velocities of the current state), the optional
 in-process controller and the magnet kernel on that state, then ``mj_step2``. Divergence, which

@@ -5,7 +5,7 @@ from sally_node_common.pid import HoldController, JointPID, PIDGains
 
 @pytest.fixture
 def hold():
-    """PID (seed 000 gains, the model's effort limits) holding a simulator's baked pose."""
+    """PID (the controller's default gains, the model's effort limits) holding a simulator's baked pose."""
 
     def make(sim):
         gains = PIDGains.uniform(len(sim.actuated_joint_names), effort_limit=sim.actuators.effort_limit)

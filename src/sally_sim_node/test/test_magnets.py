@@ -14,7 +14,7 @@ SPHERE_VOLUME = math.pi * 0.0315**2 * 0.028 / 8  # EML63mm-12 core (63 x 28 mm) 
 
 
 def dipole_force(distance: float, Br: float) -> float:
-    """Seed 000: F = 3 mu0 m^2 / (2 pi (2d)^4), m = Br V / mu0."""
+    """The dipole-dipole formula: F = 3 mu0 m^2 / (2 pi (2d)^4), m = Br V / mu0."""
     m = Br * SPHERE_VOLUME / MU0
     return 3 * MU0 * m**2 / (2 * math.pi * (2 * distance) ** 4)
 

@@ -10,6 +10,8 @@ import os
 import pytest
 from sally_testing.faults.cases import CASES
 
+pytestmark = pytest.mark.graph  # real graphs, in processes or hosted in this process
+
 HOLD = float(os.environ.get("SALLY_FAULT_HOLD", "10"))
 
 

@@ -1,0 +1,27 @@
+"""Each node's config/<node>.yaml holds exactly its parameter table's defaults, under its node name."""
+
+import pytest
+import yaml
+from sally_bringup.config_files import defaults_file
+from sally_controller.node import TABLE as CONTROLLER
+from sally_ik_node.node import TABLE as IK
+from sally_sequencer.node import TABLE as SEQUENCER
+from sally_sim_node.pulloff_node import TABLE as PULLOFF
+from sally_sim_node.sim_parameters import TABLE as SIM
+
+FILES = [
+    ("sally_sim_node", "sim.yaml", "sally_sim", SIM),
+    ("sally_sim_node", "pulloff.yaml", "sally_pulloff", PULLOFF),
+    ("sally_controller", "controller.yaml", "sally_controller", CONTROLLER),
+    ("sally_ik_node", "ik.yaml", "sally_ik", IK),
+    ("sally_sequencer", "sequencer.yaml", "sally_sequencer", SEQUENCER),
+]
+
+
+@pytest.mark.parametrize("package, name, node, table", FILES, ids=[f[1] for f in FILES])
+def test_the_defaults_file_is_the_table(package, name, node, table):
+    data = yaml.safe_load(defaults_file(package, name).read_text())
+    assert list(data) == [node]
+    assert data[node]["ros__parameters"] == table.defaults()
+    for param, value in data[node]["ros__parameters"].items():
+        assert type(value) is type(table[param].default), f"{param}: {value!r} would be refused as the wrong ROS type"
