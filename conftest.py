@@ -29,8 +29,8 @@ def pytest_collection_modifyitems(config, items):
 def pytest_sessionfinish(session, exitstatus):
     """The suite must leave nothing behind: a Sally process still running fails the session; stale
     Fast DDS segments (a killed node's) are removed, and any that cannot be fail it too."""
-    from sally_testing.faults.cases import leftovers
     from sally_bringup.shm import remove_stale_segments
+    from sally_testing.faults.cases import leftovers
 
     remove_stale_segments()
     processes, segments = leftovers()

@@ -32,8 +32,9 @@ def observe(domain: int, seconds: float, out: Path) -> None:
     from collections import Counter
 
     from rclpy.qos import QoSProfile, ReliabilityPolicy
-    from sally_testing.faults.nan_watch import TOPICS
+
     from sally_bringup.probe import Probe
+    from sally_testing.faults.nan_watch import TOPICS
 
     stop = []
     signal.signal(signal.SIGINT, lambda *_: stop.append(1))
@@ -41,7 +42,9 @@ def observe(domain: int, seconds: float, out: Path) -> None:
     counts: Counter[str] = Counter()
     deep = QoSProfile(depth=1000, reliability=ReliabilityPolicy.RELIABLE)
     for topic in ("/clock", "/joint_states"):  # the client: converted messages, as rviz takes them
-        probe.record(TOPICS[topic], topic, deep, on_message=lambda m, t=f"client {topic}": counts.update([t])).keep = False
+        probe.record(
+            TOPICS[topic], topic, deep, on_message=lambda m, t=f"client {topic}": counts.update([t])
+        ).keep = False
     for topic, kind in TOPICS.items():  # the recorder: serialized, every topic
         probe.node.create_subscription(kind, topic, lambda m, t=f"recorder {topic}": counts.update([t]), deep, raw=True)
     end = time.monotonic() + seconds
@@ -63,7 +66,14 @@ def run(host: str, pacing: str, folder: Path, observed: bool) -> dict:
             watcher = subprocess.Popen(command, start_new_session=True)
         try:
             arguments = {"pacing": pacing, "composed": HOSTS[host]}
-            result = run_graph("f2w", arguments, run_dir=folder / f"{host}_{pacing}", domain_id=lease.domain_id, out=None, wall_timeout=600)
+            result = run_graph(
+                "f2w",
+                arguments,
+                run_dir=folder / f"{host}_{pacing}",
+                domain_id=lease.domain_id,
+                out=None,
+                wall_timeout=600,
+            )
         finally:
             if watcher is not None:
                 os.killpg(watcher.pid, signal.SIGINT)
@@ -97,8 +107,10 @@ def main() -> int:
             pacing_figures = report.get("sim_pacing") or {}
             print(
                 f"{host} {pacing}: success {report.get('success')} fl_mm {report.get('fl_plant_error_mm')} "
-                f"fr_mm {report.get('fr_plant_error_mm')} drift_mm {report.get('stance_drift_mm')} sim_s {report.get('sim_time_s')} "
-                f"rtf {report.get('real_time_factor')} lag_max_ms {pacing_figures.get('max_lag_ms')} problems {report.get('problems')}",
+                f"fr_mm {report.get('fr_plant_error_mm')} drift_mm {report.get('stance_drift_mm')} sim_s "
+                f"{report.get('sim_time_s')} "
+                f"rtf {report.get('real_time_factor')} lag_max_ms {pacing_figures.get('max_lag_ms')} problems "
+                f"{report.get('problems')}",
                 flush=True,
             )
             observed = report.get("observed")
@@ -107,7 +119,8 @@ def main() -> int:
                 clock = observed.get("client /clock", 0)
                 print(
                     f"    outside client: /clock {clock} messages ({clock / wall:.0f} Hz of wall time), /joint_states "
-                    f"{observed.get('client /joint_states', 0)}; recorder: {sum(v for k, v in observed.items() if k.startswith('recorder'))} "
+                    f"{observed.get('client /joint_states', 0)}; recorder: "
+                    f"{sum(v for k, v in observed.items() if k.startswith('recorder'))} "
                     f"messages on {sum(1 for k in observed if k.startswith('recorder'))} topics",
                     flush=True,
                 )
@@ -116,8 +129,10 @@ def main() -> int:
     rt, lock = runs[pick, "realtime"], runs.get((pick, "lockstep"), {})
     print(f"default host: {pick}")
     print(
-        f"f2w success {int(bool(rt.get('success')))} fl_mm {fmt(rt.get('fl_plant_error_mm'))} fr_mm {fmt(rt.get('fr_plant_error_mm'))} "
-        f"drift_mm {fmt(rt.get('stance_drift_mm'))} realtime_rtf {fmt(rt.get('real_time_factor'))} lockstep_rtf {fmt(lock.get('real_time_factor'))}"
+        f"f2w success {int(bool(rt.get('success')))} fl_mm {fmt(rt.get('fl_plant_error_mm'))} fr_mm "
+        f"{fmt(rt.get('fr_plant_error_mm'))} "
+        f"drift_mm {fmt(rt.get('stance_drift_mm'))} realtime_rtf {fmt(rt.get('real_time_factor'))} lockstep_rtf "
+        f"{fmt(lock.get('real_time_factor'))}"
     )
     return 0
 

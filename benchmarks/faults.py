@@ -25,7 +25,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--case", action="append", choices=sorted(CASES), help="run only this case (repeatable)")
     parser.add_argument("--hold", type=float, default=10.0, help="sim seconds a killed node stays down (default 10)")
-    parser.add_argument("--work", type=Path, default=None, help="folder for the cases' logs and runs (default: a temporary one)")
+    parser.add_argument(
+        "--work", type=Path, default=None, help="folder for the cases' logs and runs (default: a temporary one)"
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="print every check of every case")
     args = parser.parse_args(argv)
     if not args.hold > 0:

@@ -21,15 +21,16 @@ import time
 from pathlib import Path
 
 import numpy as np
+from sensor_msgs.msg import JointState
+
 from sally_bringup.environment import lease_domain
-from sally_node_common.discovery import set_loopback_only
 from sally_bringup.probe import Probe
 from sally_bringup.processes import ProcessGroup
 from sally_bringup.shm import remove_stale_segments
 from sally_description import JOINT_NAMES, WALL_X, build_model
 from sally_ik_node import StanceMode, WholeBodyIK
+from sally_node_common.discovery import set_loopback_only
 from sally_sequencer import IKTarget
-from sensor_msgs.msg import JointState
 
 set_loopback_only()
 DT = 0.005

@@ -25,8 +25,9 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import numpy as np
-from sally_node_common.discovery import set_loopback_only
+
 from sally_description import PhysicsParams
+from sally_node_common.discovery import set_loopback_only
 from sally_optimizer.evaluation import evaluate
 from sally_optimizer.scenarios import ScenarioConfig
 from sally_optimizer.space import decode, encode
@@ -63,7 +64,10 @@ def _sim_seconds(ev) -> float:
 
 
 def show(label, ev) -> None:
-    parts = ", ".join(f"{n} {o.cost:.4g} ({o.wall_s:.0f} s{', PENALISED ' + o.reason if o.penalised else ''})" for n, o in ev.scenarios.items())
+    parts = ", ".join(
+        f"{n} {o.cost:.4g} ({o.wall_s:.0f} s{', PENALISED ' + o.reason if o.penalised else ''})"
+        for n, o in ev.scenarios.items()
+    )
     print(f"{label}: cost {ev.cost:.6g} in {ev.wall_s:.1f} s: {parts}", flush=True)
 
 
@@ -79,7 +83,9 @@ def main() -> int:
     points = [x0] + [np.clip(x0 + rng.normal(0.0, 0.02, x0.shape), 0, 1) for _ in range(args.workers - 1)]
     start = time.monotonic()
     with ProcessPoolExecutor(args.workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-        futures = [pool.submit(_task, list(x), "inprocess", str(args.dir / f"inprocess_{i}")) for i, x in enumerate(points)]
+        futures = [
+            pool.submit(_task, list(x), "inprocess", str(args.dir / f"inprocess_{i}")) for i, x in enumerate(points)
+        ]
         results = [f.result() for f in futures]
         batch = time.monotonic() - start
         for i, ev in enumerate(results):
@@ -101,8 +107,14 @@ def main() -> int:
     if not args.skip_processes:
         alone = _task(list(x0), "processes", str(args.dir / "processes_0"))
         show("processes candidate 0 (alone)", alone)
-        print(f"processes: one evaluation alone in {alone.wall_s:.1f} s ({3600.0 / alone.wall_s:.0f} evals/h at one at a time)")
-        print(f"backends agree on the defaults' cost: {abs(alone.cost - results[0].cost) <= 1e-9 * max(1.0, abs(alone.cost))}")
+        print(
+            f"processes: one evaluation alone in {alone.wall_s:.1f} s ({3600.0 / alone.wall_s:.0f} evals/h at one at "
+            "a time)"
+        )
+        print(
+            "backends agree on the defaults' cost: "
+            f"{abs(alone.cost - results[0].cost) <= 1e-9 * max(1.0, abs(alone.cost))}"
+        )
     print(f"run folders: {args.dir}")
     print(f"optimizer evals_per_hour {rate:.0f} physics_limit_per_hour {physics_rate:.0f}")
     return 0

@@ -17,8 +17,9 @@ import time
 
 import mujoco
 import numpy as np
-from sally_node_common.pid import HoldController, JointPID, PIDGains
+
 from sally_description import PhysicsParams
+from sally_node_common.pid import HoldController, JointPID, PIDGains
 from sally_sim_node import Simulator
 
 

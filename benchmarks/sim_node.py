@@ -35,12 +35,13 @@ from pathlib import Path
 import numpy as np
 from diagnostic_msgs.msg import DiagnosticArray
 from rosgraph_msgs.msg import Clock
+from std_srvs.srv import SetBool
+
 from sally_bringup.environment import lease_domain
-from sally_node_common.discovery import set_loopback_only
 from sally_bringup.probe import Probe
 from sally_bringup.processes import ProcessGroup
 from sally_bringup.shm import remove_stale_segments
-from std_srvs.srv import SetBool
+from sally_node_common.discovery import set_loopback_only
 
 set_loopback_only()
 PD = {"ki": [0.0]}  # a PD; stamp-driven, so it needs no /clock
@@ -65,7 +66,9 @@ class Run:
     it is only subscribed where it is what is measured (realtime lag and /clock rate).
     """
 
-    def __init__(self, probe: Probe, group: ProcessGroup, tag: str, pacing: str, watch_clock: bool, hosted: bool) -> None:
+    def __init__(
+        self, probe: Probe, group: ProcessGroup, tag: str, pacing: str, watch_clock: bool, hosted: bool
+    ) -> None:
         self.probe, self.group, self.tag = probe, group, tag
         self.clock = probe.record(Clock, "/clock") if watch_clock else None
         self.diag = probe.record(DiagnosticArray, "/diagnostics")
@@ -177,6 +180,7 @@ def hosted_pair(pacing: str) -> int:
     from rclpy.experimental import EventsExecutor
     from rclpy.parameter import Parameter
     from rclpy.signals import SignalHandlerOptions
+
     from sally_controller.node import ControllerNode
     from sally_node_common.host import Host
     from sally_sim_node.node import SimNode
@@ -187,7 +191,9 @@ def hosted_pair(pacing: str) -> int:
     rclpy.init(args=[], signal_handler_options=SignalHandlerOptions.NO)
     host = Host()
     try:
-        sim = host.create(SimNode, parameter_overrides=[Parameter("pacing", value=pacing), Parameter("start_paused", value=True)])
+        sim = host.create(
+            SimNode, parameter_overrides=[Parameter("pacing", value=pacing), Parameter("start_paused", value=True)]
+        )
         controller = host.create(ControllerNode, parameter_overrides=[Parameter(k, value=v) for k, v in PD.items()])
         executor = EventsExecutor()
         executor.add_node(sim)
@@ -215,7 +221,8 @@ def main() -> int:
                 host = "hosted in one process" if hosted else "two processes"
                 rt = realtime(probe, group, args.seconds, hosted)
                 print(
-                    f"[{host}] realtime: rtf {rt['rtf']:.4f}, /clock {rt['clock_hz']:.0f} Hz, lag p50 {rt['lag_p50']:.2f} ms "
+                    f"[{host}] realtime: rtf {rt['rtf']:.4f}, /clock {rt['clock_hz']:.0f} Hz, lag p50 "
+                    f"{rt['lag_p50']:.2f} ms "
                     f"p99 {rt['lag_p99']:.2f} ms (the sim's own p99 over its last ~2 s: {rt['sim_lag_p99']} ms, "
                     f"state {rt['state']})",
                     flush=True,

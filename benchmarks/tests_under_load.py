@@ -46,10 +46,12 @@ class Load:
             command = ["stress-ng", "--cpu", str(os.cpu_count() or 2), "--timeout", "7200"]
         elif self.kind == "graph":  # lockstep f2w graphs, one after the other, until stopped
             launch = f"{sys.executable} -m sally_bringup.cli f2w pacing:=lockstep --quiet --run-dir"
-            command = ["bash", "-c", f"while true; do {launch} \"$(mktemp -d)\" >/dev/null 2>&1; done"]
+            command = ["bash", "-c", f'while true; do {launch} "$(mktemp -d)" >/dev/null 2>&1; done']
         else:
             return
-        self._process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        self._process = subprocess.Popen(
+            command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+        )
 
     def stop(self) -> None:
         if self._process is None:
@@ -84,9 +86,19 @@ def run_once(test: str) -> tuple[bool, float, str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("tests", nargs="*", default=list(DEFAULT_TESTS), help="pytest ids (default: the graph tests named in the source)")
+    parser.add_argument(
+        "tests",
+        nargs="*",
+        default=list(DEFAULT_TESTS),
+        help="pytest ids (default: the graph tests named in the source)",
+    )
     parser.add_argument("--count", type=int, default=3, help="runs of each test (default 3)")
-    parser.add_argument("--load", choices=("stress", "graph", "none"), default="stress", help="what keeps the machine busy (default stress)")
+    parser.add_argument(
+        "--load",
+        choices=("stress", "graph", "none"),
+        default="stress",
+        help="what keeps the machine busy (default stress)",
+    )
     args = parser.parse_args(argv)
     if args.count < 1:
         parser.error("--count must be at least 1")
@@ -100,7 +112,11 @@ def main(argv: list[str] | None = None) -> int:
             ok = sum(r[0] for r in results)
             passed, total = passed + ok, total + len(results)
             took = " ".join(f"{r[1]:.0f}s" for r in results)
-            print(f"{'PASS' if ok == len(results) else 'FAIL'} {test}: {ok} of {len(results)} under load {args.load} ({took})", flush=True)
+            print(
+                f"{'PASS' if ok == len(results) else 'FAIL'} {test}: {ok} of {len(results)} under load {args.load} "
+                f"({took})",
+                flush=True,
+            )
             for good, _, last in results:
                 if not good:
                     print(f"    {last}", flush=True)

@@ -31,7 +31,7 @@ echo "bootstrap: setting up $SALLY_VENV" >&2
 pip() {  # quiet pip; drops this machine's notes about find-links folders it does not have
     "$SALLY_VENV/bin/python" -m pip --disable-pip-version-check -q "$@" 2> >(grep -v '^WARNING: Location' >&2)
 }
-pip install -r requirements/python.txt -r requirements/ros.txt
+pip install -r requirements/python.txt -r requirements/ros.txt -r requirements/dev.txt
 
 echo "bootstrap: building $INTERFACES" >&2
 command -v cmake >/dev/null && command -v c++ >/dev/null || {

@@ -19,5 +19,7 @@ setup(
     maintainer="Sally sim stack developers",
     description="Sally node graphs, launch files, the embedded runner and the tools tests and benchmarks share.",
     license="BSD-3-Clause",
-    entry_points={"console_scripts": ["sally-launch = sally_bringup.cli:main", "sally_composed = sally_bringup.composed:main"]},
+    entry_points={
+        "console_scripts": ["sally-launch = sally_bringup.cli:main", "sally_composed = sally_bringup.composed:main"]
+    },
 )

@@ -15,5 +15,10 @@ setup(
     maintainer="Sally sim stack developers",
     description="Offline CMA-ES identification of Sally's physics parameters over headless node graphs.",
     license="BSD-3-Clause",
-    entry_points={"console_scripts": ["sally-optimize = sally_optimizer.cli:optimize_main", "sally-replay = sally_optimizer.cli:replay_main"]},
+    entry_points={
+        "console_scripts": [
+            "sally-optimize = sally_optimizer.cli:optimize_main",
+            "sally-replay = sally_optimizer.cli:replay_main",
+        ]
+    },
 )

@@ -18,5 +18,11 @@ setup(
     maintainer="Sally sim stack developers",
     description="MuJoCo simulation of Sally: dipole-dipole electromagnet model, simulator core and the sim node.",
     license="BSD-3-Clause",
-    entry_points={"console_scripts": ["sally-demo = sally_sim_node.demo:main", "sally_sim_node = sally_sim_node.node:main", "sally_pulloff = sally_sim_node.pulloff_node:main"]},
+    entry_points={
+        "console_scripts": [
+            "sally-demo = sally_sim_node.demo:main",
+            "sally_sim_node = sally_sim_node.node:main",
+            "sally_pulloff = sally_sim_node.pulloff_node:main",
+        ]
+    },
 )

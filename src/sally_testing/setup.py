@@ -13,6 +13,6 @@ setup(
     install_requires=["setuptools"],
     zip_safe=False,
     maintainer="Sally sim stack developers",
-    description="The fault matrix: bad inputs, killed and restarted nodes, divergence, Ctrl-C, run against real graphs.",
+    description="The fault matrix: bad inputs, killed and restarted nodes, divergence, Ctrl-C, on real graphs.",
     license="BSD-3-Clause",
 )

@@ -18,13 +18,18 @@ from .runner import EXIT_BAD_ARGS, run_graph
 def parse(argv: list[str]) -> tuple[argparse.Namespace, dict[str, str]]:
     parser = argparse.ArgumentParser(
         prog="sally-launch",
-        description="Run a Sally node graph as separate processes (what `ros2 launch sally_bringup GRAPH.launch.py` does).",
+        description="Run a node graph as `ros2 launch sally_bringup GRAPH.launch.py` does, without launch_ros.",
         epilog="graph arguments (name:=value): "
-        + "; ".join(f"{n} ({a.description}, default {a.default}{', one of ' + '|'.join(a.choices) if a.choices else ''})" for n, a in ARGUMENTS.items()),
+        + "; ".join(
+            f"{n} ({a.description}, default {a.default}{', one of ' + '|'.join(a.choices) if a.choices else ''})"
+            for n, a in ARGUMENTS.items()
+        ),
     )
     parser.add_argument("graph", help=f"one of {sorted(GRAPHS)} (a trailing .launch.py is accepted)")
     parser.add_argument("arguments", nargs="*", metavar="name:=value")
-    parser.add_argument("--run-dir", type=Path, help="where report.json, run.png and logs/ go (default runs/<time>_<graph>)")
+    parser.add_argument(
+        "--run-dir", type=Path, help="where report.json, run.png and logs/ go (default runs/<time>_<graph>)"
+    )
     parser.add_argument("--domain", type=int, help="ROS_DOMAIN_ID (default: a free one in 1..101)")
     parser.add_argument("--wall-timeout", type=float, help="stop the graph after this many wall seconds")
     parser.add_argument(
@@ -36,7 +41,9 @@ def parse(argv: list[str]) -> tuple[argparse.Namespace, dict[str, str]]:
         help="ROS parameter YAML for the nodes (node_name: ros__parameters: ...), over each node's config/<node>.yaml "
         "defaults and under the graph's own values; may be given more than once (later files win)",
     )
-    parser.add_argument("--quiet", action="store_true", help="only the runner's own lines (node output still goes to logs/)")
+    parser.add_argument(
+        "--quiet", action="store_true", help="only the runner's own lines (node output still goes to logs/)"
+    )
     args = parser.parse_args(argv)
     values = {}
     for item in args.arguments:

@@ -16,7 +16,7 @@ import importlib
 import signal
 import sys
 import threading
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from sally_node_common.discovery import set_loopback_only
 
@@ -54,6 +54,7 @@ def build(
     ``params_files`` over it, the spec's parameters and ``parameters[name]`` over those (a node's
     own ROS arguments win over the process's, so the files go to each node, not to rclpy.init)."""
     from rclpy.parameter import Parameter
+
     from sally_node_common import StartupError
     from sally_node_common.lifecycle import START_ERRORS
 
@@ -66,7 +67,12 @@ def build(
         paths = [*([str(defaults_file(spec.package, spec.config))] if spec.config else []), *params_files]
         files = [arg for path in paths for arg in ("--params-file", path)]
         try:
-            node = host.create(node_class(spec.executable), context=context, parameter_overrides=overrides, cli_args=["--ros-args", *files])
+            node = host.create(
+                node_class(spec.executable),
+                context=context,
+                parameter_overrides=overrides,
+                cli_args=["--ros-args", *files],
+            )
             nodes[spec.name] = node
         except START_ERRORS as exc:
             raise StartupError(f"{spec.name} ({spec.executable}): {exc}") from None
@@ -88,6 +94,7 @@ def run(name: str, arguments: Mapping[str, str], stop: threading.Event, params_f
     import rclpy
     from rclpy.experimental import EventsExecutor
     from rclpy.signals import SignalHandlerOptions
+
     from sally_node_common import spin_until_shutdown
     from sally_node_common.host import Host
     from sally_node_common.lifecycle import START_ERRORS

@@ -41,7 +41,13 @@ def check_params_files(paths) -> list[Path]:
             raise GraphError(f"--params-file {path}: {exc.strerror or exc}") from None
         except yaml.YAMLError as exc:
             raise GraphError(f"--params-file {path}: not YAML: {exc}") from None
-        if not isinstance(data, dict) or not data or not all(isinstance(v, dict) and "ros__parameters" in v for v in data.values()):
-            raise GraphError(f"--params-file {path}: expected 'node_name: {{ros__parameters: {{name: value}}}}' entries")
+        if (
+            not isinstance(data, dict)
+            or not data
+            or not all(isinstance(v, dict) and "ros__parameters" in v for v in data.values())
+        ):
+            raise GraphError(
+                f"--params-file {path}: expected 'node_name: {{ros__parameters: {{name: value}}}}' entries"
+            )
         checked.append(path.resolve())
     return checked

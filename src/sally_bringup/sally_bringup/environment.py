@@ -12,9 +12,9 @@ import fcntl
 import os
 import random
 import tempfile
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Mapping
 
 from sally_node_common.discovery import set_loopback_only
 
@@ -36,7 +36,7 @@ class DomainLease:
             os.close(self._fd)  # closing drops the flock
             self._fd = -1
 
-    def __enter__(self) -> "DomainLease":
+    def __enter__(self) -> DomainLease:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -30,8 +30,8 @@ pull-off rig node: the magnet pull-off test, no IK).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Mapping
 
 LEGS = ("FL", "FR", "BL", "BR")
 SEQUENCES = ("f2w", "orient", "f2w_fr", "wall_hold", "floor_lift")
@@ -156,10 +156,14 @@ def graph(name: str, arguments: Mapping[str, str] | None = None) -> list[NodeSpe
     if values["composed"] == "true":
         nodes = graph(name, {**values, "composed": "false"})
         given = tuple(f"{key}:={value}" for key, value in values.items() if key != "composed")
-        return [NodeSpec("graph", "sally_bringup", "sally_composed", {}, True, (name, *given), tuple(n.name for n in nodes))]
+        return [
+            NodeSpec("graph", "sally_bringup", "sally_composed", {}, True, (name, *given), tuple(n.name for n in nodes))
+        ]
     lockstep = values["pacing"] == "lockstep"
     pulloff = name == "pulloff"
-    synchronous = lockstep or (values["pacing"] == "realtime" and values["controller"] == "pid" and values["sync"] == "true")
+    synchronous = lockstep or (
+        values["pacing"] == "realtime" and values["controller"] == "pid" and values["sync"] == "true"
+    )
     """Our own nodes answer every state in order, by stamp (lockstep, or realtime paced to the wall
     clock): a run does not depend on how the machine shares its time. A brought controller
     (controller:=none, a hardware driver's) is not assumed to answer states by stamp; fast pacing
@@ -183,16 +187,34 @@ def graph(name: str, arguments: Mapping[str, str] | None = None) -> list[NodeSpe
         # in lockstep the controller holds the IK's states back until their targets come, so the
         # run does not depend on which message wins a race (the pull-off graph has no IK: the
         # controller holds the baked pose)
-        controller = {"target_period": 0.005} if synchronous and not pulloff else {}
-        nodes.append(NodeSpec("controller", "sally_controller", "sally_controller", controller, required=True, config="controller.yaml"))
+        controller: dict[str, object] = {"target_period": 0.005} if synchronous and not pulloff else {}
+        nodes.append(
+            NodeSpec(
+                "controller",
+                "sally_controller",
+                "sally_controller",
+                controller,
+                required=True,
+                config="controller.yaml",
+            )
+        )
     duration = float(values["duration"])
     if pulloff:
         rig = {"rate": float(values["pull_rate"]), "duration": duration, "params_file": values["params"]}
         nodes.append(NodeSpec("pulloff", "sally_sim_node", "sally_pulloff", rig, required=True, config="pulloff.yaml"))
         return nodes
-    nodes.append(NodeSpec("ik", "sally_ik_node", "sally_ik_node", {"target_sync": synchronous}, required=True, config="ik.yaml"))
-    sequencer = {"sequence": values["sequence"], "duration": duration, "start_time": float(values["settle"]), "hold": float(values["hold"])}
-    nodes.append(NodeSpec("sequencer", "sally_sequencer", "sally_sequencer", sequencer, required=True, config="sequencer.yaml"))
+    nodes.append(
+        NodeSpec("ik", "sally_ik_node", "sally_ik_node", {"target_sync": synchronous}, required=True, config="ik.yaml")
+    )
+    sequencer = {
+        "sequence": values["sequence"],
+        "duration": duration,
+        "start_time": float(values["settle"]),
+        "hold": float(values["hold"]),
+    }
+    nodes.append(
+        NodeSpec("sequencer", "sally_sequencer", "sally_sequencer", sequencer, required=True, config="sequencer.yaml")
+    )
     return nodes
 
 

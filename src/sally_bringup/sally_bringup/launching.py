@@ -10,21 +10,29 @@ from .graphs import ARGUMENTS, GRAPHS, graph
 
 
 def describe(name: str):
-    from launch import LaunchDescription
     from launch.actions import DeclareLaunchArgument, EmitEvent, OpaqueFunction, RegisterEventHandler
     from launch.event_handlers import OnProcessExit
     from launch.events import Shutdown
     from launch.substitutions import LaunchConfiguration
     from launch_ros.actions import Node
 
+    from launch import LaunchDescription
+
     defaults = {**{n: a.default for n, a in ARGUMENTS.items()}, **GRAPHS[name]}
     declared = [
-        DeclareLaunchArgument(n, default_value=defaults[n], description=a.description, **({"choices": list(a.choices)} if a.choices else {}))
+        DeclareLaunchArgument(
+            n,
+            default_value=defaults[n],
+            description=a.description,
+            **({"choices": list(a.choices)} if a.choices else {}),
+        )
         for n, a in ARGUMENTS.items()
     ]
     declared.append(
         DeclareLaunchArgument(
-            "params_file", default_value="", description="ROS parameter YAML for the nodes, over their config/<node>.yaml defaults"
+            "params_file",
+            default_value="",
+            description="ROS parameter YAML for the nodes, over their config/<node>.yaml defaults",
         )
     )
 
@@ -38,18 +46,28 @@ def describe(name: str):
         for spec in graph(name, values):
             files = [f"{get_package_share_directory(spec.package)}/config/{spec.config}"] if spec.config else []
             files += [user] if user else []
-            parameters = [ParameterFile(f, allow_substs=True) for f in files] + ([spec.parameters] if spec.parameters else [])
+            parameters = [ParameterFile(f, allow_substs=True) for f in files] + (
+                [spec.parameters] if spec.parameters else []
+            )
             node = Node(
                 package=spec.package,
                 executable=spec.executable,
                 name=None,
                 output="screen",
                 parameters=parameters,
-                arguments=list(spec.arguments),  # a composed container passes its --params-file files to every hosted node
+                arguments=list(
+                    spec.arguments
+                ),  # a composed container passes its --params-file files to every hosted node
             )
             actions.append(node)
             if spec.required:  # the graph ends with a required node, as the embedded runner does
-                actions.append(RegisterEventHandler(OnProcessExit(target_action=node, on_exit=[EmitEvent(event=Shutdown(reason=f"{spec.name} exited"))])))
+                actions.append(
+                    RegisterEventHandler(
+                        OnProcessExit(
+                            target_action=node, on_exit=[EmitEvent(event=Shutdown(reason=f"{spec.name} exited"))]
+                        )
+                    )
+                )
         return actions
 
     return LaunchDescription([*declared, OpaqueFunction(function=nodes)])

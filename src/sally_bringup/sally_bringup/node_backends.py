@@ -13,8 +13,9 @@ from __future__ import annotations
 import subprocess
 import threading
 from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import IO, Mapping, Sequence
+from typing import IO
 
 from .graphs import NodeSpec
 from .processes import NodeProcess, find_executable, ros_args, stop_together
@@ -25,7 +26,7 @@ class NodeBackend(ABC):
     :meth:`started_all`, then polls :meth:`gone` until the graph ends, and :meth:`stop_all`,
     :meth:`close` at the end, whatever happened."""
 
-    def open(self, domain: int, log_dir: Path, out: IO[str] | None) -> None:
+    def open(self, domain: int, log_dir: Path, out: IO[str] | None) -> None:  # noqa: B027 - optional hook
         """Before the first node: the run's ROS domain, the folder for node logs, where output goes."""
 
     @abstractmethod
@@ -40,7 +41,7 @@ class NodeBackend(ABC):
         """Start ``spec`` with its parameter files (the later overriding the earlier), then these ROS
         ``parameters`` over them, and these command-line ``arguments``; a line saying how."""
 
-    def started_all(self) -> None:
+    def started_all(self) -> None:  # noqa: B027 - optional hook
         """Every node is started."""
 
     @abstractmethod
@@ -63,7 +64,7 @@ class NodeBackend(ABC):
     def stop_all(self) -> dict[str, int | None]:
         """Stop every node; exit status by name (None: did not stop)."""
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027 - optional hook
         """After :meth:`stop_all`: release what :meth:`open` took."""
 
 
@@ -98,7 +99,7 @@ class ProcessBackend(NodeBackend):
         self._log_dir = Path(".")
         self._out: IO[str] | None = None
 
-    def open(self, domain: int, log_dir: Path, out: IO[str] | None) -> None:
+    def open(self, domain: int, log_dir: Path, out: IO[str] | None) -> None:  # noqa: B027 - optional hook
         self._log_dir, self._out = log_dir, out
 
     def start(
@@ -112,6 +113,7 @@ class ProcessBackend(NodeBackend):
         argv = [find_executable(spec.executable), *arguments, *ros_args(parameters, params_files=params_files)]
         process = NodeProcess(spec.name, argv, env)
         process.start(stdout=subprocess.PIPE)
+        assert process.popen is not None and process.popen.stdout is not None
         pump = _Pump(spec.name, process.popen.stdout, self._out, self._log_dir / f"{spec.name}.log")
         pump.start()
         self.processes[spec.name], self._pumps[spec.name] = process, pump

@@ -37,11 +37,23 @@ def plot_leg_forces(record: RunRecord, report: dict, path: Path, show: bool = Fa
     fig, axes = plt.subplots(4, 1, figsize=(11, 10), sharex=True, constrained_layout=True)
     for ax, (foot, colour) in zip(axes, COLOURS.items()):
         ax.plot(t, [m.force.get(foot, 0.0) for m in record.magnets], color=colour, label="magnet force")
-        ax.plot(t, [m.contact_force.get(foot, 0.0) for m in record.magnets], color="k", alpha=0.5, linewidth=0.8, label="contact force")
+        ax.plot(
+            t,
+            [m.contact_force.get(foot, 0.0) for m in record.magnets],
+            color="k",
+            alpha=0.5,
+            linewidth=0.8,
+            label="contact force",
+        )
         pulloff = record.pulloff
         if pulloff and pulloff.get("foot") == foot:
             ax.axhline(pulloff["detach_threshold"], color="grey", linestyle=":", label="detach threshold")
-            ax.axhline(pulloff["pulloff_force"], color="m", linestyle="--", label=f"pull-off force {pulloff['pulloff_force']:.0f} N")
+            ax.axhline(
+                pulloff["pulloff_force"],
+                color="m",
+                linestyle="--",
+                label=f"pull-off force {pulloff['pulloff_force']:.0f} N",
+            )
         ax.set(ylabel=f"{foot} (N)")
         ax.grid(alpha=0.3)
         ax.legend(loc="upper right", fontsize=7)
@@ -80,7 +92,9 @@ def plot_run(record: RunRecord, report: dict, path: Path) -> Path | None:
         ax.set_aspect("equal", adjustable="datalim")
         ax.grid(alpha=0.3)
         ax.legend(loc="best", fontsize=8)
-    side.set(title="Foot trajectories, side view (x marks the plant targets; grey: wall)", xlabel="x (m)", ylabel="z (m)")
+    side.set(
+        title="Foot trajectories, side view (x marks the plant targets; grey: wall)", xlabel="x (m)", ylabel="z (m)"
+    )
     top.set(title="Foot trajectories, top view", xlabel="x (m)", ylabel="y (m)")
     heights.set(title="Foot x (dotted) and z over time", xlabel="sim time (s)", ylabel="m")
     heights.grid(alpha=0.3)

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any
 
 import rclpy
 from rcl_interfaces.msg import Parameter, ParameterValue, SetParametersResult
@@ -79,7 +80,9 @@ class Probe:
                 return
 
     # --- topics ---------------------------------------------------------------------------------
-    def record(self, msg_type, topic: str, qos: QoSProfile | int = RELIABLE_DEEP, on_message: Callable | None = None) -> Recording:
+    def record(
+        self, msg_type, topic: str, qos: QoSProfile | int = RELIABLE_DEEP, on_message: Callable | None = None
+    ) -> Recording:
         rec = Recording(topic)
 
         def callback(msg) -> None:
@@ -95,23 +98,29 @@ class Probe:
 
     def wait_for_subscribers(self, publisher, count: int = 1, timeout: float = 15.0) -> None:
         if not wait_until(lambda: publisher.get_subscription_count() >= count, timeout):
-            raise ProbeTimeout(f"{publisher.topic_name}: {publisher.get_subscription_count()} of {count} subscribers after {timeout} s")
+            raise ProbeTimeout(
+                f"{publisher.topic_name}: {publisher.get_subscription_count()} of {count} subscribers after {timeout} s"
+            )
 
     def wait_for_publishers(self, recording: Recording, count: int = 1, timeout: float = 15.0) -> None:
         sub = recording.subscription
         if not wait_until(lambda: sub.get_publisher_count() >= count, timeout):
-            raise ProbeTimeout(f"{recording.topic}: {sub.get_publisher_count()} of {count} publishers after {timeout} s")
+            raise ProbeTimeout(
+                f"{recording.topic}: {sub.get_publisher_count()} of {count} publishers after {timeout} s"
+            )
 
     def wait_for(self, predicate: Callable[[], bool], timeout: float, what: str) -> None:
         if not wait_until(predicate, timeout):
             raise ProbeTimeout(f"timed out after {timeout} s waiting for {what}")
 
     def wait_for_messages(self, recording: Recording, count: int, timeout: float = 15.0) -> None:
-        self.wait_for(lambda: len(recording) >= count, timeout, f"{count} messages on {recording.topic} (got {len(recording)})")
+        self.wait_for(
+            lambda: len(recording) >= count, timeout, f"{count} messages on {recording.topic} (got {len(recording)})"
+        )
 
     # --- services and parameters ----------------------------------------------------------------
     def call(self, srv_type, name: str, request, timeout: float = 10.0):
-        client = self.node.create_client(srv_type, name)
+        client: Any = self.node.create_client(srv_type, name)
         try:
             if not client.wait_for_service(timeout_sec=timeout):
                 raise ProbeTimeout(f"service {name} not available after {timeout} s")
@@ -121,7 +130,9 @@ class Probe:
         finally:
             self.node.destroy_client(client)
 
-    def set_parameters(self, node_name: str, values: Mapping[str, Any], timeout: float = 10.0) -> list[SetParametersResult]:
+    def set_parameters(
+        self, node_name: str, values: Mapping[str, Any], timeout: float = 10.0
+    ) -> list[SetParametersResult]:
         request = SetParameters.Request(
             parameters=[Parameter(name=k, value=_parameter_value(v)) for k, v in values.items()]
         )
@@ -135,7 +146,7 @@ class Probe:
         except Exception:  # noqa: BLE001 - the context is gone already; nothing to clean
             pass
 
-    def __enter__(self) -> "Probe":
+    def __enter__(self) -> Probe:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -11,12 +11,15 @@ import os
 import signal
 import subprocess
 import time
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import IO, Mapping, Sequence
+from typing import IO
 
 
 def ros_args(
-    parameters: Mapping[str, object] | None = None, remaps: Mapping[str, str] | None = None, params_files: Sequence[Path | str] = ()
+    parameters: Mapping[str, object] | None = None,
+    remaps: Mapping[str, str] | None = None,
+    params_files: Sequence[Path | str] = (),
 ) -> list[str]:
     """``--ros-args --params-file f ... -p name:=value ... -r from:=to ...`` with YAML-safe values
     (a later file overrides an earlier one; ``-p`` overrides every file)."""
@@ -48,7 +51,9 @@ what a test session or a fault run checks is gone at its end."""
 
 
 class NodeProcess:
-    def __init__(self, name: str, argv: Sequence[str], env: Mapping[str, str], log: Path | IO[bytes] | None = None) -> None:
+    def __init__(
+        self, name: str, argv: Sequence[str], env: Mapping[str, str], log: Path | IO[bytes] | None = None
+    ) -> None:
         self.name = name
         self.argv = list(argv)
         self.env = dict(env)
@@ -56,18 +61,26 @@ class NodeProcess:
         self._log = log
         self.popen: subprocess.Popen | None = None
 
-    def start(self, stdout: int | IO[bytes] | None = None) -> "NodeProcess":
+    def start(self, stdout: int | IO[bytes] | None = None) -> NodeProcess:
         """Start it; output goes to ``stdout`` if given, else to the log file or stream."""
-        opened = None
+        opened: IO[bytes] | None = None
         if stdout is None:
-            stdout = opened = open(self.log_path, "wb") if self.log_path is not None else self._log
+            if self.log_path is not None:
+                stdout = opened = open(self.log_path, "wb")
+            elif not isinstance(self._log, Path):
+                stdout = self._log
         try:
             self.popen = subprocess.Popen(
-                self.argv, env=self.env, stdout=stdout, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True
+                self.argv,
+                env=self.env,
+                stdout=stdout,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                start_new_session=True,
             )
             STARTED.add(self.popen.pid)
         finally:
-            if opened is not None and self.log_path is not None:
+            if opened is not None:
                 opened.close()  # only what we opened; the child holds its own copy
         return self
 
@@ -117,15 +130,15 @@ def stop_together(processes: Sequence[NodeProcess], timeout: float = 5.0) -> dic
     exit, then SIGTERM, then SIGKILL to those still running; their exit statuses by name."""
     started = [p for p in processes if p.popen is not None]
     for sig, grace in ((signal.SIGINT, timeout), (signal.SIGTERM, 2.0), (signal.SIGKILL, 5.0)):
-        running = [p for p in started if p.popen.poll() is None]
+        running = [p for p in started if p.running]
         if not running:
             break
         for process in running:
             process.signal_group(sig)
-        wait_until(lambda: all(p.popen.poll() is not None for p in running), grace)
+        wait_until(lambda running=running: not any(p.running for p in running), grace)
     for process in started:
         process.signal_group(signal.SIGKILL)  # anything a node itself started
-    return {p.name: (p.popen.poll() if p.popen is not None else None) for p in processes}
+    return {p.name: p.returncode for p in processes}
 
 
 def wait_until(predicate, timeout: float, interval: float = 0.02) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus
+
 from sally_interfaces.msg import FootStates, IKTarget, MagnetArray, PullOffResult, SequenceStatus
 from sally_node_common.qos import LATCHED
 from sally_node_common.stamps import stamp_ns
@@ -28,7 +29,9 @@ class RunRecorder:
             "/sally/foot_states": probe.record(FootStates, "/sally/foot_states", on_message=self._on_feet),
             "/sally/magnets": probe.record(MagnetArray, "/sally/magnets", on_message=self._on_magnets),
             "/sally/ik_target": probe.record(IKTarget, "/sally/ik_target", on_message=self._on_target),
-            "/sally/sequence_status": probe.record(SequenceStatus, "/sally/sequence_status", on_message=self._on_status),
+            "/sally/sequence_status": probe.record(
+                SequenceStatus, "/sally/sequence_status", on_message=self._on_status
+            ),
         }
         self.result = probe.record(SequenceStatus, "/sally/sequence_result", LATCHED, on_message=self._on_result)
         self.pulloff = probe.record(PullOffResult, "/sally/pulloff_result", LATCHED, on_message=self._on_pulloff)
@@ -71,7 +74,12 @@ class RunRecorder:
             self.record.phases.append((seconds(msg.header.stamp), msg.foot, msg.phase))
 
     def _on_result(self, msg: SequenceStatus) -> None:
-        self.record.result = {"done": msg.done, "failed": msg.failed, "message": msg.message, "t": seconds(msg.header.stamp)}
+        self.record.result = {
+            "done": msg.done,
+            "failed": msg.failed,
+            "message": msg.message,
+            "t": seconds(msg.header.stamp),
+        }
 
     def _on_pulloff(self, msg: PullOffResult) -> None:
         self.record.pulloff = {
@@ -89,7 +97,11 @@ class RunRecorder:
 
     def _on_diagnostics(self, msg: DiagnosticArray) -> None:
         for status in msg.status:
-            if status.name == "sally_sim: physics" and status.level == DiagnosticStatus.ERROR and self.record.divergence is None:
+            if (
+                status.name == "sally_sim: physics"
+                and status.level == DiagnosticStatus.ERROR
+                and self.record.divergence is None
+            ):
                 self.record.divergence = status.message
             values = {kv.key: kv.value for kv in status.values}
             if status.name == "sally_sim: commands" and "effort_waits_timed_out" in values:
@@ -99,7 +111,11 @@ class RunRecorder:
             if values.get("mode") != "realtime":
                 continue  # lag and factor mean something only when paced to the wall clock
             try:
-                factor, lag, p99 = float(values["effective_factor"]), float(values["lag_ms"]), float(values["lag_p99_ms"])
+                factor, lag, p99 = (
+                    float(values["effective_factor"]),
+                    float(values["lag_ms"]),
+                    float(values["lag_p99_ms"]),
+                )
             except (KeyError, ValueError):
                 continue
             pacing = self.record.pacing

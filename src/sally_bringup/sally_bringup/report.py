@@ -102,7 +102,9 @@ def build_report(record: RunRecord, sequence: str, wall_time_s: float, exit_code
             report[f"{foot.lower()}_plant_error_mm"] = None
     drift = {}
     for foot in STANCE_FEET:
-        track = [float(np.linalg.norm(s.position[foot] - base.position[foot])) * 1e3 for s in record.feet if s.t >= base.t]
+        track = [
+            float(np.linalg.norm(s.position[foot] - base.position[foot])) * 1e3 for s in record.feet if s.t >= base.t
+        ]
         drift[foot] = {"max_mm": round(max(track), 3), "final_mm": round(track[-1], 3)}
     worst = max(d["max_mm"] for d in drift.values())
     report["stance_drift_mm"] = worst
@@ -150,7 +152,9 @@ def build_pulloff_report(record: RunRecord, wall_time_s: float, exit_codes: dict
     return _finish(report, problems, wall_time_s, report["sim_time_s"], record)
 
 
-def _finish(report: dict, problems: list[str], wall_time_s: float, sim_time_s: float, record: RunRecord | None = None) -> dict:
+def _finish(
+    report: dict, problems: list[str], wall_time_s: float, sim_time_s: float, record: RunRecord | None = None
+) -> dict:
     if record is not None and record.divergence:
         problems.insert(0, f"the physics diverged: {record.divergence}")
     report["diverged"] = bool(record is not None and record.divergence)
@@ -205,27 +209,37 @@ def _json_default(value):
 
 def summary(report: dict) -> str:
     """The report for a terminal."""
-    lines = [f"{'SUCCESS' if report['success'] else 'FAILED'}: {report.get('sequence', '?')} in {report.get('sim_time_s', 0):.2f} s of sim time"]
+    lines = [
+        f"{'SUCCESS' if report['success'] else 'FAILED'}: {report.get('sequence', '?')} in "
+        f"{report.get('sim_time_s', 0):.2f} s of sim time"
+    ]
     if "pulloff_force" in report:
         lines.append(
             f"  {report['foot']} pull-off force {report['pulloff_force']:.1f} N (clip {report['clip']:.1f} N, "
             f"{'detached' if report['detached'] else 'not detached'}): {report['message']}"
         )
     for row in report.get("phases", []):
-        lines.append(f"  {row['foot']:>2} {row['phase']:<12} from {row['start_s']:7.3f} s for {row['duration_s']:6.3f} s")
+        lines.append(
+            f"  {row['foot']:>2} {row['phase']:<12} from {row['start_s']:7.3f} s for {row['duration_s']:6.3f} s"
+        )
     for foot, plant in report.get("plants", {}).items():
-        lines.append(f"  {foot} plant error {plant['error_mm']:.2f} mm, magnet {'on the wall' if plant['magnet_on_wall'] else 'NOT holding'}")
+        lines.append(
+            f"  {foot} plant error {plant['error_mm']:.2f} mm, magnet "
+            f"{'on the wall' if plant['magnet_on_wall'] else 'NOT holding'}"
+        )
     for foot, d in report.get("stance_drift", {}).items():
         lines.append(f"  {foot} stance drift max {d['max_mm']:.3f} mm, final {d['final_mm']:.3f} mm")
     contacts = report.get("contacts_at_end", {})
     if contacts:
         lines.append("  contact at end: " + " ".join(f"{f}={'yes' if c else 'NO'}" for f, c in contacts.items()))
     rtf = report.get("real_time_factor")
-    lines.append(f"  wall time {report.get('wall_time_s', 0):.1f} s, real-time factor {rtf if rtf is not None else float('nan'):.3f}")
+    lines.append(
+        f"  wall time {report.get('wall_time_s', 0):.1f} s, real-time factor "
+        f"{rtf if rtf is not None else float('nan'):.3f}"
+    )
     pacing = report.get("sim_pacing")
     if pacing:
         lines.append("  sim pacing: " + ", ".join(f"{k} {v:g}" for k, v in pacing.items()))
     for problem in report.get("problems", []):
         lines.append(f"  problem: {problem}")
     return "\n".join(lines)
-

@@ -16,9 +16,10 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Callable, Mapping, Sequence
+from typing import IO
 
 from .config_files import check_params_files, defaults_file
 from .environment import graph_environment, lease_domain
@@ -92,6 +93,7 @@ class GraphRun:
         # leasing it again here would fail on the caller's own lock and quietly pick another one
         lease = lease_domain() if self.domain_id is None else None
         domain = lease.domain_id if lease else self.domain_id
+        assert domain is not None
         try:
             return self._run(domain)
         finally:
@@ -108,7 +110,9 @@ class GraphRun:
         env = graph_environment(domain)
         self.say(f"graph {self.name} in ROS domain {domain} (loopback only); run folder {self.run_dir}")
         backend = self.backend
-        backend.open(domain, self.run_dir / "logs", self.out)  # before the probe: an in-process backend sets up rmw's environment
+        backend.open(
+            domain, self.run_dir / "logs", self.out
+        )  # before the probe: an in-process backend sets up rmw's environment
         probe = Probe(domain, name="sally_runner")
         recorder = RunRecorder(probe)
         interrupted = timed_out = False
@@ -118,7 +122,11 @@ class GraphRun:
         sim_started = None
         try:
             for spec in self.nodes:
-                self.say(backend.start(spec, self.node_parameters(spec), self.node_arguments(spec), self.node_params_files(spec), env))
+                self.say(
+                    backend.start(
+                        spec, self.node_parameters(spec), self.node_arguments(spec), self.node_params_files(spec), env
+                    )
+                )
             backend.started_all()
             if "sim" in self.node_names:
                 sim_started = self._unpause_when_heard(probe, recorder)
@@ -134,7 +142,7 @@ class GraphRun:
             if not interrupted:  # the final result may still be on its way
                 verdict = lambda: recorder.record.result is not None or recorder.record.pulloff is not None  # noqa: E731
                 wait_until(verdict, 2.0)
-                if exited not in (None, DIVERGED) and backend.failed(exited) and not verdict():
+                if exited is not None and exited != DIVERGED and backend.failed(exited) and not verdict():
                     failure = self.exit_reason(exited)  # it ended the graph without a verdict: say why
         except NodeExited as exc:
             failure = f"{self.exit_reason(str(exc))} (while the graph was coming up)"
@@ -159,7 +167,9 @@ class GraphRun:
             report["problems"].insert(0, failure)
         if interrupted or timed_out:
             report["success"] = False
-            report["problems"].append("interrupted (Ctrl-C)" if interrupted else f"stopped at the wall-clock limit of {self.wall_timeout:g} s")
+            report["problems"].append(
+                "interrupted (Ctrl-C)" if interrupted else f"stopped at the wall-clock limit of {self.wall_timeout:g} s"
+            )
         report["timed_out"] = timed_out
         report["graph"], report["arguments"], report["exit_codes"] = self.name, self.arguments, codes
         path = write_report(report, self.run_dir)
@@ -207,7 +217,9 @@ class GraphRun:
         """Wait until every node's topics are matched both ways, then start sim time. A required
         node that exits meanwhile ends the wait at once (:class:`NodeExited`)."""
         names = self.node_names
-        recordings = [recorder.recordings[t] for t in ("/sally/foot_states", "/sally/ik_target")] if "ik" in names else []
+        recordings = (
+            [recorder.recordings[t] for t in ("/sally/foot_states", "/sally/ik_target")] if "ik" in names else []
+        )
         start_sim_time(probe, names, self.backend.gone, recordings)
         self.say("every node is up: sim time starts")
         return time.monotonic()
@@ -247,7 +259,9 @@ class NodeExited(RuntimeError):
     """A required node exited while the graph was coming up; the message is its name."""
 
 
-def start_sim_time(probe, names: set[str], exited: Callable[[], str | None] = lambda: None, recordings: Sequence = ()) -> None:
+def start_sim_time(
+    probe, names: set[str], exited: Callable[[], str | None] = lambda: None, recordings: Sequence = ()
+) -> None:
     """Once the nodes ``names`` are matched both ways (:func:`readiness`) and each of the probe's
     ``recordings`` has its publisher, unpause the sim. ``exited()`` names a required node that is
     gone: the wait then ends at once with :class:`NodeExited` instead of running out.
@@ -279,7 +293,9 @@ def start_sim_time(probe, names: set[str], exited: Callable[[], str | None] = la
 def run_graph(name: str, arguments: Mapping[str, str] | None = None, **kwargs) -> RunResult:
     """Run graph ``name`` to its end with SIGINT/SIGTERM stopping it; see :class:`GraphRun`."""
     run = GraphRun(name, arguments, **kwargs)
-    previous = {s: signal.signal(s, run.request_stop) for s in (signal.SIGINT, signal.SIGTERM)} if _main_thread() else {}
+    previous = (
+        {s: signal.signal(s, run.request_stop) for s in (signal.SIGINT, signal.SIGTERM)} if _main_thread() else {}
+    )
     try:
         return run.run()
     finally:

@@ -6,7 +6,10 @@ test starts it as a separate process and compares what arrives, field by field).
 
 import sys
 
+from builtin_interfaces.msg import Time
 from geometry_msgs.msg import Point, Pose, Quaternion, Vector3
+from std_msgs.msg import Header
+
 from sally_interfaces.msg import (
     FootState,
     FootStates,
@@ -18,8 +21,6 @@ from sally_interfaces.msg import (
     SequenceStatus,
     StanceCommand,
 )
-from std_msgs.msg import Header
-from builtin_interfaces.msg import Time
 
 
 def header(n: int) -> Header:
@@ -39,11 +40,18 @@ def samples() -> dict:
     )  # fmt: skip
     return {
         "IKTarget": IKTarget(
-            header=header(1), foot="FL", position=Point(x=0.47, y=0.08, z=0.4), has_face_axis=True,
-            face_axis=Vector3(x=1.0, y=0.0, z=0.0), position_cost=1.0, orientation_cost=0.5, phase="F2W_ORIENT",
+            header=header(1),
+            foot="FL",
+            position=Point(x=0.47, y=0.08, z=0.4),
+            has_face_axis=True,
+            face_axis=Vector3(x=1.0, y=0.0, z=0.0),
+            position_cost=1.0,
+            orientation_cost=0.5,
+            phase="F2W_ORIENT",
         ),  # fmt: skip
         "StanceCommand": StanceCommand(
-            header=header(2), feet=["FL", "FR", "BL", "BR"],
+            header=header(2),
+            feet=["FL", "FR", "BL", "BR"],
             modes=[StanceCommand.WALL, StanceCommand.SWING, StanceCommand.FLOOR, StanceCommand.FLOOR],
         ),  # fmt: skip
         "MagnetCommand": MagnetCommand(header=header(3), feet=["FL", "BR"], enable=[False, True]),
@@ -52,18 +60,33 @@ def samples() -> dict:
         "FootState": foot,
         "FootStates": FootStates(header=header(5), feet=[foot, FootState(foot="FR", mode=StanceCommand.SWING)]),
         "IKStatus": IKStatus(
-            header=header(6), status=IKStatus.STALLED, foot="FR", position_error=0.0123,
-            orientation_error=0.25, solve_time=0.00031, message="no progress for 20 solves",
+            header=header(6),
+            status=IKStatus.STALLED,
+            foot="FR",
+            position_error=0.0123,
+            orientation_error=0.25,
+            solve_time=0.00031,
+            message="no progress for 20 solves",
         ),  # fmt: skip
         "SequenceStatus": SequenceStatus(
-            header=header(7), sequence="f2w", foot="FL", phase="F2W_REACH", phase_index=4, phase_count=5,
-            phase_progress=0.723, elapsed=8.2, done=False, failed=False, message="reaching",
+            header=header(7),
+            sequence="f2w",
+            foot="FL",
+            phase="F2W_REACH",
+            phase_index=4,
+            phase_count=5,
+            phase_progress=0.723,
+            elapsed=8.2,
+            done=False,
+            failed=False,
+            message="reaching",
         ),  # fmt: skip
     }
 
 
 def main() -> int:
     import rclpy
+
     from sally_node_common import run_node
 
     def make():

@@ -9,6 +9,7 @@ the wall clock, as a user runs it: the same figures.
 import json
 
 import pytest
+
 from sally_bringup.report import comparable
 from sally_bringup.runner import EXIT_OK, run_graph
 
@@ -53,7 +54,9 @@ def test_fl_then_fr_end_on_the_wall_and_the_stance_feet_stay(lockstep_runs):
     tmp, (result, report), _ = lockstep_runs
     assert_f2w_succeeded(result, report)
     assert (tmp / "first" / "run.png").stat().st_size > 10_000
-    assert {"sim.log", "controller.log", "ik.log", "sequencer.log"} <= {p.name for p in (tmp / "first" / "logs").iterdir()}
+    assert {"sim.log", "controller.log", "ik.log", "sequencer.log"} <= {
+        p.name for p in (tmp / "first" / "logs").iterdir()
+    }
 
 
 def test_two_lockstep_runs_give_the_same_report(lockstep_runs):
@@ -75,7 +78,9 @@ def test_a_realtime_paced_run_gives_the_lockstep_figures(tmp_path, ros_domain, l
 def same_run(report: dict, other: dict) -> bool:
     """Every figure but the wall-clock ones, the arguments and the processes' exit codes agree."""
     ignored = ("arguments", "exit_codes")
-    return {k: v for k, v in comparable(report).items() if k not in ignored} == {k: v for k, v in comparable(other).items() if k not in ignored}
+    return {k: v for k, v in comparable(report).items() if k not in ignored} == {
+        k: v for k, v in comparable(other).items() if k not in ignored
+    }
 
 
 def test_the_composed_graph_gives_the_same_report(tmp_path, ros_domain, lockstep_runs):

@@ -4,6 +4,7 @@ import ast
 from pathlib import Path
 
 import pytest
+
 from sally_bringup.cli import main as cli_main
 from sally_bringup.graphs import GraphError
 from sally_bringup.graphs import graph as composed_or_not
@@ -116,7 +117,11 @@ def test_composed_is_the_default_and_hosts_the_same_nodes_with_the_same_argument
     (container,) = composed_or_not("f2w", {"pacing": "lockstep", "settle": "2.0"})
     assert container.executable == "sally_composed" and container.required and container.parameters == {}
     assert container.hosts == ("sim", "controller", "ik", "sequencer")
-    assert container.arguments[0] == "f2w" and "pacing:=lockstep" in container.arguments and "settle:=2.0" in container.arguments
+    assert (
+        container.arguments[0] == "f2w"
+        and "pacing:=lockstep" in container.arguments
+        and "settle:=2.0" in container.arguments
+    )
     assert not any(a.startswith("composed:=") for a in container.arguments)
     # the container builds exactly what the processes would run
     values = dict(a.split(":=", 1) for a in container.arguments[1:])

@@ -1,6 +1,7 @@
 """The run report from plain records: plant errors, drift, contact loss, verdict."""
 
 import numpy as np
+
 from sally_bringup.report import FootSample, MagnetSample, RunRecord, build_report, comparable
 
 HOME = {"FL": [0.33, 0.28, 0.009], "FR": [0.33, -0.28, 0.009], "BL": [-0.33, 0.28, 0.009], "BR": [-0.33, -0.28, 0.009]}
@@ -9,10 +10,16 @@ PLANT = {"FL": np.array([0.492, 0.08, 0.41]), "FR": np.array([0.492, -0.08, 0.41
 
 def record(fl_off=0.001, bl_drift=0.0, bl_contact=True, failed=False):
     rec = RunRecord()
-    rec.phases = [(0.0, "FL", "SETTLE"), (0.5, "FL", "LIFT"), (8.0, "FL", "F2W_REACH"), (11.0, "FR", "LIFT"), (18.5, "FR", "F2W_REACH")]
+    rec.phases = [
+        (0.0, "FL", "SETTLE"),
+        (0.5, "FL", "LIFT"),
+        (8.0, "FL", "F2W_REACH"),
+        (11.0, "FR", "LIFT"),
+        (18.5, "FR", "F2W_REACH"),
+    ]
     for foot in ("FL", "FR"):
         rec.targets.append((10.0, foot, "F2W_REACH", PLANT[foot]))
-    for k, t in enumerate(np.arange(0.0, 22.5, 0.5)):
+    for t in np.arange(0.0, 22.5, 0.5):
         pos = {f: np.array(p, float) for f, p in HOME.items()}
         modes = {"FL": 1, "FR": 1, "BL": 1, "BR": 1}
         if t > 20:
@@ -20,7 +27,15 @@ def record(fl_off=0.001, bl_drift=0.0, bl_contact=True, failed=False):
             pos["BL"] = pos["BL"] + [0, 0, bl_drift]
             modes["FL"] = modes["FR"] = 2
         rec.feet.append(FootSample(float(t), pos, modes, {f: (bl_contact or f != "BL" or t <= 20) for f in HOME}))
-    rec.magnets.append(MagnetSample(22.0, dict.fromkeys(HOME, 800.0), dict.fromkeys(HOME, True), {"FL": "wall", "FR": "wall", "BL": "floor", "BR": "floor"}, dict.fromkeys(HOME, True)))
+    rec.magnets.append(
+        MagnetSample(
+            22.0,
+            dict.fromkeys(HOME, 800.0),
+            dict.fromkeys(HOME, True),
+            {"FL": "wall", "FR": "wall", "BL": "floor", "BR": "floor"},
+            dict.fromkeys(HOME, True),
+        )
+    )
     rec.result = {"done": True, "failed": failed, "message": "ok", "t": 22.5}
     return rec
 

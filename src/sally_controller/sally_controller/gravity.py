@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import mujoco
 import numpy as np
+
 from sally_description import JOINT_NAMES
 from sally_description.constants import ACTUATED_JOINT_NAMES
 

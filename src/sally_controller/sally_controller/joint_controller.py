@@ -8,15 +8,25 @@ seen again (a re-sent lockstep state) gets the same efforts, without running the
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Sequence
 
 import numpy as np
 
-from sally_node_common.inputs import LENGTH, MAX_ANGLE, MAX_RATE, NON_FINITE, OUT_OF_ORDER, OUT_OF_RANGE, UNKNOWN, InputError, joint_arrays
+from sally_node_common.inputs import (
+    LENGTH,
+    MAX_ANGLE,
+    MAX_RATE,
+    NON_FINITE,
+    OUT_OF_ORDER,
+    OUT_OF_RANGE,
+    UNKNOWN,
+    InputError,
+    joint_arrays,
+)
+from sally_node_common.pid import JointPID, PIDGains
 
 from .errors import ControllerError
-from sally_node_common.pid import JointPID, PIDGains
 
 
 @dataclass(frozen=True)
@@ -55,32 +65,42 @@ class JointController:
         self.pid = JointPID(gains)
         self.pid.integral[:] = integral
 
-    def set_targets(self, names: Sequence[str], positions: Sequence[float], velocities: Sequence[float] = ()) -> TargetReport:
+    def set_targets(
+        self, names: Sequence[str], positions: Sequence[float], velocities: Sequence[float] = ()
+    ) -> TargetReport:
         """Set the targets of the named joints (others keep theirs)."""
         return self.apply_targets(self.check_targets(names, positions, velocities))
 
-    def check_targets(self, names: Sequence[str], positions: Sequence[float], velocities: Sequence[float] = ()) -> Targets:
+    def check_targets(
+        self, names: Sequence[str], positions: Sequence[float], velocities: Sequence[float] = ()
+    ) -> Targets:
         """Targets validated (raises ControllerError with a reason) and clamped, not yet applied."""
         names = list(names)
-        positions = np.asarray(positions, dtype=float)
-        velocities = np.asarray(velocities, dtype=float)
-        if not names or len(positions) != len(names):
-            raise ControllerError(f"joint targets need one position per name: {len(names)} names, {len(positions)} positions", LENGTH)
-        if len(velocities) not in (0, len(names)):
-            raise ControllerError(f"joint target velocities must be empty or one per name, got {len(velocities)}", LENGTH)
+        position = np.asarray(positions, dtype=float)
+        velocity = np.asarray(velocities, dtype=float)
+        if not names or len(position) != len(names):
+            raise ControllerError(
+                f"joint targets need one position per name: {len(names)} names, {len(position)} positions", LENGTH
+            )
+        if len(velocity) not in (0, len(names)):
+            raise ControllerError(f"joint target velocities must be empty or one per name, got {len(velocity)}", LENGTH)
         unknown = [n for n in names if n not in self._index]
         if unknown:
-            raise ControllerError(f"joint targets name unknown joints {unknown}; controlled joints: {list(self.names)}", UNKNOWN)
+            raise ControllerError(
+                f"joint targets name unknown joints {unknown}; controlled joints: {list(self.names)}", UNKNOWN
+            )
         if len(set(names)) != len(names):
             raise ControllerError("joint targets name a joint twice", "duplicate")
-        if not (np.isfinite(positions).all() and np.isfinite(velocities).all()):
-            raise ControllerError(f"joint targets must be finite, got positions {positions.tolist()}", NON_FINITE)
-        if np.abs(positions).max() > MAX_ANGLE or (len(velocities) and np.abs(velocities).max() > MAX_RATE):
-            raise ControllerError(f"joint targets beyond +-{MAX_ANGLE:g} rad or +-{MAX_RATE:g} rad/s: {positions.tolist()}", OUT_OF_RANGE)
+        if not (np.isfinite(position).all() and np.isfinite(velocity).all()):
+            raise ControllerError(f"joint targets must be finite, got positions {position.tolist()}", NON_FINITE)
+        if np.abs(position).max() > MAX_ANGLE or (len(velocity) and np.abs(velocity).max() > MAX_RATE):
+            raise ControllerError(
+                f"joint targets beyond +-{MAX_ANGLE:g} rad or +-{MAX_RATE:g} rad/s: {position.tolist()}", OUT_OF_RANGE
+            )
         idx = np.array([self._index[n] for n in names])
-        clipped = np.clip(positions, self.lower[idx], self.upper[idx])
-        clamped = tuple(n for n, a, b in zip(names, positions, clipped) if a != b)
-        return Targets(idx, clipped, velocities, clamped)
+        clipped = np.clip(position, self.lower[idx], self.upper[idx])
+        clamped = tuple(n for n, a, b in zip(names, position, clipped) if a != b)
+        return Targets(idx, clipped, velocity, clamped)
 
     def apply_targets(self, targets: Targets) -> TargetReport:
         target = self.target.copy()
@@ -94,7 +114,9 @@ class JointController:
         self.clamped_total += len(targets.clamped)
         return TargetReport(targets.clamped)
 
-    def check_state(self, names: Sequence[str], position: Sequence[float], velocity: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:
+    def check_state(
+        self, names: Sequence[str], position: Sequence[float], velocity: Sequence[float]
+    ) -> tuple[np.ndarray, np.ndarray]:
         """The controlled joints' positions and velocities from a state message's arrays; raises
         ControllerError with a reason when the lengths, names or values are unusable."""
         try:
@@ -108,7 +130,7 @@ class JointController:
         names: Sequence[str],
         position: Sequence[float],
         velocity: Sequence[float],
-        feed_forward: Callable[[np.ndarray], np.ndarray] | None = None,
+        feed_forward: Callable[[Sequence[float]], np.ndarray] | None = None,
     ) -> np.ndarray:
         """Efforts answering the state stamped ``stamp_ns``; the same state again gets the same answer.
 
@@ -117,12 +139,16 @@ class JointController:
         q, qdot = self.check_state(names, position, velocity)
         return self.step(stamp_ns, q, qdot, None if feed_forward is None else lambda: feed_forward(position))
 
-    def step(self, stamp_ns: int, q: np.ndarray, qdot: np.ndarray, feed_forward: Callable[[], np.ndarray] | None = None) -> np.ndarray:
+    def step(
+        self, stamp_ns: int, q: np.ndarray, qdot: np.ndarray, feed_forward: Callable[[], np.ndarray] | None = None
+    ) -> np.ndarray:
         """:meth:`update` with the state already checked (:meth:`check_state`)."""
         if self._last_stamp is not None and stamp_ns <= self._last_stamp:
             if stamp_ns == self._last_stamp:
                 return self._last_efforts
-            raise ControllerError(f"joint state stamped {stamp_ns} ns arrived after one stamped {self._last_stamp} ns", OUT_OF_ORDER)
+            raise ControllerError(
+                f"joint state stamped {stamp_ns} ns arrived after one stamped {self._last_stamp} ns", OUT_OF_ORDER
+            )
         dt = 0.0 if self._last_stamp is None else (stamp_ns - self._last_stamp) * 1e-9
         self._last_stamp = stamp_ns
         efforts = self.pid.update(self.target, q, qdot, dt, self.target_velocity)

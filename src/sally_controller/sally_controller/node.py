@@ -30,8 +30,10 @@ from collections import Counter
 
 import numpy as np
 from diagnostic_msgs.msg import DiagnosticArray
-from rclpy.node import Node
 from nav_msgs.msg import Odometry
+from rclpy.node import Node
+from sensor_msgs.msg import JointState
+
 from sally_description import JOINT_NAMES, build_model
 from sally_description.constants import ACTUATED_JOINT_NAMES
 from sally_description.limits import actuated_limits
@@ -39,18 +41,17 @@ from sally_node_common import run_node
 from sally_node_common.diagnostics import diagnostic_array
 from sally_node_common.input_health import InputHealth
 from sally_node_common.inputs import InputError, StampOrder
+from sally_node_common.kept_topics import subscribe_kept
 from sally_node_common.messages import odometry_pose
 from sally_node_common.parameters import Param, ParameterTable
-from sally_node_common.kept_topics import subscribe_kept
+from sally_node_common.pid import DEFAULT_I_CLAMP, DEFAULT_KD, DEFAULT_KI, DEFAULT_KP, PIDError, PIDGains
 from sally_node_common.qos import RELIABLE_DEEP
 from sally_node_common.stamps import stamp_ns
-from sensor_msgs.msg import JointState
 
 from .errors import ControllerError
 from .gravity import GravityModel
 from .joint_controller import JointController
 from .target_sync import TargetSync
-from sally_node_common.pid import DEFAULT_I_CLAMP, DEFAULT_KD, DEFAULT_KI, DEFAULT_KP, PIDError, PIDGains
 
 # Targets published before this node's reader was matched still arrive (the IK keeps the last 100,
 # KEPT); any other publisher's reach it too, each message once (sally_node_common.kept_topics).
@@ -60,12 +61,43 @@ JOINTS = len(ACTUATED_JOINT_NAMES)
 """Motor joints: a gain is one value for all of them or one per joint."""
 TABLE = ParameterTable(
     (
-        *(Param(name, [default], f"PID {name}: one value for all motor joints or one per joint ({JOINTS})", low=0.0, lengths=(1, JOINTS)) for name, default in GAINS.items()),
+        *(
+            Param(
+                name,
+                [default],
+                f"PID {name}: one value for all motor joints or one per joint ({JOINTS})",
+                low=0.0,
+                lengths=(1, JOINTS),
+            )
+            for name, default in GAINS.items()
+        ),
         Param("diagnostics_period", 1.0, "/diagnostics period", low=0.0, high=60.0, open_low=True, unit="wall s"),
         Param("gravity_compensation", True, "add each leg's gravity torque to the PID output"),
-        Param("target_period", 0.0, "IK period to wait for targets by stamp; 0: use the latest", low=0.0, high=1.0, unit="s of sim time"),
-        Param("target_wait", 10.0, "how long to hold a state back for its targets", low=0.0, high=600.0, open_low=True, unit="wall s"),
-        Param("gravity_period", 0.01, "time between gravity recomputations (it changes slowly)", low=0.0, high=1.0, unit="s of sim time"),
+        Param(
+            "target_period",
+            0.0,
+            "IK period to wait for targets by stamp; 0: use the latest",
+            low=0.0,
+            high=1.0,
+            unit="s of sim time",
+        ),
+        Param(
+            "target_wait",
+            10.0,
+            "how long to hold a state back for its targets",
+            low=0.0,
+            high=600.0,
+            open_low=True,
+            unit="wall s",
+        ),
+        Param(
+            "gravity_period",
+            0.01,
+            "time between gravity recomputations (it changes slowly)",
+            low=0.0,
+            high=1.0,
+            unit="s of sim time",
+        ),
     )
 )
 
@@ -124,7 +156,9 @@ class ControllerNode(Node):
         self._health.heard(TARGETS)
         report = self.controller.apply_targets(targets)
         if report.clamped:
-            self.get_logger().warning(f"joint targets outside limits clamped: {list(report.clamped)}", throttle_duration_sec=1.0)
+            self.get_logger().warning(
+                f"joint targets outside limits clamped: {list(report.clamped)}", throttle_duration_sec=1.0
+            )
         was_lost = self._sync.lost
         released = self._sync.targets(stamp)
         if was_lost:
@@ -235,9 +269,15 @@ class ControllerNode(Node):
             **health.values(),
         }
         problems = health.summary()
-        message = [problems, f"{c.clamped_total} targets clamped" if c.clamped_total else "", "no targets" if self._sync.lost else ""]
+        message = [
+            problems,
+            f"{c.clamped_total} targets clamped" if c.clamped_total else "",
+            "no targets" if self._sync.lost else "",
+        ]
         warn = bool(problems or c.clamped_total or self._sync.lost)
-        self._pub_diag.publish(diagnostic_array("sally_controller: pid", warn, ", ".join(filter(None, message)) or "ok", values))
+        self._pub_diag.publish(
+            diagnostic_array("sally_controller: pid", warn, ", ".join(filter(None, message)) or "ok", values)
+        )
 
 
 def _stamp(msg) -> int:

@@ -2,8 +2,9 @@
 
 import numpy as np
 from diagnostic_msgs.msg import DiagnosticArray
-from sally_description import ACTUATED_JOINT_NAMES, JOINT_NAMES
 from sensor_msgs.msg import JointState
+
+from sally_description import ACTUATED_JOINT_NAMES, JOINT_NAMES
 
 
 def test_gains_are_validated_at_run_time(graph, probe):

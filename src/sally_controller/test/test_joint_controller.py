@@ -4,6 +4,7 @@ import re
 
 import numpy as np
 import pytest
+
 from sally_controller import ControllerError, PIDGains
 from sally_controller.joint_controller import JointController
 
@@ -12,7 +13,9 @@ NAMES = ("a", "b", "c")
 
 @pytest.fixture
 def ctl():
-    return JointController(NAMES, np.full(3, -1.0), np.full(3, 1.0), PIDGains.uniform(3, kp=10.0, ki=0.0, kd=1.0, effort_limit=40.0))
+    return JointController(
+        NAMES, np.full(3, -1.0), np.full(3, 1.0), PIDGains.uniform(3, kp=10.0, ki=0.0, kd=1.0, effort_limit=40.0)
+    )
 
 
 def test_targets_are_clamped_and_reported(ctl):

@@ -9,9 +9,9 @@ and joint ranges are measured from it. No file is touched.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Mapping
 
 import mujoco
 import numpy as np
@@ -43,9 +43,7 @@ class Bake:
         for kind in BAKED_KINDS:
             table = dict(getattr(self, f"{kind}_deg"))
             if set(table) != set(LEGS):
-                raise DescriptionError(
-                    f"bake {kind}_deg must give exactly the legs {list(LEGS)}, got {sorted(table)}"
-                )
+                raise DescriptionError(f"bake {kind}_deg must give exactly the legs {list(LEGS)}, got {sorted(table)}")
             for leg, value in table.items():
                 if not isinstance(value, (int, float)) or not math.isfinite(value):
                     raise DescriptionError(f"bake {kind}_deg[{leg}] must be a finite number, got {value!r}")

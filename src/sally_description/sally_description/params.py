@@ -13,9 +13,10 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 import mujoco
 
@@ -103,7 +104,7 @@ class PhysicsParams:
             object.__setattr__(self, dim.name, dim.check(getattr(self, dim.name)))
 
     @classmethod
-    def from_mapping(cls, values: Mapping[str, Any], base: "PhysicsParams | None" = None) -> "PhysicsParams":
+    def from_mapping(cls, values: Mapping[str, Any], base: PhysicsParams | None = None) -> PhysicsParams:
         """Override ``base`` (default: the defaults) with ``values``; unknown names are rejected."""
         if not isinstance(values, Mapping):
             raise ParameterError(f"physics parameters must be a mapping of name to value, got {type(values).__name__}")
@@ -113,7 +114,7 @@ class PhysicsParams:
         return dataclasses.replace(base or cls(), **dict(values))
 
     @classmethod
-    def from_file(cls, path: str | Path, base: "PhysicsParams | None" = None) -> "PhysicsParams":
+    def from_file(cls, path: str | Path, base: PhysicsParams | None = None) -> PhysicsParams:
         """Load a flat JSON or YAML mapping (the optimizer's ``best_params.json``)."""
         path = Path(path)
         try:

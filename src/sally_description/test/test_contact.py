@@ -1,6 +1,7 @@
 """Baseline contact readouts: floor and wall penetration, 8 mm lost contact."""
 
 import pytest
+
 from sally_description import DescriptionError
 from sally_description.contact import LOST_CONTACT, FootContactMonitor
 

@@ -7,6 +7,7 @@ from pathlib import Path
 import mujoco
 import numpy as np
 import pytest
+
 from sally_description import (
     ACTUATED_JOINT_NAMES,
     DEFAULT_PARAMS,

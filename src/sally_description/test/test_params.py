@@ -4,6 +4,7 @@ import json
 import math
 
 import pytest
+
 from sally_description import DEFAULT_PARAMS, PARAM_NAMES, PARAM_SPACE, ParameterError, PhysicsParams
 
 

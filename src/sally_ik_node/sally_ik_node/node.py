@@ -28,22 +28,23 @@ from diagnostic_msgs.msg import DiagnosticArray
 from geometry_msgs.msg import Point, Pose, Quaternion
 from nav_msgs.msg import Odometry
 from rclpy.node import Node
+from sensor_msgs.msg import JointState
+
 from sally_description import JOINT_NAMES, LEGS, build_model
 from sally_description.constants import ACTUATED_JOINT_NAMES, hip_site
+from sally_description.contact import FootContactMonitor
 from sally_interfaces.msg import FootState, FootStates, IKStatus, StanceCommand
 from sally_interfaces.msg import IKTarget as IKTargetMsg
 from sally_node_common import run_node
 from sally_node_common.diagnostics import diagnostic_array
+from sally_node_common.ik_target import IKTarget, IKTargetError
 from sally_node_common.input_health import InputHealth
 from sally_node_common.inputs import MAX_DISTANCE, UNKNOWN, InputError, StampOrder, joint_arrays, known, numbers
+from sally_node_common.kept_topics import subscribe_kept
 from sally_node_common.messages import odometry_pose
 from sally_node_common.parameters import Param, ParameterTable
-from sally_node_common.ik_target import IKTarget, IKTargetError
-from sally_node_common.kept_topics import subscribe_kept
 from sally_node_common.qos import KEPT, RELIABLE_DEEP
 from sally_node_common.stamps import set_stamp, stamp_ns
-from sally_description.contact import FootContactMonitor
-from sensor_msgs.msg import JointState
 
 from .errors import IKError
 from .stamp_sync import StampPairs, TickWait
@@ -58,8 +59,15 @@ TABLE = ParameterTable(
         Param("ik_period", 0.005, "time between IK solves", low=0.0005, high=1.0, unit="s of sim time"),
         Param("damping", _DEFAULTS.damping, "mink damping", low=0.0, high=10.0, read_only=True),
         Param("solver", _DEFAULTS.solver, "QP solver", choices=("daqp", "quadprog"), read_only=True),
-        Param("target_sync", False, "wait for the sequencer's target stamped with a state before solving it (lockstep)", read_only=True),
-        Param("target_wait", 2.0, "how long to wait for a synced target", low=0.0, high=60.0, open_low=True, unit="wall s"),
+        Param(
+            "target_sync",
+            False,
+            "wait for the sequencer's target stamped with a state before solving it (lockstep)",
+            read_only=True,
+        ),
+        Param(
+            "target_wait", 2.0, "how long to wait for a synced target", low=0.0, high=60.0, open_low=True, unit="wall s"
+        ),
         *(Param(name, getattr(_DEFAULTS, name), f"IK {name}", low=0.0, high=1e4, read_only=True) for name in COSTS),
     )
 )
@@ -101,7 +109,10 @@ class IKNode(Node):
         self._counts: Counter[str] = Counter()
         self._health = InputHealth(lambda text: self.get_logger().error(text), watched=(STATES, ODOM))
         self._state_order, self._odom_order = StampOrder("joint state"), StampOrder("odometry")
-        self._target_order, self._stance_order = StampOrder("IK target", gap=None), StampOrder("stance command", gap=None)
+        self._target_order, self._stance_order = (
+            StampOrder("IK target", gap=None),
+            StampOrder("stance command", gap=None),
+        )
         self._targets_msg = JointState(name=list(ACTUATED_JOINT_NAMES))
         self._pub_targets = self.create_publisher(JointState, "/sally/joint_targets", KEPT)
         self._pub_status = self.create_publisher(IKStatus, "/sally/ik_status", RELIABLE_DEEP)
@@ -185,8 +196,17 @@ class IKNode(Node):
         except InputError as exc:
             return self._reject(TARGET, exc.reason, msg.foot, f"{exc}", kept)
         self._health.heard(TARGET)
-        if target is not None and self.ik.modes[msg.foot] is not StanceMode.SWING and self._pending_stance.get(msg.foot) is not StanceMode.SWING:
-            self._reject(TARGET, "not_swinging", msg.foot, f"foot {msg.foot} is in {self.ik.modes[msg.foot].name} stance; only a SWING foot takes targets")
+        if (
+            target is not None
+            and self.ik.modes[msg.foot] is not StanceMode.SWING
+            and self._pending_stance.get(msg.foot) is not StanceMode.SWING
+        ):
+            self._reject(
+                TARGET,
+                "not_swinging",
+                msg.foot,
+                f"foot {msg.foot} is in {self.ik.modes[msg.foot].name} stance; only a SWING foot takes targets",
+            )
         elif target is not None:
             self._pending_target = (msg.foot, target)
             self._counts["targets"] += 1
@@ -250,7 +270,9 @@ class IKNode(Node):
         of a kept topic (this IK restarted) is only counted."""
         if not self._health.reject(topic, reason, text, replayed=kept):
             return
-        msg = IKStatus(status=IKStatus.REJECTED, foot=foot if foot in LEGS else "", message=f"rejected {topic} ({reason}): {text}")
+        msg = IKStatus(
+            status=IKStatus.REJECTED, foot=foot if foot in LEGS else "", message=f"rejected {topic} ({reason}): {text}"
+        )
         set_stamp(msg.header, max(self._last_solved or 0, 0))
         self._pub_status.publish(msg)
 
@@ -327,8 +349,16 @@ class IKNode(Node):
         counts = dict(sorted(self._counts.items()))
         problems = self._health.summary()
         warn = bool(problems or counts.get("code_stalled") or counts.get("code_infeasible"))
-        values = {**counts, "sync_lost": self._ticks.lost, "target_wait_timeouts": self._ticks.timeouts, **self._health.values()}
-        message = ", ".join(filter(None, [problems, ", ".join(f"{k} {v}" for k, v in counts.items())])) or "waiting for states"
+        values = {
+            **counts,
+            "sync_lost": self._ticks.lost,
+            "target_wait_timeouts": self._ticks.timeouts,
+            **self._health.values(),
+        }
+        message = (
+            ", ".join(filter(None, [problems, ", ".join(f"{k} {v}" for k, v in counts.items())]))
+            or "waiting for states"
+        )
         self._pub_diag.publish(diagnostic_array("sally_ik: solver", warn, message, values))
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import mujoco
 import numpy as np
 from scipy.optimize import least_squares
+
 from sally_description import LEGS
 from sally_description.constants import ACTUATED_KINDS, FACE_AXIS_LOCAL, ee_site, joint_name
 

@@ -102,6 +102,7 @@ class TickWait(Generic[T]):
         self.tick_stamp, self.lost, self._waiting = -1, False, None
 
     def _release(self) -> T:
+        assert self._waiting is not None
         item = self._waiting[1]
         self._waiting = None
         return item

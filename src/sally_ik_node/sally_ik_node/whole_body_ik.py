@@ -1,13 +1,13 @@
 """Whole-body differential IK for Sally with mink, robust to bad starting poses and targets.
 
-Only the motor joints (and the floating base, which the stance legs carry) move: the passive ee2
-and em_z joints are frozen by a DofFreezingTask constraint, since no target can move them and a
-correction spent on them would never happen. Tasks: a FrameTask per foot (the swing foot follows its :class:`~sally_node_common.ik_target.IKTarget`; floor stance feet are
-locked in position where they were when they entered FLOOR; wall stance feet are locked in full
-SE3, snapshotted when they entered WALL, orientation cost 30 on the face's tilt: the magnet spins
-freely about its normal), a FrameTask on main_frame (its orientation is always held;
-freed it under a face axis, which rolled the body with FL on the wall), a PostureTask toward the
-baked pose, and a ConfigurationLimit. One
+Only the motor joints (and the floating base, which the stance legs carry) move: the passive ee2 and
+em_z joints are frozen by a DofFreezingTask constraint, since no target can move them and a
+correction spent on them would never happen. Tasks: a FrameTask per foot (the swing foot follows its
+:class:`~sally_node_common.ik_target.IKTarget`; floor stance feet are locked in position where they
+were when they entered FLOOR; wall stance feet are locked in full SE3, snapshotted when they entered
+WALL, orientation cost 30 on the face's tilt: the magnet spins freely about its normal), a FrameTask
+on main_frame (its orientation is always held: freeing it under a face axis rolled the body with
+FL on the wall), a PostureTask toward the baked pose, and a ConfigurationLimit. One
 :meth:`WholeBodyIK.solve` is one differential step of ``dt`` from the configuration last given.
 
 The swing leg is then solved once more with the base and every other joint frozen at the measured
@@ -31,8 +31,17 @@ from enum import IntEnum
 import mink
 import mujoco
 import numpy as np
+
 from sally_description import LEGS
-from sally_description.constants import ACTUATED_KINDS, FACE_AXIS_LOCAL, PASSIVE_KINDS, ROOT_BODY, ee_site, hip_site, joint_name
+from sally_description.constants import (
+    ACTUATED_KINDS,
+    FACE_AXIS_LOCAL,
+    PASSIVE_KINDS,
+    ROOT_BODY,
+    ee_site,
+    hip_site,
+    joint_name,
+)
 from sally_node_common.ik_target import IKTarget
 
 from .errors import IKError
@@ -114,9 +123,18 @@ class WholeBodyIK:
         passive = [model.joint(joint_name(kind, leg)).dofadr[0] for leg in LEGS for kind in PASSIVE_KINDS]
         self.constraints = [mink.DofFreezingTask(model, dof_indices=passive)]
         self._leg_configuration = mink.Configuration(model)
-        self._leg_qpos = {leg: np.array([model.joint(joint_name(k, leg)).qposadr[0] for k in ACTUATED_KINDS]) for leg in LEGS}
+        self._leg_qpos = {
+            leg: np.array([model.joint(joint_name(k, leg)).qposadr[0] for k in ACTUATED_KINDS]) for leg in LEGS
+        }
         self._leg_frozen = {
-            leg: [mink.DofFreezingTask(model, dof_indices=sorted(set(range(model.nv)) - {model.joint(joint_name(k, leg)).dofadr[0] for k in ACTUATED_KINDS}))]
+            leg: [
+                mink.DofFreezingTask(
+                    model,
+                    dof_indices=sorted(
+                        set(range(model.nv)) - {model.joint(joint_name(k, leg)).dofadr[0] for k in ACTUATED_KINDS}
+                    ),
+                )
+            ]
             for leg in LEGS
         }
         self.modes = {leg: StanceMode.FLOOR for leg in LEGS}
@@ -179,13 +197,21 @@ class WholeBodyIK:
         q0 = self.configuration.q.copy()
         joints = q0[ROOT_DOFS:]
         outside = bool(((joints < self._lower - 1e-9) | (joints > self._upper + 1e-9)).any())
-        swing = next((leg for leg, mode in self.modes.items() if mode is StanceMode.SWING and leg in self.targets), None)
+        swing = next(
+            (leg for leg, mode in self.modes.items() if mode is StanceMode.SWING and leg in self.targets), None
+        )
         self._update_swing_task(swing)
         tasks = [self.body_task, self.posture_task, *self._foot_tasks.values()]
         code, message = IKCode.SUCCESS, ""
         try:
             velocity = mink.solve_ik(
-                self.configuration, tasks, cfg.dt, cfg.solver, damping=cfg.damping, limits=self.limits, constraints=self.constraints
+                self.configuration,
+                tasks,
+                cfg.dt,
+                cfg.solver,
+                damping=cfg.damping,
+                limits=self.limits,
+                constraints=self.constraints,
             )
             if not np.isfinite(velocity).all():
                 raise mink.NoSolutionFound("non-finite velocity")
@@ -201,7 +227,9 @@ class WholeBodyIK:
         pos_err, ori_err = self._errors(swing, self._leg_configuration if swing is not None else self.configuration)
         if code is IKCode.SUCCESS:
             code, message = self._classify(swing, outside, pos_err, ori_err)
-        return IKResult(self.configuration.q.copy(), code, swing or "", pos_err, ori_err, time.perf_counter() - start, message)
+        return IKResult(
+            self.configuration.q.copy(), code, swing or "", pos_err, ori_err, time.perf_counter() - start, message
+        )
 
     def _swing_leg_step(self, swing: str, q0: np.ndarray, tasks: list) -> tuple[IKCode, str]:
         """The swing leg's motor joints again, from the measured base and the other joints."""
@@ -239,7 +267,11 @@ class WholeBodyIK:
         target = self.targets[swing]
         hip = self.configuration.get_transform_frame_to_world(hip_site(swing), "site").translation()
         if np.linalg.norm(target.position - hip) > self.reach:
-            return IKCode.INFEASIBLE, f"target {np.linalg.norm(target.position - hip):.3f} m from the {swing} hip, beyond its {self.reach:.3f} m reach"
+            return (
+                IKCode.INFEASIBLE,
+                f"target {np.linalg.norm(target.position - hip):.3f} m from the {swing} hip, beyond its "
+                f"{self.reach:.3f} m reach",
+            )
         met = pos_err <= cfg.position_tolerance and (target.face_axis is None or ori_err <= cfg.orientation_tolerance)
         self._history.append(pos_err)
         if met:
@@ -312,7 +344,7 @@ def rodrigues(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """The smallest rotation taking unit vector ``a`` onto unit vector ``b``."""
     a, b = a / np.linalg.norm(a), b / np.linalg.norm(b)
     axis = np.cross(a, b)
-    s, c = np.linalg.norm(axis), float(a @ b)
+    s, c = float(np.linalg.norm(axis)), float(a @ b)
     if s < 1e-12:
         if c > 0:
             return np.eye(3)

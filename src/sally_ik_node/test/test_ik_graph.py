@@ -6,9 +6,10 @@ a hardware driver's counterpart has to be (the hardware contract).
 
 import numpy as np
 import pytest
+from sensor_msgs.msg import JointState
+
 from sally_description import ACTUATED_JOINT_NAMES, LEGS
 from sally_interfaces.msg import FootStates, IKStatus, IKTarget, MagnetCommand, StanceCommand
-from sensor_msgs.msg import JointState
 
 
 def stamp_s(stamp) -> float:
@@ -55,8 +56,14 @@ def lift_fl_by_5_cm(probe):
 
     start = positions(feet.last)
     magnets.publish(MagnetCommand(feet=["FL"], enable=[False]))
-    stance.publish(StanceCommand(feet=list(LEGS), modes=[StanceCommand.SWING, StanceCommand.FLOOR, StanceCommand.FLOOR, StanceCommand.FLOOR]))
-    probe.wait_for(lambda: any(f.foot == "FL" and f.mode == StanceCommand.SWING for f in feet.last.feet), 10.0, "FL swinging")
+    stance.publish(
+        StanceCommand(
+            feet=list(LEGS), modes=[StanceCommand.SWING, StanceCommand.FLOOR, StanceCommand.FLOOR, StanceCommand.FLOOR]
+        )
+    )
+    probe.wait_for(
+        lambda: any(f.foot == "FL" and f.mode == StanceCommand.SWING for f in feet.last.feet), 10.0, "FL swinging"
+    )
     goal = start["FL"] + [0.0, 0.0, 0.05]
     msg = IKTarget(foot="FL", position_cost=1.0, phase="TEST_LIFT")
     msg.position.x, msg.position.y, msg.position.z = goal.tolist()
@@ -123,7 +130,9 @@ def test_bad_targets_are_rejected_with_the_reason(graph, probe, make, reason):
     probe.wait_for_messages(targets, 20, 30.0)
     pub.publish(make())
     probe.wait_for(
-        lambda: any(m.status == IKStatus.REJECTED and reason in m.message for m in status.messages), 10.0, "the rejection"
+        lambda: any(m.status == IKStatus.REJECTED and reason in m.message for m in status.messages),
+        10.0,
+        "the rejection",
     )
     n = len(targets)
     probe.wait_for_messages(targets, n + 20, 10.0)
@@ -148,7 +157,9 @@ def lockstep_graph_run(graph, probe, run: int, until_ns: int):
     for rec in (states, targets, efforts):  # every node is up and heard before time starts
         probe.wait_for_publishers(rec, timeout=60.0)
     assert probe.call(SetBool, "/sally_sim/pause", SetBool.Request(data=False)).success
-    probe.wait_for(lambda: states.last is not None and stamp_s(states.last.header.stamp) * 1e9 >= until_ns, 120.0, "the run")
+    probe.wait_for(
+        lambda: states.last is not None and stamp_s(states.last.header.stamp) * 1e9 >= until_ns, 120.0, "the run"
+    )
     for name in (f"ik{run}", f"controller{run}", f"sim{run}"):
         graph.processes[name].stop()
     for rec in (states, targets, efforts):

@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+
 from sally_description import build_model
 from sally_description.constants import ACTUATED_KINDS, joint_name
 from sally_ik_node import IKError, NumericalFootIK

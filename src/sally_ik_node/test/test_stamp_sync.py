@@ -1,6 +1,7 @@
 """The IK's state/odometry pairing and its wait for the sequencer's tick, without ROS or a clock."""
 
 import pytest
+
 from sally_ik_node.stamp_sync import StampPairs, TickWait
 
 

@@ -3,6 +3,7 @@
 import mujoco
 import numpy as np
 import pytest
+
 from sally_description import LEGS, build_model
 from sally_description.constants import ACTUATED_KINDS, joint_name
 from sally_ik_node import IKError, NumericalFootIK

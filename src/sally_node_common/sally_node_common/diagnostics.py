@@ -4,7 +4,7 @@ it is published on a wall timer, and must keep coming when sim time stops)."""
 from __future__ import annotations
 
 import time
-from typing import Mapping
+from collections.abc import Mapping
 
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
 

@@ -37,8 +37,9 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict, defaultdict, deque
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
@@ -55,9 +56,15 @@ def _profile(qos: QoSProfile | int) -> QoSProfile:
 def compatible(publisher: QoSProfile, subscription: QoSProfile) -> bool:
     """Whether DDS would match ``subscription`` with ``publisher`` (durability and reliability:
     a transient-local reader needs a transient-local writer, a reliable reader a reliable writer)."""
-    if subscription.durability == DurabilityPolicy.TRANSIENT_LOCAL and publisher.durability != DurabilityPolicy.TRANSIENT_LOCAL:
+    if (
+        subscription.durability == DurabilityPolicy.TRANSIENT_LOCAL
+        and publisher.durability != DurabilityPolicy.TRANSIENT_LOCAL
+    ):
         return False
-    return not (subscription.reliability == ReliabilityPolicy.RELIABLE and publisher.reliability == ReliabilityPolicy.BEST_EFFORT)
+    return not (
+        subscription.reliability == ReliabilityPolicy.RELIABLE
+        and publisher.reliability == ReliabilityPolicy.BEST_EFFORT
+    )
 
 
 @dataclass
@@ -71,7 +78,8 @@ class _RecentBytes:
     """The last ``size`` serialized messages of one topic (a multiset, oldest forgotten first)."""
 
     def __init__(self, size: int) -> None:
-        self._size, self._counts = size, OrderedDict()
+        self._size = size
+        self._counts: OrderedDict[bytes, int] = OrderedDict()
 
     def add(self, data: bytes) -> None:
         self._counts[data] = self._counts.get(data, 0) + 1
@@ -86,7 +94,7 @@ class _RecentBytes:
 class HostedPublisher:
     """A real rclpy publisher whose messages also reach hosted readers directly."""
 
-    def __init__(self, host: "Host", publisher, qos: QoSProfile) -> None:
+    def __init__(self, host: Host, publisher, qos: QoSProfile) -> None:
         self._host, self.real, self.qos = host, publisher, qos
         self.topic = publisher.topic_name
         self._latched = qos.durability == DurabilityPolicy.TRANSIENT_LOCAL
@@ -201,7 +209,10 @@ def hosted_class(node_class: type[Node], host: Host) -> type[Node]:
     return type(f"Hosted{node_class.__name__}", (_HostedMixin, node_class), {"_host": host})
 
 
-class _HostedMixin:
+class _HostedMixin(Node):
+    """Put before a node class (:func:`hosted_class`): its creations go through ``_host``; a
+    Node subclass itself only so that ``super()`` and the types resolve to rclpy's Node."""
+
     _host: Host
 
     def create_publisher(self, msg_type, topic, qos_profile, **kwargs):

@@ -11,7 +11,6 @@ from dataclasses import dataclass
 import numpy as np
 
 
-
 class IKTargetError(ValueError):
     """A target field that is not finite, not a 3-vector, or a negative cost."""
 
@@ -40,9 +39,11 @@ class IKTarget:
                 raise IKTargetError(f"{name} must be a non-negative finite number, got {value!r}")
 
     @classmethod
-    def position_only(cls, position, cost: float = 1.0) -> "IKTarget":
+    def position_only(cls, position, cost: float = 1.0) -> IKTarget:
         return cls(position, None, cost, 0.0)
 
     @classmethod
-    def with_orientation(cls, position, face_axis, position_cost: float = 1.0, orientation_cost: float = 1.0) -> "IKTarget":
+    def with_orientation(
+        cls, position, face_axis, position_cost: float = 1.0, orientation_cost: float = 1.0
+    ) -> IKTarget:
         return cls(position, face_axis, position_cost, orientation_cost)

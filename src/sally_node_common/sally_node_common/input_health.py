@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 
 class InputHealth:
@@ -72,7 +72,8 @@ class InputHealth:
         stale = self.stale()
         if stale:
             parts.append(
-                "stale: " + ", ".join(f"{t} {a:.1f} s" + ("" if self._ever[t] else " (never heard)") for t, a in stale.items())
+                "stale: "
+                + ", ".join(f"{t} {a:.1f} s" + ("" if self._ever[t] else " (never heard)") for t, a in stale.items())
             )
         if self.total:
             parts.append(f"{self.total} rejected")

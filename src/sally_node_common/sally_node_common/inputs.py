@@ -17,11 +17,17 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
 
-NON_FINITE, OUT_OF_RANGE, LENGTH, UNKNOWN, OUT_OF_ORDER = "non_finite", "out_of_range", "length", "unknown", "out_of_order"
+NON_FINITE, OUT_OF_RANGE, LENGTH, UNKNOWN, OUT_OF_ORDER = (
+    "non_finite",
+    "out_of_range",
+    "length",
+    "unknown",
+    "out_of_order",
+)
 
 MAX_DISTANCE = 100.0
 """m: positions, distances (the world is a few metres)."""
@@ -49,7 +55,9 @@ def numbers(values: Iterable[float], limit: float, what: str, unit: str = "") ->
     if not np.isfinite(array).all():
         raise InputError(NON_FINITE, f"{what} has non-finite values {array[~np.isfinite(array)].tolist()}")
     if array.size and np.abs(array).max() > limit:
-        raise InputError(OUT_OF_RANGE, f"{what} has {np.abs(array).max():g}{unit}, beyond the plausible +-{limit:g}{unit}")
+        raise InputError(
+            OUT_OF_RANGE, f"{what} has {np.abs(array).max():g}{unit}, beyond the plausible +-{limit:g}{unit}"
+        )
     return array
 
 
@@ -83,7 +91,9 @@ class StampOrder:
     starts over by itself; its node calls :meth:`restart` when its state stream does.
     """
 
-    def __init__(self, what: str, gap: float | None = NEW_TIMELINE_GAP, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, what: str, gap: float | None = NEW_TIMELINE_GAP, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.what, self.gap, self._clock = what, gap, clock
         self.latest: int | None = None
         self._heard = -math.inf
@@ -94,7 +104,10 @@ class StampOrder:
         new_timeline = False
         if self.latest is not None and stamp < self.latest:
             if self.gap is None or now - self._heard < self.gap:
-                raise InputError(OUT_OF_ORDER, f"{self.what} stamped {stamp * 1e-9:.4f} s after one stamped {self.latest * 1e-9:.4f} s")
+                raise InputError(
+                    OUT_OF_ORDER,
+                    f"{self.what} stamped {stamp * 1e-9:.4f} s after one stamped {self.latest * 1e-9:.4f} s",
+                )
             new_timeline = True
         self.latest, self._heard = stamp, now
         return new_timeline
@@ -104,15 +117,25 @@ class StampOrder:
 
 
 def joint_arrays(
-    names: Sequence[str], position: Sequence[float], velocity: Sequence[float], required: Sequence[str], what: str = "joint state"
+    names: Sequence[str],
+    position: Sequence[float],
+    velocity: Sequence[float],
+    required: Sequence[str],
+    what: str = "joint state",
 ) -> tuple[np.ndarray, np.ndarray]:
     """The positions and velocities of the ``required`` joints, in that order, from a JointState's
     arrays (any order, extra joints ignored but checked too; velocities may be empty: zeros)."""
     if len(position) != len(names) or len(velocity) not in (0, len(names)):
-        raise InputError(LENGTH, f"{what} has {len(names)} names, {len(position)} positions, {len(velocity)} velocities")
+        raise InputError(
+            LENGTH, f"{what} has {len(names)} names, {len(position)} positions, {len(velocity)} velocities"
+        )
     idx = _index(tuple(names), tuple(required), what)
     q = numbers(np.asarray(position, dtype=float), MAX_ANGLE, f"{what} positions", " rad")[idx]
-    qdot = numbers(np.asarray(velocity, dtype=float), MAX_RATE, f"{what} velocities", " rad/s")[idx] if len(velocity) else np.zeros(len(idx))
+    qdot = (
+        numbers(np.asarray(velocity, dtype=float), MAX_RATE, f"{what} velocities", " rad/s")[idx]
+        if len(velocity)
+        else np.zeros(len(idx))
+    )
     return q, qdot
 
 
@@ -127,7 +150,9 @@ def _index(names: tuple[str, ...], required: tuple[str, ...], what: str) -> np.n
         missing = [n for n in required if n not in where]
         if missing:
             unknown = [n for n in names if n not in set(required)]
-            raise InputError(UNKNOWN, f"{what} lacks joints {missing}" + (f" and names unknown joints {unknown}" if unknown else ""))
+            raise InputError(
+                UNKNOWN, f"{what} lacks joints {missing}" + (f" and names unknown joints {unknown}" if unknown else "")
+            )
         if len(_INDICES) > 64:
             _INDICES.clear()
         found = _INDICES[(names, required)] = np.array([where[n] for n in required])

@@ -16,7 +16,8 @@ one, a second publisher) are both delivered, and so is a message a writer really
 from __future__ import annotations
 
 from collections import deque
-from typing import Callable, TypeVar
+from collections.abc import Callable
+from typing import TypeVar
 
 from .qos import KEPT, RELIABLE_DEEP
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import signal
 import sys
 import threading
-from typing import Callable
+from collections.abc import Callable
 
 import rclpy
 from rclpy._rclpy_pybind11 import InvalidHandle
@@ -34,7 +34,11 @@ class StartupError(RuntimeError):
     """A node cannot start: the message is the one-line reason."""
 
 
-START_ERRORS = (StartupError, InvalidParameterValueException, InvalidParameterTypeException)
+START_ERRORS: tuple[type[Exception], ...] = (
+    StartupError,
+    InvalidParameterValueException,
+    InvalidParameterTypeException,
+)
 
 
 def spin_until_shutdown(executor, context, stop: threading.Event) -> None:
@@ -64,7 +68,7 @@ def run_node(
     factory: Callable[[], Node],
     args: list[str] | None = None,
     run: Callable[[Node, object, threading.Event], int | None] | None = None,
-    start_errors: tuple[type[BaseException], ...] = (),
+    start_errors: tuple[type[Exception], ...] = (),
 ) -> int:
     """``factory`` builds the node; ``run(node, executor, stop)`` drives it until ``stop`` is set
     (default: spin until then).

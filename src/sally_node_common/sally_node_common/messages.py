@@ -19,7 +19,8 @@ def odometry_pose(msg, frames: tuple[str, str] = ODOM_FRAMES) -> tuple[np.ndarra
     InputError (unknown frames, non-finite or implausible numbers, a non-unit quaternion)."""
     if msg.header.frame_id not in ("", frames[0]) or msg.child_frame_id not in ("", frames[1]):
         raise InputError(
-            UNKNOWN, f"odometry of {msg.child_frame_id!r} in {msg.header.frame_id!r}; expected {frames[1]!r} in {frames[0]!r}"
+            UNKNOWN,
+            f"odometry of {msg.child_frame_id!r} in {msg.header.frame_id!r}; expected {frames[1]!r} in {frames[0]!r}",
         )
     p, q, t = msg.pose.pose.position, msg.pose.pose.orientation, msg.twist.twist
     position = numbers((p.x, p.y, p.z), MAX_DISTANCE, "odometry position", " m")

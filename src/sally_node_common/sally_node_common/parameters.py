@@ -85,7 +85,9 @@ class Param:
             d.type = self.type
         if self.low is not None and self.high is not None:
             if self.type == ParameterType.PARAMETER_DOUBLE:
-                d.floating_point_range = [FloatingPointRange(from_value=float(self.low), to_value=float(self.high), step=0.0)]
+                d.floating_point_range = [
+                    FloatingPointRange(from_value=float(self.low), to_value=float(self.high), step=0.0)
+                ]
             elif self.type == ParameterType.PARAMETER_INTEGER:
                 d.integer_range = [IntegerRange(from_value=int(self.low), to_value=int(self.high), step=1)]
         return d

@@ -16,6 +16,7 @@ from numba import njit
 
 from .inputs import InputError
 
+
 class PIDError(InputError):
     """Gains or a target the PID cannot use; the message says which and why."""
 
@@ -46,7 +47,7 @@ class PIDGains:
         kd: float = DEFAULT_KD,
         i_clamp: float = DEFAULT_I_CLAMP,
         effort_limit: float | np.ndarray = np.inf,
-    ) -> "PIDGains":
+    ) -> PIDGains:
         full = lambda v: np.broadcast_to(np.asarray(v, dtype=float), (n,)).copy()  # noqa: E731
         return cls(full(kp), full(ki), full(kd), full(i_clamp), full(effort_limit))
 

@@ -12,9 +12,10 @@ from rclpy.experimental import EventsExecutor
 from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 from rclpy.signals import SignalHandlerOptions
+from std_msgs.msg import Int32
+
 from sally_node_common.host import Host, compatible
 from sally_node_common.qos import KEPT, LATCHED, RELIABLE_DEEP
-from std_msgs.msg import Int32
 
 VOLATILE = RELIABLE_DEEP
 BEST_EFFORT = QoSProfile(depth=10, reliability=ReliabilityPolicy.BEST_EFFORT)
@@ -36,7 +37,14 @@ class Talker(Node):
 
 
 class Listener(Node):
-    def __init__(self, name: str = "listener", topic: str = "/numbers", qos: QoSProfile = VOLATILE, echo: str | None = None, **kwargs) -> None:
+    def __init__(
+        self,
+        name: str = "listener",
+        topic: str = "/numbers",
+        qos: QoSProfile = VOLATILE,
+        echo: str | None = None,
+        **kwargs,
+    ) -> None:
         super().__init__(name, **kwargs)
         self.heard: list[Int32] = []
         self.echo = self.create_publisher(Int32, echo, VOLATILE) if echo else None

@@ -4,6 +4,7 @@ import math
 
 import numpy as np
 import pytest
+
 from sally_node_common.input_health import InputHealth
 from sally_node_common.inputs import InputError, StampOrder, joint_arrays, numbers, unit_quaternion
 

@@ -1,6 +1,7 @@
 """CopyFilter: each message of a topic read kept + volatile is delivered once, and nothing else is dropped."""
 
 import pytest
+
 from sally_interfaces.msg import FootState, FootStates
 from sally_node_common.kept_topics import CopyFilter
 from sally_node_common.stamps import set_stamp

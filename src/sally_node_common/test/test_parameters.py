@@ -7,12 +7,15 @@ import rclpy
 from rcl_interfaces.msg import ParameterType
 from rclpy.exceptions import InvalidParameterValueException
 from rclpy.parameter import Parameter
+
 from sally_node_common.parameters import Param, ParameterTable
 
 RATE = Param("rate", 1000.0, "publish rate", low=0.0, high=2000.0, open_low=True, unit="Hz")
 GAINS = Param("kp", [500.0], "gain", low=0.0, lengths=(1, 16))
 MODE = Param("mode", "realtime", "pacing", choices=("realtime", "lockstep"))
-FEET = Param("feet", ["FL"], "feet", rule=lambda v: None if set(v) <= {"FL", "FR"} else "names unknown feet", dynamic=True)
+FEET = Param(
+    "feet", ["FL"], "feet", rule=lambda v: None if set(v) <= {"FL", "FR"} else "names unknown feet", dynamic=True
+)
 
 
 @pytest.mark.parametrize(
@@ -39,7 +42,11 @@ def test_accepted_values_and_types():
     assert RATE.refuse(1e-6) is None and RATE.refuse(2000) is None
     assert GAINS.refuse([0.0] * 16) is None
     assert FEET.refuse(None) is None, "[] on the command line arrives unset: no feet"
-    assert (RATE.type, GAINS.type, MODE.type) == (ParameterType.PARAMETER_DOUBLE, ParameterType.PARAMETER_DOUBLE_ARRAY, ParameterType.PARAMETER_STRING)
+    assert (RATE.type, GAINS.type, MODE.type) == (
+        ParameterType.PARAMETER_DOUBLE,
+        ParameterType.PARAMETER_DOUBLE_ARRAY,
+        ParameterType.PARAMETER_STRING,
+    )
     d = RATE.descriptor()
     assert (d.floating_point_range[0].from_value, d.floating_point_range[0].to_value) == (0.0, 2000.0)
     assert FEET.descriptor().dynamic_typing

@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+
 from sally_node_common.pid import HoldController, JointPID, PIDError, PIDGains
 
 
@@ -25,7 +26,9 @@ def test_proportional_and_derivative_on_measurement():
 
 def test_velocity_reference():
     c = pid(kp=0.0, ki=0.0, kd=3.0)
-    assert c.update(np.zeros(2), np.zeros(2), np.array([1.0, 0.0]), 0.001, qdot_ref=np.array([1.0, 2.0])) == pytest.approx([0.0, 6.0])
+    assert c.update(
+        np.zeros(2), np.zeros(2), np.array([1.0, 0.0]), 0.001, qdot_ref=np.array([1.0, 2.0])
+    ) == pytest.approx([0.0, 6.0])
 
 
 def simulate_joint(c, seconds, load=5.0, target=0.3, inertia=0.05, dt=0.0005):

@@ -27,17 +27,24 @@ def optimize_main(argv: list[str] | None = None) -> int:
 
     set_loopback_only()  # the workers and every graph they start inherit it
 
-    parser = argparse.ArgumentParser(prog="sally-optimize", description="CMA-ES over the floor-lift, wall-hold and pull-off graphs.")
+    parser = argparse.ArgumentParser(
+        prog="sally-optimize", description="CMA-ES over the floor-lift, wall-hold and pull-off graphs."
+    )
     parser.add_argument("--n-calls", type=int, help="evaluations in all (default 300; when resuming, the run's own)")
     parser.add_argument("--suffix", default="combined", help="run folder name suffix")
-    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="parallel evaluations (default: the cores)")
+    parser.add_argument(
+        "--workers", type=int, default=os.cpu_count() or 1, help="parallel evaluations (default: the cores)"
+    )
     parser.add_argument("--resume-from", type=Path, help="continue this run folder from its exact CMA-ES state")
     parser.add_argument("--warm-start-from", type=Path, help="x0 from this run folder's last best, fresh CMA-ES")
     parser.add_argument("--popsize", type=int, default=16)
     parser.add_argument("--sigma0", type=float, default=0.3)
     parser.add_argument("--seed", type=int, default=42)
     parser.add_argument(
-        "--backend", choices=BACKENDS, default="inprocess", help="inprocess (default: hosted nodes, checked against processes at x0) or processes"
+        "--backend",
+        choices=BACKENDS,
+        default="inprocess",
+        help="inprocess (default: hosted nodes, checked against processes at x0) or processes",
     )
     parser.add_argument("--results", type=Path, default=Path("results"), help="parent of the run folders")
     parser.add_argument("--tiny", action="store_true", help="shortened scenarios (tests, smoke runs)")
@@ -49,7 +56,14 @@ def optimize_main(argv: list[str] | None = None) -> int:
             folder = args.resume_from
             best = optimizer.resume(folder, n_calls=args.n_calls, workers=args.workers)
         else:
-            settings = optimizer.Settings(300 if args.n_calls is None else args.n_calls, args.popsize, args.sigma0, args.seed, args.workers, args.backend)
+            settings = optimizer.Settings(
+                300 if args.n_calls is None else args.n_calls,
+                args.popsize,
+                args.sigma0,
+                args.seed,
+                args.workers,
+                args.backend,
+            )
             config = ScenarioConfig.tiny() if args.tiny else ScenarioConfig()
             x0, origin = None, {"x0": "defaults"}
             if args.warm_start_from:
@@ -69,13 +83,21 @@ def optimize_main(argv: list[str] | None = None) -> int:
     print(f"best combined cost {best:.6g}; parameters in {folder / BEST_PARAMS}")
     if not args.no_replay and (folder / BEST_PARAMS).exists():
         # the end of a run: its best replayed headless (plots written, not shown)
-        replay(folder / BEST_PARAMS, "all", folder / "replay", ScenarioConfig(**saved["scenarios"]), saved["settings"]["backend"])
+        replay(
+            folder / BEST_PARAMS,
+            "all",
+            folder / "replay",
+            ScenarioConfig(**saved["scenarios"]),
+            saved["settings"]["backend"],
+        )
     return 0
 
 
 def replay_main(argv: list[str] | None = None) -> int:
     set_loopback_only()
-    parser = argparse.ArgumentParser(prog="sally-replay", description="Replay scenarios with a parameter file; per-leg force plots.")
+    parser = argparse.ArgumentParser(
+        prog="sally-replay", description="Replay scenarios with a parameter file; per-leg force plots."
+    )
     parser.add_argument("--params", type=Path, required=True, help="a best_params.json (or any physics parameter file)")
     parser.add_argument("--mode", choices=sorted(MODES), default="all")
     parser.add_argument("--out", type=Path, help="output folder (default: replays/<time>_<mode>)")
@@ -86,7 +108,14 @@ def replay_main(argv: list[str] | None = None) -> int:
     _environment()
     out = args.out or Path("replays") / f"{time.strftime('%Y%m%dT%H%M%S')}_{args.mode}"
     try:
-        replay(args.params, args.mode, out, ScenarioConfig.tiny() if args.tiny else None, args.backend, show=not args.headless)
+        replay(
+            args.params,
+            args.mode,
+            out,
+            ScenarioConfig.tiny() if args.tiny else None,
+            args.backend,
+            show=not args.headless,
+        )
     except (ValueError, DescriptionError) as exc:
         print(f"sally-replay: {exc}", file=sys.stderr)
         return 2

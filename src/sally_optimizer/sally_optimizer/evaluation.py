@@ -51,7 +51,9 @@ class Evaluation:
         return "; ".join(f"{name}: {s.reason}" for name, s in self.scenarios.items() if s.penalised)
 
 
-def run_scenario_graph(backend: str, graph: str, args: dict, overrides: dict, run_dir: Path, wall_timeout: float, out=None):
+def run_scenario_graph(
+    backend: str, graph: str, args: dict, overrides: dict, run_dir: Path, wall_timeout: float, out=None
+):
     """Run one graph to its end with ``backend``; returns the runner's RunResult. Both backends
     run the graph's nodes one by one (``composed:=false``): each process, or each hosted node,
     takes its own parameter overrides."""
@@ -83,7 +85,9 @@ def broken(result) -> str:
     return ""
 
 
-def evaluate_scenario(scenario: str, params_file: Path, config: ScenarioConfig, backend: str, run_dir: Path, out=None) -> ScenarioOutcome:
+def evaluate_scenario(
+    scenario: str, params_file: Path, config: ScenarioConfig, backend: str, run_dir: Path, out=None
+) -> ScenarioOutcome:
     start = time.monotonic()
     graph, args, overrides = config.graph(scenario, str(params_file))
     try:
@@ -91,7 +95,9 @@ def evaluate_scenario(scenario: str, params_file: Path, config: ScenarioConfig, 
         why = broken(result)
         if not why:
             values = metrics(scenario, result.record, config)
-            return ScenarioOutcome(COSTS[scenario](values), values, wall_s=time.monotonic() - start, run_dir=str(run_dir))
+            return ScenarioOutcome(
+                COSTS[scenario](values), values, wall_s=time.monotonic() - start, run_dir=str(run_dir)
+            )
     except MetricsError as exc:
         why = f"cannot be scored: {exc}"
     except Exception as exc:  # noqa: BLE001 - any failure of one candidate is its penalty, not the run's end

@@ -4,8 +4,8 @@ The same nodes as the multi-process graph (:func:`sally_bringup.graphs.graph` de
 the same parameters), but constructed here, in one rclpy context of the run's own ROS domain, and
 spun by one EventsExecutor; the sim node's physics loop runs in a thread of its own, as it does in
 its process. The nodes are hosted together (:class:`sally_node_common.host.Host`): messages between
-them are handed over as Python objects, and only what the runner's probe reads goes through DDS. The runner, its probe, report and
-plots are the multi-process run's (:class:`sally_bringup.runner.GraphRun` with this
+them are handed over as Python objects, and only what the runner's probe reads goes through DDS.
+The runner, its probe, report and plots are the multi-process run's (:class:`sally_bringup.runner.GraphRun` with this
 :class:`~sally_bringup.node_backends.NodeBackend`), so both backends are scored from the same records.
 """
 
@@ -13,15 +13,16 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import IO, Mapping, Sequence
+from typing import IO, Any
 
-from sally_node_common.discovery import set_loopback_only
-from sally_node_common.host import Host
 from sally_bringup.composed import node_class
 from sally_bringup.graphs import NodeSpec
 from sally_bringup.node_backends import NodeBackend
 from sally_bringup.runner import GraphRun, RunResult
+from sally_node_common.discovery import set_loopback_only
+from sally_node_common.host import Host
 
 EXIT_FAILED, EXIT_CRASHED = 1, 70
 
@@ -45,13 +46,14 @@ class InProcessBackend(NodeBackend):
     """The graph's node classes hosted in this process, in their own rclpy context."""
 
     def __init__(self) -> None:
-        self._hosted: dict[str, object] = {}
+        self._hosted: dict[str, Any] = {}
+        """Node name -> the hosted node (the sim's ``run``, a finishing node's ``finished``)."""
         self._codes: dict[str, int | None] = {}
         self._errors: list[str] = []
         self._halt = threading.Event()
         self._loop: threading.Thread | None = None
         self._out: IO[str] | None = None
-        self._context = None
+        self._context: Any = None
 
     def open(self, domain: int, log_dir: Path, out: IO[str] | None) -> None:
         import rclpy
@@ -77,7 +79,10 @@ class InProcessBackend(NodeBackend):
         overrides = [Parameter(name, value=value) for name, value in parameters.items()]
         files = [arg for path in params_files for arg in ("--params-file", str(path))]
         node = self._host.create(
-            node_class(spec.executable), context=self._context, parameter_overrides=overrides, cli_args=["--ros-args", *files]
+            node_class(spec.executable),
+            context=self._context,
+            parameter_overrides=overrides,
+            cli_args=["--ros-args", *files],
         )
         self._executor.add_node(node)
         self._hosted[spec.name] = node
@@ -128,7 +133,7 @@ class InProcessBackend(NodeBackend):
         self._halt.set()
         if self._loop is not None:
             self._loop.join(timeout=5.0)
-        codes = {}
+        codes: dict[str, int | None] = {}
         for name, node in reversed(list(self._hosted.items())):
             if hasattr(node, "succeeded"):
                 codes[name] = 0 if node.succeeded else EXIT_FAILED
@@ -158,5 +163,14 @@ def run_in_process(
     domain_id: int | None = None,
 ) -> RunResult:
     """Run graph ``name`` to its end in this process; the same result as the multi-process runner."""
-    run = GraphRun(name, arguments, run_dir=run_dir, domain_id=domain_id, out=out, wall_timeout=wall_timeout, overrides=overrides, backend=InProcessBackend())
+    run = GraphRun(
+        name,
+        arguments,
+        run_dir=run_dir,
+        domain_id=domain_id,
+        out=out,
+        wall_timeout=wall_timeout,
+        overrides=overrides,
+        backend=InProcessBackend(),
+    )
     return run.run()

@@ -15,13 +15,14 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
+
 from sally_description import PhysicsParams
 
 from .evaluation import BACKENDS, Evaluation, ScenarioOutcome, evaluate
@@ -68,7 +69,10 @@ def check_backends(x0: np.ndarray, config: ScenarioConfig, workdir: Path, say=pr
     :class:`BackendMismatch` unless every scenario's cost agrees within :data:`AGREEMENT`."""
     say("checking that the in-process backend gives the multi-process graph's costs at x0 ...")
     with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
-        found = {b: pool.submit(_evaluate_task, list(map(float, x0)), config.as_dict(), b, str(workdir / b)).result() for b in BACKENDS}
+        found = {
+            b: pool.submit(_evaluate_task, list(map(float, x0)), config.as_dict(), b, str(workdir / b)).result()
+            for b in BACKENDS
+        }
     fast, graph = found["inprocess"], found["processes"]
     differ = disagreements(fast, graph)
     if differ:
@@ -77,7 +81,10 @@ def check_backends(x0: np.ndarray, config: ScenarioConfig, workdir: Path, say=pr
             + "; ".join(differ)
             + f"; runs in {workdir}): use --backend processes, and report this"
         )
-    say(f"backends agree at x0: cost {graph.cost:.9g} ({', '.join(f'{n} {graph.scenarios[n].cost:.6g}' for n in SCENARIOS)})")
+    say(
+        f"backends agree at x0: cost {graph.cost:.9g} "
+        f"({', '.join(f'{n} {graph.scenarios[n].cost:.6g}' for n in SCENARIOS)})"
+    )
 
 
 def disagreements(fast: Evaluation, graph: Evaluation) -> list[str]:
@@ -109,7 +116,9 @@ def new_strategy(x0: np.ndarray, settings: Settings):
 def write_config(folder: RunFolder, settings: Settings, config: ScenarioConfig, x0: np.ndarray, origin: dict) -> None:
     """The configuration snapshot: settings, scenarios, x0, code version, and the optimizer's source."""
     try:
-        commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, cwd=Path(__file__).parent, timeout=10).stdout.strip()
+        commit = subprocess.run(
+            ["git", "rev-parse", "HEAD"], capture_output=True, text=True, cwd=Path(__file__).parent, timeout=10
+        ).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         commit = ""
     snapshot = {
@@ -129,7 +138,9 @@ def write_config(folder: RunFolder, settings: Settings, config: ScenarioConfig, 
 
 
 class Optimization:
-    def __init__(self, folder: RunFolder, settings: Settings, config: ScenarioConfig, say: Callable[[str], None] = print) -> None:
+    def __init__(
+        self, folder: RunFolder, settings: Settings, config: ScenarioConfig, say: Callable[[str], None] = print
+    ) -> None:
         self.folder, self.settings, self.config, self.say = folder, settings, config, say
         started = json.loads((folder.path / CONFIG).read_text()).get("started_unix", time.time())
         self.started = float(started)
@@ -166,7 +177,11 @@ class Optimization:
         futures = {}
         for i in todo:
             workdir = self.folder.path / "evals" / f"b{batch:03d}_c{i:02d}"
-            futures[pool.submit(_evaluate_task, list(map(float, candidates[i])), config, self.settings.backend, str(workdir))] = i
+            futures[
+                pool.submit(
+                    _evaluate_task, list(map(float, candidates[i])), config, self.settings.backend, str(workdir)
+                )
+            ] = i
         broken = False
         while futures:
             finished, _ = wait(futures, return_when=FIRST_COMPLETED)
@@ -211,16 +226,29 @@ class Optimization:
         rate = self.session_evals / hours if hours > 0 else 0.0
         eta = (total - done) / rate * 3600.0 if rate > 0 else float("inf")
         eta_text = time.strftime("%H:%M:%S", time.gmtime(eta)) if math.isfinite(eta) else "?"
-        self.say(f"batch {batch}: best {self.folder.best_cost:.6g} | {done}/{total} evals | {rate:.1f} evals/h | ETA {eta_text}")
+        self.say(
+            f"batch {batch}: best {self.folder.best_cost:.6g} | {done}/{total} evals | {rate:.1f} evals/h | ETA "
+            f"{eta_text}"
+        )
 
 
-def start(folder: Path, settings: Settings, config: ScenarioConfig, x0: PhysicsParams | None = None, origin: dict | None = None, say=print) -> float:
+def start(
+    folder: Path,
+    settings: Settings,
+    config: ScenarioConfig,
+    x0: PhysicsParams | None = None,
+    origin: dict | None = None,
+    say=print,
+) -> float:
     """A fresh run in ``folder`` from ``x0`` (default: the default parameters)."""
     run = RunFolder.open(folder)
     x = encode(x0 or PhysicsParams())
     write_config(run, settings, config, x, origin or {"x0": "defaults"})
     es = new_strategy(x, settings)
-    say(f"optimizing into {run.path}: {settings.n_calls} evaluations, popsize {settings.popsize}, {settings.workers} workers, {settings.backend} backend")
+    say(
+        f"optimizing into {run.path}: {settings.n_calls} evaluations, popsize {settings.popsize}, {settings.workers} "
+        f"workers, {settings.backend} backend"
+    )
     if settings.backend == "inprocess":
         check_backends(x, config, run.path / "backend_check", say)
     return Optimization(run, settings, config, say).run(es, 0, None)
@@ -232,7 +260,13 @@ def resume(folder: Path, n_calls: int | None = None, workers: int | None = None,
         raise FileNotFoundError(f"{folder} is not an optimization run folder (no {CONFIG}): nothing to resume")
     run = RunFolder.open(folder)
     saved = json.loads((run.path / CONFIG).read_text())
-    settings = Settings(**{**saved["settings"], **({"n_calls": n_calls} if n_calls is not None else {}), **({"workers": workers} if workers else {})})
+    settings = Settings(
+        **{
+            **saved["settings"],
+            **({"n_calls": n_calls} if n_calls is not None else {}),
+            **({"workers": workers} if workers else {}),
+        }
+    )
     config = ScenarioConfig(**saved["scenarios"])
     state = run.load_state()
     say(f"resuming {run.path}: {len(run.rows)} of {settings.n_calls} evaluations done, batch {state['batch']}")

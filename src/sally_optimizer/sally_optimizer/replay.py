@@ -20,7 +20,15 @@ from .scenarios import SCENARIOS, ScenarioConfig
 MODES = {"floor": ("floor",), "wall": ("wall",), "pulloff": ("pulloff",), "both": ("floor", "wall"), "all": SCENARIOS}
 
 
-def replay(params_file: Path, mode: str, out_dir: Path, config: ScenarioConfig | None = None, backend: str = "processes", show: bool = False, say=print) -> dict:
+def replay(
+    params_file: Path,
+    mode: str,
+    out_dir: Path,
+    config: ScenarioConfig | None = None,
+    backend: str = "processes",
+    show: bool = False,
+    say=print,
+) -> dict:
     """Run the scenarios of ``mode``; returns scenario -> ScenarioOutcome."""
     if mode not in MODES:
         raise ValueError(f"unknown mode {mode!r}; valid: {sorted(MODES)}")
@@ -28,7 +36,9 @@ def replay(params_file: Path, mode: str, out_dir: Path, config: ScenarioConfig |
     config = dataclasses.replace(config or ScenarioConfig(), stop_above_clip=False)
     outcomes = {}
     for scenario in MODES[mode]:
-        outcome = evaluate_scenario(scenario, Path(params_file), config, backend, Path(out_dir) / scenario, out=sys.stdout if show else None)
+        outcome = evaluate_scenario(
+            scenario, Path(params_file), config, backend, Path(out_dir) / scenario, out=sys.stdout if show else None
+        )
         outcomes[scenario] = outcome
         state = f"PENALISED ({outcome.reason})" if outcome.penalised else "ok"
         metrics = ", ".join(f"{k} {v:.6g}" for k, v in outcome.metrics.items())

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+
 from sally_description.params import PARAM_NAMES, PhysicsParams
 
 from .evaluation import Evaluation
@@ -37,13 +38,24 @@ RESULT_COLUMNS = (
 BEST_COLUMNS = ("timestamp", "elapsed_min", "evals", "cost", *(f"{s}_cost" for s in SCENARIOS), *PARAM_NAMES)
 
 
-def result_row(index: int, batch: int, candidate: int, timestamp: str, elapsed_min: float, params: PhysicsParams, ev: Evaluation) -> dict:
-    row = {"eval": index, "batch": batch, "candidate": candidate, "timestamp": timestamp, "elapsed_min": round(elapsed_min, 3), "cost": ev.cost}
+def result_row(
+    index: int, batch: int, candidate: int, timestamp: str, elapsed_min: float, params: PhysicsParams, ev: Evaluation
+) -> dict:
+    row = {
+        "eval": index,
+        "batch": batch,
+        "candidate": candidate,
+        "timestamp": timestamp,
+        "elapsed_min": round(elapsed_min, 3),
+        "cost": ev.cost,
+    }
     for name, outcome in ev.scenarios.items():
         row[f"{name}_cost"] = outcome.cost
         for key, value in outcome.metrics.items():
             row[f"{name}_{key}"] = value
-    row.update({"penalised": int(ev.penalised), "reason": ev.reason, "eval_wall_s": round(ev.wall_s, 2), **params.as_dict()})
+    row.update(
+        {"penalised": int(ev.penalised), "reason": ev.reason, "eval_wall_s": round(ev.wall_s, 2), **params.as_dict()}
+    )
     return row
 
 
@@ -73,7 +85,7 @@ class RunFolder:
     rows: list[dict[str, str]] = field(default_factory=list)
 
     @classmethod
-    def open(cls, path: Path) -> "RunFolder":
+    def open(cls, path: Path) -> RunFolder:
         path = Path(path)
         path.mkdir(parents=True, exist_ok=True)
         return cls(path, read_rows(path / RESULTS))

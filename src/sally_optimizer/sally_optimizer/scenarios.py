@@ -50,7 +50,7 @@ class ScenarioConfig:
     """Wall seconds after which a graph is stopped and scored as penalised."""
 
     @classmethod
-    def tiny(cls) -> "ScenarioConfig":
+    def tiny(cls) -> ScenarioConfig:
         """Short holds and a fast ramp: a whole candidate in ~20 s of sim time."""
         return cls(settle=0.5, floor_hold=0.3, wall_hold=0.3, pull_rate=800.0, wall_timeout=300.0)
 
@@ -66,11 +66,19 @@ class ScenarioConfig:
             return "f2w", {**common, **args, "duration": str(self.settle + 3.0 + self.floor_hold + 5.0)}, {"sim": sim}
         if scenario == "wall":
             args = {"sequence": "wall_hold", "settle": str(self.settle), "hold": str(self.wall_hold)}
-            return "f2w", {**common, **args, "duration": str(self.settle + 12.0 + self.dwell + self.wall_hold)}, {"sim": sim}
+            return (
+                "f2w",
+                {**common, **args, "duration": str(self.settle + 12.0 + self.dwell + self.wall_hold)},
+                {"sim": sim},
+            )
         if scenario == "pulloff":
             ramp = 1500.0 * 1.5 / self.pull_rate + 2.0  # past the highest clip the space allows
             rig = {"stop_above_clip": self.stop_above_clip, "max_ramp_time": ramp}
-            return "pulloff", {**common, "pull_rate": str(self.pull_rate), "duration": str(2.0 + ramp + 2.0)}, {"sim": sim, "pulloff": rig}
+            return (
+                "pulloff",
+                {**common, "pull_rate": str(self.pull_rate), "duration": str(2.0 + ramp + 2.0)},
+                {"sim": sim, "pulloff": rig},
+            )
         raise ValueError(f"unknown scenario {scenario!r}; valid: {list(SCENARIOS)}")
 
 
@@ -125,7 +133,11 @@ def floor_metrics(record) -> dict[str, float]:
         raise MetricsError("no foot state during the hold")
     drift = [np.linalg.norm(s.position[f] - base.position[f]) for s in samples for f in STANCE]
     depth = [max(0.0, FLOOR_Z - s.position[f][2]) for s in samples for f in STANCE]
-    return {"mean_norm": _capped(drift), "mean_neg_z": _capped(depth), "zero_contact_frac": _lost_fraction(record, STANCE, hold, end)}
+    return {
+        "mean_norm": _capped(drift),
+        "mean_neg_z": _capped(depth),
+        "zero_contact_frac": _lost_fraction(record, STANCE, hold, end),
+    }
 
 
 def wall_metrics(record, dwell: float) -> dict[str, float]:
@@ -139,7 +151,11 @@ def wall_metrics(record, dwell: float) -> dict[str, float]:
     fl_plant_x = samples[0].position["FL"][0]
     drift = [np.linalg.norm(s.position[f] - base.position[f]) for s in samples for f in STANCE]
     into = [max(0.0, s.position["FL"][0] - fl_plant_x) for s in samples]
-    return {"fl_norm": _capped(drift), "fl_into_x": _capped(into), "zero_contact_frac": _lost_fraction(record, ("FL", *STANCE), planted, end)}
+    return {
+        "fl_norm": _capped(drift),
+        "fl_into_x": _capped(into),
+        "zero_contact_frac": _lost_fraction(record, ("FL", *STANCE), planted, end),
+    }
 
 
 def pulloff_metrics(record) -> dict[str, float]:

@@ -9,9 +9,10 @@ dmax (0.9999) are fixed in :mod:`sally_description.params`, not searched.
 from __future__ import annotations
 
 import math
-from typing import Mapping
+from collections.abc import Mapping
 
 import numpy as np
+
 from sally_description.params import PARAM_SPACE, Dim, PhysicsParams
 
 DIMENSIONS = len(PARAM_SPACE)

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from sally_bringup.processes import wait_until
 from sally_bringup.shm import remove_stale_segments
 from sally_description import PhysicsParams
@@ -23,7 +24,9 @@ OUTPUTS = ("optimization_results.csv", "optimization_bests.csv", "cmaes_state.pk
 
 
 def optimize(args, tmp_path, **kwargs):
-    return subprocess.run([*OPTIMIZE, "--results", str(tmp_path), *args], capture_output=True, text=True, timeout=900, **kwargs)
+    return subprocess.run(
+        [*OPTIMIZE, "--results", str(tmp_path), *args], capture_output=True, text=True, timeout=900, **kwargs
+    )
 
 
 def run_folder(parent, suffix):
@@ -87,7 +90,8 @@ def test_kill_9_then_resume_loses_and_repeats_nothing(tmp_path):
     existing = semaphores()
     output = open(tmp_path / "optimizer.out", "w+b")  # shown when the run ends before it is killed
     process = subprocess.Popen(
-        [*OPTIMIZE, "--results", str(tmp_path), "--n-calls", "3", "--workers", "1", "--suffix", "killed", "--no-replay"],
+        [*OPTIMIZE, "--results", str(tmp_path), "--n-calls", "3", "--workers", "1", "--suffix", "killed"]
+        + ["--no-replay"],
         stdout=output, stderr=subprocess.STDOUT, start_new_session=True,
     )  # fmt: skip
     try:
@@ -120,7 +124,9 @@ def test_kill_9_then_resume_loses_and_repeats_nothing(tmp_path):
     assert [r["eval"] for r in after] == ["1", "2", "3"]
     second = next(r for r in after if (r["batch"], r["candidate"]) == ("1", "1"))
     expected = decode(asked[1])  # the very candidate CMA-ES had asked for before the kill
-    assert float(second["Br"]) == pytest.approx(expected.Br) and float(second["margin"]) == pytest.approx(expected.margin)
+    assert float(second["Br"]) == pytest.approx(expected.Br) and float(second["margin"]) == pytest.approx(
+        expected.margin
+    )
     final = pickle.loads((folder / "cmaes_state.pkl").read_bytes())
     assert final["batch"] == 2 and final["es"].countiter == 1  # batch 1 told once; batch 2 cut by the budget
 

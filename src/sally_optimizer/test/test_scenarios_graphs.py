@@ -5,10 +5,11 @@ import dataclasses
 import json
 
 import pytest
-from sally_testing.faults.cases import ABSURD_PHYSICS
+
 from sally_description import PhysicsParams
 from sally_optimizer.evaluation import evaluate, evaluate_scenario
 from sally_optimizer.scenarios import NO_ADHESION, PENALISED, ScenarioConfig, floor_cost, wall_cost
+from sally_testing.faults.cases import ABSURD_PHYSICS
 
 pytestmark = pytest.mark.graph  # real graphs, in processes or hosted in this process
 
@@ -27,8 +28,12 @@ def params_file(tmp_path, name, **values):
 
 def test_a_higher_magnet_clip_detaches_later(tmp_path):
     config = dataclasses.replace(TINY, pull_rate=400.0, stop_above_clip=False)
-    low = evaluate_scenario("pulloff", params_file(tmp_path, "low", max_force_per_wheel=800.0), config, "inprocess", tmp_path / "low")
-    high = evaluate_scenario("pulloff", params_file(tmp_path, "high", max_force_per_wheel=1200.0), config, "inprocess", tmp_path / "high")
+    low = evaluate_scenario(
+        "pulloff", params_file(tmp_path, "low", max_force_per_wheel=800.0), config, "inprocess", tmp_path / "low"
+    )
+    high = evaluate_scenario(
+        "pulloff", params_file(tmp_path, "high", max_force_per_wheel=1200.0), config, "inprocess", tmp_path / "high"
+    )
     assert not low.penalised and not high.penalised, (low.reason, high.reason)
     report = lambda o: json.loads((tmp_path / o / "report.json").read_text())  # noqa: E731
     lo, hi = report("low"), report("high")
@@ -54,7 +59,10 @@ def test_a_diverging_candidate_is_penalised_not_fatal(tmp_path):
 
 def test_in_process_backend_gives_the_multi_process_costs(tmp_path):
     path = params_file(tmp_path, "defaults")
-    outcomes = {backend: evaluate_scenario("floor", path, TINY, backend, tmp_path / backend) for backend in ("processes", "inprocess")}
+    outcomes = {
+        backend: evaluate_scenario("floor", path, TINY, backend, tmp_path / backend)
+        for backend in ("processes", "inprocess")
+    }
     a, b = outcomes["processes"], outcomes["inprocess"]
     assert not a.penalised and not b.penalised, (a.reason, b.reason)
     assert b.cost == pytest.approx(a.cost, rel=BACKEND_TOLERANCE, abs=1e-12)

@@ -4,7 +4,8 @@ import math
 
 import numpy as np
 import pytest
-from sally_bringup.report import MagnetSample, FootSample, RunRecord
+
+from sally_bringup.report import FootSample, MagnetSample, RunRecord
 from sally_description.params import PARAM_SPACE, PhysicsParams
 from sally_optimizer import scenarios as sc
 from sally_optimizer.space import decode, encode
@@ -39,7 +40,9 @@ def test_decode_refuses_bad_points():
 
 
 def test_costs_follow_the_seed_weights():
-    assert sc.floor_cost({"mean_norm": 0.01, "mean_neg_z": 0.002, "zero_contact_frac": 0.5}) == pytest.approx(0.003 + 0.0006 + 0.2)
+    assert sc.floor_cost({"mean_norm": 0.01, "mean_neg_z": 0.002, "zero_contact_frac": 0.5}) == pytest.approx(
+        0.003 + 0.0006 + 0.2
+    )
     assert sc.wall_cost({"fl_norm": 0.0, "fl_into_x": 0.01, "zero_contact_frac": 0.0}) == pytest.approx(0.003)
     assert sc.pulloff_cost({"pulloff_force": 600.0, "clip": 800.0}) == pytest.approx(0.25)
     assert sc.pulloff_cost({"pulloff_force": 900.0, "clip": 800.0}) == 0.0

@@ -1,10 +1,25 @@
 """Sally's phase logic (sequences, runner, campaign): no MuJoCo and no ROS in the core."""
 
+from sally_node_common.ik_target import IKTarget
+
 from .campaign import CAMPAIGNS, Campaign, CampaignStatus, FootReading, Tick
 from .errors import SequenceError
-from sally_node_common.ik_target import IKTarget
 from .phase import Phase, PhaseContext
 from .runner import RunnerStatus, SequenceRunner
 from .sequences import SEQUENCE_FEET, make_sequence
 
-__all__ = ["CAMPAIGNS", "Campaign", "CampaignStatus", "FootReading", "IKTarget", "Phase", "PhaseContext", "RunnerStatus", "SEQUENCE_FEET", "SequenceError", "SequenceRunner", "Tick", "make_sequence"]
+__all__ = [
+    "CAMPAIGNS",
+    "Campaign",
+    "CampaignStatus",
+    "FootReading",
+    "IKTarget",
+    "Phase",
+    "PhaseContext",
+    "RunnerStatus",
+    "SEQUENCE_FEET",
+    "SequenceError",
+    "SequenceRunner",
+    "Tick",
+    "make_sequence",
+]

@@ -14,13 +14,14 @@ switches that changed.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Mapping
 
 import numpy as np
 
-from .errors import SequenceError
 from sally_node_common.ik_target import IKTarget
+
+from .errors import SequenceError
 from .phase import PhaseContext
 from .runner import RunnerStatus, SequenceRunner
 from .sequences import ORIENT_TIME, make_sequence
@@ -72,7 +73,12 @@ class CampaignStatus:
 
 class Campaign:
     def __init__(
-        self, sequence: str, start_time: float = 0.5, dwell: float = DWELL, hold: float = HOLD, planted: Mapping[str, np.ndarray] | None = None
+        self,
+        sequence: str,
+        start_time: float = 0.5,
+        dwell: float = DWELL,
+        hold: float = HOLD,
+        planted: Mapping[str, np.ndarray] | None = None,
     ) -> None:
         """``planted``: feet already on the wall (foot -> position), e.g. found so by a sequencer
         restarted mid-run; their stages are skipped and they stay WALL stance feet."""
@@ -176,6 +182,7 @@ class Campaign:
 
     def _plant(self, t: float) -> None:
         foot, runner = self.foot, self.runner
+        assert runner is not None, "a foot is planted only while its sequence runs"
         runner.force_complete()  # FL stays where it was put
         self.planted[foot] = t
         self.plant_targets[foot] = np.array(runner.ctx.shared["f2w_plant_target"])
@@ -222,4 +229,6 @@ class Campaign:
 
     def status(self, t: float) -> CampaignStatus:
         runner = None if self.runner is None else self.runner.status(t)
-        return CampaignStatus(self.sequence, self.foot, runner, self.stage >= 0, self.done_at is not None, self.failed, self.message)
+        return CampaignStatus(
+            self.sequence, self.foot, runner, self.stage >= 0, self.done_at is not None, self.failed, self.message
+        )

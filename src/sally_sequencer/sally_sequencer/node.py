@@ -9,10 +9,11 @@ swings. An IK with ``target_sync`` waits for that message before solving, so a l
 the same every time. ``/sally/sequence_status`` reports progress; the telemetry block is
 logged every ``telemetry_period`` of sim time.
 
-The run ends when the campaign is done (its last foot planted and held), fails (a phase refused;
-at the end, a planted foot without its magnet on and in wall contact) or ``duration`` of sim time
-passes; IK rejections of its input are logged and counted in the final message: the node publishes a final status and, with ``exit_when_done``, exits 0 on success and
-1 on failure, which a runner takes as the end of the graph.
+The run ends when the campaign is done (its last foot planted and held), fails (a phase refused; at
+the end, a planted foot without its magnet on and in wall contact) or ``duration`` of sim time
+passes; IK rejections of its input are logged and counted in the final message: the node publishes a
+final status and, with ``exit_when_done``, exits 0 on success and 1 on failure, which a runner takes
+as the end of the graph.
 
 Inputs are checked (:mod:`sally_node_common.inputs`): malformed, non-finite, implausible,
 unknown-foot or out-of-order foot states, magnet telemetry and IK statuses are rejected, logged
@@ -30,18 +31,20 @@ import threading
 import numpy as np
 from diagnostic_msgs.msg import DiagnosticArray
 from rclpy.node import Node
+from std_msgs.msg import Bool
+
 from sally_interfaces.msg import FootStates, IKStatus, MagnetArray, MagnetCommand, SequenceStatus, StanceCommand
 from sally_interfaces.msg import IKTarget as IKTargetMsg
 from sally_node_common import StartupError, run_node, run_until_finished
 from sally_node_common.diagnostics import diagnostic_array
+from sally_node_common.ik_target import IKTarget
 from sally_node_common.input_health import InputHealth
-from sally_node_common.kept_topics import subscribe_kept
 from sally_node_common.inputs import MAX_DISTANCE, UNKNOWN, InputError, StampOrder, known, numbers, unit_quaternion
-from sally_node_common.parameters import Param, ParameterTable
+from sally_node_common.kept_topics import subscribe_kept
 from sally_node_common.messages import check_magnet_array
+from sally_node_common.parameters import Param, ParameterTable
 from sally_node_common.qos import KEPT, LATCHED, RELIABLE_DEEP
 from sally_node_common.stamps import set_stamp, stamp_ns
-from std_msgs.msg import Bool
 
 from .campaign import CAMPAIGNS, FEET, Campaign, FootReading
 from .errors import SequenceError
@@ -94,7 +97,7 @@ class SequencerNode(Node):
         self._next_telemetry = 0
         self._magnets: dict[str, tuple[bool, str, bool]] = {}
         """foot -> (enabled, surface, in_contact) from the latest /sally/magnets."""
-        self._target: tuple[str, object] | None = None
+        self._target: tuple[str, IKTarget] | None = None
         self._baselines: dict[str, np.ndarray] = {}
         self._rejections = 0
         self._restarts = 0
@@ -104,7 +107,11 @@ class SequencerNode(Node):
         that no phase runs out while the robot cannot move."""
         self._holding = False
         self._health = InputHealth(lambda text: self.get_logger().error(text), watched=(FEET_TOPIC, MAGNETS))
-        self._feet_order, self._magnets_order, self._status_order = StampOrder("foot states"), StampOrder("magnets"), StampOrder("IK status")
+        self._feet_order, self._magnets_order, self._status_order = (
+            StampOrder("foot states"),
+            StampOrder("magnets"),
+            StampOrder("IK status"),
+        )
         self._pub_target = self.create_publisher(IKTargetMsg, "/sally/ik_target", KEPT)
         self._pub_stance = self.create_publisher(StanceCommand, "/sally/stance", KEPT)  # a restarted IK resumes
         self._pub_magnets = self.create_publisher(MagnetCommand, "/sally/magnet_cmd", RELIABLE_DEEP)
@@ -114,7 +121,9 @@ class SequencerNode(Node):
         subscribe_kept(self, FootStates, FEET_TOPIC, self._on_feet)  # the IK's kept states, and anyone's
         self.create_subscription(MagnetArray, MAGNETS, self._on_magnets, 10)
         self.create_subscription(IKStatus, IK_STATUS, self._on_ik_status, RELIABLE_DEEP)
-        self.create_subscription(Bool, "/sally_sim/holding", lambda msg: setattr(self, "_holding", bool(msg.data)), LATCHED)
+        self.create_subscription(
+            Bool, "/sally_sim/holding", lambda msg: setattr(self, "_holding", bool(msg.data)), LATCHED
+        )
         self.create_timer(1.0, self._publish_diagnostics)
         self.get_logger().info(
             f"sequencer ready: {p('sequence')} ({' then '.join(f for f, _ in CAMPAIGNS[p('sequence')])}) "
@@ -142,7 +151,9 @@ class SequencerNode(Node):
             if msg.status > IKStatus.REJECTED:
                 raise InputError(UNKNOWN, f"IK status has unknown code {msg.status}")
             numbers((msg.position_error, msg.orientation_error, msg.solve_time), MAX_DISTANCE, "IK status errors")
-            if msg.status != IKStatus.REJECTED:  # a refusal is an event, reported when it happens; solves are the stream
+            if (
+                msg.status != IKStatus.REJECTED
+            ):  # a refusal is an event, reported when it happens; solves are the stream
                 self._status_order.admit(stamp_ns(msg.header.stamp))
         except InputError as exc:
             return self._health.reject(IK_STATUS, exc.reason, str(exc))
@@ -182,16 +193,22 @@ class SequencerNode(Node):
         self._health.heard(FEET_TOPIC)
         if self._fresh:
             self._fresh = False
-            planted = {f.foot: readings[f.foot].position for f in msg.feet if f.mode == StanceCommand.WALL and f.in_contact}
+            planted = {
+                f.foot: readings[f.foot].position for f in msg.feet if f.mode == StanceCommand.WALL and f.in_contact
+            }
             if planted:
                 self.campaign = self._new_campaign(planted)
-                self.get_logger().warning(f"resuming the {self.campaign.sequence} run: {sorted(planted)} already planted on the wall")
+                self.get_logger().warning(
+                    f"resuming the {self.campaign.sequence} run: {sorted(planted)} already planted on the wall"
+                )
         self._step(stamp, msg, readings)
         return None
 
     def _start_over(self, stamp: int) -> None:
         """Foot states from an older time after a silence: a new sim. The run starts again."""
-        self.get_logger().warning(f"foot states start over at {stamp * 1e-9:.3f} s (a new sim): the sequence starts again")
+        self.get_logger().warning(
+            f"foot states start over at {stamp * 1e-9:.3f} s (a new sim): the sequence starts again"
+        )
         self.campaign, self._fresh = self._new_campaign(), True
         self._magnets_order.restart()
         self._status_order.restart()
@@ -242,12 +259,15 @@ class SequencerNode(Node):
             if goal.face_axis is not None:
                 out.face_axis.x, out.face_axis.y, out.face_axis.z = goal.face_axis.tolist()
             out.position_cost, out.orientation_cost = goal.position_cost, goal.orientation_cost
-            out.phase = self.campaign.runner.phase.name
+            runner = self.campaign.runner
+            out.phase = runner.phase.name if runner is not None else ""
         self._pub_target.publish(out)  # an empty foot: a tick with no swing target
 
     def _status_msg(self, when: int, t: float) -> SequenceStatus:
         status = self.campaign.status(t)
-        out = SequenceStatus(sequence=status.sequence, foot=status.foot, done=status.done, failed=status.failed, message=status.message)
+        out = SequenceStatus(
+            sequence=status.sequence, foot=status.foot, done=status.done, failed=status.failed, message=status.message
+        )
         set_stamp(out.header, when)
         if status.runner is not None:
             r = status.runner
@@ -269,11 +289,17 @@ class SequencerNode(Node):
         for foot in self.campaign.planted:
             enabled, surface, contact = self._magnets.get(foot, (False, "none", False))
             if not (enabled and surface == "wall" and contact):
-                problems.append(f"{foot} is not held on the wall (magnet {'on' if enabled else 'off'}, surface {surface}, contact {contact})")
+                problems.append(
+                    f"{foot} is not held on the wall (magnet {'on' if enabled else 'off'}, surface {surface}, "
+                    f"contact {contact})"
+                )
         self.succeeded = not problems
         final = self._status_msg(when, t)
         final.done, final.failed = True, not self.succeeded
-        final.message = "; ".join(problems) or f"{self.campaign.sequence} done: {', '.join(self.campaign.planted) or 'no foot'} planted"
+        final.message = (
+            "; ".join(problems)
+            or f"{self.campaign.sequence} done: {', '.join(self.campaign.planted) or 'no foot'} planted"
+        )
         if self._rejections:
             final.message += f" ({self._rejections} IK rejections of our input)"
         self._pub_status.publish(final)
@@ -299,7 +325,9 @@ class SequencerNode(Node):
             **health.values(),
         }
         warn = bool(problems) and not self.finished.is_set()
-        self._pub_diag.publish(diagnostic_array("sally_sequencer: sequence", warn, ", ".join(filter(None, [state, problems])), values))
+        self._pub_diag.publish(
+            diagnostic_array("sally_sequencer: sequence", warn, ", ".join(filter(None, [state, problems])), values)
+        )
 
     def _telemetry(self, msg: FootStates, t: float) -> str:
         status = self.campaign.status(t)
@@ -335,7 +363,12 @@ class SequencerNode(Node):
 
 
 def main(args: list[str] | None = None) -> int:
-    return run_node("sally_sequencer", SequencerNode, args, run=lambda node, executor, stop: run_until_finished(node, executor, stop, EXIT_FAILED))
+    return run_node(
+        "sally_sequencer",
+        SequencerNode,
+        args,
+        run=lambda node, executor, stop: run_until_finished(node, executor, stop, EXIT_FAILED),
+    )
 
 
 if __name__ == "__main__":

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
+
+from sally_node_common.ik_target import IKTarget
 
 from .errors import SequenceError
-from sally_node_common.ik_target import IKTarget
 from .phase import Phase, PhaseContext
 from .trajectory import progress
 
@@ -61,7 +62,11 @@ class SequenceRunner:
             self._last = phase.step(phase.duration, self.ctx)  # finish exactly at the phase's end
             self._enter(self.index + 1, self.phase_start + phase.duration)
         self._last = self.phase.step(max(0.0, t - self.phase_start), self.ctx)
-        if not self.phase.unbounded and self.index == len(self.phases) - 1 and t - self.phase_start >= self.phase.duration:
+        if (
+            not self.phase.unbounded
+            and self.index == len(self.phases) - 1
+            and t - self.phase_start >= self.phase.duration
+        ):
             self.done = True
         return self._last
 

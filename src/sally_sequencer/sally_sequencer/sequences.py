@@ -5,8 +5,8 @@ f2w phases:
   SWING (1.5 s)       arc of the EE about the hip pivot by -45 deg (FL; +45 deg for FR) in the XY plane
   F2W_ORIENT (3.0 s)  to a waypoint 40 cm above ee_home's z (not the swing height, so a sagged body
                       does not lower it), turning the magnet face from the floor (down) to the wall
-                      (-wall normal = +x) on the same quintic as the position: the design asks for the
-                      final face at once, which gave a 62 mm transient with the ee joint at its stop
+                      (-wall normal = +x) on the same quintic as the position (asking for the final
+                      face at once gave a 62 mm transient with the ee joint at its stop)
   F2W_MEASURE (0 s)   EE-to-wall distance by projection on the wall normal; the reach target is the
                       point whose face is FOOT_STANDOFF + 20 mm clearance off the wall, the plant
                       target the point where the face touches the wall straight ahead of it
@@ -20,7 +20,7 @@ f2w phases:
 
 lift (the optimizer's floor-lift scenario): LIFT, then LIFT_HOLD at the lifted height forever.
 
-orient: LIFT, SWING, then the orient phase held forever (the face turned to the wall: the
+orient: LIFT, SWING, then the orient phase held forever (the face turned to the wall;
 "facing global -X" names the wall normal the face is turned against).
 """
 
@@ -30,8 +30,9 @@ import math
 
 import numpy as np
 
-from .errors import SequenceError
 from sally_node_common.ik_target import IKTarget
+
+from .errors import SequenceError
 from .phase import Phase, PhaseContext
 from .trajectory import quintic
 

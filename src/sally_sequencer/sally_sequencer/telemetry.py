@@ -55,7 +55,7 @@ def telemetry_block(
         if target_face is not None:
             angle = math.degrees(math.acos(min(max(float(swing.face @ target_face), -1.0), 1.0)))
             head += f" ang_to_goal={angle:4.1f}°"
-    worst = max(drift, key=drift.get) if drift else None
+    worst = max(drift, key=lambda foot: drift[foot]) if drift else None
     if worst is not None:
         head += f" stance={worst}/{drift[worst] * 1e3:.1f}mm"
     if swing is not None:
@@ -66,5 +66,7 @@ def telemetry_block(
             state = f"contact={'●' if view.in_contact else '○'} airborne"
         else:
             state = f"contact={'●' if view.in_contact else '○'} pen={view.penetration * 1e3:5.2f}mm"
-        lines.append(f"{name} [{view.mode}] {state} mag={'on' if view.magnet_on else 'off'}" + (" ◄" if name == worst else ""))
+        lines.append(
+            f"{name} [{view.mode}] {state} mag={'on' if view.magnet_on else 'off'}" + (" ◄" if name == worst else "")
+        )
     return "\n".join(lines)

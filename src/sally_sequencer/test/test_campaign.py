@@ -2,8 +2,9 @@
 
 import numpy as np
 import pytest
+
 from sally_sequencer import Campaign, FootReading, SequenceError
-from sally_sequencer.sequences import WALL_X, FOOT_STANDOFF
+from sally_sequencer.sequences import FOOT_STANDOFF, WALL_X
 
 HOMES = {"FL": [0.33, 0.28, 0.009], "FR": [0.33, -0.28, 0.009], "BL": [-0.33, 0.28, 0.009], "BR": [-0.33, -0.28, 0.009]}
 HIPS = {"FL": [0.13, 0.08, 0.12], "FR": [0.13, -0.08, 0.12], "BL": [-0.13, 0.08, 0.12], "BR": [-0.13, -0.08, 0.12]}
@@ -35,7 +36,12 @@ def test_f2w_plants_fl_then_fr_with_the_dwell_handoff():
     assert campaign.planted == pytest.approx({"FL": 11.0, "FR": 21.5})
     assert campaign.done_at == pytest.approx(22.5)
     magnets = [(t, foot, on) for t, tick in ticks for foot, on in tick.magnets.items()]
-    assert magnets == [(0.5, "FL", False), (pytest.approx(10.75), "FL", True), (11.0, "FR", False), (pytest.approx(21.25), "FR", True)]
+    assert magnets == [
+        (0.5, "FL", False),
+        (pytest.approx(10.75), "FL", True),
+        (11.0, "FR", False),
+        (pytest.approx(21.25), "FR", True),
+    ]
     for foot in ("FL", "FR"):
         assert campaign.plant_targets[foot][0] == pytest.approx(WALL_X - FOOT_STANDOFF)
         assert feet[foot] == pytest.approx(campaign.plant_targets[foot])

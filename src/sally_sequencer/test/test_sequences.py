@@ -4,8 +4,17 @@ import math
 
 import numpy as np
 import pytest
+
 from sally_sequencer import PhaseContext, SequenceError, SequenceRunner, make_sequence
-from sally_sequencer.sequences import FOOT_STANDOFF, REACH_CLEARANCE, REACH_TIME, SEAT_SETTLE, SEAT_TIME, WALL_X, wall_distance
+from sally_sequencer.sequences import (
+    FOOT_STANDOFF,
+    REACH_CLEARANCE,
+    REACH_TIME,
+    SEAT_SETTLE,
+    SEAT_TIME,
+    WALL_X,
+    wall_distance,
+)
 from sally_sequencer.trajectory import quintic
 
 HOME = np.array([0.33, 0.28, 0.009])
@@ -68,7 +77,9 @@ def test_swing_arcs_about_the_hip_pivot(name, angle):
         assert np.hypot(*(p - HIP)[:2]) == pytest.approx(radius)
         assert p[2] == pytest.approx(start[2])
     end = at(out, 4.5).position
-    turned = math.degrees(math.atan2(end[1] - HIP[1], end[0] - HIP[0]) - math.atan2(start[1] - HIP[1], start[0] - HIP[0]))
+    turned = math.degrees(
+        math.atan2(end[1] - HIP[1], end[0] - HIP[0]) - math.atan2(start[1] - HIP[1], start[0] - HIP[0])
+    )
     assert turned == pytest.approx(angle)
 
 

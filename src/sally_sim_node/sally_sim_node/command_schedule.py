@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import bisect
 import threading
-from typing import Callable, Generic, TypeVar
+from collections.abc import Callable
+from typing import Generic, TypeVar
 
 T = TypeVar("T")
 

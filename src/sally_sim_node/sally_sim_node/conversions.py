@@ -7,8 +7,8 @@ exactly what was sent.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Mapping, Sequence
 
 import numpy as np
 from builtin_interfaces.msg import Time
@@ -16,12 +16,13 @@ from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
 from geometry_msgs.msg import Vector3
 from nav_msgs.msg import Odometry
 from rosgraph_msgs.msg import Clock
+from sensor_msgs.msg import JointState
+
 from sally_description import LEGS
 from sally_interfaces.msg import ExternalForce, MagnetArray, MagnetCommand, MagnetState
 from sally_node_common.diagnostics import value_text
 from sally_node_common.inputs import MAX_FORCE, InputError
 from sally_node_common.stamps import stamp_ns
-from sensor_msgs.msg import JointState
 
 WORLD_FRAME = "world"
 BODY_FRAME = "main_frame"
@@ -93,7 +94,9 @@ def parse_effort_command(msg: JointState, actuated: Sequence[str], passive: Iter
         bad = [n for n, e in zip(names, efforts) if not math.isfinite(e)]
         raise CommandError("non_finite", f"effort command has non-finite efforts for {bad}")
     if np.abs(efforts).max() > MAX_FORCE:
-        raise CommandError("out_of_range", f"effort command has {np.abs(efforts).max():g} N m, beyond the plausible +-{MAX_FORCE:g}")
+        raise CommandError(
+            "out_of_range", f"effort command has {np.abs(efforts).max():g} N m, beyond the plausible +-{MAX_FORCE:g}"
+        )
     return EffortCommand(np.array([index[n] for n in names]), efforts, stamp_nanoseconds(msg.header.stamp))
 
 
@@ -134,9 +137,13 @@ def parse_external_force(msg: ExternalForce) -> ExternalLoad:
     force = np.array([msg.force.x, msg.force.y, msg.force.z], dtype=float)
     rate = np.array([msg.force_rate.x, msg.force_rate.y, msg.force_rate.z], dtype=float)
     if not (np.isfinite(force).all() and np.isfinite(rate).all()):
-        raise CommandError("non_finite", f"external force on {msg.foot} is not finite: force {force.tolist()}, rate {rate.tolist()}")
+        raise CommandError(
+            "non_finite", f"external force on {msg.foot} is not finite: force {force.tolist()}, rate {rate.tolist()}"
+        )
     if np.abs(force).max() > MAX_EXTERNAL_FORCE or np.abs(rate).max() > MAX_EXTERNAL_FORCE:
-        raise CommandError("out_of_range", f"external force on {msg.foot} exceeds {MAX_EXTERNAL_FORCE:g} N (or N/s) per axis")
+        raise CommandError(
+            "out_of_range", f"external force on {msg.foot} exceeds {MAX_EXTERNAL_FORCE:g} N (or N/s) per axis"
+        )
     return ExternalLoad(msg.foot, stamp_nanoseconds(msg.header.stamp), force, rate)
 
 
@@ -200,7 +207,9 @@ def quat_to_matrix(q) -> np.ndarray:
 LEVELS = {"ok": DiagnosticStatus.OK, "warn": DiagnosticStatus.WARN, "error": DiagnosticStatus.ERROR}
 
 
-def diagnostic_status(name: str, level: str, message: str, values: Mapping[str, object], hardware_id: str = "") -> DiagnosticStatus:
+def diagnostic_status(
+    name: str, level: str, message: str, values: Mapping[str, object], hardware_id: str = ""
+) -> DiagnosticStatus:
     return DiagnosticStatus(
         level=LEVELS[level],
         name=name,

@@ -13,8 +13,9 @@ import sys
 import time
 
 import numpy as np
-from sally_node_common.pid import HoldController, JointPID, PIDGains
+
 from sally_description import LEGS, DescriptionError, PhysicsParams
+from sally_node_common.pid import HoldController, JointPID, PIDGains
 
 from .pulloff import PullOffConfig, run_pulloff
 from .simulator import Simulator
@@ -25,7 +26,9 @@ PULLOFF_TOLERANCE = 0.05
 
 def hold_controller(sim: Simulator) -> HoldController:
     n = len(sim.actuated_joint_names)
-    return HoldController(JointPID(PIDGains.uniform(n, effort_limit=sim.actuators.effort_limit)), np.zeros(n), sim.timestep)
+    return HoldController(
+        JointPID(PIDGains.uniform(n, effort_limit=sim.actuators.effort_limit)), np.zeros(n), sim.timestep
+    )
 
 
 def settle(sim: Simulator, seconds: float) -> bool:

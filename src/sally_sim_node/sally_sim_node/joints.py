@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 import mujoco
 import numpy as np
+
 from sally_description import ACTUATED_JOINT_NAMES, JOINT_NAMES
 from sally_description.limits import actuated_limits
 
@@ -21,20 +22,20 @@ class JointIndex:
     upper: np.ndarray
 
     @classmethod
-    def build(cls, model: mujoco.MjModel, names: tuple[str, ...]) -> "JointIndex":
+    def build(cls, model: mujoco.MjModel, names: tuple[str, ...]) -> JointIndex:
         ids = []
         for name in names:
             jid = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_JOINT, name)
             if jid < 0:
                 raise SimulationError(f"model has no joint named {name!r}")
             ids.append(jid)
-        ids = np.array(ids)
+        id_array = np.array(ids)
         return cls(
             names=tuple(names),
-            qpos_adr=model.jnt_qposadr[ids].copy(),
-            dof_adr=model.jnt_dofadr[ids].copy(),
-            lower=model.jnt_range[ids, 0].copy(),
-            upper=model.jnt_range[ids, 1].copy(),
+            qpos_adr=model.jnt_qposadr[id_array].copy(),
+            dof_adr=model.jnt_dofadr[id_array].copy(),
+            lower=model.jnt_range[id_array, 0].copy(),
+            upper=model.jnt_range[id_array, 1].copy(),
         )
 
     def __len__(self) -> int:
@@ -56,7 +57,7 @@ class ActuatorIndex:
     effort_limit: np.ndarray
 
     @classmethod
-    def build(cls, model: mujoco.MjModel) -> "ActuatorIndex":
+    def build(cls, model: mujoco.MjModel) -> ActuatorIndex:
         limits = actuated_limits(model)
         return cls(JointIndex.build(model, ACTUATED_JOINT_NAMES), limits.actuator_ids, limits.effort)
 

@@ -76,13 +76,17 @@ class EffortGate:
             return TAKEN
         if self.ever_answered and stamp < self.answered:
             return Admission(
-                Verdict.REJECTED, OUT_OF_ORDER, f"effort command stamped {stamp} ns after one stamped {self.answered} ns"
+                Verdict.REJECTED,
+                OUT_OF_ORDER,
+                f"effort command stamped {stamp} ns after one stamped {self.answered} ns",
             )
         if stamp <= self.awaiting:
             if holding and stamp > self.answered:
                 self.controller_back = True
             return LATE
-        return Admission(Verdict.REJECTED, "future", f"effort command stamped {stamp} ns, after the sim's {self.awaiting} ns")
+        return Admission(
+            Verdict.REJECTED, "future", f"effort command stamped {stamp} ns, after the sim's {self.awaiting} ns"
+        )
 
     def offer_free(self, stamp: int, now: int) -> Admission:
         """A command stamped ``stamp`` (0: unstamped) when sim time is ``now``."""
@@ -90,7 +94,9 @@ class EffortGate:
             return TAKEN
         if stamp < self.last_stamp:
             return Admission(
-                Verdict.REJECTED, OUT_OF_ORDER, f"effort command stamped {stamp} ns after one stamped {self.last_stamp} ns"
+                Verdict.REJECTED,
+                OUT_OF_ORDER,
+                f"effort command stamped {stamp} ns after one stamped {self.last_stamp} ns",
             )
         if stamp > now:
             return Admission(Verdict.REJECTED, "future", f"effort command stamped {stamp} ns, after the sim's {now} ns")

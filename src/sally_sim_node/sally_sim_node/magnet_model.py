@@ -13,6 +13,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+
 from sally_description import PhysicsParams
 from sally_description.constants import MAGNET_VOLUME, MU_0, N_SAMPLING_SPHERES
 
@@ -28,7 +29,7 @@ class MagnetModel:
     sphere_volume: float = MAGNET_VOLUME / N_SAMPLING_SPHERES
 
     @classmethod
-    def from_params(cls, params: PhysicsParams) -> "MagnetModel":
+    def from_params(cls, params: PhysicsParams) -> MagnetModel:
         return cls(params.Br, params.max_magnetic_distance, params.max_force_per_wheel)
 
     @property

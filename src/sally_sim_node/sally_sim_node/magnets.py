@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
 
 import mujoco
 import numpy as np
+
 from sally_description import LEGS, PhysicsParams
 from sally_description.constants import PLATE_GEOMS, magnet_body, sampler_geoms
 
@@ -45,7 +46,9 @@ class MagnetArray:
         self._spheres = np.array(
             [[_id(model, mujoco.mjtObj.mjOBJ_GEOM, g) for g in sampler_geoms(leg)] for leg in LEGS], dtype=np.int64
         )
-        self._bodies = np.array([_id(model, mujoco.mjtObj.mjOBJ_BODY, magnet_body(leg)) for leg in LEGS], dtype=np.int64)
+        self._bodies = np.array(
+            [_id(model, mujoco.mjtObj.mjOBJ_BODY, magnet_body(leg)) for leg in LEGS], dtype=np.int64
+        )
         radii = model.geom_size[self._spheres.ravel(), 0]
         if not np.allclose(radii, radii[0]):
             raise SimulationError("all magnet sampling spheres must share one radius")
@@ -106,7 +109,7 @@ class MagnetArray:
         return MagnetReadout(
             leg=leg,
             enabled=bool(self.enabled[i]),
-            force=tuple(float(x) for x in self.force[i]),
+            force=(float(self.force[i][0]), float(self.force[i][1]), float(self.force[i][2])),
             magnitude=float(np.linalg.norm(self.force[i])),
             min_distance=float(self.min_distance[i]),
             surface="none" if surface == NO_SURFACE else SURFACES[surface],

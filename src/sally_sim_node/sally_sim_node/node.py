@@ -24,25 +24,26 @@ import sys
 import threading
 import time
 from collections import Counter
-import numpy as np
-from rclpy.node import Node
-from rclpy._rclpy_pybind11 import InvalidHandle, RCLError
-from sally_node_common.pid import JointPID, PIDGains
-from sally_description import JOINT_NAMES, LEGS, DescriptionError, PhysicsParams, build_model
-from sally_description.constants import ACTUATED_JOINT_NAMES, magnet_body
-from sally_node_common import StartupError, run_node, spin_until_shutdown
-from sally_node_common.input_health import InputHealth
-from sally_node_common.inputs import InputError, StampOrder
-from sally_node_common.qos import LATCHED, LATEST, RELIABLE_DEEP
 
+import numpy as np
 from diagnostic_msgs.msg import DiagnosticArray
 from nav_msgs.msg import Odometry
+from rclpy._rclpy_pybind11 import InvalidHandle, RCLError
+from rclpy.node import Node
 from rosgraph_msgs.msg import Clock
-from sally_interfaces.msg import ExternalForce, MagnetArray, MagnetCommand
-from sally_interfaces.srv import StepSim
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Bool
 from std_srvs.srv import SetBool, Trigger
+
+from sally_description import JOINT_NAMES, LEGS, DescriptionError, PhysicsParams, build_model
+from sally_description.constants import ACTUATED_JOINT_NAMES, magnet_body
+from sally_interfaces.msg import ExternalForce, MagnetArray, MagnetCommand
+from sally_interfaces.srv import StepSim
+from sally_node_common import StartupError, run_node, spin_until_shutdown
+from sally_node_common.input_health import InputHealth
+from sally_node_common.inputs import InputError, StampOrder
+from sally_node_common.pid import JointPID, PIDGains
+from sally_node_common.qos import LATCHED, LATEST, RELIABLE_DEEP
 
 from . import conversions as conv
 from .command_schedule import Action, CommandSchedule, run_due
@@ -155,7 +156,11 @@ class SimNode(Node):
     def _make_hold(self) -> JointPID:
         """The watchdog's hold: a PD (no integral) with hold_kp / hold_kd, within the motor limits."""
         gains = PIDGains.uniform(
-            len(ACTUATED_JOINT_NAMES), kp=self._p("hold_kp"), ki=0.0, kd=self._p("hold_kd"), effort_limit=self.sim.actuators.effort_limit
+            len(ACTUATED_JOINT_NAMES),
+            kp=self._p("hold_kp"),
+            ki=0.0,
+            kd=self._p("hold_kd"),
+            effort_limit=self.sim.actuators.effort_limit,
         )
         return JointPID(gains)
 
@@ -238,7 +243,7 @@ class SimNode(Node):
         done = 0
         while done < n:
             if not self._watchdog.engaged and self._watchdog.check(self.sim.time):
-                self._engage_hold("no effort command for %.3f s" % self._watchdog.timeout)
+                self._engage_hold(f"no effort command for {self._watchdog.timeout:.3f} s")
             if not self._gated:
                 self._wait_for_fresh_efforts()
             k = self._steps
@@ -283,7 +288,8 @@ class SimNode(Node):
                 if left <= 0:
                     self._counts["effort_waits_timed_out"] += 1
                     self.get_logger().warning(
-                        f"no effort answer within effort_wait ({self._effort_wait:g} s) at {self.now_ns * 1e-9:.3f} s: stepping on "
+                        f"no effort answer within effort_wait ({self._effort_wait:g} s) at {self.now_ns * 1e-9:.3f} "
+                        "s: stepping on "
                         f"with efforts {(self.now_ns - self._gate.last_stamp) * 1e-6:.1f} ms of sim time old",
                         throttle_duration_sec=1.0,
                     )
@@ -583,7 +589,7 @@ class SimNode(Node):
 
     def _sync_viewer(self) -> None:
         now = time.monotonic()
-        if now >= self._next_view and self._viewer.is_running():
+        if self._viewer is not None and now >= self._next_view and self._viewer.is_running():
             self._viewer.sync()
             self._next_view = now + 1 / 30
 

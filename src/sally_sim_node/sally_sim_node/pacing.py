@@ -23,10 +23,9 @@ import dataclasses
 import math
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Callable
-
 
 DUE_TOLERANCE = 1e-9
 """A chunk within this of being due (sim s) is due: no nanosecond waits."""
@@ -96,7 +95,9 @@ class PacingStatus:
 
 
 class Pacer:
-    def __init__(self, chunk: float, config: PacingConfig = PacingConfig(), clock: Callable[[], float] = time.monotonic):
+    def __init__(
+        self, chunk: float, config: PacingConfig = PacingConfig(), clock: Callable[[], float] = time.monotonic
+    ):
         if not (math.isfinite(chunk) and chunk > 0):
             raise ValueError(f"chunk must be a positive duration, got {chunk!r}")
         self.chunk = chunk

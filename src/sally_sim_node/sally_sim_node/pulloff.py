@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import mujoco
 import numpy as np
+
 from sally_description import LEGS
 from sally_description.constants import magnet_body
 

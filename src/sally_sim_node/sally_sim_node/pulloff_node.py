@@ -14,10 +14,11 @@ import sys
 import threading
 
 import mujoco
+from diagnostic_msgs.msg import DiagnosticArray
 from rclpy.node import Node
+
 from sally_description import LEGS, DescriptionError, PhysicsParams, build_model
 from sally_interfaces.msg import ExternalForce, MagnetArray, MagnetCommand, PullOffResult
-from diagnostic_msgs.msg import DiagnosticArray
 from sally_node_common import StartupError, run_node, run_until_finished
 from sally_node_common.diagnostics import diagnostic_array
 from sally_node_common.input_health import InputHealth
@@ -35,14 +36,61 @@ TABLE = ParameterTable(
     (
         Param("foot", _RIG.foot, "foot whose magnet is pulled off", choices=LEGS, read_only=True),
         Param("rate", _RIG.rate, "pull ramp", low=0.0, high=1e5, open_low=True, unit="N/s", read_only=True),
-        Param("gravity_settle", _RIG.gravity_settle, "time with every magnet off", low=0.0, high=1e6, unit="s of sim time", read_only=True),
-        Param("magnet_settle", _RIG.magnet_settle, "time with the test magnet on before the ramp", low=0.0, high=1e6, unit="s of sim time", read_only=True),
-        Param("detach_fraction", _RIG.detach_fraction, "detached below this fraction of max_force_per_wheel...", low=0.0, high=1.0, open_low=True, read_only=True),
-        Param("detach_hold", _RIG.detach_hold, "...sustained this long", low=0.0, high=1e6, unit="s of sim time", read_only=True),
-        Param("max_ramp_time", _RIG.max_ramp_time, "ramp time after which the test ends undetached", low=0.0, high=1e6, unit="s of sim time", read_only=True),
-        Param("stop_above_clip", _RIG.stop_above_clip, "end once the pull passes the clip with no drop under way", read_only=True),
+        Param(
+            "gravity_settle",
+            _RIG.gravity_settle,
+            "time with every magnet off",
+            low=0.0,
+            high=1e6,
+            unit="s of sim time",
+            read_only=True,
+        ),
+        Param(
+            "magnet_settle",
+            _RIG.magnet_settle,
+            "time with the test magnet on before the ramp",
+            low=0.0,
+            high=1e6,
+            unit="s of sim time",
+            read_only=True,
+        ),
+        Param(
+            "detach_fraction",
+            _RIG.detach_fraction,
+            "detached below this fraction of max_force_per_wheel...",
+            low=0.0,
+            high=1.0,
+            open_low=True,
+            read_only=True,
+        ),
+        Param(
+            "detach_hold",
+            _RIG.detach_hold,
+            "...sustained this long",
+            low=0.0,
+            high=1e6,
+            unit="s of sim time",
+            read_only=True,
+        ),
+        Param(
+            "max_ramp_time",
+            _RIG.max_ramp_time,
+            "ramp time after which the test ends undetached",
+            low=0.0,
+            high=1e6,
+            unit="s of sim time",
+            read_only=True,
+        ),
+        Param(
+            "stop_above_clip",
+            _RIG.stop_above_clip,
+            "end once the pull passes the clip with no drop under way",
+            read_only=True,
+        ),
         Param("params_file", "", "the sim's physics parameter file (for the clip)", read_only=True),
-        Param("duration", 90.0, "time after which the run fails", low=0.0, high=1e6, unit="s of sim time", read_only=True),
+        Param(
+            "duration", 90.0, "time after which the run fails", low=0.0, high=1e6, unit="s of sim time", read_only=True
+        ),
     )
 )
 ARM_PERIOD = 0.01
@@ -55,7 +103,18 @@ class PullOffNode(Node):
         super().__init__("sally_pulloff", **kwargs)
         TABLE.declare(self)  # every parameter is read-only: a test is configured at its start
         p = lambda name: self.get_parameter(name).value  # noqa: E731
-        values = {name: float(p(name)) for name in ("rate", "gravity_settle", "magnet_settle", "detach_fraction", "detach_hold", "max_ramp_time", "duration")}
+        values = {
+            name: float(p(name))
+            for name in (
+                "rate",
+                "gravity_settle",
+                "magnet_settle",
+                "detach_fraction",
+                "detach_hold",
+                "max_ramp_time",
+                "duration",
+            )
+        }
         duration = values.pop("duration")
         config = RigConfig(foot=p("foot"), stop_above_clip=bool(p("stop_above_clip")), **values)
         try:
@@ -80,12 +139,17 @@ class PullOffNode(Node):
         self._arm_timer = self.create_timer(ARM_PERIOD, self._arm)
         self.get_logger().info(
             f"pull-off rig ready: {config.foot}, magnet on at {config.magnet_on_at:g} s, ramp {config.rate:g} N/s from "
-            f"{config.ramp_start:g} s, clip {self.rig.clip:.1f} N, detached below {self.rig.threshold:.1f} N for {config.detach_hold:g} s"
+            f"{config.ramp_start:g} s, clip {self.rig.clip:.1f} N, detached below {self.rig.threshold:.1f} N for "
+            f"{config.detach_hold:g} s"
         )
 
     def _arm(self) -> None:
         """Once the sim reads both topics: the magnet switch and the ramp, stamped for their times."""
-        if self._armed or self._pub_magnets.get_subscription_count() < 1 or self._pub_force.get_subscription_count() < 1:
+        if (
+            self._armed
+            or self._pub_magnets.get_subscription_count() < 1
+            or self._pub_force.get_subscription_count() < 1
+        ):
             return
         self._armed = True
         self._arm_timer.cancel()
@@ -127,27 +191,43 @@ class PullOffNode(Node):
         state = "done" if self.finished.is_set() else "armed" if self._armed else "waiting for the sim"
         values = {"max_applied": rig.max_applied, "held": rig.held, **self._health.values()}
         warn = bool(problems) and not self.finished.is_set()
-        self._pub_diag.publish(diagnostic_array("sally_pulloff: rig", warn, ", ".join(filter(None, [state, problems])), values))
+        self._pub_diag.publish(
+            diagnostic_array("sally_pulloff: rig", warn, ", ".join(filter(None, [state, problems])), values)
+        )
 
     def _finish(self, now: int, verdict: bool) -> None:
         rig, v = self.rig, self.rig.verdict
-        result = PullOffResult(foot=rig.config.foot, clip=rig.clip, detach_threshold=rig.threshold, max_applied=rig.max_applied)
+        result = PullOffResult(
+            foot=rig.config.foot, clip=rig.clip, detach_threshold=rig.threshold, max_applied=rig.max_applied
+        )
         set_stamp(result.header, now)
         if v is not None:
             result.held, result.detached, result.pulloff_force, result.detach_time, result.message = (
-                v.held, v.detached, v.pulloff_force, v.detach_time, v.message,
+                v.held,
+                v.detached,
+                v.pulloff_force,
+                v.detach_time,
+                v.message,
             )
         else:
             result.held, result.message = rig.held, f"no verdict within {self._duration_ns / NS:g} s of sim time"
         self._pub_result.publish(result)
         self.succeeded = verdict
         log = self.get_logger().info if verdict else self.get_logger().error
-        log(f"pull-off {rig.config.foot}: {result.message}; pull-off force {result.pulloff_force:.1f} N (clip {rig.clip:.1f} N)")
+        log(
+            f"pull-off {rig.config.foot}: {result.message}; pull-off force {result.pulloff_force:.1f} N (clip "
+            f"{rig.clip:.1f} N)"
+        )
         self.finished.set()
 
 
 def main(args: list[str] | None = None) -> int:
-    return run_node("sally_pulloff", PullOffNode, args, run=lambda node, executor, stop: run_until_finished(node, executor, stop, EXIT_NO_VERDICT))
+    return run_node(
+        "sally_pulloff",
+        PullOffNode,
+        args,
+        run=lambda node, executor, stop: run_until_finished(node, executor, stop, EXIT_NO_VERDICT),
+    )
 
 
 if __name__ == "__main__":

@@ -34,17 +34,55 @@ def _rate(name: str, what: str, default: float) -> Param:
 
 TABLE = ParameterTable(
     (
-        Param("params_file", "", "physics parameter file (JSON/YAML, the optimizer's best_params.json); '' = defaults", read_only=True),
-        Param("initial_pose", [0.0, 0.0, 0.0], "spawn pose of main_frame on the floor: [x m, y m, yaw deg]", lengths=(3,), rule=_pose, read_only=True),
-        Param("magnets_on", list(LEGS), "feet whose magnets are on at start (and after reset); [] for none", rule=_feet, read_only=True, dynamic=True),
+        Param(
+            "params_file",
+            "",
+            "physics parameter file (JSON/YAML, the optimizer's best_params.json); '' = defaults",
+            read_only=True,
+        ),
+        Param(
+            "initial_pose",
+            [0.0, 0.0, 0.0],
+            "spawn pose of main_frame on the floor: [x m, y m, yaw deg]",
+            lengths=(3,),
+            rule=_pose,
+            read_only=True,
+        ),
+        Param(
+            "magnets_on",
+            list(LEGS),
+            "feet whose magnets are on at start (and after reset); [] for none",
+            rule=_feet,
+            read_only=True,
+            dynamic=True,
+        ),
         Param("pacing", "realtime", "how sim time advances", choices=PACING_MODES),
-        Param("real_time_factor", 1.0, "target sim seconds per wall second in realtime pacing", low=0.0, high=100.0, open_low=True),
+        Param(
+            "real_time_factor",
+            1.0,
+            "target sim seconds per wall second in realtime pacing",
+            low=0.0,
+            high=100.0,
+            open_low=True,
+        ),
         _rate("clock_rate", "/clock publish rate", 1000.0),
         _rate("state_rate", "/joint_states and /sally/odom rate; the control period in lockstep", 1000.0),
-        _rate("odom_rate", "/sally/odom rate, published with every n-th joint state (same stamps); at most state_rate", 200.0),
+        _rate(
+            "odom_rate",
+            "/sally/odom rate, published with every n-th joint state (same stamps); at most state_rate",
+            200.0,
+        ),
         _rate("telemetry_rate", "/sally/magnets rate", 50.0),
         Param("diagnostics_period", 0.5, "/diagnostics period", low=0.0, high=60.0, open_low=True, unit="wall s"),
-        Param("effort_timeout", 0.05, "sim time without an effort command before the watchdog holds", low=0.0, high=60.0, open_low=True, unit="s"),
+        Param(
+            "effort_timeout",
+            0.05,
+            "sim time without an effort command before the watchdog holds",
+            low=0.0,
+            high=60.0,
+            open_low=True,
+            unit="s",
+        ),
         Param(
             "effort_max_age",
             0.001,
@@ -54,12 +92,21 @@ TABLE = ParameterTable(
             high=1.0,
             unit="s of sim time",
         ),
-        Param("effort_wait", 0.02, "realtime/fast: how long to wait for a fresh effort before stepping on with the old one", low=0.0, high=1.0, open_low=True, unit="wall s"),
+        Param(
+            "effort_wait",
+            0.02,
+            "realtime/fast: how long to wait for a fresh effort before stepping on with the old one",
+            low=0.0,
+            high=1.0,
+            open_low=True,
+            unit="wall s",
+        ),
         Param(
             "synchronous",
             False,
             "realtime: every state is answered by the controller before the sim steps on (the lockstep protocol, with "
-            "lockstep_timeout and the hold), paced so that sim time never leads the wall clock: a run gives the lockstep "
+            "lockstep_timeout and the hold), paced so that sim time never leads the wall clock: a run gives the "
+            "lockstep "
             "figures however busy the machine is; false: the sim steps on with efforts up to effort_max_age old",
         ),
         Param(
@@ -71,9 +118,22 @@ TABLE = ParameterTable(
             open_low=True,
             unit="wall s",
         ),
-        Param("hold_kp", 200.0, "watchdog hold: stiffness toward the latched pose", low=0.0, high=10000.0, open_low=True, unit="N m/rad"),
+        Param(
+            "hold_kp",
+            200.0,
+            "watchdog hold: stiffness toward the latched pose",
+            low=0.0,
+            high=10000.0,
+            open_low=True,
+            unit="N m/rad",
+        ),
         Param("hold_kd", 10.0, "watchdog hold: damping", low=0.0, high=1000.0, open_low=True, unit="N m s/rad"),
-        Param("start_paused", False, "start paused (resume with ~/pause false), e.g. to let clients discover first", read_only=True),
+        Param(
+            "start_paused",
+            False,
+            "start paused (resume with ~/pause false), e.g. to let clients discover first",
+            read_only=True,
+        ),
         Param("exit_on_divergence", False, "exit with status 3 when the physics diverges (batch runs)"),
         Param("headless", True, "no viewer; false opens a MuJoCo viewer when a display exists", read_only=True),
     )
@@ -83,4 +143,3 @@ TABLE = ParameterTable(
 def steps_per(rate_hz: float, timestep: float) -> int:
     """Physics steps between publications at ``rate_hz`` (at least 1)."""
     return max(1, round(1.0 / (rate_hz * timestep)))
-

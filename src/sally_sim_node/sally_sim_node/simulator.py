@@ -9,14 +9,15 @@ simulator refuses to step until :meth:`reset`.
 from __future__ import annotations
 
 import logging
-from typing import Callable, Mapping
+from collections.abc import Callable, Mapping
 
 import mujoco
 import numpy as np
+
 from sally_description import DEFAULT_BAKE, DEFAULT_PARAMS, LEGS, Bake, PhysicsParams, build_model
 from sally_description.constants import PLATE_GEOMS, ROOT_BODY, ee_site, hip_site, magnet_geom
-
 from sally_description.contact import FootContact, FootContactMonitor
+
 from .errors import DivergenceError, SimulationError
 from .joints import ActuatorIndex, JointIndex, all_joints
 from .magnets import MagnetArray, MagnetReadout, leg_index
@@ -27,7 +28,8 @@ EffortFn = Callable[[np.ndarray, np.ndarray], np.ndarray]
 """In-process controller: (actuated q, actuated qdot) -> efforts, called every physics step."""
 
 _UNSTABLE = tuple(
-    int(w) for w in (mujoco.mjtWarning.mjWARN_BADQACC, mujoco.mjtWarning.mjWARN_BADQPOS, mujoco.mjtWarning.mjWARN_BADQVEL)
+    int(w)
+    for w in (mujoco.mjtWarning.mjWARN_BADQACC, mujoco.mjtWarning.mjWARN_BADQPOS, mujoco.mjtWarning.mjWARN_BADQVEL)
 )
 
 

@@ -1,5 +1,6 @@
 import numpy as np
 import pytest
+
 from sally_node_common.pid import HoldController, JointPID, PIDGains
 
 

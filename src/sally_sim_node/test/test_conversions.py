@@ -4,11 +4,12 @@ import math
 
 import numpy as np
 import pytest
+from sensor_msgs.msg import JointState
+
 from sally_description import ACTUATED_JOINT_NAMES, JOINT_NAMES, LEGS
 from sally_interfaces.msg import MagnetCommand
 from sally_sim_node import conversions as conv
 from sally_sim_node.magnets import MagnetReadout
-from sensor_msgs.msg import JointState
 
 PASSIVE = set(JOINT_NAMES) - set(ACTUATED_JOINT_NAMES)
 
@@ -40,7 +41,9 @@ def effort_msg(names, efforts, stamp=0):
 
 
 def test_effort_command_round_trip_partial():
-    cmd = conv.parse_effort_command(effort_msg(["knee_FR", "hip_pitch_FL"], [1.5, -2.0], 77), ACTUATED_JOINT_NAMES, PASSIVE)
+    cmd = conv.parse_effort_command(
+        effort_msg(["knee_FR", "hip_pitch_FL"], [1.5, -2.0], 77), ACTUATED_JOINT_NAMES, PASSIVE
+    )
     assert cmd.stamp == 77
     assert [ACTUATED_JOINT_NAMES[i] for i in cmd.indices] == ["knee_FR", "hip_pitch_FL"]
     assert cmd.efforts.tolist() == [1.5, -2.0]
@@ -71,7 +74,12 @@ def test_magnet_command_round_trip():
 
 @pytest.mark.parametrize(
     "feet, enable, reason",
-    [([], [], "empty"), (["FL"], [True, False], "length"), (["XL"], [True], "unknown"), (["FL", "FL"], [True, True], "duplicate")],
+    [
+        ([], [], "empty"),
+        (["FL"], [True, False], "length"),
+        (["XL"], [True], "unknown"),
+        (["FL", "FL"], [True, True], "duplicate"),
+    ],
 )
 def test_bad_magnet_commands(feet, enable, reason):
     with pytest.raises(conv.CommandError) as err:

@@ -3,6 +3,7 @@
 import threading
 
 import pytest
+
 from sally_sim_node.command_schedule import NOTHING_SCHEDULED, CommandSchedule, run_due
 from sally_sim_node.lockstep import EffortGate, LockstepWait, Step, Verdict
 

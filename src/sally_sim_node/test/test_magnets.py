@@ -5,9 +5,10 @@ import math
 import mujoco
 import numpy as np
 import pytest
+
 from sally_description import LEGS, PhysicsParams
 from sally_description.constants import magnet_body, sampler_geoms
-from sally_sim_node import Simulator, SimulationError
+from sally_sim_node import SimulationError, Simulator
 
 MU0 = 4e-7 * math.pi
 SPHERE_VOLUME = math.pi * 0.0315**2 * 0.028 / 8  # EML63mm-12 core (63 x 28 mm) shared by 8 spheres

@@ -6,6 +6,7 @@ The universal invariant, checked after every chunk: sim time never leads the wal
 """
 
 import pytest
+
 from sally_sim_node.pacing import Pacer, PacingConfig, PacingState
 
 CHUNK = 0.0005
@@ -127,7 +128,9 @@ def test_recovers_to_the_target_when_capacity_is_only_just_enough():
     assert pacer.status.state is PacingState.ON_TIME and pacer.status.effective_factor == 1.0
 
 
-@pytest.mark.parametrize("bad", [dict(factor=0.0), dict(factor=float("nan")), dict(max_burst=0), dict(degrade_margin=1.5)])
+@pytest.mark.parametrize(
+    "bad", [dict(factor=0.0), dict(factor=float("nan")), dict(max_burst=0), dict(degrade_margin=1.5)]
+)
 def test_bad_config(bad):
     with pytest.raises(ValueError):
         PacingConfig(**bad)

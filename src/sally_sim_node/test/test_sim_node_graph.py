@@ -11,13 +11,14 @@ import pytest
 from diagnostic_msgs.msg import DiagnosticArray
 from nav_msgs.msg import Odometry
 from rosgraph_msgs.msg import Clock
+from sensor_msgs.msg import JointState
+from std_srvs.srv import SetBool, Trigger
+
+from sally_bringup.processes import wait_until
 from sally_description import ACTUATED_JOINT_NAMES, JOINT_NAMES, LEGS
 from sally_interfaces.msg import MagnetArray, MagnetCommand
 from sally_interfaces.srv import StepSim
-from sally_bringup.processes import wait_until
 from sally_sim_node.conversions import stamp_nanoseconds
-from sensor_msgs.msg import JointState
-from std_srvs.srv import SetBool, Trigger
 
 SIM = "sally_sim_node"
 
@@ -107,7 +108,9 @@ def test_states_odom_and_magnet_telemetry(graph, probe):
     assert [m.foot for m in magnets.last.magnets] == list(LEGS)
     assert all(m.magnitude == pytest.approx(800.7) and m.contact_force > 800.0 for m in magnets.last.magnets)
 
-    probe.wait_for(lambda: diagnostics(diag, "sally_sim: commands").get("watchdog_engaged") == "false", 5.0, "efforts flowing")
+    probe.wait_for(
+        lambda: diagnostics(diag, "sally_sim: commands").get("watchdog_engaged") == "false", 5.0, "efforts flowing"
+    )
     pacing = diagnostics(diag, "sally_sim: pacing")
     assert pacing["mode"] == "realtime" and float(pacing["target_factor"]) == 1.0
 
@@ -190,7 +193,9 @@ def test_out_of_order_effort_stamps_are_rejected(graph, probe):
         msg.header.stamp.sec, msg.header.stamp.nanosec = divmod(stamp, 1_000_000_000)
         efforts.publish(msg)
     probe.wait_for(
-        lambda: diagnostics(diag, "sally_sim: commands").get("rejected /sally/joint_efforts out_of_order") == "1", 10.0, "the out-of-order rejection"
+        lambda: diagnostics(diag, "sally_sim: commands").get("rejected /sally/joint_efforts out_of_order") == "1",
+        10.0,
+        "the out-of-order rejection",
     )
     assert diagnostics(diag, "sally_sim: commands")["efforts_received"] == "1"
 
@@ -202,7 +207,9 @@ def lockstep_run(graph, probe, run: int, until_ns: int):
     probe.wait_for_publishers(states)  # the probe hears the sim before time starts
     assert probe.call(SetBool, "/sally_sim/pause", SetBool.Request(data=False)).success
     probe.wait_for(
-        lambda: states.last is not None and stamp_nanoseconds(states.last.header.stamp) >= until_ns, 60.0, "the lockstep run"
+        lambda: states.last is not None and stamp_nanoseconds(states.last.header.stamp) >= until_ns,
+        60.0,
+        "the lockstep run",
     )
     graph.processes[f"controller{run}"].stop()
     graph.processes[f"sim{run}"].stop()
@@ -271,13 +278,17 @@ def test_pause_step_and_reset(graph, probe):
     reset = probe.call(Trigger, "/sally_sim/reset", Trigger.Request())
     assert reset.success and moved
     probe.wait_for(
-        lambda: stamp_nanoseconds(states.last.header.stamp) >= round(stepped.sim_time * 1e9)
-        and all(abs(v) < 1e-9 for v in states.last.position),
+        lambda: (
+            stamp_nanoseconds(states.last.header.stamp) >= round(stepped.sim_time * 1e9)
+            and all(abs(v) < 1e-9 for v in states.last.position)
+        ),
         5.0,
         "the reset state (all joints back at the baked zero)",
     )
     assert probe.call(SetBool, "/sally_sim/pause", SetBool.Request(data=False)).success
-    probe.wait_for(lambda: clock_ns(clock.last) > round(stepped.sim_time * 1e9) + 100_000_000, 10.0, "the clock to run on")
+    probe.wait_for(
+        lambda: clock_ns(clock.last) > round(stepped.sim_time * 1e9) + 100_000_000, 10.0, "the clock to run on"
+    )
     stamps = [clock_ns(m) for m in clock.messages]
     assert all(b >= a for a, b in zip(stamps, stamps[1:])), "reset must not turn the clock back"
 
@@ -286,7 +297,10 @@ def test_pause_step_and_reset(graph, probe):
     "parameters, message",
     [
         ({"pacing": "warp"}, "pacing = 'warp' must be one of ['realtime', 'fast', 'lockstep']"),
-        ({"real_time_factor": -2.0}, "real_time_factor out of range Min: 0.0, Max: 100.0, value: -2.0"),  # rclpy's own range check
+        (
+            {"real_time_factor": -2.0},
+            "real_time_factor out of range Min: 0.0, Max: 100.0, value: -2.0",
+        ),  # rclpy's own range check
         ({"effort_timeout": 0.0}, "effort_timeout = 0.0 must be > 0 s"),  # in its range, but the bound is open
         ({"magnets_on": ["FL", "XX"]}, "names unknown feet ['XX']"),
         ({"params_file": "/nonexistent/best_params.json"}, "cannot read physics parameter file"),

@@ -3,6 +3,7 @@
 import mujoco
 import numpy as np
 import pytest
+
 from sally_description import LEGS, PhysicsParams
 from sally_ik_node import NumericalFootIK
 from sally_sim_node import DivergenceError, SimulationError, Simulator

@@ -8,6 +8,7 @@ loopback domain, killed, fed bad input, given bad parameters and absurd physics,
 import os
 
 import pytest
+
 from sally_testing.faults.cases import CASES
 
 pytestmark = pytest.mark.graph  # real graphs, in processes or hosted in this process

@@ -74,15 +74,22 @@ def test_dependencies_point_one_way(package):
 def test_package_xml_lists_what_the_package_imports(package):
     used = {m for m in imports(package) if is_ros(m) and m != package}
     missing = used - declared(package)
-    assert not missing, f"{package}/package.xml lacks <exec_depend> for {sorted(missing)} (imported at {[imports(package)[m][0] for m in sorted(missing)]})"
+    assert not missing, (
+        f"{package}/package.xml lacks <exec_depend> for {sorted(missing)} (imported at "
+        f"{[imports(package)[m][0] for m in sorted(missing)]})"
+    )
 
 
 @pytest.mark.parametrize("package", python_packages())
 def test_package_xml_runs_on_no_package_above_its_layer(package):
     ours = {d for d in declared(package) if d.startswith("sally_")} - {package}
-    assert ours <= MAY_IMPORT[package], f"{package}/package.xml depends on {sorted(ours - MAY_IMPORT[package])}, above its layer"
+    assert ours <= MAY_IMPORT[package], (
+        f"{package}/package.xml depends on {sorted(ours - MAY_IMPORT[package])}, above its layer"
+    )
 
 
 def test_the_walk_sees_imports_inside_functions():
     assert "sally_optimizer" in imports("sally_testing"), "cases.py imports the optimizer at module level"
-    assert "sally_sim_node" not in imports("sally_bringup"), "bringup names node classes as strings (composed.py), never imports them"
+    assert "sally_sim_node" not in imports("sally_bringup"), (
+        "bringup names node classes as strings (composed.py), never imports them"
+    )

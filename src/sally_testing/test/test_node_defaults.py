@@ -2,6 +2,7 @@
 
 import pytest
 import yaml
+
 from sally_bringup.config_files import defaults_file
 from sally_controller.node import TABLE as CONTROLLER
 from sally_ik_node.node import TABLE as IK

@@ -9,19 +9,37 @@ older stamp has something to be out of order against.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from geometry_msgs.msg import Vector3
 from nav_msgs.msg import Odometry
-from sally_description import JOINT_NAMES
-from sally_description.constants import ACTUATED_JOINT_NAMES
-from sally_interfaces.msg import ExternalForce, FootState, FootStates, IKStatus, IKTarget, MagnetArray, MagnetCommand, MagnetState, StanceCommand
-from sally_node_common.stamps import set_stamp
 from sensor_msgs.msg import JointState
 
+from sally_description import JOINT_NAMES
+from sally_description.constants import ACTUATED_JOINT_NAMES
+from sally_interfaces.msg import (
+    ExternalForce,
+    FootState,
+    FootStates,
+    IKStatus,
+    IKTarget,
+    MagnetArray,
+    MagnetCommand,
+    MagnetState,
+    StanceCommand,
+)
+from sally_node_common.stamps import set_stamp
+
 KINDS = ("nan", "inf", "huge", "length", "unknown", "out_of_order")
-REASONS = {"nan": "non_finite", "inf": "non_finite", "huge": "out_of_range", "length": "length", "unknown": "unknown", "out_of_order": "out_of_order"}
+REASONS = {
+    "nan": "non_finite",
+    "inf": "non_finite",
+    "huge": "out_of_range",
+    "length": "length",
+    "unknown": "unknown",
+    "out_of_order": "out_of_order",
+}
 OLD = 1
 """ns: the stamp of the out-of-order messages (older than anything a running graph has sent)."""
 HUGE = 1e12
@@ -132,7 +150,7 @@ def magnet_array(kind: str, now: int) -> MagnetArray | None:
     if kind == "length":
         return None
     msg = MagnetArray()
-    for i, foot in enumerate(FEET):
+    for foot in FEET:
         msg.magnets.append(MagnetState(foot=foot, enabled=True, surface="floor", in_contact=True, force=Vector3()))
     msg.magnets[0].magnitude = _value(kind, 100.0)
     if kind == "unknown":
@@ -161,10 +179,19 @@ def _prime_stance(now: int) -> StanceCommand:
 
 
 MATRIX: tuple[TopicCase, ...] = (
-    TopicCase("/joint_states", JointState, ("controller", "ik"), lambda k, t: joint_message(JOINT_NAMES, k, t, "position")),
+    TopicCase(
+        "/joint_states", JointState, ("controller", "ik"), lambda k, t: joint_message(JOINT_NAMES, k, t, "position")
+    ),
     TopicCase("/sally/odom", Odometry, ("controller", "ik"), odometry),
-    TopicCase("/sally/joint_targets", JointState, ("controller",), lambda k, t: joint_message(ACTUATED_JOINT_NAMES, k, t, "position")),
-    TopicCase("/sally/joint_efforts", JointState, ("sim",), lambda k, t: joint_message(ACTUATED_JOINT_NAMES, k, t, "effort")),
+    TopicCase(
+        "/sally/joint_targets",
+        JointState,
+        ("controller",),
+        lambda k, t: joint_message(ACTUATED_JOINT_NAMES, k, t, "position"),
+    ),
+    TopicCase(
+        "/sally/joint_efforts", JointState, ("sim",), lambda k, t: joint_message(ACTUATED_JOINT_NAMES, k, t, "effort")
+    ),
     TopicCase("/sally/magnet_cmd", MagnetCommand, ("sim",), magnet_command, _prime_magnets),
     TopicCase("/sally_sim/external_force", ExternalForce, ("sim",), external_force, _prime_force),
     TopicCase("/sally/ik_target", IKTarget, ("ik",), ik_target),

@@ -60,7 +60,9 @@ class Check:
     """Collects what a case saw; the first failed expectation decides the verdict."""
 
     def __init__(self, name: str) -> None:
-        self.name, self.details, self.failure = name, [], None
+        self.name = name
+        self.details: list[str] = []
+        self.failure: str | None = None
 
     def note(self, text: str) -> None:
         self.details.append(text)
@@ -72,7 +74,9 @@ class Check:
         return ok
 
     def result(self, summary: str) -> CaseResult:
-        return CaseResult(self.name, self.failure is None, summary if self.failure is None else self.failure, self.details)
+        return CaseResult(
+            self.name, self.failure is None, summary if self.failure is None else self.failure, self.details
+        )
 
 
 def _work_dir(base: Path | None, name: str) -> Path:
@@ -90,7 +94,9 @@ def kill_node(node: str, hold: float = 10.0, work: Path | None = None) -> list[C
         graph = LiveGraph("f2w", {**LOCKSTEP, "duration": "200"}, _work_dir(work, f"kill_{node}"), lease.domain_id)
         try:
             graph.start()
-            fl_planted = lambda: graph.planted("FL") and graph.status.last is not None and graph.status.last.foot == "FR"  # noqa: E731
+            fl_planted = lambda: (
+                graph.planted("FL") and graph.status.last is not None and graph.status.last.foot == "FR"
+            )  # noqa: E731
             if not check.expect(wait_until(fl_planted, 240.0, 0.05), "FL planted on the wall (FR's turn)"):
                 return [check.result("")]
             killed_at = graph.sim_ns
@@ -116,7 +122,8 @@ def kill_node(node: str, hold: float = 10.0, work: Path | None = None) -> list[C
             check.expect(sum(graph.nan.bad.values()) == 0, f"no NaN on any topic ({dict(graph.nan.bad) or 'none'})")
             summary = (
                 f"FL held {hold:g} s with {node} down (max gap {gap * 1e3:.1f} mm), stale input reported by {witness}; "
-                f"restarted, f2w finished at {result.header.stamp.sec if result else 0} s: {result.message if result else ''}"
+                f"restarted, f2w finished at {result.header.stamp.sec if result else 0} s: "
+                f"{result.message if result else ''}"
             )
             return [check.result(summary)]
         finally:
@@ -136,8 +143,14 @@ def kill_sim(down: float = 3.0, work: Path | None = None) -> list[CaseResult]:
             check.expect(wait_until(lambda: graph.sim_ns >= 2 * NS, 120.0, 0.05), "the graph ran 2 s of sim time")
             graph.kill("sim")
             check.note(f"killed the sim at {graph.sim_ns / NS:.2f} s")
-            for node, topic in (("controller", "/joint_states"), ("ik", "/joint_states"), ("sequencer", "/sally/foot_states")):
-                seen, message = graph.wait_health(node, lambda m, v, t=topic: f"stale: {t}" in m or f", {t}" in m, 30.0, "stale states")
+            for node, topic in (
+                ("controller", "/joint_states"),
+                ("ik", "/joint_states"),
+                ("sequencer", "/sally/foot_states"),
+            ):
+                seen, message = graph.wait_health(
+                    node, lambda m, v, t=topic: f"stale: {t}" in m or f", {t}" in m, 30.0, "stale states"
+                )
                 check.expect(seen, f"{node} reports {message}")
             time.sleep(max(0.0, down - 1.0))  # the outage itself (the reports above took >= 1 s)
             alive = [n for n in ("controller", "ik", "sequencer") if graph.running(n)]
@@ -146,13 +159,21 @@ def kill_sim(down: float = 3.0, work: Path | None = None) -> list[CaseResult]:
             graph.start_node("sim")
             check.note("started a new sim (sim time from 0)")
             resumed = wait_until(lambda: graph.sim_ns >= 3 * NS and _phase(graph) not in ("", "SETTLE"), 180.0, 0.1)
-            check.expect(resumed, f"the graph carries on with the new sim (sim time {graph.sim_ns / NS:.2f} s, phase {_phase(graph)!r})")
+            check.expect(
+                resumed,
+                f"the graph carries on with the new sim (sim time {graph.sim_ns / NS:.2f} s, phase {_phase(graph)!r})",
+            )
             for node in ("controller", "ik", "sequencer"):
                 health = graph.node_health(node)
                 restarts = int((health or ("", {}))[1].get("restarts", 0))
                 check.expect(restarts >= 1, f"{node} saw the new sim and started over ({restarts} restart)")
             check.expect(sum(graph.nan.bad.values()) == 0, f"no NaN on any topic ({dict(graph.nan.bad) or 'none'})")
-            return [check.result(f"others kept running, reported stale states, no NaN; resumed with a new sim ({_phase(graph)} at {graph.sim_ns / NS:.1f} s)")]
+            return [
+                check.result(
+                    f"others kept running, reported stale states, no NaN; resumed with a new sim ({_phase(graph)} at "
+                    f"{graph.sim_ns / NS:.1f} s)"
+                )
+            ]
         finally:
             codes = graph.close()
             check.note(f"exit codes {codes}")
@@ -177,7 +198,11 @@ def bad_input(graph_name: str = "f2w", work: Path | None = None) -> list[CaseRes
         try:
             graph.start()
             if not wait_until(lambda: graph.sim_ns >= NS // 2, 120.0, 0.05):
-                return [check.result("the graph did not run") for check in checks.values() if not check.expect(False, "graph ran 0.5 s")]
+                return [
+                    check.result("the graph did not run")
+                    for check in checks.values()
+                    if not check.expect(False, "graph ran 0.5 s")
+                ]
             # paused, every stream's newest stamp stands still: each bad message carries the stamp
             # of the newest good one its readers have taken
             graph.pause(True)
@@ -187,26 +212,43 @@ def bad_input(graph_name: str = "f2w", work: Path | None = None) -> list[CaseRes
             for node, check in checks.items():
                 want = {key: n for key, n in expected.items() if key[0] == node}
                 counted = lambda want=want, node=node: _counted(graph, node, want)  # noqa: E731
-                check.expect(wait_until(counted, 30.0, 0.1), f"{sum(want.values())} rejections counted per topic and reason on /diagnostics")
+                check.expect(
+                    wait_until(counted, 30.0, 0.1),
+                    f"{sum(want.values())} rejections counted per topic and reason on /diagnostics",
+                )
                 health = graph.node_health(node)
                 check.note(f"{node} diagnostics: {health[0] if health else None!r}")
                 log = graph.log(node)
                 missing = [f"{t} ({r})" for (_, t, r) in want if f"rejected {t} ({r})" not in log]
-                check.expect(not missing, f"a log line per kind ({len(want)} kinds)" + (f"; missing {missing}" if missing else ""))
+                check.expect(
+                    not missing,
+                    f"a log line per kind ({len(want)} kinds)" + (f"; missing {missing}" if missing else ""),
+                )
             wait_until(lambda: all(graph.nan.bad[t] >= n for t, n in injected_nan.items()), 10.0, 0.1)
             graph.pause(False)
             wait_until(lambda: graph.sim_ns >= started + NS // 2, 60.0, 0.05)
-            extra = {t: graph.nan.bad[t] - injected_nan.get(t, 0) for t in graph.nan.bad if graph.nan.bad[t] != injected_nan.get(t, 0)}
+            extra = {
+                t: graph.nan.bad[t] - injected_nan.get(t, 0)
+                for t in graph.nan.bad
+                if graph.nan.bad[t] != injected_nan.get(t, 0)
+            }
             alive = all(graph.running(n) for n in graph.specs)
             results = []
             for node, check in checks.items():
                 check.expect(check_quiet, "the paused graph fell quiet before the injection")
-                check.expect(not extra, f"no NaN on any topic beyond the {sum(injected_nan.values())} injected ({extra or 'none'})")
+                check.expect(
+                    not extra,
+                    f"no NaN on any topic beyond the {sum(injected_nan.values())} injected ({extra or 'none'})",
+                )
                 check.expect(alive, "every node kept running")
                 check.expect(graph.sim_ns >= started + NS // 2, f"sim time went on ({graph.sim_ns / NS:.2f} s)")
                 topics = sorted({t for (n, t, _) in expected if n == node})
                 count = sum(n for key, n in expected.items() if key[0] == node)
-                results.append(check.result(f"{count} bad messages on {', '.join(topics)} rejected, logged and counted; graph ran on"))
+                results.append(
+                    check.result(
+                        f"{count} bad messages on {', '.join(topics)} rejected, logged and counted; graph ran on"
+                    )
+                )
             return results
         finally:
             graph.close()
@@ -290,12 +332,16 @@ def bad_parameters(work: Path | None = None) -> list[CaseResult]:
                 try:
                     results = probe.set_parameters(node_name, values, timeout=60.0)
                     refused = [r for r in results if not r.successful]
-                    check.expect(len(refused) == 1 and reason in refused[0].reason, f"set {values} refused: {[r.reason for r in results]}")
+                    check.expect(
+                        len(refused) == 1 and reason in refused[0].reason,
+                        f"set {values} refused: {[r.reason for r in results]}",
+                    )
                 except AssertionError as exc:
                     check.expect(False, f"set {values}: {exc}")
                 check.expect(group.processes[node].running, "the node runs on")
             return [
-                check.result(f"bad start value exits 2 in one line; bad set refused ({BAD_RUNTIME[node][1]})") for node, check in checks.items()
+                check.result(f"bad start value exits 2 in one line; bad set refused ({BAD_RUNTIME[node][1]})")
+                for node, check in checks.items()
             ]
         finally:
             probe.close()
@@ -306,22 +352,33 @@ def bad_parameters(work: Path | None = None) -> list[CaseResult]:
 def divergence(work: Path | None = None) -> list[CaseResult]:
     """f2w with physics that blow up: the sim must detect and publish it, the run end as failed
     with the reason in its report, and the optimizer score such a candidate as penalised."""
-    from sally_description import PhysicsParams
-
     from sally_bringup.runner import GraphRun
+    from sally_description import PhysicsParams
 
     check = Check("divergence")
     folder = _work_dir(work, "divergence")
     params = folder / "absurd_params.json"
     params.write_text(json.dumps(ABSURD_PHYSICS))
-    result = GraphRun("f2w", {**LOCKSTEP, "params": str(params)}, run_dir=folder / "run", out=None, wall_timeout=180.0).run()
+    result = GraphRun(
+        "f2w", {**LOCKSTEP, "params": str(params)}, run_dir=folder / "run", out=None, wall_timeout=180.0
+    ).run()
     report = result.report or {}
-    check.expect(bool(report.get("diverged")), f"the sim published the divergence ({result.record.divergence if result.record else None!r})")
-    check.expect(result.exit_code == 1 and not report.get("success"), f"the run ended as failed (exit {result.exit_code})")
-    check.expect(any("diverged" in p for p in report.get("problems", [])), f"the report says why: {report.get('problems')}")
+    check.expect(
+        bool(report.get("diverged")),
+        f"the sim published the divergence ({result.record.divergence if result.record else None!r})",
+    )
+    check.expect(
+        result.exit_code == 1 and not report.get("success"), f"the run ended as failed (exit {result.exit_code})"
+    )
+    check.expect(
+        any("diverged" in p for p in report.get("problems", [])), f"the report says why: {report.get('problems')}"
+    )
     check.expect(not report.get("timed_out"), "it ended at once, not at the wall-clock limit")
     outcome = evaluate_scenario("floor", params, ScenarioConfig.tiny(), "processes", folder / "optimizer")
-    check.expect(outcome.penalised and "diverged" in outcome.reason, f"the optimizer penalises it: cost {outcome.cost:g} ({outcome.reason})")
+    check.expect(
+        outcome.penalised and "diverged" in outcome.reason,
+        f"the optimizer penalises it: cost {outcome.cost:g} ({outcome.reason})",
+    )
     PhysicsParams.from_mapping(ABSURD_PHYSICS)  # valid parameters: it is the physics that fails
     return [check.result(f"detected, published, run failed with the reason: {report.get('problems', ['?'])[0]}")]
 
@@ -336,20 +393,40 @@ def interrupt(work: Path | None = None) -> list[CaseResult]:
     children, took = _interrupted(folder / "processes", "false", 4, env_check, stop_check)
     hosts, took_composed = _interrupted(folder / "composed", "true", 1, env_check, composed_check)
     return [
-        env_check.result(f"{len(children) + len(hosts)} launched processes all have ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST"),
+        env_check.result(
+            f"{len(children) + len(hosts)} launched processes all have ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST"
+        ),
         stop_check.result(f"Ctrl-C stopped the runner and its {len(children)} nodes in {took:.2f} s"),
         composed_check.result(f"Ctrl-C stopped the runner and its composed graph in {took_composed:.2f} s"),
     ]
 
 
-def _interrupted(folder: Path, composed: str, processes: int, env_check: Check, stop_check: Check) -> tuple[dict[int, str], float]:
+def _interrupted(
+    folder: Path, composed: str, processes: int, env_check: Check, stop_check: Check
+) -> tuple[dict[int, str], float]:
     """One ``sally-launch`` run interrupted once its graph is up: its children and how long they took to stop."""
     env = {k: v for k, v in os.environ.items() if k not in ("ROS_AUTOMATIC_DISCOVERY_RANGE", "ROS_LOCALHOST_ONLY")}
     with lease_domain() as lease:
-        arguments = ["f2w", "pacing:=lockstep", f"composed:={composed}", "--domain", str(lease.domain_id), "--run-dir", str(folder)]
-        runner = subprocess.Popen([find_executable("sally-launch"), *arguments], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
-        lines: list[str] = []
-        threading.Thread(target=lambda: lines.extend(iter(runner.stdout.readline, b"")), daemon=True).start()
+        arguments = [
+            "f2w",
+            "pacing:=lockstep",
+            f"composed:={composed}",
+            "--domain",
+            str(lease.domain_id),
+            "--run-dir",
+            str(folder),
+        ]
+        runner = subprocess.Popen(
+            [find_executable("sally-launch"), *arguments],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        lines: list[bytes] = []
+        stdout = runner.stdout
+        assert stdout is not None
+        threading.Thread(target=lambda: lines.extend(iter(stdout.readline, b"")), daemon=True).start()
         children: dict[int, str] = {}
         took = float("nan")
         try:

@@ -7,19 +7,20 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Mapping
 
 import numpy as np
 from diagnostic_msgs.msg import DiagnosticArray
 from rosgraph_msgs.msg import Clock
-from sally_interfaces.msg import MagnetArray, SequenceStatus
-from sally_node_common.qos import LATCHED
-from sally_node_common.stamps import stamp_ns
 
 from sally_bringup.graphs import graph
 from sally_bringup.processes import ProcessGroup, wait_until
 from sally_bringup.runner import GraphRun, start_sim_time
+from sally_interfaces.msg import MagnetArray, SequenceStatus
+from sally_node_common.qos import LATCHED
+from sally_node_common.stamps import stamp_ns
+
 from .nan_watch import NaNWatch
 
 DIAGNOSTICS = {
@@ -43,7 +44,9 @@ class LiveGraph:
     ) -> None:
         from sally_bringup.probe import Probe
 
-        self.specs = {spec.name: spec for spec in graph(name, {**arguments, "composed": "false"})}  # killable one by one
+        self.specs = {
+            spec.name: spec for spec in graph(name, {**arguments, "composed": "false"})
+        }  # killable one by one
         for node, values in (overrides or {}).items():
             self.specs[node].parameters.update(values)
         self.group = ProcessGroup(domain_id, log_dir)
@@ -86,7 +89,9 @@ class LiveGraph:
         """Until no node has published on a graph topic (timers' /diagnostics and /rosout aside)
         for ``quiet`` wall seconds: a paused graph has answered its last state."""
         streams = lambda: [t for t in self.nan.heard_at if t not in ("/diagnostics", "/rosout")]  # noqa: E731
-        return wait_until(lambda: all(time.monotonic() - self.nan.heard_at[t] >= quiet for t in streams()), timeout, 0.05)
+        return wait_until(
+            lambda: all(time.monotonic() - self.nan.heard_at[t] >= quiet for t in streams()), timeout, 0.05
+        )
 
     def kill(self, name: str) -> None:
         self.group.processes[name].kill()
@@ -108,7 +113,12 @@ class LiveGraph:
     # --- what the probe sees --------------------------------------------------------------------
     def _on_diagnostics(self, msg: DiagnosticArray) -> None:
         for status in msg.status:
-            self.diagnostics[status.name] = (time.monotonic(), status.level, status.message, {kv.key: kv.value for kv in status.values})
+            self.diagnostics[status.name] = (
+                time.monotonic(),
+                status.level,
+                status.message,
+                {kv.key: kv.value for kv in status.values},
+            )
 
     def _on_magnets(self, msg: MagnetArray) -> None:
         feet = {m.foot: (m.enabled, m.surface, m.in_contact, m.min_distance) for m in msg.magnets}

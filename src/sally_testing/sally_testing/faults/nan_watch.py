@@ -16,6 +16,8 @@ from diagnostic_msgs.msg import DiagnosticArray
 from nav_msgs.msg import Odometry
 from rcl_interfaces.msg import Log
 from rosgraph_msgs.msg import Clock
+from sensor_msgs.msg import JointState
+
 from sally_interfaces.msg import (
     ExternalForce,
     FootStates,
@@ -27,7 +29,6 @@ from sally_interfaces.msg import (
     SequenceStatus,
     StanceCommand,
 )
-from sensor_msgs.msg import JointState
 
 TOPICS = {
     "/clock": Clock,
