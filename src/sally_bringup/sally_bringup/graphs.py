@@ -33,7 +33,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-LEGS = ("FL", "FR", "BL", "BR")
+from sally_description.constants import LEGS
+
 SEQUENCES = ("f2w", "orient", "f2w_fr", "wall_hold", "floor_lift")
 PACINGS = ("realtime", "fast", "lockstep")
 

@@ -38,7 +38,7 @@ from sally_description import JOINT_NAMES, build_model
 from sally_description.constants import ACTUATED_JOINT_NAMES
 from sally_description.limits import actuated_limits
 from sally_node_common import run_node
-from sally_node_common.diagnostics import diagnostic_array
+from sally_node_common.diagnostics import diagnostic_array, diagnostic_status
 from sally_node_common.input_health import InputHealth
 from sally_node_common.inputs import InputError, StampOrder
 from sally_node_common.kept_topics import subscribe_kept
@@ -276,7 +276,16 @@ class ControllerNode(Node):
         ]
         warn = bool(problems or c.clamped_total or self._sync.lost)
         self._pub_diag.publish(
-            diagnostic_array("sally_controller: pid", warn, ", ".join(filter(None, message)) or "ok", values)
+            diagnostic_array(
+                [
+                    diagnostic_status(
+                        "sally_controller: pid",
+                        "warn" if warn else "ok",
+                        ", ".join(filter(None, message)) or "ok",
+                        values,
+                    )
+                ]
+            )
         )
 
 

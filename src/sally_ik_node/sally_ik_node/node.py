@@ -36,7 +36,7 @@ from sally_description.contact import FootContactMonitor
 from sally_interfaces.msg import FootState, FootStates, IKStatus, StanceCommand
 from sally_interfaces.msg import IKTarget as IKTargetMsg
 from sally_node_common import run_node
-from sally_node_common.diagnostics import diagnostic_array
+from sally_node_common.diagnostics import diagnostic_array, diagnostic_status
 from sally_node_common.ik_target import IKTarget, IKTargetError
 from sally_node_common.input_health import InputHealth
 from sally_node_common.inputs import MAX_DISTANCE, UNKNOWN, InputError, StampOrder, joint_arrays, known, numbers
@@ -359,7 +359,9 @@ class IKNode(Node):
             ", ".join(filter(None, [problems, ", ".join(f"{k} {v}" for k, v in counts.items())]))
             or "waiting for states"
         )
-        self._pub_diag.publish(diagnostic_array("sally_ik: solver", warn, message, values))
+        self._pub_diag.publish(
+            diagnostic_array([diagnostic_status("sally_ik: solver", "warn" if warn else "ok", message, values)])
+        )
 
 
 def main(args: list[str] | None = None) -> int:

@@ -1,24 +1,46 @@
-"""One /diagnostics status per node, built the same way everywhere (stamped with the wall clock:
-it is published on a wall timer, and must keep coming when sim time stops)."""
+"""/diagnostics messages, built the same way by every node.
+
+A node publishes one :class:`DiagnosticArray` per period with its statuses (:func:`diagnostic_status`:
+level ``ok`` / ``warn`` / ``error``, values as text). The array is stamped with the wall clock
+unless the caller names a stamp: diagnostics go out on a wall-clock period and must keep coming
+when sim time stops; the sim stamps its own with the sim time its figures describe.
+"""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
 
+LEVELS = {"ok": DiagnosticStatus.OK, "warn": DiagnosticStatus.WARN, "error": DiagnosticStatus.ERROR}
 
-def diagnostic_array(name: str, warn: bool, message: str, values: Mapping[str, object]) -> DiagnosticArray:
-    status = DiagnosticStatus(
-        level=DiagnosticStatus.WARN if warn else DiagnosticStatus.OK,
+
+def diagnostic_status(
+    name: str, level: str, message: str, values: Mapping[str, object], hardware_id: str = ""
+) -> DiagnosticStatus:
+    """One status; ``level`` is ``ok``, ``warn`` or ``error``."""
+    return DiagnosticStatus(
+        level=LEVELS[level],
         name=name,
         message=message,
+        hardware_id=hardware_id,
         values=[KeyValue(key=k, value=value_text(v)) for k, v in values.items()],
     )
-    msg = DiagnosticArray(status=[status])
-    msg.header.stamp.sec, msg.header.stamp.nanosec = divmod(time.time_ns(), 1_000_000_000)
+
+
+def diagnostic_array(statuses: Sequence[DiagnosticStatus], stamp_ns: int | None = None) -> DiagnosticArray:
+    """The statuses in one message, stamped ``stamp_ns`` (default: the wall clock now)."""
+    msg = DiagnosticArray(status=list(statuses))
+    msg.header.stamp.sec, msg.header.stamp.nanosec = divmod(
+        time.time_ns() if stamp_ns is None else stamp_ns, 1_000_000_000
+    )
     return msg
+
+
+def diagnostic_values(status: DiagnosticStatus) -> dict[str, str]:
+    """A status's values by key."""
+    return {kv.key: kv.value for kv in status.values}
 
 
 def value_text(value: object) -> str:

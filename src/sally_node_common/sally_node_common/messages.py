@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from sally_description.constants import LEGS
+
 from .inputs import MAX_DISTANCE, MAX_FORCE, MAX_RATE, UNKNOWN, InputError, known, numbers, unit_quaternion
 
 ODOM_FRAMES = ("world", "main_frame")
 """The sim's odometry: main_frame in the world (an empty frame id is taken as these)."""
-FEET = ("FL", "FR", "BL", "BR")
+FEET = LEGS
 SURFACES = ("floor", "wall", "none")
 FAR = 1e9
 """The sim's min_distance when no plate is in range (m)."""

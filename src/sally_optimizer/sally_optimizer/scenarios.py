@@ -21,8 +21,8 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-FLOOR_Z = 0.0
-WALL_X = 0.5
+from sally_description.constants import FLOOR_Z
+
 WEIGHTS = {"floor": 0.4, "wall": 0.4, "pulloff": 0.2}
 TERM_WEIGHTS = (0.3, 0.3, 0.4)
 MAX_DISTANCE = 0.1

@@ -1,4 +1,4 @@
-"""Sally's phase logic (sequences, runner, campaign): no MuJoCo and no ROS in the core."""
+"""Sally's phase logic (sequences, runner, campaign): no ROS and no MuJoCo calls in the core."""
 
 from sally_node_common.ik_target import IKTarget
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from sally_description.constants import LEGS
 from sally_node_common.ik_target import IKTarget
 
 from .errors import SequenceError
@@ -26,7 +27,7 @@ from .phase import PhaseContext
 from .runner import RunnerStatus, SequenceRunner
 from .sequences import ORIENT_TIME, make_sequence
 
-FEET = ("FL", "FR", "BL", "BR")
+FEET = LEGS
 SWING, FLOOR, WALL = "SWING", "FLOOR", "WALL"
 CAMPAIGNS = {
     "f2w": (("FL", "f2w"), ("FR", "f2w_fr")),

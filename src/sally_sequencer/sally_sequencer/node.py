@@ -36,7 +36,7 @@ from std_msgs.msg import Bool
 from sally_interfaces.msg import FootStates, IKStatus, MagnetArray, MagnetCommand, SequenceStatus, StanceCommand
 from sally_interfaces.msg import IKTarget as IKTargetMsg
 from sally_node_common import StartupError, run_node, run_until_finished
-from sally_node_common.diagnostics import diagnostic_array
+from sally_node_common.diagnostics import diagnostic_array, diagnostic_status
 from sally_node_common.ik_target import IKTarget
 from sally_node_common.input_health import InputHealth
 from sally_node_common.inputs import MAX_DISTANCE, UNKNOWN, InputError, StampOrder, known, numbers, unit_quaternion
@@ -326,7 +326,16 @@ class SequencerNode(Node):
         }
         warn = bool(problems) and not self.finished.is_set()
         self._pub_diag.publish(
-            diagnostic_array("sally_sequencer: sequence", warn, ", ".join(filter(None, [state, problems])), values)
+            diagnostic_array(
+                [
+                    diagnostic_status(
+                        "sally_sequencer: sequence",
+                        "warn" if warn else "ok",
+                        ", ".join(filter(None, [state, problems])),
+                        values,
+                    )
+                ]
+            )
         )
 
     def _telemetry(self, msg: FootStates, t: float) -> str:

@@ -30,14 +30,13 @@ import math
 
 import numpy as np
 
+from sally_description.constants import WALL_X
 from sally_node_common.ik_target import IKTarget
 
 from .errors import SequenceError
 from .phase import Phase, PhaseContext
 from .trajectory import quintic
 
-FLOOR_Z = 0.0
-WALL_X = 0.5
 WALL_NORMAL = np.array([-1.0, 0.0, 0.0])
 """Outward normal of the wall's inner face."""
 FACE_WALL = -WALL_NORMAL

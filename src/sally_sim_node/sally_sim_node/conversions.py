@@ -10,9 +10,9 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+import mujoco
 import numpy as np
 from builtin_interfaces.msg import Time
-from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
 from geometry_msgs.msg import Vector3
 from nav_msgs.msg import Odometry
 from rosgraph_msgs.msg import Clock
@@ -20,7 +20,6 @@ from sensor_msgs.msg import JointState
 
 from sally_description import LEGS
 from sally_interfaces.msg import ExternalForce, MagnetArray, MagnetCommand, MagnetState
-from sally_node_common.diagnostics import value_text
 from sally_node_common.inputs import MAX_FORCE, InputError
 from sally_node_common.stamps import stamp_ns
 
@@ -186,44 +185,10 @@ class OdometryWriter:
         p, q = msg.pose.pose.position, msg.pose.pose.orientation
         p.x, p.y, p.z = (float(v) for v in position)
         q.w, q.x, q.y, q.z = (float(v) for v in quat_wxyz)
-        linear_body = quat_to_matrix(quat_wxyz).T @ np.asarray(linear_world, dtype=float)
+        rotation = np.empty(9)
+        mujoco.mju_quat2Mat(rotation, np.asarray(quat_wxyz, dtype=float))
+        linear_body = rotation.reshape(3, 3).T @ np.asarray(linear_world, dtype=float)
         t = msg.twist.twist
         t.linear.x, t.linear.y, t.linear.z = (float(v) for v in linear_body)
         t.angular.x, t.angular.y, t.angular.z = (float(v) for v in angular_body)
         return msg
-
-
-def quat_to_matrix(q) -> np.ndarray:
-    w, x, y, z = (float(v) for v in q)
-    return np.array(
-        [
-            [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
-            [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
-            [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)],
-        ]
-    )
-
-
-LEVELS = {"ok": DiagnosticStatus.OK, "warn": DiagnosticStatus.WARN, "error": DiagnosticStatus.ERROR}
-
-
-def diagnostic_status(
-    name: str, level: str, message: str, values: Mapping[str, object], hardware_id: str = ""
-) -> DiagnosticStatus:
-    return DiagnosticStatus(
-        level=LEVELS[level],
-        name=name,
-        message=message,
-        hardware_id=hardware_id,
-        values=[KeyValue(key=k, value=value_text(v)) for k, v in values.items()],
-    )
-
-
-def diagnostic_array(nanoseconds: int, statuses: Sequence[DiagnosticStatus]) -> DiagnosticArray:
-    msg = DiagnosticArray(status=list(statuses))
-    msg.header.stamp = time_msg(nanoseconds)
-    return msg
-
-
-def diagnostic_values(status: DiagnosticStatus) -> dict[str, str]:
-    return {kv.key: kv.value for kv in status.values}

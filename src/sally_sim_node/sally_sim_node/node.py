@@ -40,6 +40,7 @@ from sally_description.constants import ACTUATED_JOINT_NAMES, magnet_body
 from sally_interfaces.msg import ExternalForce, MagnetArray, MagnetCommand
 from sally_interfaces.srv import StepSim
 from sally_node_common import StartupError, run_node, spin_until_shutdown
+from sally_node_common.diagnostics import diagnostic_array, diagnostic_status
 from sally_node_common.input_health import InputHealth
 from sally_node_common.inputs import InputError, StampOrder
 from sally_node_common.pid import JointPID, PIDGains
@@ -520,7 +521,7 @@ class SimNode(Node):
         pace = self._pacer.status
         lags = np.array(pace.recent_lags) if pace.recent_lags else np.zeros(1)
         realtime = self._mode == "realtime"
-        pacing = conv.diagnostic_status(
+        pacing = diagnostic_status(
             "sally_sim: pacing",
             "warn" if realtime and pace.state.value == "degraded" else "ok",
             f"{self._mode}" + (f", {pace.state.value}" if realtime else "") + (", paused" if self._paused else ""),
@@ -542,7 +543,7 @@ class SimNode(Node):
         )
         wd = self._watchdog
         rejected = self._health.total
-        commands = conv.diagnostic_status(
+        commands = diagnostic_status(
             "sally_sim: commands",
             "warn" if wd.engaged or rejected else "ok",
             ("holding: no effort commands (stale input /sally/joint_efforts)" if wd.engaged else "efforts flowing")
@@ -561,7 +562,7 @@ class SimNode(Node):
                 "last_command_age_s": wd.age(self.sim.time),
             },
         )
-        physics = conv.diagnostic_status(
+        physics = diagnostic_status(
             "sally_sim: physics",
             "error" if self._diverged else "ok",
             str(self._diverged) if self._diverged else "stable",
@@ -573,7 +574,7 @@ class SimNode(Node):
                 "external_forces_on": ",".join(sorted(self._loads)) or "none",
             },
         )
-        self._pub_diag.publish(conv.diagnostic_array(self.now_ns, [pacing, commands, physics]))
+        self._pub_diag.publish(diagnostic_array([pacing, commands, physics], self.now_ns))
 
     # --- viewer ---------------------------------------------------------------------------------
     def _open_viewer(self):

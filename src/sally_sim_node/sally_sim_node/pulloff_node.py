@@ -20,7 +20,7 @@ from rclpy.node import Node
 from sally_description import LEGS, DescriptionError, PhysicsParams, build_model
 from sally_interfaces.msg import ExternalForce, MagnetArray, MagnetCommand, PullOffResult
 from sally_node_common import StartupError, run_node, run_until_finished
-from sally_node_common.diagnostics import diagnostic_array
+from sally_node_common.diagnostics import diagnostic_array, diagnostic_status
 from sally_node_common.input_health import InputHealth
 from sally_node_common.inputs import InputError, StampOrder
 from sally_node_common.messages import check_magnet_array
@@ -192,7 +192,16 @@ class PullOffNode(Node):
         values = {"max_applied": rig.max_applied, "held": rig.held, **self._health.values()}
         warn = bool(problems) and not self.finished.is_set()
         self._pub_diag.publish(
-            diagnostic_array("sally_pulloff: rig", warn, ", ".join(filter(None, [state, problems])), values)
+            diagnostic_array(
+                [
+                    diagnostic_status(
+                        "sally_pulloff: rig",
+                        "warn" if warn else "ok",
+                        ", ".join(filter(None, [state, problems])),
+                        values,
+                    )
+                ]
+            )
         )
 
     def _finish(self, now: int, verdict: bool) -> None:

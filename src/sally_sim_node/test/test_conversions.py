@@ -8,6 +8,7 @@ from sensor_msgs.msg import JointState
 
 from sally_description import ACTUATED_JOINT_NAMES, JOINT_NAMES, LEGS
 from sally_interfaces.msg import MagnetCommand
+from sally_node_common.diagnostics import diagnostic_array, diagnostic_status, diagnostic_values
 from sally_sim_node import conversions as conv
 from sally_sim_node.magnets import MagnetReadout
 
@@ -113,6 +114,7 @@ def test_odometry_twist_is_in_the_body_frame():
 
 
 def test_diagnostics():
-    status = conv.diagnostic_status("x", "warn", "m", {"a": 1.5, "b": True, "c": "s"})
-    assert conv.diagnostic_values(status) == {"a": "1.5", "b": "true", "c": "s"}
-    assert conv.diagnostic_array(3, [status]).status[0].level == status.WARN
+    status = diagnostic_status("x", "warn", "m", {"a": 1.5, "b": True, "c": "s"})
+    assert diagnostic_values(status) == {"a": "1.5", "b": "true", "c": "s"}
+    array = diagnostic_array([status], 3)
+    assert array.status[0].level == status.WARN and (array.header.stamp.sec, array.header.stamp.nanosec) == (0, 3)

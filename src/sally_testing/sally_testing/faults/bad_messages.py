@@ -17,7 +17,7 @@ from nav_msgs.msg import Odometry
 from sensor_msgs.msg import JointState
 
 from sally_description import JOINT_NAMES
-from sally_description.constants import ACTUATED_JOINT_NAMES
+from sally_description.constants import ACTUATED_JOINT_NAMES, LEGS
 from sally_interfaces.msg import (
     ExternalForce,
     FootState,
@@ -43,7 +43,7 @@ REASONS = {
 OLD = 1
 """ns: the stamp of the out-of-order messages (older than anything a running graph has sent)."""
 HUGE = 1e12
-FEET = ("FL", "FR", "BL", "BR")
+FEET = LEGS
 
 
 @dataclass
