@@ -56,7 +56,7 @@ def build(
     from rclpy.parameter import Parameter
 
     from sally_node_common import StartupError
-    from sally_node_common.lifecycle import START_ERRORS
+    from sally_node_common.node_main import START_ERRORS
 
     from .config_files import defaults_file
 
@@ -97,7 +97,7 @@ def run(name: str, arguments: Mapping[str, str], stop: threading.Event, params_f
 
     from sally_node_common import spin_until_shutdown
     from sally_node_common.host import Host
-    from sally_node_common.lifecycle import START_ERRORS
+    from sally_node_common.node_main import START_ERRORS
 
     specs = graph(name, {**arguments, "composed": "false"})
     rclpy.init(args=[], signal_handler_options=SignalHandlerOptions.NO)
