@@ -47,6 +47,7 @@ from sally_node_common.parameters import Param, ParameterTable
 from sally_node_common.pid import DEFAULT_I_CLAMP, DEFAULT_KD, DEFAULT_KI, DEFAULT_KP, PIDError, PIDGains
 from sally_node_common.qos import RELIABLE_DEEP
 from sally_node_common.stamps import stamp_ns
+from sally_node_common.wall_timers import wall_timer
 
 from .errors import ControllerError
 from .gravity import GravityModel
@@ -128,8 +129,8 @@ class ControllerNode(Node):
         self.create_subscription(JointState, STATES, self._on_state, RELIABLE_DEEP)
         subscribe_kept(self, JointState, TARGETS, self._on_targets)  # the IK's kept targets, and anyone's
         self.create_subscription(Odometry, ODOM, self._on_odom, RELIABLE_DEEP)
-        self._diag_timer = self.create_timer(self.get_parameter("diagnostics_period").value, self._publish_diagnostics)
-        self._held_timer = self.create_timer(0.05, self._check_held)
+        self._diag_timer = wall_timer(self, self.get_parameter("diagnostics_period").value, self._publish_diagnostics)
+        self._held_timer = wall_timer(self, 0.05, self._check_held)
 
     def _read_settings(self) -> None:
         """Parameters used per state are read once here, not on every state (get_parameter is slow)."""
@@ -284,7 +285,8 @@ class ControllerNode(Node):
                         ", ".join(filter(None, message)) or "ok",
                         values,
                     )
-                ]
+                ],
+                self.get_clock().now().nanoseconds,
             )
         )
 

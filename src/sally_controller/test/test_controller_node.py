@@ -52,3 +52,20 @@ def test_answers_each_state_once_with_its_stamp_and_reports_clamped_targets(grap
     knee = list(ACTUATED_JOINT_NAMES).index("knee_FL")
     assert efforts.messages[0].effort[knee] == 40.0  # clamped target (pi/2) x Kp 500, limited to 40 N m
     assert np.isfinite(efforts.messages[0].effort).all()
+
+
+def test_with_use_sim_time_diagnostics_keep_coming_on_the_wall_clock_stamped_with_sim_time(graph, probe):
+    """Sim time that stands still (no /clock yet, or a lockstep sim waiting) must not stop the
+    diagnostics or the target watchdog; their stamps follow the node's clock (/clock here)."""
+    from rosgraph_msgs.msg import Clock
+
+    graph.start("controller", "sally_controller", {"use_sim_time": True, "diagnostics_period": 0.2})
+    diag = probe.record(DiagnosticArray, "/diagnostics")
+    clock = probe.publisher(Clock, "/clock")
+    probe.wait_for_messages(diag, 3, 30.0)  # sim time is 0 and stays there: the wall timer fires anyway
+    assert all(m.header.stamp.sec == 0 and m.header.stamp.nanosec == 0 for m in diag.messages)
+    probe.wait_for_subscribers(clock, timeout=30.0)
+    tick = Clock()
+    tick.clock.sec = 42
+    clock.publish(tick)
+    probe.wait_for(lambda: diag.last.header.stamp.sec == 42, 10.0, "a diagnostics stamp at sim time 42 s")

@@ -45,6 +45,7 @@ from sally_node_common.messages import odometry_pose
 from sally_node_common.parameters import Param, ParameterTable
 from sally_node_common.qos import KEPT, RELIABLE_DEEP
 from sally_node_common.stamps import set_stamp, stamp_ns
+from sally_node_common.wall_timers import wall_timer
 
 from .errors import IKError
 from .stamp_sync import StampPairs, TickWait
@@ -123,8 +124,8 @@ class IKNode(Node):
         # a sequencer's kept targets and stances (a restarted IK resumes), and anyone's
         subscribe_kept(self, IKTargetMsg, TARGET, self._on_target)
         subscribe_kept(self, StanceCommand, STANCE, self._on_stance)
-        self.create_timer(1.0, self._publish_diagnostics)
-        self.create_timer(0.05, self._check_wait)
+        wall_timer(self, 1.0, self._publish_diagnostics)
+        wall_timer(self, 0.05, self._check_wait)
 
     # --- inputs ---------------------------------------------------------------------------------
     def _on_state(self, msg: JointState) -> None:
@@ -360,7 +361,10 @@ class IKNode(Node):
             or "waiting for states"
         )
         self._pub_diag.publish(
-            diagnostic_array([diagnostic_status("sally_ik: solver", "warn" if warn else "ok", message, values)])
+            diagnostic_array(
+                [diagnostic_status("sally_ik: solver", "warn" if warn else "ok", message, values)],
+                self.get_clock().now().nanoseconds,
+            )
         )
 
 

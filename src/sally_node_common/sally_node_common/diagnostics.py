@@ -1,9 +1,9 @@
 """/diagnostics messages, built the same way by every node.
 
-A node publishes one :class:`DiagnosticArray` per period with its statuses (:func:`diagnostic_status`:
-level ``ok`` / ``warn`` / ``error``, values as text). The array is stamped with the wall clock
-unless the caller names a stamp: diagnostics go out on a wall-clock period and must keep coming
-when sim time stops; the sim stamps its own with the sim time its figures describe.
+A node publishes one :class:`DiagnosticArray` per wall-clock period with its statuses (:func:`diagnostic_status`:
+level ``ok`` / ``warn`` / ``error``, values as text), stamped with the node's clock (sim time under
+``use_sim_time``; the sim stamps its own with the sim time its figures describe), or with the wall
+clock when no stamp is given.
 """
 
 from __future__ import annotations

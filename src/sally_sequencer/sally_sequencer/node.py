@@ -45,6 +45,7 @@ from sally_node_common.messages import check_magnet_array
 from sally_node_common.parameters import Param, ParameterTable
 from sally_node_common.qos import KEPT, LATCHED, RELIABLE_DEEP
 from sally_node_common.stamps import set_stamp, stamp_ns
+from sally_node_common.wall_timers import wall_timer
 
 from .campaign import CAMPAIGNS, FEET, Campaign, FootReading
 from .errors import SequenceError
@@ -124,7 +125,7 @@ class SequencerNode(Node):
         self.create_subscription(
             Bool, "/sally_sim/holding", lambda msg: setattr(self, "_holding", bool(msg.data)), LATCHED
         )
-        self.create_timer(1.0, self._publish_diagnostics)
+        wall_timer(self, 1.0, self._publish_diagnostics)
         self.get_logger().info(
             f"sequencer ready: {p('sequence')} ({' then '.join(f for f, _ in CAMPAIGNS[p('sequence')])}) "
             f"from t={p('start_time'):g} s, dwell {p('dwell'):g} s, duration {p('duration'):g} s"
@@ -334,7 +335,8 @@ class SequencerNode(Node):
                         ", ".join(filter(None, [state, problems])),
                         values,
                     )
-                ]
+                ],
+                self.get_clock().now().nanoseconds,
             )
         )
 

@@ -27,6 +27,7 @@ from sally_node_common.messages import check_magnet_array
 from sally_node_common.parameters import Param, ParameterTable
 from sally_node_common.qos import LATCHED, RELIABLE_DEEP
 from sally_node_common.stamps import NS, set_stamp, stamp_ns
+from sally_node_common.wall_timers import wall_timer
 
 from .pulloff_rig import Pull, PullOffRig, RigConfig
 
@@ -131,12 +132,12 @@ class PullOffNode(Node):
         self._health = InputHealth(lambda text: self.get_logger().error(text), watched=(MAGNETS,))
         self._order = StampOrder("magnets", gap=None)  # a test cannot go on in a new sim
         self._pub_diag = self.create_publisher(DiagnosticArray, "/diagnostics", 10)
-        self.create_timer(1.0, self._publish_diagnostics)
+        wall_timer(self, 1.0, self._publish_diagnostics)
         self._pub_magnets = self.create_publisher(MagnetCommand, "/sally/magnet_cmd", RELIABLE_DEEP)
         self._pub_force = self.create_publisher(ExternalForce, "/sally_sim/external_force", RELIABLE_DEEP)
         self._pub_result = self.create_publisher(PullOffResult, "/sally/pulloff_result", LATCHED)
         self.create_subscription(MagnetArray, MAGNETS, self._on_magnets, RELIABLE_DEEP)
-        self._arm_timer = self.create_timer(ARM_PERIOD, self._arm)
+        self._arm_timer = wall_timer(self, ARM_PERIOD, self._arm)
         self.get_logger().info(
             f"pull-off rig ready: {config.foot}, magnet on at {config.magnet_on_at:g} s, ramp {config.rate:g} N/s from "
             f"{config.ramp_start:g} s, clip {self.rig.clip:.1f} N, detached below {self.rig.threshold:.1f} N for "
@@ -200,7 +201,8 @@ class PullOffNode(Node):
                         ", ".join(filter(None, [state, problems])),
                         values,
                     )
-                ]
+                ],
+                self.get_clock().now().nanoseconds,
             )
         )
 
