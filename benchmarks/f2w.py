@@ -22,7 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from sally_node_common.discovery import set_loopback_only
+from sally_node_common.discovery import force_loopback
 
 HOSTS = {"processes": "false", "composed": "true"}
 
@@ -85,7 +85,7 @@ def run(host: str, pacing: str, folder: Path, observed: bool) -> dict:
 
 
 def main() -> int:
-    set_loopback_only()
+    force_loopback()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--run-dir", type=Path, default=None)
     parser.add_argument("--hosts", nargs="+", choices=sorted(HOSTS), default=sorted(HOSTS))

@@ -16,7 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from sally_node_common.discovery import set_loopback_only
+from sally_node_common.discovery import force_loopback
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -54,6 +54,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    set_loopback_only()
+    force_loopback()
     os.environ.setdefault("PYTHONUNBUFFERED", "1")
     sys.exit(main())

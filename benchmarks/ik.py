@@ -29,10 +29,10 @@ from sally_bringup.processes import ProcessGroup
 from sally_bringup.shm import remove_stale_segments
 from sally_description import JOINT_NAMES, WALL_X, build_model
 from sally_ik_node import StanceMode, WholeBodyIK
-from sally_node_common.discovery import set_loopback_only
+from sally_node_common.discovery import force_loopback
 from sally_sequencer import IKTarget
 
-set_loopback_only()
+force_loopback()
 DT = 0.005
 
 

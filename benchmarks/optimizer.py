@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from sally_description import PhysicsParams
-from sally_node_common.discovery import set_loopback_only
+from sally_node_common.discovery import force_loopback
 from sally_optimizer.evaluation import evaluate
 from sally_optimizer.scenarios import ScenarioConfig
 from sally_optimizer.space import decode, encode
@@ -72,7 +72,7 @@ def show(label, ev) -> None:
 
 
 def main() -> int:
-    set_loopback_only()
+    force_loopback()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--skip-processes", action="store_true", help="skip the multi-process comparison")

@@ -41,9 +41,9 @@ from sally_bringup.environment import lease_domain
 from sally_bringup.probe import Probe
 from sally_bringup.processes import ProcessGroup
 from sally_bringup.shm import remove_stale_segments
-from sally_node_common.discovery import set_loopback_only
+from sally_node_common.discovery import force_loopback
 
-set_loopback_only()
+force_loopback()
 PD = {"ki": [0.0]}  # a PD; stamp-driven, so it needs no /clock
 
 

@@ -19,7 +19,7 @@ import sys
 import time
 from pathlib import Path
 
-from sally_node_common.discovery import set_loopback_only
+from sally_node_common.discovery import force_loopback
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_TESTS = (
@@ -102,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.count < 1:
         parser.error("--count must be at least 1")
-    set_loopback_only()  # the tests' own processes and the load graph inherit it
+    force_loopback()  # the tests' own processes and the load graph inherit it
     load = Load(args.load)
     load.start()
     passed = total = 0

@@ -8,14 +8,14 @@ cd "$SALLY_ROOT"
 
 PYTHON="${PYTHON:-python3}"
 PACKAGES=(src/sally_description src/sally_node_common src/sally_sim_node src/sally_controller src/sally_ik_node src/sally_sequencer src/sally_bringup src/sally_optimizer src/sally_testing)
-INTERFACES=src/sally_interfaces
+INTERFACES=(src/sally_interfaces src/tf2_msgs)  # message packages, built with plain CMake into the venv
 STAMP="$SALLY_VENV/.sally-bootstrap"
 
 inputs_hash() {
     {
         cat scripts/bootstrap.sh scripts/env.sh requirements/*.txt
         for pkg in "${PACKAGES[@]}"; do cat "$pkg/setup.py" "$pkg/setup.cfg" "$pkg/package.xml"; done
-        find "$INTERFACES" -type f \( -name '*.msg' -o -name '*.srv' -o -name 'CMakeLists.txt' -o -name 'package.xml' \) \
+        find "${INTERFACES[@]}" -type f \( -name '*.msg' -o -name '*.srv' -o -name 'CMakeLists.txt' -o -name 'package.xml' \) \
             -print0 | sort -z | xargs -0 cat
     } | sha256sum | cut -d' ' -f1
 }
@@ -33,21 +33,23 @@ pip() {  # quiet pip; drops this machine's notes about find-links folders it doe
 }
 pip install -r requirements/python.txt -r requirements/ros.txt -r requirements/dev.txt
 
-echo "bootstrap: building $INTERFACES" >&2
 command -v cmake >/dev/null && command -v c++ >/dev/null || {
-    echo "bootstrap: cmake (>= 3.16) and a C++ compiler are needed to build $INTERFACES" >&2
+    echo "bootstrap: cmake (>= 3.16) and a C++ compiler are needed to build ${INTERFACES[*]}" >&2
     exit 1
 }
-build="$SALLY_ROOT/build/sally_interfaces"
-mkdir -p "$build"
-(
-    export PATH="$SALLY_VENV/bin:$PATH" AMENT_PREFIX_PATH="$SALLY_VENV" CMAKE_PREFIX_PATH="$SALLY_VENV"
-    cmake -S "$INTERFACES" -B "$build" -DCMAKE_INSTALL_PREFIX="$SALLY_VENV" \
-        -DPython3_EXECUTABLE="$SALLY_VENV/bin/python" -DBUILD_TESTING=OFF >"$build/configure.log" 2>&1 \
-        || { cat "$build/configure.log" >&2; exit 1; }
-    cmake --build "$build" -j "$(nproc)" >"$build/build.log" 2>&1 || { tail -50 "$build/build.log" >&2; exit 1; }
-    cmake --install "$build" >"$build/install.log" 2>&1 || { cat "$build/install.log" >&2; exit 1; }
-)
+for interfaces in "${INTERFACES[@]}"; do
+    echo "bootstrap: building $interfaces" >&2
+    build="$SALLY_ROOT/build/$(basename "$interfaces")"
+    mkdir -p "$build"
+    (
+        export PATH="$SALLY_VENV/bin:$PATH" AMENT_PREFIX_PATH="$SALLY_VENV" CMAKE_PREFIX_PATH="$SALLY_VENV"
+        cmake -S "$interfaces" -B "$build" -DCMAKE_INSTALL_PREFIX="$SALLY_VENV" \
+            -DPython3_EXECUTABLE="$SALLY_VENV/bin/python" -DBUILD_TESTING=OFF >"$build/configure.log" 2>&1 \
+            || { cat "$build/configure.log" >&2; exit 1; }
+        cmake --build "$build" -j "$(nproc)" >"$build/build.log" 2>&1 || { tail -50 "$build/build.log" >&2; exit 1; }
+        cmake --install "$build" >"$build/install.log" 2>&1 || { cat "$build/install.log" >&2; exit 1; }
+    )
+done
 
 pip install --no-deps --no-build-isolation --use-pep517 $(printf -- '-e %s ' "${PACKAGES[@]}")
 echo "$want" > "$STAMP"

@@ -17,5 +17,5 @@ setup(
     maintainer="Sally sim stack developers",
     description="Sally's MJCF (steel floor-to-wall corner, four electromagnet legs) and its in-memory MjSpec builder.",
     license="BSD-3-Clause",
-    entry_points={"console_scripts": []},
+    entry_points={"console_scripts": ["sally-urdf = sally_description.urdf:main"]},
 )

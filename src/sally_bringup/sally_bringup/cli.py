@@ -9,7 +9,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from sally_node_common.discovery import set_loopback_only
+from sally_node_common.discovery import default_to_loopback
 
 from .graphs import ARGUMENTS, GRAPHS, GraphError
 from .runner import EXIT_BAD_ARGS, run_graph
@@ -56,7 +56,7 @@ def parse(argv: list[str]) -> tuple[argparse.Namespace, dict[str, str]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    set_loopback_only()  # this process's own probe, and through it every node it starts
+    default_to_loopback()  # this process's own probe, and through it every node it starts
     try:
         args, values = parse(sys.argv[1:] if argv is None else argv)
         if args.domain is not None and not 0 <= args.domain <= 101:

@@ -18,7 +18,7 @@ import sys
 import threading
 from collections.abc import Mapping, Sequence
 
-from sally_node_common.discovery import set_loopback_only
+from sally_node_common.discovery import default_to_loopback
 
 from .graphs import GraphError, NodeSpec, graph
 
@@ -149,7 +149,7 @@ def _params_files(ros_arguments: Sequence[str]) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    set_loopback_only()
+    default_to_loopback()
     argv = sys.argv[1:] if argv is None else argv
     stop = threading.Event()
     for s in (signal.SIGINT, signal.SIGTERM):

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from sally_node_common.discovery import set_loopback_only
+from sally_node_common.discovery import default_to_loopback
 
 DOMAIN_IDS = range(1, 102)
 """Leasable domains; 0 is left to interactive runs. Domains >= 233 fail with Fast DDS here."""
@@ -72,7 +72,7 @@ def lease_domain(preferred: int | None = None) -> DomainLease:
 def graph_environment(domain_id: int, base: Mapping[str, str] | None = None) -> dict[str, str]:
     """``base`` (default: this process's environment) with loopback-only discovery and the domain."""
     env = dict(os.environ if base is None else base)
-    set_loopback_only(env)
+    default_to_loopback(env)
     env["ROS_DOMAIN_ID"] = str(domain_id)
     env["PYTHONUNBUFFERED"] = "1"
     return env

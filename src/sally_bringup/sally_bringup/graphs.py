@@ -71,6 +71,9 @@ ARGUMENTS: dict[str, Argument] = {
     "settle": Argument("0.5", "sim seconds of settling before the sequence starts"),
     "hold": Argument("1.0", "sim seconds the end pose is held before the sequence is done"),
     "pull_rate": Argument("40.0", "pull-off graph: force ramp (N/s)"),
+    "record": Argument(
+        "true", "sally-launch: write every topic of the run into run.mcap in its run folder", ("true", "false")
+    ),
 }
 NUMBER_ARGUMENTS = ("duration", "settle", "hold", "pull_rate")
 ZERO_ALLOWED = ("settle", "hold")

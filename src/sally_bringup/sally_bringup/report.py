@@ -17,7 +17,7 @@ import numpy as np
 PLANT_LIMIT_MM = 5.0
 DRIFT_LIMIT_MM = 3.0
 STANCE_FEET = ("BL", "BR")
-WALL_TIMING_KEYS = ("real_time_factor", "wall_time_s", "sim_pacing")
+WALL_TIMING_KEYS = ("real_time_factor", "wall_time_s", "sim_pacing", "recording")
 
 
 @dataclass

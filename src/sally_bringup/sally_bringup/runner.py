@@ -115,6 +115,11 @@ class GraphRun:
         )  # before the probe: an in-process backend sets up rmw's environment
         probe = Probe(domain, name="sally_runner")
         recorder = RunRecorder(probe)
+        mcap = None
+        if self.arguments.get("record", "true") == "true":
+            from .mcap_recording import McapRecorder
+
+            mcap = McapRecorder(probe.node, self.run_dir / "run.mcap")
         interrupted = timed_out = False
         failure: str | None = None
         """Why the graph ended early, in a node's own words, first among the report's problems."""
@@ -156,6 +161,8 @@ class GraphRun:
             finally:
                 backend.close()
             wall = time.monotonic() - (sim_started or started)
+            if mcap is not None:
+                mcap.close(probe.node)
             probe.close()
             remove_stale_segments()
         if self.name == "pulloff":
@@ -171,6 +178,8 @@ class GraphRun:
                 "interrupted (Ctrl-C)" if interrupted else f"stopped at the wall-clock limit of {self.wall_timeout:g} s"
             )
         report["timed_out"] = timed_out
+        if mcap is not None:
+            report["recording"] = {"path": mcap.path.name, "messages": dict(sorted(mcap.counts.items()))}
         report["graph"], report["arguments"], report["exit_codes"] = self.name, self.arguments, codes
         path = write_report(report, self.run_dir)
         figure = forces = None

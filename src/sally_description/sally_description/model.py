@@ -85,3 +85,12 @@ def _place_on_floor(spec: mujoco.MjSpec) -> None:
         lowest = min(lowest, face[2])
     root = spec.body(ROOT_BODY)
     root.pos = np.asarray(root.pos) + np.array([0.0, 0.0, FLOOR_Z + SPAWN_CLEARANCE - lowest])
+
+
+def subtree(model: mujoco.MjModel, root: int) -> list[int]:
+    """The ids of body ``root`` and every body below it, in the model's order (parents first)."""
+    inside = {root}
+    for body in range(root + 1, model.nbody):
+        if int(model.body_parentid[body]) in inside:
+            inside.add(body)
+    return sorted(inside)

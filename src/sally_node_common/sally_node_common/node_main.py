@@ -25,7 +25,7 @@ from rclpy.executors import ExternalShutdownException
 from rclpy.node import Node
 from rclpy.signals import SignalHandlerOptions
 
-from .discovery import set_loopback_only
+from .discovery import default_to_loopback
 
 EXIT_BAD_START = 2
 
@@ -75,7 +75,7 @@ def run_node(
 
     Returns the process exit status: ``run``'s result, 0 on a signal, 2 when the node cannot start.
     """
-    set_loopback_only()
+    default_to_loopback()
     rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO)
     context = rclpy.get_default_context()
     stop = threading.Event()

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 from sally_description import DescriptionError
-from sally_node_common.discovery import set_loopback_only
+from sally_node_common.discovery import default_to_loopback
 
 from .evaluation import BACKENDS
 from .replay import MODES, replay
@@ -25,7 +25,7 @@ def _environment() -> None:
 def optimize_main(argv: list[str] | None = None) -> int:
     from . import optimizer
 
-    set_loopback_only()  # the workers and every graph they start inherit it
+    default_to_loopback()  # the workers and every graph they start inherit it
 
     parser = argparse.ArgumentParser(
         prog="sally-optimize", description="CMA-ES over the floor-lift, wall-hold and pull-off graphs."
@@ -94,7 +94,7 @@ def optimize_main(argv: list[str] | None = None) -> int:
 
 
 def replay_main(argv: list[str] | None = None) -> int:
-    set_loopback_only()
+    default_to_loopback()
     parser = argparse.ArgumentParser(
         prog="sally-replay", description="Replay scenarios with a parameter file; per-leg force plots."
     )

@@ -21,7 +21,7 @@ from sally_bringup.composed import node_class
 from sally_bringup.graphs import NodeSpec
 from sally_bringup.node_backends import NodeBackend
 from sally_bringup.runner import GraphRun, RunResult
-from sally_node_common.discovery import set_loopback_only
+from sally_node_common.discovery import default_to_loopback
 from sally_node_common.host import Host
 
 EXIT_FAILED, EXIT_CRASHED = 1, 70
@@ -59,7 +59,7 @@ class InProcessBackend(NodeBackend):
         import rclpy
         from rclpy.experimental import EventsExecutor
 
-        set_loopback_only()  # read by rmw at init: discovery stays on this machine
+        default_to_loopback()  # read by rmw at init: discovery stays on this machine
         self._out = out
         self._context = rclpy.Context()
         rclpy.init(context=self._context, domain_id=domain)

@@ -27,13 +27,16 @@ from collections import Counter
 
 import numpy as np
 from diagnostic_msgs.msg import DiagnosticArray
+from geometry_msgs.msg import WrenchStamped
 from nav_msgs.msg import Odometry
 from rclpy._rclpy_pybind11 import InvalidHandle, RCLError
 from rclpy.node import Node
+from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 from rosgraph_msgs.msg import Clock
 from sensor_msgs.msg import JointState
-from std_msgs.msg import Bool
+from std_msgs.msg import Bool, String
 from std_srvs.srv import SetBool, Trigger
+from visualization_msgs.msg import MarkerArray
 
 from sally_description import JOINT_NAMES, LEGS, DescriptionError, PhysicsParams, build_model
 from sally_description.constants import ACTUATED_JOINT_NAMES, magnet_body
@@ -47,8 +50,10 @@ from sally_node_common.pid import JointPID, PIDGains
 from sally_node_common.qos import LATCHED, LATEST, RELIABLE_DEEP
 
 from . import conversions as conv
+from . import visuals
 from .command_schedule import Action, CommandSchedule, run_due
 from .errors import DivergenceError, SimulationError
+from .frames import BodyFrames
 from .lockstep import EffortGate, LockstepWait, Step, Verdict
 from .pacing import Pacer, PacingConfig
 from .sim_parameters import TABLE, steps_per
@@ -67,6 +72,8 @@ SWITCH_INTERVAL = 0.0002
 IDLE_WAIT = 0.05
 """Wall seconds the loop waits between checks while paused or diverged."""
 MAX_STEP_REQUEST = 1_000_000
+TF_QOS = QoSProfile(depth=100, reliability=ReliabilityPolicy.RELIABLE, durability=DurabilityPolicy.VOLATILE)
+"""tf2's broadcaster QoS for /tf (rviz and tf2 listeners match it)."""
 EFFORTS, MAGNET_CMD, EXTERNAL_FORCE = "/sally/joint_efforts", "/sally/magnet_cmd", "/sally_sim/external_force"
 
 
@@ -122,6 +129,7 @@ class SimNode(Node):
         self._pub_diag = self.create_publisher(DiagnosticArray, "/diagnostics", 10)
         self._pub_holding = self.create_publisher(Bool, "/sally_sim/holding", LATCHED)
         self._pub_holding.publish(Bool(data=False))
+        self._open_visuals()
         self._sub_efforts = self.create_subscription(JointState, EFFORTS, self._on_efforts, RELIABLE_DEEP)
         self.create_subscription(MagnetCommand, MAGNET_CMD, self._on_magnet_cmd, 10)
         self.create_subscription(ExternalForce, EXTERNAL_FORCE, self._on_external_force, RELIABLE_DEEP)
@@ -171,6 +179,8 @@ class SimNode(Node):
         # odometry goes out with every n-th state, so that it always carries a joint state's stamp
         self._odom_every = self._state_every * max(1, round(float(self._p("state_rate")) / float(self._p("odom_rate"))))
         self._telemetry_every = steps_per(float(self._p("telemetry_rate")), self.dt)
+        self._tf_every = steps_per(float(self._p("tf_rate")), self.dt)
+        self._visual_every = steps_per(float(self._p("visual_rate")), self.dt)
         self._diag_period = float(self._p("diagnostics_period"))
         self._gated = self._mode == "lockstep" or (self._mode == "realtime" and bool(self._p("synchronous")))
         """Every state is answered before the sim steps on (lockstep, or realtime synchronous)."""
@@ -178,7 +188,7 @@ class SimNode(Node):
         # where a run of physics steps has to stop to publish; a gated period publishes the state
         # at its start itself
         state = () if self._gated else (self._state_every,)
-        self._publish_periods = (self._clock_every, *state, self._telemetry_every)
+        self._publish_periods = (self._clock_every, *state, self._telemetry_every, self._tf_every, self._visual_every)
         self._lockstep_timeout = float(self._p("lockstep_timeout"))
         self._effort_max_age_ns = conv.to_nanoseconds(float(self._p("effort_max_age")))
         self._effort_wait = float(self._p("effort_wait"))
@@ -266,6 +276,10 @@ class SimNode(Node):
                 self._publish_state()
             if k % self._telemetry_every == 0:
                 self._publish_magnets()
+            if k % self._tf_every == 0:
+                self._publish_tf()
+            if k % self._visual_every == 0:
+                self._publish_visuals()
 
     def _wait_for_fresh_efforts(self) -> None:
         """Realtime/fast: do not run ahead of a live controller by more than ``effort_max_age``.
@@ -575,6 +589,44 @@ class SimNode(Node):
             },
         )
         self._pub_diag.publish(diagnostic_array([pacing, commands, physics], self.now_ns))
+
+    # --- TF, robot description, markers, wrenches (only while someone subscribes) ---------------
+    def _open_visuals(self) -> None:
+        from sally_description.urdf import urdf_from_model
+        from tf2_msgs.msg import TFMessage  # built by the bootstrap from ROS 2's definition
+
+        model = self.sim.model
+        self._frames = BodyFrames(model)
+        self._pub_tf = self.create_publisher(TFMessage, "/tf", TF_QOS)
+        self._pub_tf_static = self.create_publisher(TFMessage, "/tf_static", LATCHED)
+        self._pub_description = self.create_publisher(String, "/robot_description", LATCHED)
+        self._pub_markers = self.create_publisher(MarkerArray, "/sally/markers", 10)
+        self._pub_wrenches = {
+            (foot, kind): self.create_publisher(WrenchStamped, f"/sally/feet/{foot}/{kind}_wrench", 10)
+            for foot in LEGS
+            for kind in ("magnet", "contact")
+        }
+        self._pub_description.publish(String(data=urdf_from_model(model)))
+        self._pub_tf_static.publish(visuals.tf_message(self.now_ns, self._frames.static(model, self.sim.data)))
+        self._plates = self.sim.plates()
+
+    def _publish_tf(self) -> None:
+        if self._pub_tf.get_subscription_count():
+            self._pub_tf.publish(visuals.tf_message(self.now_ns, self._frames.moving(self.sim.data)))
+
+    def _publish_visuals(self) -> None:
+        now, sim = self.now_ns, self.sim
+        if self._pub_markers.get_subscription_count():
+            readouts = sim.magnet_readouts()
+            feet = {
+                leg: visuals.FootScene(readouts[leg], sim.magnet_position(leg), sim.sampling_spheres(leg))
+                for leg in LEGS
+            }
+            self._pub_markers.publish(visuals.markers(now, feet, sim.contact_points(), self._plates))
+        for (foot, kind), publisher in self._pub_wrenches.items():
+            if publisher.get_subscription_count():
+                force, torque = sim.magnet_wrench(foot) if kind == "magnet" else sim.foot_contact_wrench(foot)
+                publisher.publish(visuals.wrench(now, magnet_body(foot), sim.magnet_rotation(foot), force, torque))
 
     # --- viewer ---------------------------------------------------------------------------------
     def _open_viewer(self):

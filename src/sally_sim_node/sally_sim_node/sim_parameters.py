@@ -73,6 +73,8 @@ TABLE = ParameterTable(
             200.0,
         ),
         _rate("telemetry_rate", "/sally/magnets rate", 50.0),
+        _rate("tf_rate", "/tf rate (every body of Sally; only while someone subscribes)", 100.0),
+        _rate("visual_rate", "/sally/markers and per-foot wrench rate (only while someone subscribes)", 30.0),
         Param("diagnostics_period", 0.5, "/diagnostics period", low=0.0, high=60.0, open_low=True, unit="wall s"),
         Param(
             "effort_timeout",

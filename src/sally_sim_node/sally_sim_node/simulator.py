@@ -15,10 +15,11 @@ import mujoco
 import numpy as np
 
 from sally_description import DEFAULT_BAKE, DEFAULT_PARAMS, LEGS, Bake, PhysicsParams, build_model
-from sally_description.constants import PLATE_GEOMS, ROOT_BODY, ee_site, hip_site, magnet_geom
+from sally_description.constants import PLATE_GEOMS, ROOT_BODY, ee_site, hip_site, magnet_geom, sampler_geoms
 from sally_description.contact import FootContact, FootContactMonitor
 
 from .errors import DivergenceError, SimulationError
+from .frames import Plate
 from .joints import ActuatorIndex, JointIndex, all_joints
 from .magnets import MagnetArray, MagnetReadout, leg_index
 
@@ -61,6 +62,10 @@ class Simulator:
         self._root = self._id(mujoco.mjtObj.mjOBJ_BODY, ROOT_BODY)
         self._magnet_geoms = [self._id(mujoco.mjtObj.mjOBJ_GEOM, magnet_geom(leg)) for leg in LEGS]
         self._plate_geoms = {self._id(mujoco.mjtObj.mjOBJ_GEOM, g) for g in PLATE_GEOMS.values()}
+        self._magnet_bodies = [int(self.model.geom_bodyid[g]) for g in self._magnet_geoms]
+        self._sampler_geoms = [
+            np.array([self._id(mujoco.mjtObj.mjOBJ_GEOM, g) for g in sampler_geoms(leg)]) for leg in LEGS
+        ]
         self.diverged: DivergenceError | None = None
         self.reset()
 
@@ -215,6 +220,62 @@ class Simulator:
                 mujoco.mj_contactForce(self.model, self.data, i, wrench)
                 total += wrench[0]
         return total
+
+    def foot_contact_wrench(self, leg: str) -> tuple[np.ndarray, np.ndarray]:
+        """Force (N) and torque (N m, about the magnet body's origin) the plates exert on this
+        foot's magnet housing, world frame, from MuJoCo's contacts."""
+        geom = self._magnet_geoms[leg_index(leg)]
+        origin = self.data.xpos[self.model.geom_bodyid[geom]]
+        force, torque, local = np.zeros(3), np.zeros(3), np.zeros(6)
+        for i in range(self.data.ncon):
+            c = self.data.contact[i]
+            pair = (int(c.geom1), int(c.geom2))
+            if geom in pair and (pair[0] in self._plate_geoms or pair[1] in self._plate_geoms):
+                mujoco.mj_contactForce(self.model, self.data, i, local)
+                f = c.frame.reshape(3, 3).T @ local[:3]  # the force geom1 exerts on geom2, world frame
+                if pair[0] == geom:
+                    f = -f
+                force += f
+                torque += np.cross(c.pos - origin, f)
+        return force, torque
+
+    def contact_points(self) -> np.ndarray:
+        """World positions (n, 3) of every contact between Sally and a plate."""
+        points = []
+        for i in range(self.data.ncon):
+            c = self.data.contact[i]
+            if (int(c.geom1) in self._plate_geoms) != (int(c.geom2) in self._plate_geoms):
+                points.append(c.pos.copy())
+        return np.array(points).reshape(-1, 3)
+
+    def magnet_position(self, leg: str) -> np.ndarray:
+        return self.data.xpos[self._magnet_bodies[leg_index(leg)]].copy()
+
+    def magnet_rotation(self, leg: str) -> np.ndarray:
+        """The magnet body's orientation (3 x 3, body -> world)."""
+        return self.data.xmat[self._magnet_bodies[leg_index(leg)]].reshape(3, 3).copy()
+
+    def magnet_wrench(self, leg: str) -> tuple[np.ndarray, np.ndarray]:
+        """The magnet's pull (N, world) and its torque about the magnet body's origin (N m): the
+        kernel's torque is about the body's centre of mass."""
+        i, body = leg_index(leg), self._magnet_bodies[leg_index(leg)]
+        force = np.array(self.magnets.force[i], dtype=float)
+        lever = self.data.xipos[body] - self.data.xpos[body]
+        return force, np.array(self.magnets.torque[i], dtype=float) + np.cross(lever, force)
+
+    def sampling_spheres(self, leg: str) -> np.ndarray:
+        """World positions (n, 3) of this magnet's sampling spheres."""
+        return self.data.geom_xpos[self._sampler_geoms[leg_index(leg)]].copy()
+
+    def plates(self) -> list:
+        """The steel plates as boxes (name, centre, quaternion, half sizes), for drawing."""
+        out = []
+        for name in PLATE_GEOMS.values():
+            g = self.model.geom(name).id
+            quat = np.empty(4)
+            mujoco.mju_mat2Quat(quat, self.data.geom_xmat[g])
+            out.append(Plate(name, self.data.geom_xpos[g].copy(), quat, self.model.geom_size[g].copy()))
+        return out
 
     def snapshot_floor_baselines(self, legs=LEGS) -> None:
         for leg in legs:

@@ -1,0 +1,94 @@
+"""Sally's coordinate frames for TF, from MuJoCo's poses. No ROS.
+
+Frame names follow the model (and the URDF generated from it, :mod:`sally_description.urdf`): a
+frame per body, named like the body. The fixed frame is ``world``: MuJoCo's world, the steel
+corner, which never moves. Following REP 105, ``odom`` is the frame the robot's odometry is
+expressed in; the sim's odometry is exact (it is the physics state), so ``odom`` coincides with
+``world`` (a static identity) and ``odom -> main_frame`` is the pose ``/sally/odom`` carries.
+
+* :meth:`BodyFrames.static`: ``world -> odom`` and ``world -> <plate>`` for each steel plate (the
+  plate geom's centre and orientation), for ``/tf_static``;
+* :meth:`BodyFrames.moving`: ``odom -> main_frame`` and ``parent -> child`` for every body below it,
+  from the current ``xpos`` / ``xquat``, for ``/tf``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import mujoco
+import numpy as np
+
+from sally_description.constants import PLATE_GEOMS, ROOT_BODY
+from sally_description.model import subtree
+
+WORLD, ODOM = "world", "odom"
+
+
+@dataclass(frozen=True)
+class Frame:
+    """The pose of ``child`` in ``parent``: position (m) and unit quaternion (w, x, y, z)."""
+
+    parent: str
+    child: str
+    position: np.ndarray
+    quaternion: np.ndarray
+
+
+def quaternion_conjugate_product(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """conj(a) * b for rows of unit quaternions (w, x, y, z): b's rotation seen from a's frame."""
+    aw, ax, ay, az = a[:, 0], a[:, 1], a[:, 2], a[:, 3]
+    bw, bx, by, bz = b[:, 0], b[:, 1], b[:, 2], b[:, 3]
+    return np.stack(
+        [
+            aw * bw + ax * bx + ay * by + az * bz,
+            aw * bx - ax * bw - ay * bz + az * by,
+            aw * by + ax * bz - ay * bw - az * bx,
+            aw * bz - ax * by + ay * bx - az * bw,
+        ],
+        axis=1,
+    )
+
+
+@dataclass(frozen=True)
+class Plate:
+    """A steel plate as a box: centre (m), orientation (w, x, y, z), half sizes (m)."""
+
+    name: str
+    position: np.ndarray
+    quaternion: np.ndarray
+    half_size: np.ndarray
+
+
+class BodyFrames:
+    def __init__(self, model: mujoco.MjModel) -> None:
+        root = model.body(ROOT_BODY).id
+        bodies = [b for b in subtree(model, root) if b != root]
+        self._root = root
+        self._child = np.array(bodies, dtype=int)
+        self._parent = model.body_parentid[self._child].astype(int)
+        self.root_name = model.body(root).name
+        self.child_names = [model.body(b).name for b in bodies]
+        self.parent_names = [model.body(b).name for b in self._parent]
+        self._plates = [(name, model.geom(name).id) for name in PLATE_GEOMS.values()]
+
+    def static(self, model: mujoco.MjModel, data: mujoco.MjData) -> list[Frame]:
+        frames = [Frame(WORLD, ODOM, np.zeros(3), np.array([1.0, 0.0, 0.0, 0.0]))]
+        for name, geom in self._plates:
+            quat = np.empty(4)
+            mujoco.mju_mat2Quat(quat, data.geom_xmat[geom])
+            frames.append(Frame(WORLD, name, data.geom_xpos[geom].copy(), quat))
+        return frames
+
+    def moving(self, data: mujoco.MjData) -> list[Frame]:
+        """Every moving frame now (after a step or ``mj_kinematics``)."""
+        xpos, xquat, xmat = data.xpos, data.xquat, data.xmat
+        parent, child = self._parent, self._child
+        offset = xpos[child] - xpos[parent]
+        position = np.einsum("nji,nj->ni", xmat[parent].reshape(-1, 3, 3), offset)  # R_parent^T (p_child - p_parent)
+        quaternion = quaternion_conjugate_product(xquat[parent], xquat[child])
+        frames = [Frame(ODOM, self.root_name, xpos[self._root].copy(), xquat[self._root].copy())]
+        frames += [
+            Frame(p, c, position[i], quaternion[i]) for i, (p, c) in enumerate(zip(self.parent_names, self.child_names))
+        ]
+        return frames
