@@ -74,6 +74,12 @@ ARGUMENTS: dict[str, Argument] = {
     "record": Argument(
         "true", "sally-launch: write every topic of the run into run.mcap in its run folder", ("true", "false")
     ),
+    "foxglove": Argument(
+        "false",
+        "sally-launch: serve every topic over the Foxglove WebSocket protocol while the run lasts",
+        ("true", "false"),
+    ),
+    "foxglove_port": Argument("8765", "sally-launch: the Foxglove server's port on 127.0.0.1"),
 }
 NUMBER_ARGUMENTS = ("duration", "settle", "hold", "pull_rate")
 ZERO_ALLOWED = ("settle", "hold")
@@ -122,6 +128,9 @@ def resolve(arguments: Mapping[str, str]) -> dict[str, str]:
         zero = name in ZERO_ALLOWED
         if not (0 < value < 1e6 or (zero and value == 0)):
             raise GraphError(f"{name}:={values[name]} must be a positive number" + (" or 0" if zero else ""))
+    port = values["foxglove_port"]
+    if not (port.isdigit() and 0 <= int(port) <= 65535):
+        raise GraphError(f"foxglove_port:={port} is not a port number (0..65535; 0: any free one)")
     magnets = magnet_list(values["magnets"])
     values["magnets"] = ",".join(magnets) or "none"
     if values["params"]:

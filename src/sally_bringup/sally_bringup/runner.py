@@ -108,18 +108,19 @@ class GraphRun:
         from .shm import remove_stale_segments
 
         env = graph_environment(domain)
-        self.say(f"graph {self.name} in ROS domain {domain} (loopback only); run folder {self.run_dir}")
+        scope = (
+            "loopback only"
+            if env.get("ROS_AUTOMATIC_DISCOVERY_RANGE") == "LOCALHOST"
+            else env.get("ROS_AUTOMATIC_DISCOVERY_RANGE")
+        )
+        self.say(f"graph {self.name} in ROS domain {domain} (discovery: {scope}); run folder {self.run_dir}")
         backend = self.backend
         backend.open(
             domain, self.run_dir / "logs", self.out
         )  # before the probe: an in-process backend sets up rmw's environment
         probe = Probe(domain, name="sally_runner")
         recorder = RunRecorder(probe)
-        mcap = None
-        if self.arguments.get("record", "true") == "true":
-            from .mcap_recording import McapRecorder
-
-            mcap = McapRecorder(probe.node, self.run_dir / "run.mcap")
+        mcap, live, tap = self._open_taps(probe)
         interrupted = timed_out = False
         failure: str | None = None
         """Why the graph ended early, in a node's own words, first among the report's problems."""
@@ -161,8 +162,11 @@ class GraphRun:
             finally:
                 backend.close()
             wall = time.monotonic() - (sim_started or started)
-            if mcap is not None:
-                mcap.close(probe.node)
+            if tap is not None:
+                tap.close()
+            for sink in (mcap, live):
+                if sink is not None:
+                    sink.close()
             probe.close()
             remove_stale_segments()
         if self.name == "pulloff":
@@ -200,6 +204,22 @@ class GraphRun:
         """The parameters a node is started with: the sim starts paused (unpaused once every
         node is heard)."""
         return {**spec.parameters, **({"start_paused": True} if spec.name == "sim" else {})}
+
+    def _open_taps(self, probe):
+        """The run's recording (``record:=true``) and Foxglove server (``foxglove:=true``), fed by
+        one raw subscription per topic; (recorder, server, tap), each None when not asked for."""
+        from .mcap_recording import McapRecorder
+        from .raw_tap import RawTap
+
+        mcap = McapRecorder(self.run_dir / "run.mcap") if self.arguments["record"] == "true" else None
+        live = None
+        if self.arguments["foxglove"] == "true":
+            from .foxglove_live import FoxgloveLive
+
+            live = FoxgloveLive(port=int(self.arguments["foxglove_port"]))
+            self.say(f"Foxglove: open a WebSocket connection to {live.url} in the Foxglove app")
+        sinks = [s for s in (mcap, live) if s is not None]
+        return mcap, live, (RawTap(probe.node, sinks) if sinks else None)
 
     def node_params_files(self, spec: NodeSpec) -> list[Path]:
         """A node's defaults file, then the run's own files (a composed container loads the
