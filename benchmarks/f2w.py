@@ -65,7 +65,7 @@ def run(host: str, pacing: str, folder: Path, observed: bool) -> dict:
             command = [sys.executable, __file__, "--observe", str(lease.domain_id), "--counts", str(counts)]
             watcher = subprocess.Popen(command, start_new_session=True)
         try:
-            arguments = {"pacing": pacing, "composed": HOSTS[host]}
+            arguments = {"pacing": pacing, "composed": HOSTS[host], "record": "false"}  # its own recorder watches
             result = run_graph(
                 "f2w",
                 arguments,

@@ -56,8 +56,10 @@ def run_scenario_graph(
 ):
     """Run one graph to its end with ``backend``; returns the runner's RunResult. Both backends
     run the graph's nodes one by one (``composed:=false``): each process, or each hosted node,
-    takes its own parameter overrides."""
-    args = {**args, "composed": "false"}
+    takes its own parameter overrides. Evaluations are not recorded (``record:=false``): a run.mcap
+    is ~25 MB and recording halves a graph's speed. To record a candidate, run its graph with ``sally-launch``
+    and ``params:=best_params.json``."""
+    args = {**args, "composed": "false", "record": "false"}
     if backend == "processes":
         from sally_bringup.runner import GraphRun
 
