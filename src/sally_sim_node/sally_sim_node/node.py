@@ -51,6 +51,7 @@ from sally_node_common.qos import LATCHED, LATEST, RELIABLE_DEEP
 
 from . import conversions as conv
 from . import visuals
+from .camera import OffscreenCamera
 from .command_schedule import Action, CommandSchedule, run_due
 from .errors import DivergenceError, SimulationError
 from .frames import BodyFrames
@@ -188,7 +189,15 @@ class SimNode(Node):
         # where a run of physics steps has to stop to publish; a gated period publishes the state
         # at its start itself
         state = () if self._gated else (self._state_every,)
-        self._publish_periods = (self._clock_every, *state, self._telemetry_every, self._tf_every, self._visual_every)
+        camera = (self._camera_every,) if getattr(self, "_camera", None) is not None else ()
+        self._publish_periods = (
+            self._clock_every,
+            *state,
+            self._telemetry_every,
+            self._tf_every,
+            self._visual_every,
+            *camera,
+        )
         self._lockstep_timeout = float(self._p("lockstep_timeout"))
         self._effort_max_age_ns = conv.to_nanoseconds(float(self._p("effort_max_age")))
         self._effort_wait = float(self._p("effort_wait"))
@@ -280,6 +289,8 @@ class SimNode(Node):
                 self._publish_tf()
             if k % self._visual_every == 0:
                 self._publish_visuals()
+            if self._camera is not None and k % self._camera_every == 0:
+                self._publish_camera()
 
     def _wait_for_fresh_efforts(self) -> None:
         """Realtime/fast: do not run ahead of a live controller by more than ``effort_max_age``.
@@ -609,6 +620,51 @@ class SimNode(Node):
         self._pub_description.publish(String(data=urdf_from_model(model)))
         self._pub_tf_static.publish(visuals.tf_message(self.now_ns, self._frames.static(model, self.sim.data)))
         self._plates = self.sim.plates()
+        self._camera: OffscreenCamera | None = None
+        if float(self._p("camera_rate")) > 0:
+            self._open_camera()
+
+    def _open_camera(self) -> None:
+        from sensor_msgs.msg import CameraInfo, Image
+
+        from .camera import OPTICAL_SUFFIX, optical_quaternion
+        from .frames import Frame
+
+        model = self.sim.model
+        if model.ncam == 0:
+            raise StartupError("camera_rate > 0 but the model has no camera")
+        try:
+            camera = OffscreenCamera(
+                model, model.camera(0).name, int(self._p("camera_width")), int(self._p("camera_height"))
+            )
+        except (ValueError, RuntimeError, ImportError) as exc:
+            raise StartupError(f"cannot render the camera offscreen (EGL): {exc}") from None
+        self._camera = camera
+        self._camera_frame = camera.name + OPTICAL_SUFFIX
+        self._camera_every = steps_per(float(self._p("camera_rate")), self.dt)
+        self._apply_rates()  # runs of steps now also stop at camera frames
+        self._pub_image = self.create_publisher(Image, "/sally/camera/image_raw", 2)
+        self._pub_camera_info = self.create_publisher(CameraInfo, "/sally/camera/camera_info", 2)
+        body = int(model.cam_bodyid[camera.id])
+        optical = Frame(
+            model.body(body).name if body else "world",
+            self._camera_frame,
+            model.cam_pos[camera.id].copy(),
+            optical_quaternion(model.cam_quat[camera.id]),
+        )
+        self._pub_tf_static.publish(
+            visuals.tf_message(self.now_ns, [*self._frames.static(model, self.sim.data), optical])
+        )
+
+    def _publish_camera(self) -> None:
+        camera, now = self._camera, self.now_ns
+        assert camera is not None
+        if self._pub_image.get_subscription_count():
+            self._pub_image.publish(visuals.image(now, self._camera_frame, camera.render(self.sim.data)))
+        if self._pub_camera_info.get_subscription_count():
+            self._pub_camera_info.publish(
+                visuals.camera_info(now, self._camera_frame, camera.width, camera.height, camera.intrinsics())
+            )
 
     def _publish_tf(self) -> None:
         if self._pub_tf.get_subscription_count():

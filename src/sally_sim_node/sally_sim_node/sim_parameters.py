@@ -75,6 +75,18 @@ TABLE = ParameterTable(
         _rate("telemetry_rate", "/sally/magnets rate", 50.0),
         _rate("tf_rate", "/tf rate (every body of Sally; only while someone subscribes)", 100.0),
         _rate("visual_rate", "/sally/markers and per-foot wrench rate (only while someone subscribes)", 30.0),
+        Param(
+            "camera_rate",
+            0.0,
+            "/sally/camera/image_raw rate from the MJCF camera, rendered offscreen with EGL "
+            "(~30 ms a frame in software); 0: off",
+            low=0.0,
+            high=60.0,
+            unit="Hz of sim time",
+            read_only=True,
+        ),
+        Param("camera_width", 320, "camera image width", low=16, high=640, unit="px", read_only=True),
+        Param("camera_height", 240, "camera image height", low=16, high=480, unit="px", read_only=True),
         Param("diagnostics_period", 0.5, "/diagnostics period", low=0.0, high=60.0, open_low=True, unit="wall s"),
         Param(
             "effort_timeout",

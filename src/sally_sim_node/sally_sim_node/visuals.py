@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from geometry_msgs.msg import Point, TransformStamped, WrenchStamped
+from sensor_msgs.msg import CameraInfo, Image
 from std_msgs.msg import ColorRGBA
 from visualization_msgs.msg import Marker, MarkerArray
 
@@ -135,6 +136,32 @@ def markers(stamp_ns: int, feet: Mapping[str, FootScene], contacts: np.ndarray, 
         cube.scale.x, cube.scale.y, cube.scale.z = (float(2 * h) for h in plate.half_size)
         out.markers.append(cube)
     return out
+
+
+def image(stamp_ns: int, frame: str, rgb: np.ndarray) -> Image:
+    """``rgb`` (height, width, 3) uint8, top row first, as a ``sensor_msgs/Image`` (``rgb8``)."""
+    msg = Image(
+        height=int(rgb.shape[0]), width=int(rgb.shape[1]), encoding="rgb8", is_bigendian=0, step=int(rgb.shape[1]) * 3
+    )
+    set_stamp(msg.header, stamp_ns)
+    msg.header.frame_id = frame
+    msg.data = rgb.tobytes()
+    return msg
+
+
+def camera_info(
+    stamp_ns: int, frame: str, width: int, height: int, intrinsics: tuple[float, float, float, float]
+) -> CameraInfo:
+    """The pinhole model of an undistorted camera (``plumb_bob`` with zero distortion)."""
+    fx, fy, cx, cy = intrinsics
+    msg = CameraInfo(width=width, height=height, distortion_model="plumb_bob")
+    set_stamp(msg.header, stamp_ns)
+    msg.header.frame_id = frame
+    msg.d = [0.0] * 5
+    msg.k = [fx, 0.0, cx, 0.0, fy, cy, 0.0, 0.0, 1.0]
+    msg.r = [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0]
+    msg.p = [fx, 0.0, cx, 0.0, 0.0, fy, cy, 0.0, 0.0, 0.0, 1.0, 0.0]
+    return msg
 
 
 def wrench(stamp_ns: int, frame: str, rotation: np.ndarray, force, torque) -> WrenchStamped:
