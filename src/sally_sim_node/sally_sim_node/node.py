@@ -70,6 +70,8 @@ LOCKSTEP_HELD_WAIT = 0.001
 """While the hold is on in lockstep, how long each period waits for a controller to come back (s)."""
 SWITCH_INTERVAL = 0.0002
 """GIL switch interval (s) while the loop runs; Python's default is 5 ms, ten physics steps."""
+SPACE_KEY = 32
+"""GLFW's key code of the space bar (the viewer's key callback gets GLFW codes)."""
 IDLE_WAIT = 0.05
 """Wall seconds the loop waits between checks while paused or diverged."""
 MAX_STEP_REQUEST = 1_000_000
@@ -253,6 +255,7 @@ class SimNode(Node):
             with self._answer:
                 self._answer.notify_all()
             spinner.join(timeout=2.0)
+            self._close_viewer()
 
     def _advance(self, n: int) -> None:
         """n physics steps with the latest efforts (or the hold), publishing what falls due.
@@ -455,13 +458,17 @@ class SimNode(Node):
     def _reject(self, topic: str, reason: str, detail: str) -> None:
         self._health.reject(topic, reason, detail)
 
-    def _on_pause(self, request: SetBool.Request, response: SetBool.Response) -> SetBool.Response:
+    def _set_paused(self, paused: bool) -> None:
+        """Pause or resume (``~/pause``; the viewer's Space key comes here too)."""
         with self._physics:
-            if not request.data and self._paused:
+            if not paused and self._paused:
                 self._pacer.restart(self.sim.time)
-            self._paused = request.data
+            self._paused = paused
         with self._answer:
             self._answer.notify_all()
+
+    def _on_pause(self, request: SetBool.Request, response: SetBool.Response) -> SetBool.Response:
+        self._set_paused(request.data)
         response.success, response.message = True, "paused" if self._paused else "running"
         return response
 
@@ -694,13 +701,56 @@ class SimNode(Node):
         import mujoco.viewer
 
         self._next_view = 0.0
-        return mujoco.viewer.launch_passive(self.sim.model, self.sim.data)
+        self._pause_key = False
+        viewer = mujoco.viewer.launch_passive(self.sim.model, self.sim.data, key_callback=self._on_key)
+        self.get_logger().info("viewer open: Space pauses and resumes the sim (as ~/pause does)")
+        return viewer
+
+    def _close_viewer(self) -> None:
+        """Close the viewer and wait for its thread: a process that exits under a running viewer
+        tears GLFW down beneath it (a segfault)."""
+        viewer = self._viewer
+        if viewer is None:
+            return
+        self._viewer = None
+        viewer.close()
+        deadline = time.monotonic() + 5.0
+        while viewer.is_running() and time.monotonic() < deadline:
+            time.sleep(0.02)
+
+    def _on_key(self, keycode: int) -> None:
+        """The viewer's thread: only note the key; the physics loop acts on it."""
+        if keycode == SPACE_KEY:
+            self._pause_key = True
 
     def _sync_viewer(self) -> None:
-        now = time.monotonic()
-        if self._viewer is not None and now >= self._next_view and self._viewer.is_running():
-            self._viewer.sync()
-            self._next_view = now + 1 / 30
+        viewer, now = self._viewer, time.monotonic()
+        if viewer is None or now < self._next_view or not viewer.is_running():
+            return
+        if self._pause_key:
+            self._pause_key = False
+            self._set_paused(not self._paused)
+            self.get_logger().info("paused from the viewer" if self._paused else "resumed from the viewer")
+        with viewer.lock():
+            self._draw_force_arrows(viewer.user_scn)
+        viewer.sync()
+        self._next_view = now + 1 / 30
+
+    def _draw_force_arrows(self, scene) -> None:
+        """Each magnet's force as an arrow from the magnet, coloured as on /sally/markers."""
+        import mujoco
+
+        scene.ngeom = 0
+        for leg, readout in self.sim.magnet_readouts().items():
+            start = self.sim.magnet_position(leg)
+            end = start + visuals.FORCE_SCALE * np.asarray(readout.force)
+            if scene.ngeom >= scene.maxgeom or np.linalg.norm(end - start) < 1e-4:
+                continue
+            geom = scene.geoms[scene.ngeom]
+            color = np.array(visuals.foot_color(readout), dtype=np.float32)
+            mujoco.mjv_initGeom(geom, mujoco.mjtGeom.mjGEOM_ARROW, np.zeros(3), np.zeros(3), np.zeros(9), color)
+            mujoco.mjv_connector(geom, mujoco.mjtGeom.mjGEOM_ARROW, 0.008, start, end)
+            scene.ngeom += 1
 
 
 def main(args: list[str] | None = None) -> int:

@@ -367,3 +367,30 @@ def test_the_camera_renders_offscreen_with_its_pinhole_model(graph, probe, tmp_p
     assert image.header.frame_id == info.header.frame_id == "corner_optical"
     fx, cx = info.k[0], info.k[2]
     assert fx == pytest.approx(60 / math.tan(math.radians(45) / 2)) and cx == pytest.approx(79.5)
+
+
+def test_the_viewer_opens_on_a_virtual_display(graph, probe, ros_domain):
+    """headless:=false under Xvfb: MuJoCo's passive viewer opens (GLFW on X with Mesa) and the sim
+    keeps publishing, then stops cleanly on SIGINT. Skipped, with the reason, where Xvfb is absent."""
+    import os
+    import shutil
+    import subprocess
+
+    from sally_bringup.processes import wait_until
+
+    if shutil.which("Xvfb") is None:
+        pytest.skip("Xvfb is not installed (Debian: apt-get install xvfb): the viewer is not tried")
+    display = f":{200 + ros_domain}"
+    xvfb = subprocess.Popen(["Xvfb", display, "-screen", "0", "1024x768x24"], stderr=subprocess.DEVNULL)
+    try:
+        assert wait_until(lambda: os.path.exists(f"/tmp/.X11-unix/X{200 + ros_domain}"), 10.0), "Xvfb did not start"
+        graph.env = {**graph.env, "DISPLAY": display}
+        sim = graph.start("sim", SIM, {"headless": False})
+        assert wait_until(lambda: "viewer open" in sim.log_text(), 30.0), sim.log_text()
+        clock = probe.record(Clock, "/clock")
+        probe.wait_for_messages(clock, 100, 20.0)
+        sim.signal_group(signal.SIGINT)
+        assert sim.wait(10.0) == 0, sim.log_text()
+    finally:
+        xvfb.terminate()
+        xvfb.wait(5.0)
