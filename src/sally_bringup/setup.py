@@ -13,6 +13,7 @@ setup(
         ("share/" + PACKAGE, ["package.xml"]),
         # ros2 launch sally_bringup f2w.launch.py finds them in share/sally_bringup/launch
         ("share/" + PACKAGE + "/launch", glob.glob("launch/*.launch.py")),
+        ("share/" + PACKAGE + "/rviz", glob.glob("rviz/*.rviz")),
     ],
     install_requires=["setuptools"],
     zip_safe=False,
@@ -20,6 +21,10 @@ setup(
     description="Sally node graphs, launch files, the embedded runner and the tools tests and benchmarks share.",
     license="BSD-3-Clause",
     entry_points={
-        "console_scripts": ["sally-launch = sally_bringup.cli:main", "sally_composed = sally_bringup.composed:main"]
+        "console_scripts": [
+            "sally-launch = sally_bringup.cli:main",
+            "sally_composed = sally_bringup.composed:main",
+            "sally-report = sally_bringup.report_cli:main",
+        ]
     },
 )

@@ -30,6 +30,11 @@ def describe(name: str):
     ]
     declared.append(
         DeclareLaunchArgument(
+            "rviz", default_value="false", description="open rviz2 with rviz/sally.rviz", choices=["true", "false"]
+        )
+    )
+    declared.append(
+        DeclareLaunchArgument(
             "params_file",
             default_value="",
             description="ROS parameter YAML for the nodes, over their config/<node>.yaml defaults",
@@ -68,6 +73,9 @@ def describe(name: str):
                         )
                     )
                 )
+        if LaunchConfiguration("rviz").perform(context) == "true":
+            config = f"{get_package_share_directory('sally_bringup')}/rviz/sally.rviz"
+            actions.append(Node(package="rviz2", executable="rviz2", arguments=["-d", config], output="screen"))
         return actions
 
     return LaunchDescription([*declared, OpaqueFunction(function=nodes)])

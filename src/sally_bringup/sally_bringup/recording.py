@@ -1,4 +1,6 @@
-"""What a sequence run publishes, recorded into a :class:`~sally_bringup.report.RunRecord`."""
+"""What a sequence run publishes, recorded into a :class:`~sally_bringup.report.RunRecord`:
+live from the runner's probe, or read back from a run's ``run.mcap`` (:func:`record_from_mcap`,
+the same handlers on the same messages, so a recorded run's report can be computed again)."""
 
 from __future__ import annotations
 
@@ -20,11 +22,32 @@ def seconds(stamp) -> float:
 
 
 class RunRecorder:
-    """Subscribes on ``probe`` and fills :attr:`record` as messages come (the probe's spin thread)."""
+    """Fills :attr:`record` from messages: subscribed on ``probe`` (its spin thread calls the
+    handlers as messages come), or fed by :meth:`feed` when ``probe`` is None."""
 
-    def __init__(self, probe: Probe) -> None:
+    def __init__(self, probe: Probe | None = None) -> None:
         self.record = RunRecord()
         self._last_phase: tuple[str, str] | None = None
+        self.handlers = {
+            "/sally/foot_states": (FootStates, self._on_feet),
+            "/sally/magnets": (MagnetArray, self._on_magnets),
+            "/sally/ik_target": (IKTarget, self._on_target),
+            "/sally/sequence_status": (SequenceStatus, self._on_status),
+            "/sally/sequence_result": (SequenceStatus, self._on_result),
+            "/sally/pulloff_result": (PullOffResult, self._on_pulloff),
+            "/diagnostics": (DiagnosticArray, self._on_diagnostics),
+        }
+        """Topic -> (message type, handler)."""
+        if probe is not None:
+            self._subscribe(probe)
+
+    def feed(self, topic: str, msg) -> None:
+        """Hand ``msg`` of ``topic`` to its handler (topics without one are ignored)."""
+        entry = self.handlers.get(topic)
+        if entry is not None:
+            entry[1](msg)
+
+    def _subscribe(self, probe: Probe) -> None:
         self.recordings = {
             "/sally/foot_states": probe.record(FootStates, "/sally/foot_states", on_message=self._on_feet),
             "/sally/magnets": probe.record(MagnetArray, "/sally/magnets", on_message=self._on_magnets),
@@ -122,3 +145,16 @@ class RunRecorder:
             pacing["effective_factor"] = factor
             pacing["max_lag_ms"] = max(pacing.get("max_lag_ms", 0.0), lag)
             pacing["max_lag_p99_ms"] = max(pacing.get("max_lag_p99_ms", 0.0), p99)
+
+
+def record_from_mcap(path) -> RunRecord:
+    """The :class:`RunRecord` of a recorded run, from its ``run.mcap`` (messages in log order)."""
+    from mcap.reader import make_reader
+    from rclpy.serialization import deserialize_message
+
+    recorder = RunRecorder()
+    with open(path, "rb") as stream:
+        for _, channel, message in make_reader(stream).iter_messages(topics=list(recorder.handlers)):
+            msg_type, handler = recorder.handlers[channel.topic]
+            handler(deserialize_message(message.data, msg_type))
+    return recorder.record

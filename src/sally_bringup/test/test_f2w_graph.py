@@ -135,3 +135,25 @@ def test_the_run_is_recorded_in_mcap_with_every_stream_at_its_rate(lockstep_runs
         while frame != "world" and hops < 50:
             frame, hops = parents[frame], hops + 1
         assert frame == "world", model.body(body).name
+
+
+def test_the_report_computed_again_from_the_mcap_is_the_live_one(lockstep_runs):
+    """sally-report on the recording: the same record handlers on the recorded messages give the
+    report the runner computed live (every figure that does not depend on the wall clock)."""
+    from sally_bringup.report_cli import main as sally_report
+
+    tmp, (_, live), _ = lockstep_runs
+    out = tmp / "first" / "again"
+    assert sally_report([str(tmp / "first"), "--out", str(out)]) == 0
+    again = json.loads((out / "report.json").read_text())
+    runner_only = ("graph", "arguments", "exit_codes", "timed_out")
+    assert {k: v for k, v in comparable(again).items() if k not in runner_only} == {
+        k: v for k, v in comparable(live).items() if k not in runner_only
+    }
+    assert (out / "run.png").stat().st_size > 10_000
+
+
+def test_sally_report_refuses_a_run_without_recording(tmp_path):
+    from sally_bringup.report_cli import main as sally_report
+
+    assert sally_report([str(tmp_path)]) == 2
