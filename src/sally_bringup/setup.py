@@ -13,7 +13,7 @@ setup(
         ("share/" + PACKAGE, ["package.xml"]),
         # ros2 launch sally_bringup f2w.launch.py finds them in share/sally_bringup/launch
         ("share/" + PACKAGE + "/launch", glob.glob("launch/*.launch.py")),
-        ("share/" + PACKAGE + "/rviz", glob.glob("rviz/*.rviz")),
+        ("share/" + PACKAGE + "/rviz", glob.glob("rviz/*.rviz") + glob.glob("rviz/*.json")),  # rviz, Foxglove layouts
     ],
     install_requires=["setuptools"],
     zip_safe=False,
