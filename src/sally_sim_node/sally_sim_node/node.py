@@ -702,7 +702,11 @@ class SimNode(Node):
 
         self._next_view = 0.0
         self._pause_key = False
+        before = set(threading.enumerate())
         viewer = mujoco.viewer.launch_passive(self.sim.model, self.sim.data, key_callback=self._on_key)
+        self._viewer_threads = [t for t in threading.enumerate() if t not in before]
+        """The viewer's own thread: it must have finished (its GLFW teardown included) before the
+        process exits, or the exit handlers tear GLFW down beneath it."""
         self.get_logger().info("viewer open: Space pauses and resumes the sim (as ~/pause does)")
         return viewer
 
@@ -714,9 +718,8 @@ class SimNode(Node):
             return
         self._viewer = None
         viewer.close()
-        deadline = time.monotonic() + 5.0
-        while viewer.is_running() and time.monotonic() < deadline:
-            time.sleep(0.02)
+        for thread in self._viewer_threads:  # is_running() turns false before its teardown ends
+            thread.join(timeout=5.0)
 
     def _on_key(self, keycode: int) -> None:
         """The viewer's thread: only note the key; the physics loop acts on it."""
