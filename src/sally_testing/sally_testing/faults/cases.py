@@ -436,6 +436,10 @@ def _interrupted(
             children = _children(runner.pid)
             STARTED.update([runner.pid, *children])
             env_check.expect(up, f"the runner started {len(children)} processes (composed:={composed})")
+            # a child caught between fork and exec still shows the runner's own start environment
+            # (which, here, lacks the variable): wait, within a limit, until each has exec'd
+            wait_until(lambda: all(_environ(pid).get("ROS_AUTOMATIC_DISCOVERY_RANGE") for pid in children), 10.0, 0.1)
+            children = {pid: name for pid, name in _children(runner.pid).items() if pid in children}
             for pid, name in children.items():
                 value = _environ(pid).get("ROS_AUTOMATIC_DISCOVERY_RANGE")
                 env_check.expect(value == "LOCALHOST", f"{name} (pid {pid}) has ROS_AUTOMATIC_DISCOVERY_RANGE={value}")
