@@ -92,7 +92,6 @@ class IKNode(Node):
                 **{name: self.get_parameter(name).value for name in COSTS},
             ),
         )
-        self._period_ns = round(self.get_parameter("ik_period").value * 1e9)
         self._qpos_adr = np.array([model.joint(n).qposadr[0] for n in JOINT_NAMES])
         self._act_adr = np.array([model.joint(n).qposadr[0] for n in ACTUATED_JOINT_NAMES])
         self._hip_sites = {leg: model.site(hip_site(leg)).id for leg in LEGS}
@@ -102,10 +101,9 @@ class IKNode(Node):
         self._started = False
         self._pending_target: tuple[str, IKTarget] | None = None
         self._pending_stance: dict[str, StanceMode] = {}
-        self._ticks: TickWait[tuple[int, np.ndarray, Pose7]] = TickWait(
-            bool(self.get_parameter("target_sync").value), self.get_parameter("target_wait").value
-        )
+        self._ticks: TickWait[tuple[int, np.ndarray, Pose7]] = TickWait(bool(self.get_parameter("target_sync").value))
         """Matched states (stamp, joints, body) waiting for the sequencer's tick; wall clock."""
+        self._read_settings()  # ik_period, target_wait (again on every accepted set request)
         self._contacts = FootContactMonitor()
         self._counts: Counter[str] = Counter()
         self._health = InputHealth(lambda text: self.get_logger().error(text), watched=(STATES, ODOM))

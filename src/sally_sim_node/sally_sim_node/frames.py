@@ -6,20 +6,21 @@ corner, which never moves. Following REP 105, ``odom`` is the frame the robot's 
 expressed in; the sim's odometry is exact (it is the physics state), so ``odom`` coincides with
 ``world`` (a static identity) and ``odom -> main_frame`` is the pose ``/sally/odom`` carries.
 
-* :meth:`BodyFrames.static`: ``world -> odom`` and ``world -> <plate>`` for each steel plate (the
-  plate geom's centre and orientation), for ``/tf_static``;
+* :meth:`BodyFrames.static`: ``world -> odom`` and ``world -> <plate>`` for each steel plate
+  (:class:`Plate`, the plate geom's centre and orientation), for ``/tf_static``;
 * :meth:`BodyFrames.moving`: ``odom -> main_frame`` and ``parent -> child`` for every body below it,
   from the current ``xpos`` / ``xquat``, for ``/tf``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import mujoco
 import numpy as np
 
-from sally_description.constants import PLATE_GEOMS, ROOT_BODY
+from sally_description.constants import ROOT_BODY
 from sally_description.model import subtree
 
 WORLD, ODOM = "world", "odom"
@@ -70,15 +71,12 @@ class BodyFrames:
         self.root_name = model.body(root).name
         self.child_names = [model.body(b).name for b in bodies]
         self.parent_names = [model.body(b).name for b in self._parent]
-        self._plates = [(name, model.geom(name).id) for name in PLATE_GEOMS.values()]
 
-    def static(self, model: mujoco.MjModel, data: mujoco.MjData) -> list[Frame]:
+    @staticmethod
+    def static(plates: Sequence[Plate]) -> list[Frame]:
+        """``world -> odom`` and ``world -> <plate>`` for each plate (``Simulator.plates()``)."""
         frames = [Frame(WORLD, ODOM, np.zeros(3), np.array([1.0, 0.0, 0.0, 0.0]))]
-        for name, geom in self._plates:
-            quat = np.empty(4)
-            mujoco.mju_mat2Quat(quat, data.geom_xmat[geom])
-            frames.append(Frame(WORLD, name, data.geom_xpos[geom].copy(), quat))
-        return frames
+        return frames + [Frame(WORLD, p.name, p.position, p.quaternion) for p in plates]
 
     def moving(self, data: mujoco.MjData) -> list[Frame]:
         """Every moving frame now (after a step or ``mj_kinematics``)."""

@@ -54,7 +54,7 @@ from . import visuals
 from .camera import OffscreenCamera
 from .command_schedule import Action, CommandSchedule, run_due
 from .errors import DivergenceError, SimulationError
-from .frames import BodyFrames
+from .frames import BodyFrames, Frame
 from .lockstep import EffortGate, LockstepWait, Step, Verdict
 from .pacing import Pacer, PacingConfig
 from .sim_parameters import TABLE, steps_per
@@ -625,17 +625,18 @@ class SimNode(Node):
             for kind in ("magnet", "contact")
         }
         self._pub_description.publish(String(data=urdf_from_model(model)))
-        self._pub_tf_static.publish(visuals.tf_message(self.now_ns, self._frames.static(model, self.sim.data)))
         self._plates = self.sim.plates()
         self._camera: OffscreenCamera | None = None
+        static = self._frames.static(self._plates)
         if float(self._p("camera_rate")) > 0:
-            self._open_camera()
+            static.append(self._open_camera())
+        self._pub_tf_static.publish(visuals.tf_message(self.now_ns, static))
 
-    def _open_camera(self) -> None:
+    def _open_camera(self) -> Frame:
+        """Open the camera and its topics; its optical frame, for /tf_static."""
         from sensor_msgs.msg import CameraInfo, Image
 
         from .camera import OPTICAL_SUFFIX, optical_quaternion
-        from .frames import Frame
 
         model = self.sim.model
         if model.ncam == 0:
@@ -653,14 +654,11 @@ class SimNode(Node):
         self._pub_image = self.create_publisher(Image, "/sally/camera/image_raw", 2)
         self._pub_camera_info = self.create_publisher(CameraInfo, "/sally/camera/camera_info", 2)
         body = int(model.cam_bodyid[camera.id])
-        optical = Frame(
+        return Frame(
             model.body(body).name if body else "world",
             self._camera_frame,
             model.cam_pos[camera.id].copy(),
             optical_quaternion(model.cam_quat[camera.id]),
-        )
-        self._pub_tf_static.publish(
-            visuals.tf_message(self.now_ns, [*self._frames.static(model, self.sim.data), optical])
         )
 
     def _publish_camera(self) -> None:

@@ -267,8 +267,8 @@ class Simulator:
         """World positions (n, 3) of this magnet's sampling spheres."""
         return self.data.geom_xpos[self._sampler_geoms[leg_index(leg)]].copy()
 
-    def plates(self) -> list:
-        """The steel plates as boxes (name, centre, quaternion, half sizes), for drawing."""
+    def plates(self) -> list[Plate]:
+        """The steel plates as boxes (name, centre, quaternion, half sizes): their markers and TF frames."""
         out = []
         for name in PLATE_GEOMS.values():
             g = self.model.geom(name).id

@@ -39,10 +39,12 @@ def test_moving_frames_chain_back_to_every_body_pose():
 
 
 def test_static_frames_are_odom_on_world_and_the_plates():
-    model = build_model()
-    data = mujoco.MjData(model)
+    from sally_sim_node import Simulator
+
+    sim = Simulator()
+    model, data = sim.model, sim.data
     mujoco.mj_kinematics(model, data)
-    static = {f.child: f for f in BodyFrames(model).static(model, data)}
+    static = {f.child: f for f in BodyFrames.static(sim.plates())}
     assert set(static) == {ODOM, "floor_plate", "wall_plate"}
     assert all(f.parent == WORLD for f in static.values())
     np.testing.assert_allclose(static[ODOM].position, 0.0)
