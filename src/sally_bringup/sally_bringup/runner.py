@@ -249,7 +249,16 @@ class GraphRun:
         recordings = (
             [recorder.recordings[t] for t in ("/sally/foot_states", "/sally/ik_target")] if "ik" in names else []
         )
-        start_sim_time(probe, names, self.backend.gone, recordings)
+        from sally_interfaces.msg import IKTarget
+        from sally_node_common.qos import KEPT
+
+        # the sequencer's ready tick (stamp 0, kept): its commands reach the sim and the IK
+        heard = [probe.record(IKTarget, "/sally/ik_target", KEPT)] if "sequencer" in names else []
+        try:
+            start_sim_time(probe, names, self.backend.gone, recordings, heard)
+        finally:
+            for rec in heard:
+                probe.node.destroy_subscription(rec.subscription)
         self.say("every node is up: sim time starts")
         return time.monotonic()
 
@@ -289,11 +298,16 @@ class NodeExited(RuntimeError):
 
 
 def start_sim_time(
-    probe, names: set[str], exited: Callable[[], str | None] = lambda: None, recordings: Sequence = ()
+    probe,
+    names: set[str],
+    exited: Callable[[], str | None] = lambda: None,
+    recordings: Sequence = (),
+    heard: Sequence = (),
 ) -> None:
-    """Once the nodes ``names`` are matched both ways (:func:`readiness`) and each of the probe's
-    ``recordings`` has its publisher, unpause the sim. ``exited()`` names a required node that is
-    gone: the wait then ends at once with :class:`NodeExited` instead of running out.
+    """Once the nodes ``names`` are matched both ways (:func:`readiness`), each of the probe's
+    ``recordings`` has its publisher and each of ``heard`` a message, unpause the sim. ``exited()``
+    names a required node that is gone: the wait then ends at once with :class:`NodeExited`
+    instead of running out.
 
     The nodes' own subscriptions are checked: states reach the controller and the IK, foot states
     the sequencer, the sequencer's targets the IK; the 1 kHz streams are checked through the graph,
@@ -311,6 +325,7 @@ def start_sim_time(
             all(node.count_publishers(topic) >= n for topic, n in publishers.items())
             and all(node.count_subscribers(topic) >= n for topic, n in subscribers.items())
             and all(rec.subscription.get_publisher_count() >= 1 for rec in recordings)
+            and all(len(rec) >= 1 for rec in heard)
         )
 
     probe.wait_for(matched, DISCOVERY_TIMEOUT, "every node's publishers and subscriptions")

@@ -139,6 +139,37 @@ def test_bad_targets_are_rejected_with_the_reason(graph, probe, make, reason):
     assert all(np.isfinite(m.position).all() for m in targets.messages)
 
 
+def test_a_target_waits_for_the_stance_command_it_names(graph, probe):
+    """A target that follows a stance command (stance_stamp) is judged after it, even when it comes
+    first: FL is still FLOOR when the target arrives, and is not refused for that."""
+    graph.start("sim", "sally_sim_node", SIM)
+    graph.start("controller", "sally_controller")
+    graph.start("ik", "sally_ik_node", {"target_wait": 60.0})
+    feet = probe.record(FootStates, "/sally/foot_states")
+    status = probe.record(IKStatus, "/sally/ik_status")
+    magnets = probe.publisher(MagnetCommand, "/sally/magnet_cmd")
+    stance = probe.publisher(StanceCommand, "/sally/stance")
+    target = probe.publisher(IKTarget, "/sally/ik_target")
+    for pub in (magnets, stance, target):
+        probe.wait_for_subscribers(pub, timeout=30.0)
+    probe.wait_for(lambda: len(feet) > 0 and stamp_s(feet.last.header.stamp) > 0.5, 30.0, "0.5 s of settled IK")
+    start, named = positions(feet.last), feet.last.header.stamp
+    goal = start["FL"] + [0.0, 0.0, 0.03]
+    msg = IKTarget(foot="FL", position_cost=1.0, phase="TEST_LIFT", stance_stamp=named)
+    msg.position.x, msg.position.y, msg.position.z = goal.tolist()
+    target.publish(msg)  # before the stance command it names
+    until = stamp_s(named) + 0.1
+    probe.wait_for(lambda: stamp_s(feet.last.header.stamp) > until, 30.0, "0.1 s more of solves")
+    assert all(f.mode == StanceCommand.FLOOR for f in feet.last.feet)  # the target waits, unjudged
+    assert not [m.message for m in status.messages if m.status == IKStatus.REJECTED]
+    magnets.publish(MagnetCommand(feet=["FL"], enable=[False]))
+    swing = StanceCommand(feet=list(LEGS), modes=[StanceCommand.SWING] + [StanceCommand.FLOOR] * 3)
+    swing.header.stamp = named
+    stance.publish(swing)
+    probe.wait_for(lambda: np.linalg.norm(positions(feet.last)["FL"] - goal) < 0.003, 30.0, "FL at its target")
+    assert not [m.message for m in status.messages if m.status == IKStatus.REJECTED]
+
+
 def _nan_target():
     msg = IKTarget(foot="FL")
     msg.position.x = float("nan")

@@ -10,6 +10,11 @@ def stamp_ns(stamp) -> int:
     return stamp.sec * NS + stamp.nanosec
 
 
+def set_time(time, nanoseconds: int) -> None:
+    """Set the ``builtin_interfaces/Time`` ``time`` to ``nanoseconds`` (>= 0)."""
+    time.sec, time.nanosec = divmod(nanoseconds, NS)
+
+
 def set_stamp(header, nanoseconds: int) -> None:
     """Stamp ``header`` with ``nanoseconds`` (>= 0)."""
-    header.stamp.sec, header.stamp.nanosec = divmod(nanoseconds, NS)
+    set_time(header.stamp, nanoseconds)

@@ -419,6 +419,12 @@ class SimNode(Node):
         except InputError as exc:
             return self._reject(MAGNET_CMD, exc.reason, str(exc))
         self._health.heard(MAGNET_CMD)
+        if stamp and stamp < self.now_ns:  # the step it names has been stepped: a run that depends on delivery
+            self._counts["magnet_commands_past_due"] += 1
+            self.get_logger().warning(
+                f"magnet command stamped {stamp * 1e-9:.4f} s came at {self.now_ns * 1e-9:.4f} s; applied now",
+                throttle_duration_sec=5.0,
+            )
         self._schedule(stamp, lambda: self.sim.magnets.set_enabled(switches))
         self._counts["magnet_commands"] += 1
         return None
@@ -588,6 +594,7 @@ class SimNode(Node):
                 "clamped_efforts": self._counts["clamped"],
                 "lockstep_timeouts": self._counts["lockstep_timeouts"],
                 "magnet_commands": self._counts["magnet_commands"],
+                "magnet_commands_past_due": self._counts["magnet_commands_past_due"],
                 "external_forces": self._counts["external_forces"],
                 "watchdog_engaged": wd.engaged,
                 "watchdog_engagements": wd.engagements,
