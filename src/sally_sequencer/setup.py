@@ -18,5 +18,10 @@ setup(
     maintainer="Sally sim stack developers",
     description="Sally's phase logic and the sequencer node.",
     license="BSD-3-Clause",
-    entry_points={"console_scripts": ["sally_sequencer = sally_sequencer.node:main"]},
+    entry_points={
+        "console_scripts": [
+            "sally_sequencer = sally_sequencer.node:main",
+            "sally-reach = sally_sequencer.reach_map:main",
+        ]
+    },
 )

@@ -35,7 +35,9 @@ from dataclasses import dataclass, field
 
 from sally_description.constants import LEGS
 
-SEQUENCES = ("f2w", "orient", "f2w_fr", "wall_hold", "floor_lift")
+SEQUENCES = ("f2w", "f2w_all", "orient", "f2w_fr", "wall_hold", "floor_lift")
+DURATIONS = {"f2w_all": "80.0"}
+"""duration:=auto per sequence (25 s for the others): f2w_all's climb takes about 52 s of sim time."""
 PACINGS = ("realtime", "fast", "lockstep")
 
 
@@ -49,7 +51,9 @@ class Argument:
 ARGUMENTS: dict[str, Argument] = {
     "sequence": Argument("f2w", "sequence to run", SEQUENCES),
     "headless": Argument("true", "run without the MuJoCo viewer", ("true", "false")),
-    "duration": Argument("25.0", "sim seconds after which an unfinished sequence fails"),
+    "duration": Argument(
+        "auto", "sim seconds after which an unfinished sequence fails (auto: 80 for f2w_all, else 25)"
+    ),
     "pacing": Argument("realtime", "sim pacing", PACINGS),
     "sync": Argument(
         "true",
@@ -120,6 +124,8 @@ def resolve(arguments: Mapping[str, str]) -> dict[str, str]:
     for name, arg in ARGUMENTS.items():
         if arg.choices and values[name] not in arg.choices:
             raise GraphError(f"{name}:={values[name]} is not one of {list(arg.choices)}")
+    if values["duration"] == "auto":
+        values["duration"] = DURATIONS.get(values["sequence"], "25.0")
     for name in NUMBER_ARGUMENTS:
         try:
             value = float(values[name])
@@ -224,6 +230,8 @@ def graph(name: str, arguments: Mapping[str, str] | None = None) -> list[NodeSpe
         "duration": duration,
         "start_time": float(values["settle"]),
         "hold": float(values["hold"]),
+        # its first step waits until its magnet commands reach the sim and its targets the IK
+        "readers": "sally_sim,sally_ik" if values["sim"] == "true" else "sally_ik",
     }
     nodes.append(
         NodeSpec("sequencer", "sally_sequencer", "sally_sequencer", sequencer, required=True, config="sequencer.yaml")

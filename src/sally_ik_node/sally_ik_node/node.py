@@ -13,7 +13,9 @@ if it had just started.
 
 With ``target_sync`` (lockstep graphs) a solve waits for the sequencer's target stamped with that
 state (an empty foot is a tick: no target this step), at most ``target_wait`` wall seconds, so the
-run does not depend on whether the target or the state arrives first. Foot states and the
+run does not depend on whether the target or the state arrives first. A target that names the
+stance command sent before it (``stance_stamp``) waits for that command (as long as
+``target_wait``), so it is never judged against the stance before. Foot states and the
 sequencer's targets are kept (TRANSIENT_LOCAL) for late readers.
 """
 
@@ -36,10 +38,20 @@ from sally_description.contact import FootContactMonitor
 from sally_interfaces.msg import FootState, FootStates, IKStatus, StanceCommand
 from sally_interfaces.msg import IKTarget as IKTargetMsg
 from sally_node_common import run_node
+from sally_node_common.body_target import BodyTarget
 from sally_node_common.diagnostics import diagnostic_array, diagnostic_status
 from sally_node_common.ik_target import IKTarget, IKTargetError
 from sally_node_common.input_health import InputHealth
-from sally_node_common.inputs import MAX_DISTANCE, UNKNOWN, InputError, StampOrder, joint_arrays, known, numbers
+from sally_node_common.inputs import (
+    MAX_DISTANCE,
+    UNKNOWN,
+    InputError,
+    StampOrder,
+    joint_arrays,
+    known,
+    numbers,
+    unit_quaternion,
+)
 from sally_node_common.kept_topics import subscribe_kept
 from sally_node_common.messages import odometry_pose
 from sally_node_common.parameters import Param, ParameterTable
@@ -48,7 +60,7 @@ from sally_node_common.stamps import set_stamp, stamp_ns
 from sally_node_common.wall_timers import wall_timer
 
 from .errors import IKError
-from .stamp_sync import StampPairs, TickWait
+from .stamp_sync import AfterStance, StampPairs, TickWait
 from .whole_body_ik import IKConfig, StanceMode, WholeBodyIK
 
 STATES, ODOM, TARGET, STANCE = "/joint_states", "/sally/odom", "/sally/ik_target", "/sally/stance"
@@ -103,6 +115,10 @@ class IKNode(Node):
         self._pending_stance: dict[str, StanceMode] = {}
         self._ticks: TickWait[tuple[int, np.ndarray, Pose7]] = TickWait(bool(self.get_parameter("target_sync").value))
         """Matched states (stamp, joints, body) waiting for the sequencer's tick; wall clock."""
+        self._after_stance: AfterStance[tuple[IKTargetMsg, IKTarget | None, BodyTarget | None, bool]] = AfterStance()
+        """Targets (message, checked foot and body targets, kept) waiting for the stance command they
+        follow; wall clock."""
+        self._pending_body: BodyTarget | None = None
         self._read_settings()  # ik_period, target_wait (again on every accepted set request)
         self._contacts = FootContactMonitor()
         self._counts: Counter[str] = Counter()
@@ -158,13 +174,14 @@ class IKNode(Node):
         self._stance_order.restart()
         self._last_solved, self._started = None, False
         self._ticks.restart()
-        self._pending_target, self._pending_stance = None, {}
+        self._after_stance.restart()
+        self._pending_target, self._pending_stance, self._pending_body = None, {}, None
         self._contacts = FootContactMonitor()
         self._counts["restarts"] += 1
 
     def _read_settings(self) -> None:
         self._period_ns = round(self.get_parameter("ik_period").value * 1e9)
-        self._ticks.wait = self.get_parameter("target_wait").value
+        self._ticks.wait = self._after_stance.wait = self.get_parameter("target_wait").value
 
     def _matched(self, stamp: int, pair: tuple[np.ndarray, Pose7] | None) -> None:
         """A state and its odometry are both in: solve it when it is an IK state not solved yet."""
@@ -177,6 +194,14 @@ class IKNode(Node):
             self._solve(*ready)
 
     def _check_wait(self) -> None:
+        for msg, target, body, kept in self._after_stance.check(time.monotonic()):
+            self.get_logger().warning(
+                f"no stance command stamped {stamp_ns(msg.stance_stamp) * 1e-9:.3f} s (named by the target "
+                f"stamped {stamp_ns(msg.header.stamp) * 1e-9:.3f} s) within {self._after_stance.wait:g} s; "
+                "taking the target without",
+                throttle_duration_sec=5.0,
+            )
+            self._take_target(msg, target, body, kept)
         timed_out = self._ticks.check(time.monotonic())
         if timed_out is not None:
             self.get_logger().warning(
@@ -190,11 +215,23 @@ class IKNode(Node):
         stamp = stamp_ns(msg.header.stamp)
         try:
             target = self._check_target(msg)
+            body = self._check_body(msg)
             if stamp:
                 self._target_order.admit(stamp)
         except InputError as exc:
             return self._reject(TARGET, exc.reason, msg.foot, f"{exc}", kept)
         self._health.heard(TARGET)
+        arrived = (msg, target, body, kept)
+        for item in self._after_stance.target(stamp_ns(msg.stance_stamp), arrived, time.monotonic()):
+            self._take_target(*item)
+        return None
+
+    def _take_target(self, msg: IKTargetMsg, target: IKTarget | None, body: BodyTarget | None, kept: bool) -> None:
+        """A checked target whose stance command is in (or given up on): judged against the stance,
+        kept for the next solve (with its body target), and the tick it carries."""
+        stamp = stamp_ns(msg.header.stamp)
+        if body is not None:
+            self._pending_body = body
         if (
             target is not None
             and self.ik.modes[msg.foot] is not StanceMode.SWING
@@ -214,6 +251,14 @@ class IKNode(Node):
             if released is not None:
                 self._solve(*released)
         return None
+
+    def _check_body(self, msg: IKTargetMsg) -> BodyTarget | None:
+        if not msg.has_body_pose:
+            return None
+        p, q = msg.body_pose.position, msg.body_pose.orientation
+        position = numbers((p.x, p.y, p.z), MAX_DISTANCE, "IK target body position", " m")
+        quat = unit_quaternion((q.w, q.x, q.y, q.z), "IK target body orientation")
+        return BodyTarget(position, quat)
 
     def _check_target(self, msg: IKTargetMsg) -> IKTarget | None:
         if not msg.foot:
@@ -248,6 +293,8 @@ class IKNode(Node):
         self._counts["stance_commands"] += 1
         if self._started:
             self._apply_stance()
+        for item in self._after_stance.stance(stamp):
+            self._take_target(*item)
         return None
 
     def _apply_stance(self) -> None:
@@ -287,7 +334,11 @@ class IKNode(Node):
                 self.ik.set_stance(leg, StanceMode.FLOOR)
                 self._contacts.set_floor_baseline(leg, self.ik.foot_pose(leg).translation())
             self.ik.hold_body()
+            self.get_logger().info(f"first state solved: {stamp * 1e-9:.3f} s; its feet are the stance locks")
         self._apply_stance()
+        if self._pending_body is not None:
+            self.ik.set_body_target(self._pending_body.position, self._pending_body.quat)
+            self._pending_body = None
         if self._pending_target is not None:
             foot, target = self._pending_target
             self._pending_target = None
@@ -352,6 +403,7 @@ class IKNode(Node):
             **counts,
             "sync_lost": self._ticks.lost,
             "target_wait_timeouts": self._ticks.timeouts,
+            "stance_wait_timeouts": self._after_stance.timeouts,
             **self._health.values(),
         }
         message = (

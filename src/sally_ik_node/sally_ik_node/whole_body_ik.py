@@ -122,6 +122,13 @@ class WholeBodyIK:
         self.limits = [mink.ConfigurationLimit(model)]
         passive = [model.joint(joint_name(kind, leg)).dofadr[0] for leg in LEGS for kind in PASSIVE_KINDS]
         self.constraints = [mink.DofFreezingTask(model, dof_indices=passive)]
+        self._ee2_dof = {leg: model.joint(joint_name("ee2", leg)).dofadr[0] for leg in LEGS}
+        self.conform = False
+        """Set once the body is moved (:meth:`set_body_target`): every stance foot keeps its face
+        flat (FLOOR feet too) and its passive ee2 twist is free in the solve, as a magnet holding
+        the face flat twists it; without it a pitched body asks the floor feet to tilt."""
+        self._conform_key: tuple[int, ...] | None = None
+        self._conform_constraints: list = self.constraints
         self._leg_configuration = mink.Configuration(model)
         self._leg_qpos = {
             leg: np.array([model.joint(joint_name(k, leg)).qposadr[0] for k in ACTUATED_KINDS]) for leg in LEGS
@@ -166,13 +173,25 @@ class WholeBodyIK:
         """Keep main_frame where it is now."""
         self.body_task.set_target(self.configuration.get_transform_frame_to_world(ROOT_BODY, "body"))
 
+    def set_body_target(self, position: np.ndarray, quat_wxyz: np.ndarray) -> None:
+        """Move main_frame toward this pose (world; the stance feet stay locked, faces flat)."""
+        if not self.conform:
+            self.conform = True
+            for leg, mode in self.modes.items():
+                if mode is StanceMode.FLOOR:  # the same lock, with the face's tilt
+                    locked = self._foot_tasks[leg].transform_target_to_world
+                    task = self._foot_task(leg, self.config.stance_position_cost, self.config.wall_orientation_cost)
+                    task.set_target(locked)
+        self.body_task.set_target(mink.SE3(np.concatenate([np.asarray(quat_wxyz, float), np.asarray(position, float)])))
+
     def set_stance(self, foot: str, mode: StanceMode) -> None:
         """FLOOR locks the foot's position where it is; WALL locks its full pose; SWING frees it."""
         _check_foot(foot)
         mode = StanceMode(mode)
         pose = self.configuration.get_transform_frame_to_world(ee_site(foot), "site")
         if mode is StanceMode.FLOOR:
-            self._foot_task(foot, self.config.stance_position_cost, 0.0).set_target(pose)
+            tilt = self.config.wall_orientation_cost if self.conform else 0.0
+            self._foot_task(foot, self.config.stance_position_cost, tilt).set_target(pose)
         elif mode is StanceMode.WALL:
             self._foot_task(foot, self.config.stance_position_cost, self.config.wall_orientation_cost).set_target(pose)
         else:
@@ -211,7 +230,7 @@ class WholeBodyIK:
                 cfg.solver,
                 damping=cfg.damping,
                 limits=self.limits,
-                constraints=self.constraints,
+                constraints=self._constraints(),
             )
             if not np.isfinite(velocity).all():
                 raise mink.NoSolutionFound("non-finite velocity")
@@ -230,6 +249,22 @@ class WholeBodyIK:
         return IKResult(
             self.configuration.q.copy(), code, swing or "", pos_err, ori_err, time.perf_counter() - start, message
         )
+
+    def _constraints(self) -> list:
+        """The passive joints frozen, except (once the body moves) the stance feet's ee2."""
+        if not self.conform:
+            return self.constraints
+        free = {self._ee2_dof[leg] for leg, mode in self.modes.items() if mode is not StanceMode.SWING}
+        key = tuple(sorted(free))
+        if self._conform_key != key:
+            frozen = [
+                self.model.joint(joint_name(kind, leg)).dofadr[0] for leg in LEGS for kind in PASSIVE_KINDS
+            ]
+            self._conform_key = key
+            self._conform_constraints = [
+                mink.DofFreezingTask(self.model, dof_indices=[d for d in frozen if d not in free])
+            ]
+        return self._conform_constraints
 
     def _swing_leg_step(self, swing: str, q0: np.ndarray, tasks: list) -> tuple[IKCode, str]:
         """The swing leg's motor joints again, from the measured base and the other joints."""

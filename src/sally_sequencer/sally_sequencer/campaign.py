@@ -3,7 +3,9 @@
 ``f2w`` runs FL's ``f2w``; once FL has dwelt ``dwell`` (3.0 s) in F2W_REACH its runner is
 force-completed, FL becomes a WALL stance foot (full pose lock) and FR's ``f2w_fr`` starts from
 where FR stands. FR joins the wall feet after its own dwell; the campaign is done ``hold`` seconds
-later. ``orient``, ``f2w_fr``, ``wall_hold`` (FL's f2w) and ``floor_lift`` (FL lifted) are
+later. ``f2w_all`` goes on from there (:mod:`.climb`): a BODY stage moves the body through the
+corner while every foot holds, then BL and BR are put on the wall in turn; it is done ``hold``
+seconds after BR is planted. ``orient``, ``f2w_fr``, ``wall_hold`` (FL's f2w) and ``floor_lift`` (FL lifted) are
 single-foot campaigns (``orient`` is done ``hold`` seconds after its orient motion ends,
 ``floor_lift`` ``hold`` seconds after the lift).
 
@@ -20,6 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sally_description.constants import LEGS
+from sally_node_common.body_target import BodyTarget, body_from_hips
 from sally_node_common.ik_target import IKTarget
 
 from .errors import SequenceError
@@ -28,9 +31,12 @@ from .runner import RunnerStatus, SequenceRunner
 from .sequences import ORIENT_TIME, make_sequence
 
 FEET = LEGS
+BODY = "BODY"
+"""The stage that moves the body (every foot holds) instead of a foot."""
 SWING, FLOOR, WALL = "SWING", "FLOOR", "WALL"
 CAMPAIGNS = {
     "f2w": (("FL", "f2w"), ("FR", "f2w_fr")),
+    "f2w_all": (("FL", "f2w"), ("FR", "f2w_fr"), (BODY, "body_climb"), ("BL", "b2w_bl"), ("BR", "b2w_br")),
     "orient": (("FL", "orient"),),
     "f2w_fr": (("FR", "f2w_fr"),),
     "wall_hold": (("FL", "f2w"),),
@@ -56,6 +62,8 @@ class Tick:
     """What to send for one step: None / empty where nothing changed."""
 
     target: tuple[str, IKTarget] | None = None
+    body: BodyTarget | None = None
+    """Where the body should be (a BODY stage); None: the IK keeps its latest body target."""
     stance: dict[str, str] | None = None
     magnets: dict[str, bool] = field(default_factory=dict)
     events: list[str] = field(default_factory=list)
@@ -116,8 +124,20 @@ class Campaign:
             self.plant_targets[foot] = np.asarray(position, dtype=float)
 
     def _next_stage(self, after: int) -> int | None:
-        """The first stage after ``after`` whose foot is not planted yet."""
-        return next((i for i in range(after + 1, len(self.stages)) if self.stages[i][0] not in self.planted), None)
+        """The first stage after ``after`` whose foot is not planted yet (a BODY stage runs unless a
+        foot after it is planted already: the body has moved)."""
+        for i in range(after + 1, len(self.stages)):
+            who = self.stages[i][0]
+            if who == BODY and not any(foot in self.planted for foot, _ in self.stages[i + 1 :]):
+                return i
+            if who != BODY and who not in self.planted:
+                return i
+        return None
+
+    @property
+    def moves_body(self) -> bool:
+        """Whether the campaign has a BODY stage (the climb)."""
+        return any(who == BODY for who, _ in self.stages)
 
     @property
     def foot(self) -> str:
@@ -173,6 +193,11 @@ class Campaign:
         target = runner.step(t)
         for index in range(before + 1, runner.index + 1):  # an instant phase is passed within a step
             self._log_phase(runner.phases[index].name, runner.phase_start)
+        if isinstance(target, BodyTarget):
+            self._tick.body = target
+            if runner.done:
+                self._body_moved(t)
+            return
         self._tick.target = (self.foot, target)
         if runner.phase.name == "F2W_REACH" and t - runner.phase_start >= self.dwell:
             self._plant(t)
@@ -197,18 +222,33 @@ class Campaign:
         else:
             self._finish_at = t + self.hold
 
+    def _body_moved(self, t: float) -> None:
+        self._tick.events.append(f"body moved at {t:.3f} s")
+        following = self._next_stage(self.stage)
+        if following is not None:
+            self._start_stage(following, t)
+        else:
+            self._finish_at = t + self.hold
+
+    def body(self) -> BodyTarget:
+        """main_frame's pose from the hips as last measured."""
+        return body_from_hips({foot: self._reading(foot).hip_pivot for foot in FEET})
+
     def _start_stage(self, index: int, t: float) -> None:
         self.stage = index
         foot, name = self.stages[index]
+        moving = foot if foot != BODY else FEET[0]  # a body stage swings no foot; its ctx foot is unused
         ctx = PhaseContext(
             foot=foot,
-            ee_home=self._reading(foot).position.copy(),
-            ee_pos_fn=lambda: self._reading(foot).position,
-            hip_pivot_fn=lambda: self._reading(foot).hip_pivot,
-            enable_magnet=lambda: self._switch(foot, True),
-            disable_magnet=lambda: self._switch(foot, False),
+            ee_home=self._reading(moving).position.copy(),
+            ee_pos_fn=lambda: self._reading(moving).position,
+            hip_pivot_fn=lambda: self._reading(moving).hip_pivot,
+            enable_magnet=lambda: self._switch(moving, True),
+            disable_magnet=lambda: self._switch(moving, False),
+            body_fn=self.body,
         )
-        self._set_stance({foot: SWING})
+        if foot != BODY:
+            self._set_stance({foot: SWING})
         self.runner = SequenceRunner(make_sequence(name), ctx, t)
         self._log_phase(self.runner.phase.name, t)
 

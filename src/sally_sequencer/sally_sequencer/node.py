@@ -36,6 +36,7 @@ from std_msgs.msg import Bool
 from sally_interfaces.msg import FootStates, IKStatus, MagnetArray, MagnetCommand, SequenceStatus, StanceCommand
 from sally_interfaces.msg import IKTarget as IKTargetMsg
 from sally_node_common import StartupError, run_node, run_until_finished
+from sally_node_common.body_target import BodyTarget, body_from_hips
 from sally_node_common.diagnostics import diagnostic_array, diagnostic_status
 from sally_node_common.ik_target import IKTarget
 from sally_node_common.input_health import InputHealth
@@ -44,11 +45,13 @@ from sally_node_common.kept_topics import subscribe_kept
 from sally_node_common.messages import check_magnet_array
 from sally_node_common.parameters import Param, ParameterTable
 from sally_node_common.qos import KEPT, LATCHED, RELIABLE_DEEP
-from sally_node_common.stamps import set_stamp, stamp_ns
+from sally_node_common.stamps import set_stamp, set_time, stamp_ns
 from sally_node_common.wall_timers import wall_timer
 
 from .campaign import CAMPAIGNS, FEET, Campaign, FootReading
+from .climb import MIN_PITCH
 from .errors import SequenceError
+from .readiness import missing_readers
 from .telemetry import FootView, face_normal, telemetry_block
 
 MODES = {"SWING": StanceCommand.SWING, "FLOOR": StanceCommand.FLOOR, "WALL": StanceCommand.WALL}
@@ -73,6 +76,13 @@ TABLE = ParameterTable(
         _seconds("ik_period", 0.005, "time between IK solves (the sequencer's step)", positive=True),
         _seconds("telemetry_period", 1.0, "time between telemetry blocks (0: none)"),
         Param("exit_when_done", True, "exit when the run ends (0 success, 1 failure)", read_only=True),
+        Param(
+            "readers",
+            "",
+            "nodes that must read the sequencer's commands before its first step, comma-separated "
+            "(the graphs name sally_sim,sally_ik); '' = a matched reader on every output",
+            read_only=True,
+        ),
     )
 )
 
@@ -95,6 +105,9 @@ class SequencerNode(Node):
         self.finished = threading.Event()
         self.succeeded = False
         self._last_stamp = -1
+        self._stance_sent = 0  # stamp of the latest stance command published (the targets name it)
+        self._body_pitch: float | None = None
+        """main_frame's pitch (deg) from the hips of the latest foot states."""
         self._next_telemetry = 0
         self._magnets: dict[str, tuple[bool, str, bool]] = {}
         """foot -> (enabled, surface, in_contact) from the latest /sally/magnets."""
@@ -126,6 +139,12 @@ class SequencerNode(Node):
             Bool, "/sally_sim/holding", lambda msg: setattr(self, "_holding", bool(msg.data)), LATCHED
         )
         wall_timer(self, 1.0, self._publish_diagnostics)
+        self._readers = [name.strip() for name in str(p("readers")).split(",") if name.strip()]
+        self._outputs = (self._pub_magnets, self._pub_stance, self._pub_target)
+        self._held_feet: tuple[FootStates, bool] | None = None
+        """Foot states that came before the outputs were matched (stepped on once they are)."""
+        self._matched = False
+        self._match_timer = wall_timer(self, 0.01, self._check_outputs)
         self.get_logger().info(
             f"sequencer ready: {p('sequence')} ({' then '.join(f for f, _ in CAMPAIGNS[p('sequence')])}) "
             f"from t={p('start_time'):g} s, dwell {p('dwell'):g} s, duration {p('duration'):g} s"
@@ -180,7 +199,31 @@ class SequencerNode(Node):
             readings[f.foot] = FootReading(position, hip)
         return readings
 
+    def _check_outputs(self) -> None:
+        """Until every output reaches its readers (:mod:`.readiness`); then say so with a tick
+        stamped 0 on /sally/ik_target (kept: a runner starts sim time once it has it; the IK takes
+        it as no target) and step on the foot states that came meanwhile."""
+        info = self.get_subscriptions_info_by_topic
+        seen = {p.topic_name: [i.node_name for i in info(p.topic_name)] for p in self._outputs}
+        matched = {p.topic_name: p.get_subscription_count() for p in self._outputs}
+        waiting = missing_readers(seen, matched, self._readers)
+        if waiting:
+            self.get_logger().info(f"waiting for {', '.join(waiting)}", throttle_duration_sec=5.0)
+            return
+        self._matched = True
+        self._match_timer.cancel()
+        self.get_logger().info(f"commands reach {', '.join(sorted({n for v in seen.values() for n in v}))}")
+        ready = IKTargetMsg()
+        ready.header.frame_id = "world"
+        self._pub_target.publish(ready)
+        if self._held_feet is not None:
+            held, self._held_feet = self._held_feet, None
+            self._on_feet(*held)
+
     def _on_feet(self, msg: FootStates, kept: bool = False) -> None:
+        if not self._matched:
+            self._held_feet = (msg, kept)  # only the newest is stepped on
+            return None
         stamp = stamp_ns(msg.header.stamp)
         if self.finished.is_set():
             return  # the run is over
@@ -214,6 +257,7 @@ class SequencerNode(Node):
         self._magnets_order.restart()
         self._status_order.restart()
         self._last_stamp, self._next_telemetry, self._baselines, self._target, self._magnets = -1, 0, {}, None, {}
+        self._stance_sent = 0
         self._restarts += 1
 
     def _step(self, stamp: int, msg: FootStates, readings: dict[str, FootReading]) -> None:
@@ -223,6 +267,7 @@ class SequencerNode(Node):
         elif not self._holding:  # ...and does not run on while the sim holds or over a gap
             self._campaign_ns += min(stamp - self._last_stamp, MAX_STEP_NS)
         self._last_stamp = stamp
+        self._body_pitch = body_from_hips({foot: r.hip_pivot for foot, r in readings.items()}).pitch_deg
         t = self._campaign_ns * 1e-9
         if not self.campaign.runner and t >= self.campaign.start_time:
             self._baselines = {foot: r.position.copy() for foot, r in readings.items()}
@@ -233,11 +278,12 @@ class SequencerNode(Node):
             out = StanceCommand(feet=list(tick.stance), modes=[MODES[m] for m in tick.stance.values()])
             set_stamp(out.header, when)
             self._pub_stance.publish(out)
+            self._stance_sent = when
         if tick.magnets:
             out = MagnetCommand(feet=list(tick.magnets), enable=list(tick.magnets.values()))
             set_stamp(out.header, when)
             self._pub_magnets.publish(out)
-        self._publish_target(when, tick.target)
+        self._publish_target(when, tick.target, tick.body)
         if tick.target is not None:
             self._target = tick.target
         self._publish_status(when, t)
@@ -248,9 +294,10 @@ class SequencerNode(Node):
             self._finish(when, t)
 
     # --- outputs --------------------------------------------------------------------------------
-    def _publish_target(self, when: int, target) -> None:
+    def _publish_target(self, when: int, target, body: BodyTarget | None = None) -> None:
         out = IKTargetMsg()
         set_stamp(out.header, when)
+        set_time(out.stance_stamp, self._stance_sent)
         out.header.frame_id = "world"
         if target is not None:
             foot, goal = target
@@ -260,6 +307,13 @@ class SequencerNode(Node):
             if goal.face_axis is not None:
                 out.face_axis.x, out.face_axis.y, out.face_axis.z = goal.face_axis.tolist()
             out.position_cost, out.orientation_cost = goal.position_cost, goal.orientation_cost
+            runner = self.campaign.runner
+            out.phase = runner.phase.name if runner is not None else ""
+        if body is not None:
+            out.has_body_pose = True
+            pose = out.body_pose
+            pose.position.x, pose.position.y, pose.position.z = body.position.tolist()
+            pose.orientation.w, pose.orientation.x, pose.orientation.y, pose.orientation.z = body.quat.tolist()
             runner = self.campaign.runner
             out.phase = runner.phase.name if runner is not None else ""
         self._pub_target.publish(out)  # an empty foot: a tick with no swing target
@@ -294,6 +348,8 @@ class SequencerNode(Node):
                     f"{foot} is not held on the wall (magnet {'on' if enabled else 'off'}, surface {surface}, "
                     f"contact {contact})"
                 )
+        if self.campaign.moves_body and (self._body_pitch is None or self._body_pitch < MIN_PITCH):
+            problems.append(f"the body is pitched {self._body_pitch or 0.0:.1f} deg, not at least {MIN_PITCH:g}")
         self.succeeded = not problems
         final = self._status_msg(when, t)
         final.done, final.failed = True, not self.succeeded
@@ -370,6 +426,7 @@ class SequencerNode(Node):
             None if target is None else target.face_axis,
             feet,
             drift,
+            self._body_pitch,
         )
 
 

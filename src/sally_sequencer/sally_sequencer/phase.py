@@ -8,7 +8,10 @@ from typing import Any
 
 import numpy as np
 
+from sally_node_common.body_target import BodyTarget
 from sally_node_common.ik_target import IKTarget
+
+from .errors import SequenceError
 
 
 @dataclass
@@ -26,6 +29,8 @@ class PhaseContext:
     disable_magnet: Callable[[], None]
     wall_dist_fn: Callable[[np.ndarray], float] | None = None
     """Distance from a point to the wall along its normal, if the runner knows the wall."""
+    body_fn: Callable[[], BodyTarget] | None = None
+    """main_frame's current pose (from the hips), if the runner knows it."""
     shared: dict[str, Any] = field(default_factory=dict)
     """Free cross-phase state (e.g. F2W_MEASURE -> F2W_REACH's target)."""
 
@@ -35,13 +40,19 @@ class PhaseContext:
     def hip_pivot(self) -> np.ndarray:
         return np.asarray(self.hip_pivot_fn(), dtype=float)
 
+    def body(self) -> BodyTarget:
+        if self.body_fn is None:
+            raise SequenceError("this phase moves the body, and whoever runs it gave no body pose")
+        return self.body_fn()
+
 
 @dataclass(frozen=True)
 class Phase:
     name: str
     duration: float
-    step: Callable[[float, PhaseContext], IKTarget]
-    """(time since the phase began, context) -> the target for now."""
+    step: Callable[[float, PhaseContext], IKTarget | BodyTarget]
+    """(time since the phase began, context) -> the target for now: the swing foot's, or (a body
+    phase, every foot holding) the body's."""
     on_enter: Callable[[PhaseContext], None] | None = None
     unbounded: bool = False
     """Never ends by itself (holds until the runner is force-completed)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from sally_node_common.body_target import BodyTarget
 from sally_node_common.ik_target import IKTarget
 
 from .errors import SequenceError
@@ -35,7 +36,7 @@ class SequenceRunner:
         self.index = 0
         self.phase_start = start_time
         self.done = False
-        self._last: IKTarget | None = None
+        self._last: IKTarget | BodyTarget | None = None
         self._enter(0, start_time)
 
     def _enter(self, index: int, t: float) -> None:
@@ -48,7 +49,7 @@ class SequenceRunner:
     def phase(self) -> Phase:
         return self.phases[self.index]
 
-    def step(self, t: float) -> IKTarget:
+    def step(self, t: float) -> IKTarget | BodyTarget:
         """The target at sim time ``t`` (non-decreasing); enters the next phases as their times come."""
         if self.done:
             if self._last is None:

@@ -50,7 +50,16 @@ ORIENT_HEIGHT, ORIENT_TIME = 0.40, 3.0
 REACH_TIME = 2.0
 SEAT_TIME = 0.5
 SEAT_SETTLE = 0.25
-SEQUENCE_FEET = {"orient": "FL", "f2w": "FL", "f2w_fr": "FR", "lift": "FL"}
+SEQUENCE_FEET = {
+    "orient": "FL",
+    "f2w": "FL",
+    "f2w_fr": "FR",
+    "lift": "FL",
+    "b2w_bl": "BL",
+    "b2w_br": "BR",
+    "body_climb": "BODY",
+}
+"""Sequence -> the foot it swings (BODY: a body move while every foot holds; see :mod:`.climb`)."""
 
 
 def wall_distance(point: np.ndarray) -> float:
@@ -163,4 +172,8 @@ def make_sequence(name: str) -> list[Phase]:
         return [lift(), swing(-SWING_ANGLE_DEG), orient(), measure(), reach()]
     if name == "f2w_fr":
         return [lift(), swing(+SWING_ANGLE_DEG), orient(), measure(), reach()]
+    if name in ("b2w_bl", "b2w_br", "body_climb"):
+        from . import climb  # the climb builds on these phases
+
+        return climb.body_climb() if name == "body_climb" else climb.back_to_wall(SEQUENCE_FEET[name])
     raise SequenceError(f"unknown sequence {name!r}; valid: {sorted(SEQUENCE_FEET)}")

@@ -44,8 +44,10 @@ def telemetry_block(
     target_face: np.ndarray | None,
     feet: dict[str, FootView],
     drift: dict[str, float],
+    body_pitch: float | None = None,
 ) -> str:
-    """``drift``: stance foot -> distance from where it stood when the sequence began (m)."""
+    """``drift``: stance foot -> distance from where it stood when the sequence began (m);
+    ``body_pitch``: main_frame's nose-up pitch (deg), shown when given."""
     filled = round(min(max(progress, 0.0), 1.0) * BAR)
     head = f"t={t:5.1f} [{'█' * filled}{'░' * (BAR - filled)}] {foot}/{phase} {progress * 100:5.1f}%"
     swing = feet.get(foot)
@@ -60,6 +62,8 @@ def telemetry_block(
         head += f" stance={worst}/{drift[worst] * 1e3:.1f}mm"
     if swing is not None:
         head += f" mag={'ON' if swing.magnet_on else 'OFF'}"
+    if body_pitch is not None:
+        head += f" body_pitch={body_pitch:5.1f}°"
     lines = [head]
     for name, view in feet.items():
         if view.mode == "SWING":

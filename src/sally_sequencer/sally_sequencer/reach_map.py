@@ -1,0 +1,144 @@
+"""``sally-reach``: the reachability map behind the climb, computed with the model's kinematics.
+
+For body poses along the corner (pitch 0-90 deg nose-up, distance of main_frame from the wall,
+height above the floor) it asks, per foot, whether the foot can be planted flat on the wall and on
+the floor anywhere on the plates (:mod:`sally_description.reachability`), and draws one panel per
+foot kind (front: FL, back: BL; FR and BR are their mirror images) and pitch. It then checks the
+climb's own plan (:mod:`.climb`) point by point: all four feet held along the body's path, and the
+back feet's wall plants at the climb pose, and prints what it found.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from sally_description import build_model
+from sally_description.reachability import BodyPose, LegKinematics, body_clear, solve_plant
+
+from . import climb
+
+PITCHES = (0.0, 30.0, 60.0, 75.0, 90.0)
+DISTANCES = tuple(np.round(np.linspace(0.20, 0.50, 7), 3))
+HEIGHTS = tuple(np.round(np.linspace(0.10, 0.40, 7), 3))
+START = BodyPose(0.5, 0.124, 0.0)
+"""Where f2w leaves the body (about: spawned at the origin, 0.124 m up, level)."""
+PATH_STEPS = 10
+
+
+@dataclass(frozen=True)
+class PathPoint:
+    pose: BodyPose
+    held: dict[str, bool]
+    twist_deg: dict[str, float]
+
+
+def classify(kin: LegKinematics, pose: BodyPose) -> int:
+    """0 body in a plate, 1 neither surface, 2 floor only, 3 wall only, 4 both."""
+    if not body_clear(pose):
+        return 0
+    floor, wall = solve_plant(kin, pose, "floor", seeds=2).ok, solve_plant(kin, pose, "wall", seeds=2).ok
+    return 1 + int(floor) + 2 * int(wall)
+
+
+def reach_grid(model) -> dict[str, np.ndarray]:
+    """foot kind (FL / BL) -> classes [pitch, distance, height]."""
+    out = {}
+    for leg in ("FL", "BL"):
+        kin = LegKinematics(model, leg, 4)
+        grid = np.zeros((len(PITCHES), len(DISTANCES), len(HEIGHTS)), dtype=int)
+        for i, pitch in enumerate(PITCHES):
+            for j, d in enumerate(DISTANCES):
+                for k, h in enumerate(HEIGHTS):
+                    grid[i, j, k] = classify(kin, BodyPose(float(d), float(h), pitch))
+        out[leg] = grid
+    return out
+
+
+def check_plan(model) -> tuple[list[PathPoint], dict[str, tuple[bool, float]]]:
+    """The climb's body path with every foot held where it stands, and the back feet's wall plants
+    at the climb pose (each: found, ee2 twist in deg)."""
+    plan = climb.plan_checks()
+    end: BodyPose = plan["body"]
+    kins = {leg: LegKinematics(model, leg, 4) for leg in ("FL", "FR", "BL", "BR")}
+    floor = {"BL": np.array([-0.19, 0.14, 0.008]), "BR": np.array([-0.19, -0.14, 0.008])}
+    holds = {**{f: ("wall", p) for f, p in plan["front_plants"].items()}, **{f: ("floor", p) for f, p in floor.items()}}
+    path = []
+    for s in np.linspace(0.0, 1.0, PATH_STEPS + 1):
+        pose = BodyPose(
+            START.distance + s * (end.distance - START.distance),
+            START.height + s * (end.height - START.height),
+            START.pitch_deg + s * (end.pitch_deg - START.pitch_deg),
+        )
+        plants = {f: solve_plant(kins[f], pose, surface, point, seeds=2) for f, (surface, point) in holds.items()}
+        path.append(PathPoint(pose, {f: p.ok for f, p in plants.items()}, {f: p.twist_deg for f, p in plants.items()}))
+    backs = {}
+    for foot, point in plan["back_plants"].items():
+        found = solve_plant(kins[foot], end, "wall", point, seeds=3)
+        backs[foot] = (found.ok, found.twist_deg)
+    return path, backs
+
+
+def draw(grid: dict[str, np.ndarray], path: list[PathPoint], out: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.colors import ListedColormap
+    from matplotlib.patches import Patch
+
+    colours = ["#555555", "#f2f2f2", "#8fb8de", "#e6a157", "#5aa469"]
+    labels = ["body in a plate", "neither", "floor only", "wall only", "floor and wall"]
+    cmap = ListedColormap(colours)
+    fig, axes = plt.subplots(2, len(PITCHES), figsize=(3.0 * len(PITCHES), 6.4), sharex=True, sharey=True)
+    extent = (DISTANCES[0] - 0.025, DISTANCES[-1] + 0.025, HEIGHTS[0] - 0.025, HEIGHTS[-1] + 0.025)
+    for row, leg in enumerate(("FL", "BL")):
+        for col, pitch in enumerate(PITCHES):
+            ax = axes[row, col]
+            ax.imshow(grid[leg][col].T, origin="lower", extent=extent, cmap=cmap, vmin=0, vmax=4, aspect="auto")
+            near = [p.pose for p in path if abs(p.pose.pitch_deg - pitch) <= 7.5]
+            if near:
+                ax.plot([p.distance for p in near], [p.height for p in near], "k*", markersize=9)
+            if row == 0:
+                ax.set_title(f"pitch {pitch:g}°")
+            if col == 0:
+                ax.set_ylabel(f"{leg} ({'FR' if leg == 'FL' else 'BR'} mirrored)\nbody height (m)")
+            if row == 1:
+                ax.set_xlabel("body to wall (m)")
+    handles = [Patch(color=c, label=label) for c, label in zip(colours, labels)]
+    handles.append(plt.Line2D([], [], color="k", marker="*", linestyle="", label="climb path (pitch within 7.5°)"))
+    fig.legend(handles=handles, loc="lower center", ncol=6, frameon=False)
+    fig.suptitle("Where a foot can be planted flat, per body pose (main_frame pitched nose-up toward the wall)")
+    fig.tight_layout(rect=(0, 0.06, 1, 0.96))
+    fig.savefig(out, dpi=110)
+    plt.close(fig)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="sally-reach", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, default=Path("reach.png"), help="PNG to write (default reach.png)")
+    args = parser.parse_args(argv)
+    model = build_model()
+    start = time.monotonic()
+    path, backs = check_plan(model)
+    print("climb path (all four feet held where they stand; ee2 twist in deg):")
+    for p in path:
+        feet = " ".join(f"{f} {'ok' if ok else 'NO'} {p.twist_deg[f]:+4.0f}" for f, ok in p.held.items())
+        print(f"  distance {p.pose.distance:.3f} m height {p.pose.height:.3f} m pitch {p.pose.pitch_deg:5.1f}: {feet}")
+    for foot, (ok, twist) in backs.items():
+        point = climb.plant_point(foot)
+        print(f"{foot} wall plant at {np.round(point, 3).tolist()} from the climb pose: {'found' if ok else 'NOT found'}")
+    grid = reach_grid(model)
+    draw(grid, path, args.out)
+    held = all(all(p.held.values()) for p in path) and all(ok for ok, _ in backs.values())
+    print(f"wrote {args.out} in {time.monotonic() - start:.0f} s; the plan {'holds' if held else 'does NOT hold'}")
+    return 0 if held else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
