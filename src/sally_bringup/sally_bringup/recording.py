@@ -70,6 +70,7 @@ class RunRecorder:
                 {f.foot: np.array([f.pose.position.x, f.pose.position.y, f.pose.position.z]) for f in msg.feet},
                 {f.foot: int(f.mode) for f in msg.feet},
                 {f.foot: bool(f.in_contact) for f in msg.feet},
+                {f.foot: np.array([f.hip_pivot.x, f.hip_pivot.y, f.hip_pivot.z]) for f in msg.feet},
             )
         )
 

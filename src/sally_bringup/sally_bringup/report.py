@@ -14,8 +14,15 @@ from pathlib import Path
 
 import numpy as np
 
+from sally_node_common.body_target import body_from_hips
+
 PLANT_LIMIT_MM = 5.0
 DRIFT_LIMIT_MM = 3.0
+CLIMBS = ("f2w_all",)
+"""Sequences that put all four feet on the wall: judged by :func:`_planted_drift` and the pitch."""
+PLANTED_DRIFT_LIMIT_MM = 2.0
+"""A climb: no foot may move more than this while it holds (FLOOR or WALL) and others move."""
+MIN_PITCH_DEG = 75.0
 STANCE_FEET = ("BL", "BR")
 WALL_TIMING_KEYS = ("real_time_factor", "wall_time_s", "sim_pacing", "recording")
 
@@ -26,6 +33,8 @@ class FootSample:
     position: dict[str, np.ndarray]
     mode: dict[str, int]
     in_contact: dict[str, bool]
+    hips: dict[str, np.ndarray] = field(default_factory=dict)
+    """Each leg's hip pivot (world): main_frame's pose follows from them (body_from_hips)."""
 
 
 @dataclass
@@ -72,7 +81,7 @@ def build_report(record: RunRecord, sequence: str, wall_time_s: float, exit_code
     report: dict = {"sequence": sequence}
     plants = {}
     last_magnet = record.magnets[-1] if record.magnets else None
-    for foot in ("FL", "FR"):
+    for foot in ("FL", "FR", "BL", "BR"):
         reach = [(t, pos) for t, f, phase, pos in record.targets if f == foot and phase == "F2W_REACH"]
         if not reach:
             continue
@@ -95,21 +104,39 @@ def build_report(record: RunRecord, sequence: str, wall_time_s: float, exit_code
             problems.append(f"{foot} ended {error:.2f} mm from its plant target (limit {PLANT_LIMIT_MM} mm)")
         if not held:
             problems.append(f"{foot} is not held on the wall by its magnet")
-    expected = {"f2w": ("FL", "FR"), "f2w_fr": ("FR",)}.get(sequence, ())
+    expected = {"f2w": ("FL", "FR"), "f2w_fr": ("FR",), "f2w_all": ("FL", "FR", "BL", "BR")}.get(sequence, ())
     for foot in expected:
         if foot not in plants:
             problems.append(f"{foot} never reached F2W_REACH")
             report[f"{foot.lower()}_plant_error_mm"] = None
-    drift = {}
-    for foot in STANCE_FEET:
-        track = [
-            float(np.linalg.norm(s.position[foot] - base.position[foot])) * 1e3 for s in record.feet if s.t >= base.t
-        ]
-        drift[foot] = {"max_mm": round(max(track), 3), "final_mm": round(track[-1], 3)}
-    worst = max(d["max_mm"] for d in drift.values())
-    report["stance_drift_mm"] = worst
-    if worst >= DRIFT_LIMIT_MM:
-        problems.append(f"stance feet drifted {worst:.2f} mm (limit {DRIFT_LIMIT_MM} mm)")
+    if sequence in CLIMBS:
+        drift = _planted_drift(record, base.t)
+        worst = max(d["max_mm"] for d in drift.values())
+        report["stance_drift_mm"] = worst
+        if worst >= PLANTED_DRIFT_LIMIT_MM:
+            moved = max(drift, key=lambda f: drift[f]["max_mm"])
+            problems.append(
+                f"{moved} moved {worst:.2f} mm while it held (limit {PLANTED_DRIFT_LIMIT_MM} mm), "
+                f"at {drift[moved]['at_s']:.2f} s in {_phase_at(record, drift[moved]['at_s'])}"
+            )
+    else:
+        drift = {}
+        for foot in STANCE_FEET:
+            track = [
+                float(np.linalg.norm(s.position[foot] - base.position[foot])) * 1e3
+                for s in record.feet
+                if s.t >= base.t
+            ]
+            drift[foot] = {"max_mm": round(max(track), 3), "final_mm": round(track[-1], 3)}
+        worst = max(d["max_mm"] for d in drift.values())
+        report["stance_drift_mm"] = worst
+        if worst >= DRIFT_LIMIT_MM:
+            problems.append(f"stance feet drifted {worst:.2f} mm (limit {DRIFT_LIMIT_MM} mm)")
+    if end.hips:
+        pitch = body_from_hips(end.hips).pitch_deg
+        report["body_pitch_deg"] = round(pitch, 2)
+        if sequence in CLIMBS and pitch < MIN_PITCH_DEG:
+            problems.append(f"the body ended pitched {pitch:.1f} deg (at least {MIN_PITCH_DEG:g} needed)")
     lost = _contact_losses(record, base.t)
     if lost:
         problems.append("stance contact lost: " + ", ".join(f"{f} at {t:.3f} s" for f, t in lost.items()))
@@ -180,6 +207,37 @@ def _contact_losses(record: RunRecord, since: float) -> dict[str, float]:
             if mode in (FLOOR_MODE, WALL_MODE) and not sample.in_contact[foot] and foot not in lost:
                 lost[foot] = sample.t
     return lost
+
+
+def _planted_drift(record: RunRecord, since: float) -> dict[str, dict]:
+    """Per foot: the most it moved while holding (FLOOR or WALL in the IK's view) from where each
+    hold began, when, and where it ended up relative to that."""
+    out: dict[str, dict] = {}
+    for foot in ("FL", "FR", "BL", "BR"):
+        worst, at, start, final = 0.0, since, None, 0.0
+        for sample in record.feet:
+            if sample.t < since:
+                continue
+            if sample.mode.get(foot) not in (FLOOR_MODE, WALL_MODE):
+                start = None
+                continue
+            if start is None:
+                start = sample.position[foot]
+            final = float(np.linalg.norm(sample.position[foot] - start)) * 1e3
+            if final > worst:
+                worst, at = final, sample.t
+        out[foot] = {"max_mm": round(worst, 3), "final_mm": round(final, 3), "at_s": round(at, 4)}
+    return out
+
+
+def _phase_at(record: RunRecord, t: float) -> str:
+    """'FOOT/PHASE' the sequence was in at ``t``."""
+    current = "SETTLE"
+    for start, foot, phase in record.phases:
+        if start > t:
+            break
+        current = f"{foot}/{phase}"
+    return current
 
 
 def _phase_table(record: RunRecord) -> list[dict]:

@@ -180,6 +180,7 @@ class WholeBodyIK:
             for leg, mode in self.modes.items():
                 if mode is StanceMode.FLOOR:  # the same lock, with the face's tilt
                     locked = self._foot_tasks[leg].transform_target_to_world
+                    assert locked is not None, "a stance foot's task always has its lock"
                     task = self._foot_task(leg, self.config.stance_position_cost, self.config.wall_orientation_cost)
                     task.set_target(locked)
         self.body_task.set_target(mink.SE3(np.concatenate([np.asarray(quat_wxyz, float), np.asarray(position, float)])))
@@ -257,9 +258,7 @@ class WholeBodyIK:
         free = {self._ee2_dof[leg] for leg, mode in self.modes.items() if mode is not StanceMode.SWING}
         key = tuple(sorted(free))
         if self._conform_key != key:
-            frozen = [
-                self.model.joint(joint_name(kind, leg)).dofadr[0] for leg in LEGS for kind in PASSIVE_KINDS
-            ]
+            frozen = [self.model.joint(joint_name(kind, leg)).dofadr[0] for leg in LEGS for kind in PASSIVE_KINDS]
             self._conform_key = key
             self._conform_constraints = [
                 mink.DofFreezingTask(self.model, dof_indices=[d for d in frozen if d not in free])

@@ -179,3 +179,24 @@ def test_cross_check_against_the_numerical_ik():
             assert mink_result.position_error < 1e-3
             checked += 1
     assert checked == 12
+
+
+def test_a_body_target_moves_the_body_with_every_foot_held_and_faces_flat():
+    ik = WholeBodyIK(MODEL)
+    home = homes(ik)
+    faces = {leg: ik.foot_pose(leg).rotation().as_matrix()[:, 1].copy() for leg in LEGS}
+    start = ik.configuration.get_transform_frame_to_world("main_frame", "body")
+    half = np.radians(12.0) / 2  # 12 deg nose-up, 3 cm up
+    goal = start.translation() + [0.0, 0.0, 0.03]
+    ik.set_body_target(goal, np.array([np.cos(half), 0.0, -np.sin(half), 0.0]))
+    assert ik.conform
+    result = converge(ik, 400)
+    body = ik.configuration.get_transform_frame_to_world("main_frame", "body")
+    assert np.linalg.norm(body.translation() - goal) < 2e-3
+    pitch = np.degrees(np.arcsin(body.rotation().as_matrix()[2, 0]))
+    assert pitch == pytest.approx(12.0, abs=0.5)
+    for leg in LEGS:  # the feet stay, and their faces stay flat on the floor (the ee2 twist takes it)
+        assert np.linalg.norm(ik.foot_pose(leg).translation() - home[leg]) < 2e-3, leg
+        face = ik.foot_pose(leg).rotation().as_matrix()[:, 1]
+        assert np.degrees(np.arccos(np.clip(face @ faces[leg], -1, 1))) < 1.0, leg
+    assert within_limits(result.qpos)

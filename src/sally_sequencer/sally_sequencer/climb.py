@@ -25,6 +25,8 @@ the model's kinematics.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from sally_description.constants import WALL_X
@@ -107,14 +109,24 @@ def back_to_wall(foot: str) -> list[Phase]:
     return [back_lift(), back_swing(foot), measure(), reach()]
 
 
-def plan_checks() -> dict[str, object]:
-    """The plan's geometry, for a test to check with the model's kinematics: the start and end body
-    poses, where the feet hold, where the back feet go."""
-    return {
-        "body": CLIMB_POSE,
-        "front_plants": {
+@dataclass(frozen=True)
+class ClimbPlan:
+    """The plan's geometry, for :mod:`.reach_map` and a test to check with the model's kinematics."""
+
+    body: BodyPose
+    """Where BODY_MOVE takes the body."""
+    front_plants: dict[str, np.ndarray]
+    """Where f2w holds FL and FR on the wall (EE sites, about)."""
+    back_plants: dict[str, np.ndarray]
+    """Where BL and BR go on the wall (EE sites)."""
+
+
+def plan_checks() -> ClimbPlan:
+    return ClimbPlan(
+        CLIMB_POSE,
+        {
             "FL": np.array([WALL_X - FOOT_STANDOFF, 0.08, FRONT_PLANT_Z]),
             "FR": np.array([WALL_X - FOOT_STANDOFF, -0.08, FRONT_PLANT_Z]),
         },
-        "back_plants": {foot: plant_point(foot) for foot in BACK_PLANT},
-    }
+        {foot: plant_point(foot) for foot in BACK_PLANT},
+    )

@@ -29,6 +29,8 @@ HEIGHTS = tuple(np.round(np.linspace(0.10, 0.40, 7), 3))
 START = BodyPose(0.5, 0.124, 0.0)
 """Where f2w leaves the body (about: spawned at the origin, 0.124 m up, level)."""
 PATH_STEPS = 10
+MARGINS = (5.0, 10.0)
+"""Joint margins the plan is checked with too (deg)."""
 
 
 @dataclass(frozen=True)
@@ -60,14 +62,15 @@ def reach_grid(model) -> dict[str, np.ndarray]:
     return out
 
 
-def check_plan(model) -> tuple[list[PathPoint], dict[str, tuple[bool, float]]]:
+def check_plan(model, margin_deg: float = 0.0) -> tuple[list[PathPoint], dict[str, tuple[bool, float]]]:
     """The climb's body path with every foot held where it stands, and the back feet's wall plants
-    at the climb pose (each: found, ee2 twist in deg)."""
+    at the climb pose (each: found, ee2 twist in deg); ``margin_deg``: how far the bend joints
+    must stay off their stops."""
     plan = climb.plan_checks()
-    end: BodyPose = plan["body"]
-    kins = {leg: LegKinematics(model, leg, 4) for leg in ("FL", "FR", "BL", "BR")}
+    end = plan.body
+    kins = {leg: LegKinematics(model, leg, 4, margin_deg) for leg in ("FL", "FR", "BL", "BR")}
     floor = {"BL": np.array([-0.19, 0.14, 0.008]), "BR": np.array([-0.19, -0.14, 0.008])}
-    holds = {**{f: ("wall", p) for f, p in plan["front_plants"].items()}, **{f: ("floor", p) for f, p in floor.items()}}
+    holds = {**{f: ("wall", p) for f, p in plan.front_plants.items()}, **{f: ("floor", p) for f, p in floor.items()}}
     path = []
     for s in np.linspace(0.0, 1.0, PATH_STEPS + 1):
         pose = BodyPose(
@@ -78,7 +81,7 @@ def check_plan(model) -> tuple[list[PathPoint], dict[str, tuple[bool, float]]]:
         plants = {f: solve_plant(kins[f], pose, surface, point, seeds=2) for f, (surface, point) in holds.items()}
         path.append(PathPoint(pose, {f: p.ok for f, p in plants.items()}, {f: p.twist_deg for f, p in plants.items()}))
     backs = {}
-    for foot, point in plan["back_plants"].items():
+    for foot, point in plan.back_plants.items():
         found = solve_plant(kins[foot], end, "wall", point, seeds=3)
         backs[foot] = (found.ok, found.twist_deg)
     return path, backs
@@ -110,7 +113,7 @@ def draw(grid: dict[str, np.ndarray], path: list[PathPoint], out: Path) -> None:
                 ax.set_ylabel(f"{leg} ({'FR' if leg == 'FL' else 'BR'} mirrored)\nbody height (m)")
             if row == 1:
                 ax.set_xlabel("body to wall (m)")
-    handles = [Patch(color=c, label=label) for c, label in zip(colours, labels)]
+    handles: list = [Patch(color=c, label=label) for c, label in zip(colours, labels)]
     handles.append(plt.Line2D([], [], color="k", marker="*", linestyle="", label="climb path (pitch within 7.5°)"))
     fig.legend(handles=handles, loc="lower center", ncol=6, frameon=False)
     fig.suptitle("Where a foot can be planted flat, per body pose (main_frame pitched nose-up toward the wall)")
@@ -131,8 +134,19 @@ def main(argv: list[str] | None = None) -> int:
         feet = " ".join(f"{f} {'ok' if ok else 'NO'} {p.twist_deg[f]:+4.0f}" for f, ok in p.held.items())
         print(f"  distance {p.pose.distance:.3f} m height {p.pose.height:.3f} m pitch {p.pose.pitch_deg:5.1f}: {feet}")
     for foot, (ok, twist) in backs.items():
-        point = climb.plant_point(foot)
-        print(f"{foot} wall plant at {np.round(point, 3).tolist()} from the climb pose: {'found' if ok else 'NOT found'}")
+        point = np.round(climb.plant_point(foot), 3).tolist()
+        found = f"found (ee2 twist {twist:+.0f} deg)" if ok else "NOT found"
+        print(f"{foot} wall plant at {point} from the climb pose: {found}")
+    for margin in MARGINS:
+        margin_path, margin_backs = check_plan(model, margin)
+        last = max((p.pose.pitch_deg for p in margin_path if all(p.held.values())), default=0.0)
+        blocked = [f"{f} at {p.pose.pitch_deg:.0f} deg" for p in margin_path for f, ok in p.held.items() if not ok][:2]
+        backs_ok = [f for f, (ok, _) in margin_backs.items() if ok]
+        print(
+            f"with the knee, wrist and ee {margin:g} deg off their stops: every foot held up to {last:.0f} deg"
+            + (f" (first lost: {', '.join(blocked)})" if blocked else "")
+            + f"; back feet planted on the wall at the climb pose: {', '.join(backs_ok) or 'none'}"
+        )
     grid = reach_grid(model)
     draw(grid, path, args.out)
     held = all(all(p.held.values()) for p in path) and all(ok for ok, _ in backs.values())

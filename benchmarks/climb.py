@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+"""Robustness of the climb: N seeded runs of ``f2w`` and of ``f2w_all``, each from a random initial
+pose (x, y within +-1 cm, yaw within +-3 deg) with every physics parameter perturbed by up to +-5 %
+(kept inside its range; integers rounded).
+
+Host: the optimizer's in-process backend (every node on one executor in this process, lockstep),
+the fastest host that gives the multi-process graph's figures; with ``--check-host`` (the default)
+the first run of each sequence also runs as processes and the two reports must agree in every
+sim-time figure, else the benchmark stops. Prints each run's figures and, last:
+``climb f2w_success A of N f2w_all_success B of N worst_plant_mm X worst_drift_mm Y``
+(X: the largest plant error of any foot that reached the wall in any run; Y: the largest stance
+drift of any run, in mm; '-' when there is none). The in-process nodes log to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+from sally_node_common.discovery import force_loopback
+
+SEQUENCES = ("f2w", "f2w_all")
+POSE_XY, POSE_YAW_DEG, PARAM_SPREAD = 0.01, 3.0, 0.05
+
+
+def perturbed(rng: np.random.Generator):
+    """Default physics parameters, each moved by up to +-PARAM_SPREAD, kept in range."""
+    from sally_description import DEFAULT_PARAMS, PARAM_SPACE, PhysicsParams
+
+    values = DEFAULT_PARAMS.as_dict()
+    for dim in PARAM_SPACE:
+        value = values[dim.name] * (1.0 + rng.uniform(-PARAM_SPREAD, PARAM_SPREAD))
+        value = min(max(value, dim.low), dim.high)
+        values[dim.name] = int(round(value)) if dim.integer else float(value)
+    return PhysicsParams(**values)
+
+
+def run_once(sequence: str, seed: int, backend: str, folder: Path) -> dict:
+    from sally_optimizer.evaluation import run_scenario_graph
+
+    rng = np.random.default_rng(seed)
+    pose = [float(rng.uniform(-POSE_XY, POSE_XY)), float(rng.uniform(-POSE_XY, POSE_XY))]
+    pose.append(float(rng.uniform(-POSE_YAW_DEG, POSE_YAW_DEG)))
+    params = perturbed(rng)
+    folder.mkdir(parents=True, exist_ok=True)
+    params_file = folder / "params.json"
+    params_file.write_text(json.dumps(params.as_dict(), indent=2) + "\n")
+    args = {"sequence": sequence, "pacing": "lockstep", "headless": "true", "params": str(params_file)}
+    start = time.monotonic()
+    with open(folder / "graph.log", "w") as log:
+        result = run_scenario_graph(
+            backend, "f2w", args, {"sim": {"initial_pose": pose}}, folder / "run", wall_timeout=1200.0, out=log
+        )
+    report = dict(result.report or {})
+    report["initial_pose"] = [round(v, 5) for v in pose]
+    report["bench_wall_s"] = round(time.monotonic() - start, 1)
+    return report
+
+
+def figures(report: dict) -> tuple[float | None, float | None]:
+    """(largest plant error of a foot that reached the wall, stance drift) in mm."""
+    errors = [p["error_mm"] for p in (report.get("plants") or {}).values()]
+    return (max(errors) if errors else None), report.get("stance_drift_mm")
+
+
+def where_failed(report: dict) -> str:
+    if report.get("success"):
+        return ""
+    problems = report.get("problems") or ["no report"]
+    return "; ".join(problems)[:300]
+
+
+def same_figures(a: dict, b: dict) -> list[str]:
+    from sally_bringup.report import comparable
+
+    skip = {"initial_pose", "bench_wall_s", "arguments"}  # arguments: each run's own params file path
+    ca = {k: v for k, v in comparable(a).items() if k not in skip}
+    cb = {k: v for k, v in comparable(b).items() if k not in skip}
+    return sorted(k for k in set(ca) | set(cb) if ca.get(k) != cb.get(k))
+
+
+def fmt(value: float | None) -> str:
+    return "-" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value:.2f}"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=20, help="runs of each sequence (default 20)")
+    parser.add_argument("--seed", type=int, default=1, help="first seed; run i uses seed + i")
+    parser.add_argument("--sequences", default=",".join(SEQUENCES), help="comma-separated (default both)")
+    parser.add_argument("--no-check-host", action="store_true", help="skip the processes-vs-in-process check")
+    parser.add_argument("--keep", type=Path, help="keep the run folders here (default: a temporary folder)")
+    args = parser.parse_args()
+    if args.runs < 1:
+        parser.error("--runs must be at least 1")
+    sequences = [s for s in args.sequences.split(",") if s]
+    unknown = sorted(set(sequences) - set(SEQUENCES))
+    if unknown:
+        parser.error(f"unknown sequences {unknown}; valid: {list(SEQUENCES)}")
+    force_loopback(os.environ)
+    root = args.keep or Path(tempfile.mkdtemp(prefix="sally_climb_"))
+    wins = {s: 0 for s in SEQUENCES}
+    counted = {s: 0 for s in SEQUENCES}
+    worst_plant: float | None = None
+    worst_drift: float | None = None
+    for sequence in sequences:
+        for i in range(args.runs):
+            seed = args.seed + i
+            report = run_once(sequence, seed, "inprocess", root / sequence / f"{i:02d}")
+            if i == 0 and not args.no_check_host:
+                graph = run_once(sequence, seed, "processes", root / sequence / f"{i:02d}_processes")
+                differ = same_figures(report, graph)
+                print(f"host check ({sequence}, seed {seed}): " + ("same figures" if not differ else f"DIFFER in {differ}"))
+                if differ:
+                    print("the in-process host does not give the graph's figures; stopping", file=sys.stderr)
+                    return 1
+            plant, drift = figures(report)
+            counted[sequence] += 1
+            wins[sequence] += bool(report.get("success"))
+            if plant is not None:
+                worst_plant = plant if worst_plant is None else max(worst_plant, plant)
+            if drift is not None:
+                worst_drift = drift if worst_drift is None else max(worst_drift, drift)
+            print(
+                f"{sequence} run {i} seed {seed} pose {report['initial_pose']} success {int(bool(report.get('success')))} "
+                f"plant_mm {fmt(plant)} drift_mm {fmt(drift)} pitch_deg {fmt(report.get('body_pitch_deg'))} "
+                f"sim_s {fmt(report.get('sim_time_s'))} wall_s {report['bench_wall_s']:.0f}"
+                + (f" failed: {where_failed(report)}" if not report.get("success") else ""),
+                flush=True,
+            )
+    print(f"runs in {root}")
+    print(
+        f"climb f2w_success {wins['f2w']} of {counted['f2w']} f2w_all_success {wins['f2w_all']} of {counted['f2w_all']} "
+        f"worst_plant_mm {fmt(worst_plant)} worst_drift_mm {fmt(worst_drift)}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,37 @@
+"""The climb's plan against the model's kinematics, and f2w_all's stages on perfectly following feet."""
+
+import numpy as np
+
+from sally_sequencer import Campaign, FootReading
+from sally_sequencer.reach_map import check_plan
+
+HOMES = {"FL": [0.33, 0.28, 0.009], "FR": [0.33, -0.28, 0.009], "BL": [-0.33, 0.28, 0.009], "BR": [-0.33, -0.28, 0.009]}
+HIPS = {"FL": [0.13, 0.08, 0.12], "FR": [0.13, -0.08, 0.12], "BL": [-0.13, 0.08, 0.12], "BR": [-0.13, -0.08, 0.12]}
+
+
+def test_the_plan_holds_every_foot_along_the_body_path_and_reaches_the_wall_with_the_back_feet():
+    from sally_description import build_model
+
+    path, backs = check_plan(build_model())
+    assert [p.pose.pitch_deg for p in (path[0], path[-1])] == [0.0, 90.0]
+    assert all(all(p.held.values()) for p in path), [p.held for p in path if not all(p.held.values())]
+    assert all(ok for ok, _ in backs.values())
+
+
+def test_f2w_all_moves_the_body_then_puts_bl_and_br_on_the_wall():
+    campaign = Campaign("f2w_all", 0.5, 3.0, 1.0)
+    feet = {f: np.array(p, float) for f, p in HOMES.items()}
+    t, bodies, events = 0.0, [], []
+    while t < 80.0 and not campaign.done:
+        tick = campaign.step(t, {f: FootReading(feet[f], np.array(HIPS[f])) for f in feet})
+        events += tick.events
+        if tick.target is not None:
+            feet[tick.target[0]] = tick.target[1].position.copy()
+        if tick.body is not None:
+            bodies.append(tick.body)
+        t = round(t + 0.005, 3)
+    assert campaign.done and not campaign.failed
+    assert list(campaign.planted) == ["FL", "FR", "BL", "BR"]
+    assert bodies and bodies[0].pitch_deg < 1.0 and abs(bodies[-1].pitch_deg - 90.0) < 1e-6
+    order = [e for e in events if "BODY_MOVE" in e or "BACK_LIFT" in e or "planted" in e]
+    assert [e.split()[0] for e in order] == ["FL", "FR", "BODY", "BL", "BL", "BR", "BR"]
