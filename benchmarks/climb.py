@@ -118,7 +118,10 @@ def main() -> int:
             if i == 0 and not args.no_check_host:
                 graph = run_once(sequence, seed, "processes", root / sequence / f"{i:02d}_processes")
                 differ = same_figures(report, graph)
-                print(f"host check ({sequence}, seed {seed}): " + ("same figures" if not differ else f"DIFFER in {differ}"))
+                print(
+                    f"host check ({sequence}, seed {seed}): "
+                    + ("same figures" if not differ else f"DIFFER in {differ}")
+                )
                 if differ:
                     print("the in-process host does not give the graph's figures; stopping", file=sys.stderr)
                     return 1
@@ -130,7 +133,8 @@ def main() -> int:
             if drift is not None:
                 worst_drift = drift if worst_drift is None else max(worst_drift, drift)
             print(
-                f"{sequence} run {i} seed {seed} pose {report['initial_pose']} success {int(bool(report.get('success')))} "
+                f"{sequence} run {i} seed {seed} pose {report['initial_pose']} "
+                f"success {int(bool(report.get('success')))} "
                 f"plant_mm {fmt(plant)} drift_mm {fmt(drift)} pitch_deg {fmt(report.get('body_pitch_deg'))} "
                 f"sim_s {fmt(report.get('sim_time_s'))} wall_s {report['bench_wall_s']:.0f}"
                 + (f" failed: {where_failed(report)}" if not report.get("success") else ""),
@@ -138,7 +142,8 @@ def main() -> int:
             )
     print(f"runs in {root}")
     print(
-        f"climb f2w_success {wins['f2w']} of {counted['f2w']} f2w_all_success {wins['f2w_all']} of {counted['f2w_all']} "
+        f"climb f2w_success {wins['f2w']} of {counted['f2w']} "
+        f"f2w_all_success {wins['f2w_all']} of {counted['f2w_all']} "
         f"worst_plant_mm {fmt(worst_plant)} worst_drift_mm {fmt(worst_drift)}"
     )
     return 0

@@ -1,0 +1,78 @@
+"""Check a colcon install tree: every package of ``src/`` installed what a ROS 2 user needs.
+
+``python -m sally_testing.colcon_install INSTALL`` (run by ``scripts/colcon_check.sh``): for each
+package with a ``package.xml`` under ``src/``, its ``share/<pkg>/package.xml`` and ament index
+entry; for Python packages their module and every console script of ``setup.py`` under
+``lib/<pkg>/`` (what ``ros2 run`` starts); the launch files, the nodes' ``config/*.yaml``, the rviz
+and Foxglove layouts and the MJCF; for message packages every ``.msg``. Prints what is missing and
+exits 1 when anything is.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parents[2]
+DATA = {"launch": "*.launch.py", "config": "*.yaml", "rviz": "*", "msg": "*.msg", "srv": "*.srv"}
+"""Folders of a package's source whose files must all be installed under share/<pkg>/<folder>."""
+
+
+def console_scripts(setup_py: Path) -> list[str]:
+    """The console script names a setup.py declares (read with ast, never run)."""
+    names = []
+    for node in ast.walk(ast.parse(setup_py.read_text())):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and "=" in node.value and ":" in node.value:
+            name, _, target = node.value.partition("=")
+            if "." in target or ":" in target:
+                names.append(name.strip())
+    return names
+
+
+def expected(package: Path) -> list[str]:
+    """Paths (relative to the install base) package ``package`` must have installed."""
+    name = package.name
+    share = f"{name}/share/{name}"
+    want = [f"{share}/package.xml", f"{name}/share/ament_index/resource_index/packages/{name}"]
+    for folder, pattern in DATA.items():
+        want += [f"{share}/{folder}/{p.name}" for p in sorted((package / folder).glob(pattern)) if p.is_file()]
+    setup = package / "setup.py"
+    if setup.exists():
+        want += [f"{name}/lib/{name}/{script}" for script in console_scripts(setup)]
+        want += [f"{name}/lib/python*/site-packages/{name}/__init__.py"]
+    if name == "sally_description":
+        want.append(f"{share}/mjcf/sally.xml")
+    return want
+
+
+def missing(install: Path) -> list[str]:
+    gone = []
+    for package in sorted(p.parent for p in SRC.glob("*/package.xml")):
+        for path in expected(package):
+            if not list(install.glob(path)):
+                gone.append(path)
+    return gone
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 1:
+        print("usage: python -m sally_testing.colcon_install INSTALL_BASE", file=sys.stderr)
+        return 2
+    install = Path(args[0])
+    if not install.is_dir():
+        print(f"colcon_install: {install} is not a directory (did colcon build run?)", file=sys.stderr)
+        return 1
+    packages = sorted(p.parent.name for p in SRC.glob("*/package.xml"))
+    gone = missing(install)
+    checked = sum(len(expected(SRC / p)) for p in packages)
+    if gone:
+        print(f"colcon_install: {len(gone)} of {checked} expected files are missing:", *gone, sep="\n  ")
+        return 1
+    print(f"colcon_install: {len(packages)} packages, all {checked} expected files installed ({', '.join(packages)})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
