@@ -171,11 +171,18 @@ def on_plate(surface: str, point: np.ndarray) -> bool:
 
 
 def solve_plant(
-    leg: LegKinematics, pose: BodyPose, surface: str, point: np.ndarray | None = None, seeds: int = 6
+    leg: LegKinematics,
+    pose: BodyPose,
+    surface: str,
+    point: np.ndarray | None = None,
+    seeds: int = 6,
+    start: np.ndarray | None = None,
 ) -> Plant:
     """Plant ``leg`` on ``surface`` for a body at ``pose``: at ``point`` (the EE site's place, world)
     when given, else anywhere on the plate. Returns the best plant found (``ok`` says whether it is
-    one). ``seeds``: how many of the grid's joint sets closest to a plant are refined."""
+    one). ``seeds``: how many of the grid's joint sets closest to a plant are refined; ``start``:
+    refine only from these joints instead (following one solution branch along a path: a planted
+    leg cannot jump to another, e.g. knee-up to knee-down)."""
     normal, offset = _surface(surface)
     inward = -normal
     target = None if point is None else np.asarray(point, float)
@@ -200,7 +207,10 @@ def solve_plant(
         dtwist = np.array([[0.0, 0.0, 0.0, 0.0, TWIST_WEIGHT]])
         return np.vstack([dpos, dangle, dtwist])
 
-    scored = sorted(leg.seeds, key=lambda q: float(residual(q) @ residual(q)))[:seeds]
+    if start is not None:
+        scored = [np.clip(np.asarray(start, dtype=float), leg.lower, leg.upper)]
+    else:
+        scored = sorted(leg.seeds, key=lambda q: float(residual(q) @ residual(q)))[:seeds]
     best: Plant | None = None
     for start in scored:
         fit = least_squares(

@@ -36,7 +36,15 @@ BODY = "BODY"
 SWING, FLOOR, WALL = "SWING", "FLOOR", "WALL"
 CAMPAIGNS = {
     "f2w": (("FL", "f2w"), ("FR", "f2w_fr")),
-    "f2w_all": (("FL", "f2w"), ("FR", "f2w_fr"), (BODY, "body_climb"), ("BL", "b2w_bl"), ("BR", "b2w_br")),
+    "f2w_all": (
+        ("FL", "f2w"),
+        ("FR", "f2w_fr"),
+        ("BL", "step_bl"),
+        ("BR", "step_br"),
+        (BODY, "body_climb"),
+        ("BL", "b2w_bl"),
+        ("BR", "b2w_br"),
+    ),
     "orient": (("FL", "orient"),),
     "f2w_fr": (("FR", "f2w_fr"),),
     "wall_hold": (("FL", "f2w"),),
@@ -199,6 +207,9 @@ class Campaign:
                 self._body_moved(t)
             return
         self._tick.target = (self.foot, target)
+        if runner.done and runner.phase.name == "STEP_SEAT":
+            self._stepped(t)
+            return
         if runner.phase.name == "F2W_REACH" and t - runner.phase_start >= self.dwell:
             self._plant(t)
         elif runner.phase.name in HOLD_PHASES and t - runner.phase_start >= HOLD_PHASES[runner.phase.name] + self.hold:
@@ -215,6 +226,19 @@ class Campaign:
         self._set_stance({foot: WALL})
         self._tick.target = None  # a WALL foot takes no targets
         self._tick.events.append(f"{foot} planted on the wall at {t:.3f} s")
+        following = self._next_stage(self.stage)
+        if following is not None:
+            self._start_stage(following, t)
+            self._advance(t)
+        else:
+            self._finish_at = t + self.hold
+
+    def _stepped(self, t: float) -> None:
+        """A floor step ended: the foot holds the floor again where it was put."""
+        foot = self.foot
+        self._set_stance({foot: FLOOR})
+        self._tick.target = None  # a FLOOR foot takes no targets
+        self._tick.events.append(f"{foot} stepped on the floor at {t:.3f} s")
         following = self._next_stage(self.stage)
         if following is not None:
             self._start_stage(following, t)

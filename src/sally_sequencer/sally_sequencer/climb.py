@@ -2,8 +2,13 @@
 
 After f2w (FL and FR planted on the wall about 0.42 m up, BL and BR on the floor) the plan is:
 
+first BL, then BR (``step_bl`` / ``step_br``), a floor step toward the corner:
+STEP_LIFT (1 s)    the magnet off, the foot raised 3 cm
+STEP_MOVE (2 s)    to above :data:`BACK_FLOOR_STEP` (EE site 0.15 m behind main_frame's start)
+STEP_LOWER (1 s)   down onto the floor
+STEP_SEAT (1 s)    the magnet on, held; then the foot is a FLOOR stance foot again
 BODY_MOVE (10 s)   every foot holds; the body goes from where it stands to :data:`CLIMB_BODY`
-                   (origin 0.34 m from the wall, 0.30 m up, pitched 90 deg nose-up: belly to the
+                   (origin 0.35 m from the wall, 0.25 m up, pitched 90 deg nose-up: belly to the
                    wall), position straight and orientation by slerp, on one quintic
 BODY_SETTLE (1 s)  the body held there
 then for BL, then BR (``b2w_bl`` / ``b2w_br``):
@@ -13,14 +18,13 @@ BACK_SWING (4 s)   to a staging point 6 cm off the wall in front of its plant po
                    outside the chassis (|y| >= 0.14 m) on the way
 F2W_MEASURE, F2W_REACH  as in f2w: 2 cm clearance, the seat, the magnet on, planted after the dwell
 
-Why this body pose and these points: the reachability map (``sally-reach``, README "Reaching the
-wall") shows that with FL and FR held where f2w puts them and BR on the floor where it stands,
-BL can be planted flat on the wall only once the body is pitched to about 90 deg, 0.30 m up and
-0.30-0.38 m from the wall, and only low on the wall (EE site 0.10-0.16 m up, 0.10-0.16 m to the
-side); at 70-80 deg no pose leaves all three holds and a wall plant for BL. The straight path from
-the floor pose keeps all four feet reachable at every tenth of the way (the floor feet twist their
-passive ee2 joint up to 26 deg). :func:`plan_checks` lists these claims for a test to verify with
-the model's kinematics.
+Why the step, this body pose and these points (``sally-reach``, README "Reaching the wall"): a
+planted leg keeps its solution branch (its knee cannot flip while the foot holds). From where
+they stand (0.33 m behind main_frame) the back legs' wrists reach their -90 deg stop at about 60
+deg of pitch on every straight body path to 90 deg (the IK, and the graph's slipping floor feet,
+showed the same); stepped to 0.15 m behind, they follow the body to 90 deg. The back feet reach
+the wall only with the body near 90 deg, and then low: EE site 0.06-0.10 m up. :func:`plan_checks`
+lists these claims for :mod:`.reach_map` and a test to verify with the model's kinematics.
 """
 
 from __future__ import annotations
@@ -38,7 +42,7 @@ from .phase import Phase, PhaseContext
 from .sequences import FACE_FLOOR, FACE_WALL, FOOT_STANDOFF, measure, reach, slerp
 from .trajectory import quintic
 
-CLIMB_POSE = BodyPose(distance=0.34, height=0.30, pitch_deg=90.0)
+CLIMB_POSE = BodyPose(distance=0.35, height=0.25, pitch_deg=90.0)
 """The body pose the back feet step to the wall from (m from the wall, m up, deg nose-up)."""
 CLIMB_BODY = BodyTarget(CLIMB_POSE.position, CLIMB_POSE.quat)
 BODY_TIME, BODY_SETTLE = 10.0, 1.0
@@ -46,8 +50,14 @@ BACK_LIFT, BACK_LIFT_TIME = 0.05, 2.0
 BACK_SWING_TIME = 4.0
 BACK_STAGING = 0.06
 """How far off the wall (m, EE site) BACK_SWING ends; F2W_REACH then closes to 2 cm and seats."""
-BACK_PLANT = {"BL": (0.16, 0.13), "BR": (-0.16, 0.13)}
+BACK_PLANT = {"BL": (0.22, 0.10), "BR": (-0.22, 0.10)}
 """(y, z) of each back foot's EE site on the wall (m)."""
+BACK_FLOOR_STEP = {"BL": (-0.15, 0.28), "BR": (-0.15, -0.28)}
+"""(x, y) of each back foot's EE site after its floor step (m, world; main_frame starts at x = 0)."""
+STEP_HEIGHT = 0.03
+STEP_LIFT_TIME, STEP_MOVE_TIME, STEP_LOWER_TIME, STEP_SEAT_TIME = 1.0, 2.0, 1.0, 1.0
+STANDING_Z = 0.009
+"""EE site height of a foot standing on the floor (FOOT_STANDOFF plus the spawn clearance)."""
 FRONT_PLANT_Z = 0.42
 """About where f2w plants FL and FR (EE site height, m), for :func:`plan_checks`."""
 MIN_PITCH = 75.0
@@ -101,6 +111,39 @@ def back_swing(foot: str) -> Phase:
     return Phase("BACK_SWING", BACK_SWING_TIME, step, enter)
 
 
+def step_point(ctx: PhaseContext, foot: str) -> np.ndarray:
+    x, y = BACK_FLOOR_STEP[foot]
+    return np.array([x, y, ctx.ee_home[2]])
+
+
+def floor_step(foot: str) -> list[Phase]:
+    """The back foot moved along the floor toward the corner (three feet hold)."""
+    up = np.array([0.0, 0.0, STEP_HEIGHT])
+
+    def lift_enter(ctx: PhaseContext) -> None:
+        ctx.disable_magnet()
+
+    def lift(t: float, ctx: PhaseContext) -> IKTarget:
+        return IKTarget.position_only(ctx.ee_home + up * quintic(t / STEP_LIFT_TIME))
+
+    def move(t: float, ctx: PhaseContext) -> IKTarget:
+        start, end = ctx.ee_home + up, step_point(ctx, foot) + up
+        return IKTarget.position_only(start + quintic(t / STEP_MOVE_TIME) * (end - start))
+
+    def lower(t: float, ctx: PhaseContext) -> IKTarget:
+        return IKTarget.position_only(step_point(ctx, foot) + up * (1.0 - quintic(t / STEP_LOWER_TIME)))
+
+    def seat_enter(ctx: PhaseContext) -> None:
+        ctx.enable_magnet()
+
+    return [
+        Phase("STEP_LIFT", STEP_LIFT_TIME, lift, lift_enter),
+        Phase("STEP_MOVE", STEP_MOVE_TIME, move),
+        Phase("STEP_LOWER", STEP_LOWER_TIME, lower),
+        Phase("STEP_SEAT", STEP_SEAT_TIME, lambda t, ctx: IKTarget.position_only(step_point(ctx, foot)), seat_enter),
+    ]
+
+
 def body_climb() -> list[Phase]:
     return [body_move(), body_settle()]
 
@@ -117,6 +160,8 @@ class ClimbPlan:
     """Where BODY_MOVE takes the body."""
     front_plants: dict[str, np.ndarray]
     """Where f2w holds FL and FR on the wall (EE sites, about)."""
+    floor_steps: dict[str, np.ndarray]
+    """Where BL and BR stand after their floor steps (EE sites, the standing height)."""
     back_plants: dict[str, np.ndarray]
     """Where BL and BR go on the wall (EE sites)."""
 
@@ -128,5 +173,6 @@ def plan_checks() -> ClimbPlan:
             "FL": np.array([WALL_X - FOOT_STANDOFF, 0.08, FRONT_PLANT_Z]),
             "FR": np.array([WALL_X - FOOT_STANDOFF, -0.08, FRONT_PLANT_Z]),
         },
+        {foot: np.array([x, y, STANDING_Z]) for foot, (x, y) in BACK_FLOOR_STEP.items()},
         {foot: plant_point(foot) for foot in BACK_PLANT},
     )

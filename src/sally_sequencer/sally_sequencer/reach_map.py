@@ -26,7 +26,7 @@ from . import climb
 PITCHES = (0.0, 30.0, 60.0, 75.0, 90.0)
 DISTANCES = tuple(np.round(np.linspace(0.20, 0.50, 7), 3))
 HEIGHTS = tuple(np.round(np.linspace(0.10, 0.40, 7), 3))
-START = BodyPose(0.5, 0.124, 0.0)
+START = BodyPose(0.5, 0.12365, 0.0)
 """Where f2w leaves the body (about: spawned at the origin, 0.124 m up, level)."""
 PATH_STEPS = 10
 MARGINS = (5.0, 10.0)
@@ -63,22 +63,36 @@ def reach_grid(model) -> dict[str, np.ndarray]:
 
 
 def check_plan(model, margin_deg: float = 0.0) -> tuple[list[PathPoint], dict[str, tuple[bool, float]]]:
-    """The climb's body path with every foot held where it stands, and the back feet's wall plants
-    at the climb pose (each: found, ee2 twist in deg); ``margin_deg``: how far the bend joints
-    must stay off their stops."""
+    """The climb's plan, each planted leg followed along its own solution branch (a planted leg
+    cannot flip its knee): the back feet stepped along the floor from where they stand to their
+    step points, then the body's path with every foot held, then the back feet's wall plants at
+    the climb pose (each: found, ee2 twist in deg; the swinging leg may take any branch).
+    ``margin_deg``: how far the bend joints must stay off their stops."""
     plan = climb.plan_checks()
     end = plan.body
     kins = {leg: LegKinematics(model, leg, 4, margin_deg) for leg in ("FL", "FR", "BL", "BR")}
-    floor = {"BL": np.array([-0.19, 0.14, 0.008]), "BR": np.array([-0.19, -0.14, 0.008])}
-    holds = {**{f: ("wall", p) for f, p in plan.front_plants.items()}, **{f: ("floor", p) for f, p in floor.items()}}
-    path = []
+    branch = {f: solve_plant(kins[f], START, "wall", p, seeds=4).joints for f, p in plan.front_plants.items()}
+    holds = {**{f: ("wall", p) for f, p in plan.front_plants.items()}}
+    path: list[PathPoint] = []
+    for foot, point in plan.floor_steps.items():  # the standing pose is the joints at zero
+        q = np.zeros(5)
+        home = kins[foot].site(START, q)[0]
+        for s in np.linspace(0.0, 1.0, PATH_STEPS + 1)[1:]:
+            found = solve_plant(kins[foot], START, "floor", home + s * (point - home), start=q)
+            q = found.joints
+            if not found.ok:
+                path.append(PathPoint(START, {foot: False}, {foot: found.twist_deg}))
+                return path, {f: (False, 0.0) for f in plan.back_plants}
+        branch[foot] = q
+        holds[foot] = ("floor", point)
     for s in np.linspace(0.0, 1.0, PATH_STEPS + 1):
         pose = BodyPose(
             START.distance + s * (end.distance - START.distance),
             START.height + s * (end.height - START.height),
             START.pitch_deg + s * (end.pitch_deg - START.pitch_deg),
         )
-        plants = {f: solve_plant(kins[f], pose, surface, point, seeds=2) for f, (surface, point) in holds.items()}
+        plants = {f: solve_plant(kins[f], pose, surface, p, start=branch[f]) for f, (surface, p) in holds.items()}
+        branch.update({f: p.joints for f, p in plants.items()})
         path.append(PathPoint(pose, {f: p.ok for f, p in plants.items()}, {f: p.twist_deg for f, p in plants.items()}))
     backs = {}
     for foot, point in plan.back_plants.items():
@@ -129,7 +143,7 @@ def main(argv: list[str] | None = None) -> int:
     model = build_model()
     start = time.monotonic()
     path, backs = check_plan(model)
-    print("climb path (all four feet held where they stand; ee2 twist in deg):")
+    print("climb path (the back feet stepped, then every foot held along the body's path; ee2 twist in deg):")
     for p in path:
         feet = " ".join(f"{f} {'ok' if ok else 'NO'} {p.twist_deg[f]:+4.0f}" for f, ok in p.held.items())
         print(f"  distance {p.pose.distance:.3f} m height {p.pose.height:.3f} m pitch {p.pose.pitch_deg:5.1f}: {feet}")

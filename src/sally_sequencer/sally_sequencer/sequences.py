@@ -57,6 +57,8 @@ SEQUENCE_FEET = {
     "lift": "FL",
     "b2w_bl": "BL",
     "b2w_br": "BR",
+    "step_bl": "BL",
+    "step_br": "BR",
     "body_climb": "BODY",
 }
 """Sequence -> the foot it swings (BODY: a body move while every foot holds; see :mod:`.climb`)."""
@@ -172,8 +174,12 @@ def make_sequence(name: str) -> list[Phase]:
         return [lift(), swing(-SWING_ANGLE_DEG), orient(), measure(), reach()]
     if name == "f2w_fr":
         return [lift(), swing(+SWING_ANGLE_DEG), orient(), measure(), reach()]
-    if name in ("b2w_bl", "b2w_br", "body_climb"):
+    if name in ("b2w_bl", "b2w_br", "step_bl", "step_br", "body_climb"):
         from . import climb  # the climb builds on these phases
 
-        return climb.body_climb() if name == "body_climb" else climb.back_to_wall(SEQUENCE_FEET[name])
+        if name == "body_climb":
+            return climb.body_climb()
+        if name.startswith("step_"):
+            return climb.floor_step(SEQUENCE_FEET[name])
+        return climb.back_to_wall(SEQUENCE_FEET[name])
     raise SequenceError(f"unknown sequence {name!r}; valid: {sorted(SEQUENCE_FEET)}")

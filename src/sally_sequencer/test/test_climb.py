@@ -13,7 +13,7 @@ def test_the_plan_holds_every_foot_along_the_body_path_and_reaches_the_wall_with
     from sally_description import build_model
 
     path, backs = check_plan(build_model())
-    assert [p.pose.pitch_deg for p in (path[0], path[-1])] == [0.0, 90.0]
+    assert [p.pose.pitch_deg for p in (path[0], path[-1])] == [0.0, 90.0]  # the steps went through
     assert all(all(p.held.values()) for p in path), [p.held for p in path if not all(p.held.values())]
     assert all(ok for ok, _ in backs.values())
 
@@ -35,3 +35,5 @@ def test_f2w_all_moves_the_body_then_puts_bl_and_br_on_the_wall():
     assert bodies and bodies[0].pitch_deg < 1.0 and abs(bodies[-1].pitch_deg - 90.0) < 1e-6
     order = [e for e in events if "BODY_MOVE" in e or "BACK_LIFT" in e or "planted" in e]
     assert [e.split()[0] for e in order] == ["FL", "FR", "BODY", "BL", "BL", "BR", "BR"]
+    steps = [e for e in events if "stepped on the floor" in e]
+    assert [e.split()[0] for e in steps] == ["BL", "BR"]

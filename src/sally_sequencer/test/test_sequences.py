@@ -150,5 +150,6 @@ def test_on_enter_runs_once_per_phase_even_when_a_step_skips_phases():
 
 
 def test_unknown_sequence():
-    with pytest.raises(SequenceError, match=r"unknown sequence 'w2f'; valid: \['f2w', 'f2w_fr', 'lift', 'orient'\]"):
+    valid = r"\['b2w_bl', 'b2w_br', 'body_climb', 'f2w', 'f2w_fr', 'lift', 'orient', 'step_bl', 'step_br'\]"
+    with pytest.raises(SequenceError, match=r"unknown sequence 'w2f'; valid: " + valid):
         make_sequence("w2f")
