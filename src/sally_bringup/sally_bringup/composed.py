@@ -92,12 +92,13 @@ def run(name: str, arguments: Mapping[str, str], stop: threading.Event, params_f
     """Host graph ``name`` here until it ends or ``stop`` is set; the process exit status.
     ``params_files`` (``--ros-args --params-file F``) go to every hosted node."""
     import rclpy
+    from rclpy.duration import Duration
     from rclpy.experimental import EventsExecutor
     from rclpy.signals import SignalHandlerOptions
 
     from sally_node_common import spin_until_shutdown
     from sally_node_common.host import Host
-    from sally_node_common.node_main import START_ERRORS
+    from sally_node_common.node_main import FINAL_ACK_WAIT, START_ERRORS
 
     specs = graph(name, {**arguments, "composed": "false"})
     rclpy.init(args=[], signal_handler_options=SignalHandlerOptions.NO)
@@ -119,7 +120,10 @@ def run(name: str, arguments: Mapping[str, str], stop: threading.Event, params_f
             while not stop.is_set() and finisher[0] is None:
                 finisher[0] = ended(nodes)
                 stop.wait(0.02)
-            stop.wait(FLUSH) if finisher[0] is not None else None
+            if finisher[0] is not None:
+                stop.wait(FLUSH)
+                for publisher in getattr(nodes[finisher[0]], "final_publishers", ()):  # latched: goes with us
+                    publisher.wait_for_all_acked(Duration(seconds=FINAL_ACK_WAIT))
             halt.set()
 
         threading.Thread(target=watch, name="graph end", daemon=True).start()

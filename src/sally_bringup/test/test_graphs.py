@@ -24,7 +24,13 @@ def test_f2w_is_four_required_nodes_and_lockstep_syncs_them():
     assert nodes["sim"].parameters["pacing"] == "lockstep"
     assert nodes["ik"].parameters["target_sync"] is True
     assert nodes["controller"].parameters["target_period"] == 0.005
-    assert nodes["sequencer"].parameters == {"sequence": "f2w", "duration": 25.0, "start_time": 0.5, "hold": 1.0}
+    assert nodes["sequencer"].parameters == {
+        "sequence": "f2w",
+        "duration": 25.0,
+        "start_time": 0.5,
+        "hold": 1.0,
+        "readers": "sally_sim,sally_ik",  # its first step waits until they read its commands
+    }
     realtime = {n.name: n for n in graph("f2w")}  # the same protocol, paced to the wall clock
     assert realtime["sim"].parameters["synchronous"] is True and realtime["ik"].parameters["target_sync"] is True
     assert realtime["controller"].parameters["target_period"] == 0.005
@@ -37,6 +43,8 @@ def test_f2w_is_four_required_nodes_and_lockstep_syncs_them():
 
 def test_hardware_swap_in_drops_the_sim_and_the_controller():
     assert [n.name for n in graph("f2w", {"sim": "false", "controller": "none"})] == ["ik", "sequencer"]
+    assert graph("f2w", {"sim": "false"})[-1].parameters["readers"] == "sally_ik"
+    assert graph("f2w", {"sequence": "f2w_all"})[-1].parameters["duration"] == 80.0  # duration:=auto
     assert graph("orient")[-1].parameters["sequence"] == "orient"
 
 

@@ -50,15 +50,27 @@ def spin_until_shutdown(executor, context, stop: threading.Event) -> None:
             return
 
 
+FINAL_ACK_WAIT = 5.0
+"""Wall seconds a finishing node waits for its readers to acknowledge its final messages."""
+
+
 def run_until_finished(node, executor, stop: threading.Event, failed: int = 1) -> int:
     """The ``run`` of a node that ends its graph: spin until ``node.finished`` (an Event) is set,
     then let its last messages go out and return 0 if ``node.succeeded`` else ``failed``. A node
-    with ``exit_when_done`` False keeps spinning until stopped."""
+    with ``exit_when_done`` False keeps spinning until stopped.
+
+    The publishers in ``node.final_publishers`` (the verdict, latched) are waited on until every
+    reader has acknowledged them, at most :data:`FINAL_ACK_WAIT` s: a latched message goes with its
+    writer, and a runner under load once lost the pull-off rig's verdict that way."""
+    from rclpy.duration import Duration
+
     while not stop.is_set() and node.context.ok():
         executor.spin_once(timeout_sec=0.1)
         if node.finished.is_set() and getattr(node, "exit_when_done", True):
             for _ in range(5):  # let the final messages go out
                 executor.spin_once(timeout_sec=0.02)
+            for publisher in getattr(node, "final_publishers", ()):
+                publisher.wait_for_all_acked(Duration(seconds=FINAL_ACK_WAIT))
             return 0 if node.succeeded else failed
     return 0
 

@@ -136,6 +136,7 @@ class PullOffNode(Node):
         self._pub_magnets = self.create_publisher(MagnetCommand, "/sally/magnet_cmd", RELIABLE_DEEP)
         self._pub_force = self.create_publisher(ExternalForce, "/sally_sim/external_force", RELIABLE_DEEP)
         self._pub_result = self.create_publisher(PullOffResult, "/sally/pulloff_result", LATCHED)
+        self.final_publishers = (self._pub_result,)
         self.create_subscription(MagnetArray, MAGNETS, self._on_magnets, RELIABLE_DEEP)
         self._arm_timer = wall_timer(self, ARM_PERIOD, self._arm)
         self.get_logger().info(
