@@ -330,6 +330,7 @@ class IKNode(Node):
         self.ik.update(qpos)
         if not self._started:  # the measured feet and body become the stance locks
             self._started = True
+            self.ik.conform = False  # a new run: its body has not been moved yet
             for leg in LEGS:
                 self.ik.set_stance(leg, StanceMode.FLOOR)
                 self._contacts.set_floor_baseline(leg, self.ik.foot_pose(leg).translation())
