@@ -21,8 +21,9 @@ F2W_MEASURE, F2W_REACH  as in f2w: 2 cm clearance, the seat, the magnet on, plan
 Why the step, this body pose and these points (``sally-reach``, README "Reaching the wall"): a
 planted leg keeps its solution branch (its knee cannot flip while the foot holds). From where
 they stand (0.33 m behind main_frame) the back legs' wrists reach their -90 deg stop at about 60
-deg of pitch on every straight body path to 90 deg (the IK, and the graph's slipping floor feet,
-showed the same); stepped to 0.15 m behind, they follow the body to 90 deg. The back feet reach
+deg of pitch on the straight body path to this pose (of 30 straight paths to 90 deg tried, the best
+held to 84 deg; the IK, and the graph's slipping floor feet, showed the same); stepped to 0.15 m
+behind, they follow the body to 90 deg. The back feet reach
 the wall only with the body near 90 deg, and then low: EE site 0.06-0.10 m up. :func:`plan_checks`
 lists these claims for :mod:`.reach_map` and a test to verify with the model's kinematics.
 """
