@@ -153,10 +153,6 @@ class LegKinematics:
         mujoco.mj_jacSite(self.model, self.data, self._jacp, self._jacr, self._site)
         return self._jacp[:, self._dof], self._jacr[:, self._dof]
 
-    def hip(self, pose: BodyPose) -> np.ndarray:
-        """The EE site with every leg joint at zero: a point of the leg near its middle reach."""
-        return self.site(pose, np.zeros(len(LEG_JOINTS)))[0]
-
 
 def _surface(surface: str) -> tuple[np.ndarray, float]:
     if surface not in SURFACES:

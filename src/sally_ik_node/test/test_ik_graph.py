@@ -44,7 +44,9 @@ class MinimalController:
         self.pub.publish(out)
 
 
-def lift_fl_by_5_cm(probe):
+def sequencer_side(probe):
+    """What a sequencer reads (foot states, IK status) and writes (magnets, stances, targets), the
+    writers matched with their readers."""
     feet = probe.record(FootStates, "/sally/foot_states")
     status = probe.record(IKStatus, "/sally/ik_status")
     magnets = probe.publisher(MagnetCommand, "/sally/magnet_cmd")
@@ -52,6 +54,11 @@ def lift_fl_by_5_cm(probe):
     target = probe.publisher(IKTarget, "/sally/ik_target")
     for pub in (magnets, stance, target):
         probe.wait_for_subscribers(pub, timeout=30.0)
+    return feet, status, magnets, stance, target
+
+
+def lift_fl_by_5_cm(probe):
+    feet, status, magnets, stance, target = sequencer_side(probe)
     probe.wait_for(lambda: len(feet) > 0 and stamp_s(feet.last.header.stamp) > 1.0, 30.0, "1 s of settled IK")
 
     start = positions(feet.last)
@@ -145,13 +152,7 @@ def test_a_target_waits_for_the_stance_command_it_names(graph, probe):
     graph.start("sim", "sally_sim_node", SIM)
     graph.start("controller", "sally_controller")
     graph.start("ik", "sally_ik_node", {"target_wait": 60.0})
-    feet = probe.record(FootStates, "/sally/foot_states")
-    status = probe.record(IKStatus, "/sally/ik_status")
-    magnets = probe.publisher(MagnetCommand, "/sally/magnet_cmd")
-    stance = probe.publisher(StanceCommand, "/sally/stance")
-    target = probe.publisher(IKTarget, "/sally/ik_target")
-    for pub in (magnets, stance, target):
-        probe.wait_for_subscribers(pub, timeout=30.0)
+    feet, status, magnets, stance, target = sequencer_side(probe)
     probe.wait_for(lambda: len(feet) > 0 and stamp_s(feet.last.header.stamp) > 0.5, 30.0, "0.5 s of settled IK")
     start, named = positions(feet.last), feet.last.header.stamp
     goal = start["FL"] + [0.0, 0.0, 0.03]

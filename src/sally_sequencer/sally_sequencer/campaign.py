@@ -226,12 +226,7 @@ class Campaign:
         self._set_stance({foot: WALL})
         self._tick.target = None  # a WALL foot takes no targets
         self._tick.events.append(f"{foot} planted on the wall at {t:.3f} s")
-        following = self._next_stage(self.stage)
-        if following is not None:
-            self._start_stage(following, t)
-            self._advance(t)
-        else:
-            self._finish_at = t + self.hold
+        self._stage_ended(t)
 
     def _stepped(self, t: float) -> None:
         """A floor step ended: the foot holds the floor again where it was put."""
@@ -239,20 +234,22 @@ class Campaign:
         self._set_stance({foot: FLOOR})
         self._tick.target = None  # a FLOOR foot takes no targets
         self._tick.events.append(f"{foot} stepped on the floor at {t:.3f} s")
-        following = self._next_stage(self.stage)
-        if following is not None:
-            self._start_stage(following, t)
-            self._advance(t)
-        else:
-            self._finish_at = t + self.hold
+        self._stage_ended(t)
 
     def _body_moved(self, t: float) -> None:
         self._tick.events.append(f"body moved at {t:.3f} s")
+        self._stage_ended(t, advance=False)  # this tick carries the body's last target
+
+    def _stage_ended(self, t: float, advance: bool = True) -> None:
+        """The next stage starts at ``t`` (and, with ``advance``, gives this tick its first target);
+        after the last one the campaign is done ``hold`` seconds later."""
         following = self._next_stage(self.stage)
-        if following is not None:
-            self._start_stage(following, t)
-        else:
+        if following is None:
             self._finish_at = t + self.hold
+            return
+        self._start_stage(following, t)
+        if advance:
+            self._advance(t)
 
     def body(self) -> BodyTarget:
         """main_frame's pose from the hips as last measured."""

@@ -40,7 +40,7 @@ from sally_node_common.body_target import BodyTarget
 from sally_node_common.ik_target import IKTarget
 
 from .phase import Phase, PhaseContext
-from .sequences import FACE_FLOOR, FACE_WALL, FOOT_STANDOFF, measure, reach, slerp
+from .sequences import FACE_FLOOR, FACE_WALL, FOOT_STANDOFF, lift, measure, reach, slerp
 from .trajectory import quintic
 
 CLIMB_POSE = BodyPose(distance=0.35, height=0.25, pitch_deg=90.0)
@@ -85,16 +85,6 @@ def body_settle() -> Phase:
     return Phase("BODY_SETTLE", BODY_SETTLE, lambda t, ctx: CLIMB_BODY)
 
 
-def back_lift() -> Phase:
-    def enter(ctx: PhaseContext) -> None:
-        ctx.disable_magnet()
-
-    def step(t: float, ctx: PhaseContext) -> IKTarget:
-        return IKTarget.position_only(ctx.ee_home + [0.0, 0.0, BACK_LIFT * quintic(t / BACK_LIFT_TIME)])
-
-    return Phase("BACK_LIFT", BACK_LIFT_TIME, step, enter)
-
-
 def back_swing(foot: str) -> Phase:
     """From the lifted point to the staging point, face from down to the wall; the name
     F2W_MEASURE reads the staging point from (``shared["orient"]``) is kept."""
@@ -121,12 +111,6 @@ def floor_step(foot: str) -> list[Phase]:
     """The back foot moved along the floor toward the corner (three feet hold)."""
     up = np.array([0.0, 0.0, STEP_HEIGHT])
 
-    def lift_enter(ctx: PhaseContext) -> None:
-        ctx.disable_magnet()
-
-    def lift(t: float, ctx: PhaseContext) -> IKTarget:
-        return IKTarget.position_only(ctx.ee_home + up * quintic(t / STEP_LIFT_TIME))
-
     def move(t: float, ctx: PhaseContext) -> IKTarget:
         start, end = ctx.ee_home + up, step_point(ctx, foot) + up
         return IKTarget.position_only(start + quintic(t / STEP_MOVE_TIME) * (end - start))
@@ -138,7 +122,7 @@ def floor_step(foot: str) -> list[Phase]:
         ctx.enable_magnet()
 
     return [
-        Phase("STEP_LIFT", STEP_LIFT_TIME, lift, lift_enter),
+        lift("STEP_LIFT", STEP_HEIGHT, STEP_LIFT_TIME),
         Phase("STEP_MOVE", STEP_MOVE_TIME, move),
         Phase("STEP_LOWER", STEP_LOWER_TIME, lower),
         Phase("STEP_SEAT", STEP_SEAT_TIME, lambda t, ctx: IKTarget.position_only(step_point(ctx, foot)), seat_enter),
@@ -150,7 +134,7 @@ def body_climb() -> list[Phase]:
 
 
 def back_to_wall(foot: str) -> list[Phase]:
-    return [back_lift(), back_swing(foot), measure(), reach()]
+    return [lift("BACK_LIFT", BACK_LIFT, BACK_LIFT_TIME), back_swing(foot), measure(), reach()]
 
 
 @dataclass(frozen=True)

@@ -308,13 +308,12 @@ class SequencerNode(Node):
             if goal.face_axis is not None:
                 out.face_axis.x, out.face_axis.y, out.face_axis.z = goal.face_axis.tolist()
             out.position_cost, out.orientation_cost = goal.position_cost, goal.orientation_cost
-            runner = self.campaign.runner
-            out.phase = runner.phase.name if runner is not None else ""
         if body is not None:
             out.has_body_pose = True
             pose = out.body_pose
             pose.position.x, pose.position.y, pose.position.z = body.position.tolist()
             pose.orientation.w, pose.orientation.x, pose.orientation.y, pose.orientation.z = body.quat.tolist()
+        if target is not None or body is not None:
             runner = self.campaign.runner
             out.phase = runner.phase.name if runner is not None else ""
         self._pub_target.publish(out)  # an empty foot: a tick with no swing target

@@ -69,14 +69,16 @@ def wall_distance(point: np.ndarray) -> float:
     return float((np.array([WALL_X, 0.0, 0.0]) - np.asarray(point, float)) @ FACE_WALL)
 
 
-def lift() -> Phase:
+def lift(name: str = "LIFT", height: float = LIFT_HEIGHT, duration: float = LIFT_TIME) -> Phase:
+    """The magnet off, the EE raised ``height`` (m) straight up from its home over ``duration`` (s)."""
+
     def enter(ctx: PhaseContext) -> None:
         ctx.disable_magnet()
 
     def step(t: float, ctx: PhaseContext) -> IKTarget:
-        return IKTarget.position_only(ctx.ee_home + [0.0, 0.0, LIFT_HEIGHT * quintic(t / LIFT_TIME)])
+        return IKTarget.position_only(ctx.ee_home + [0.0, 0.0, height * quintic(t / duration)])
 
-    return Phase("LIFT", LIFT_TIME, step, enter)
+    return Phase(name, duration, step, enter)
 
 
 def lift_hold() -> Phase:
