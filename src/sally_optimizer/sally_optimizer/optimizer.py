@@ -93,7 +93,12 @@ def disagreements(fast: Evaluation, graph: Evaluation) -> list[str]:
     for name in SCENARIOS:
         a, b = fast.scenarios[name].cost, graph.scenarios[name].cost
         if not math.isclose(a, b, rel_tol=AGREEMENT, abs_tol=AGREEMENT):
-            differ.append(f"{name} {a!r} in process vs {b!r} as processes")
+            why = [
+                f"{label} penalised: {outcome.reason}"
+                for label, outcome in (("in process", fast.scenarios[name]), ("as processes", graph.scenarios[name]))
+                if outcome.penalised
+            ]
+            differ.append(f"{name} {a!r} in process vs {b!r} as processes" + "".join(f" ({w})" for w in why))
     return differ
 
 

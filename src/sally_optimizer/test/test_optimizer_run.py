@@ -149,3 +149,7 @@ def test_a_backend_disagreement_is_named_per_scenario():
     assert disagreements(evaluation(0.1), evaluation(0.1 * (1 + 1e-12))) == []
     (text,) = disagreements(evaluation(0.1), evaluation(0.1001))
     assert text.startswith("floor 0.1 in process vs 0.1001 as processes")
+    penalised = evaluation(0.1)
+    penalised.scenarios["wall"] = ScenarioOutcome(0.46, {}, True, "stopped at the wall-clock limit")
+    (text,) = disagreements(evaluation(0.1), penalised)
+    assert text == "wall 0.25 in process vs 0.46 as processes (as processes penalised: stopped at the wall-clock limit)"
