@@ -92,10 +92,12 @@ class RunRecorder:
             self.record.targets.append((seconds(msg.header.stamp), msg.foot, msg.phase, np.array([p.x, p.y, p.z])))
 
     def _on_status(self, msg: SequenceStatus) -> None:
+        t = seconds(msg.header.stamp)
+        self.record.status_t = t
         key = (msg.foot, msg.phase)
         if key != self._last_phase:
             self._last_phase = key
-            self.record.phases.append((seconds(msg.header.stamp), msg.foot, msg.phase))
+            self.record.phases.append((t, msg.foot, msg.phase))
 
     def _on_result(self, msg: SequenceStatus) -> None:
         self.record.result = {

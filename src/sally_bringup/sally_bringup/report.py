@@ -64,6 +64,22 @@ class RunRecord:
     """The pull-off rig's verdict (/sally/pulloff_result), in the pull-off graph."""
     divergence: str | None = None
     """The sim's report that the physics diverged (its /diagnostics physics status), if it did."""
+    status_t: float | None = None
+    """The stamp of the last sequence status heard (s)."""
+
+    def behind_result(self) -> str:
+        """What of the run before the sequencer's verdict has not been heard yet ('' when nothing:
+        the foot states and the sequence status have reached the verdict's stamp, or there is no
+        verdict). The verdict travels on its own topic and can arrive before the last of them."""
+        if self.result is None:
+            return ""
+        end = self.result["t"]
+        behind = []
+        if not self.feet or self.feet[-1].t < end:
+            behind.append(f"foot states to {self.feet[-1].t:.3f} s" if self.feet else "no foot states")
+        if self.status_t is None or self.status_t < end:
+            behind.append(f"sequence status to {self.status_t:.3f} s" if self.status_t is not None else "no status")
+        return f"{' and '.join(behind)}, verdict at {end:.3f} s" if behind else ""
 
 
 FLOOR_MODE, WALL_MODE = 1, 2

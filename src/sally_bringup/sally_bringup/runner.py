@@ -30,6 +30,8 @@ from .processes import wait_until
 EXIT_OK, EXIT_FAILED, EXIT_INTERRUPTED, EXIT_BAD_ARGS = 0, 1, 130, 2
 DISCOVERY_TIMEOUT = 60.0
 DIVERGED = "<diverged>"
+CATCH_UP_WAIT = 5.0
+"""s the runner waits, after the verdict, for the foot states and status stamped up to it."""
 
 
 @dataclass
@@ -148,6 +150,9 @@ class GraphRun:
             if not interrupted:  # the final result may still be on its way
                 verdict = lambda: recorder.record.result is not None or recorder.record.pulloff is not None  # noqa: E731
                 wait_until(verdict, 2.0)
+                # the verdict's own topic can overtake the last foot states and status before it
+                if not wait_until(lambda: not recorder.record.behind_result(), CATCH_UP_WAIT):
+                    self.say(f"the record stops short of the verdict: {recorder.record.behind_result()}")
                 if exited is not None and exited != DIVERGED and backend.failed(exited) and not verdict():
                     failure = self.exit_reason(exited)  # it ended the graph without a verdict: say why
         except NodeExited as exc:
@@ -182,6 +187,8 @@ class GraphRun:
                 "interrupted (Ctrl-C)" if interrupted else f"stopped at the wall-clock limit of {self.wall_timeout:g} s"
             )
         report["timed_out"] = timed_out
+        if recorder.record.behind_result():
+            report["record_short_of_verdict"] = recorder.record.behind_result()
         if mcap is not None:
             report["recording"] = {"path": mcap.path.name, "messages": dict(sorted(mcap.counts.items()))}
         report["graph"], report["arguments"], report["exit_codes"] = self.name, self.arguments, codes

@@ -57,3 +57,13 @@ def test_each_failure_is_named():
     assert "exit codes" in " ".join(build_report(record(), "f2w", 1.0, {"ik": -9})["problems"])
     empty = build_report(RunRecord(), "f2w", 1.0, {})
     assert not empty["success"] and empty["problems"] == ["no foot states were received"]
+
+
+def test_a_record_behind_its_verdict_says_what_it_lacks():
+    rec = record()  # foot states every 0.5 s to 22.0 s; the verdict stamped 22.5 s
+    assert rec.behind_result() == "foot states to 22.000 s and no status, verdict at 22.500 s"
+    rec.status_t = 22.5
+    assert rec.behind_result() == "foot states to 22.000 s, verdict at 22.500 s"
+    rec.result["t"] = 22.0  # the sequencer stamps its verdict with the foot state it decided on
+    assert rec.behind_result() == ""
+    assert RunRecord().behind_result() == ""  # no verdict: nothing to wait for
