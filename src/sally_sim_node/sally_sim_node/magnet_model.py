@@ -29,8 +29,9 @@ class MagnetModel:
     sphere_volume: float = MAGNET_VOLUME / N_SAMPLING_SPHERES
 
     @classmethod
-    def from_params(cls, params: PhysicsParams) -> MagnetModel:
-        return cls(params.Br, params.max_magnetic_distance, params.max_force_per_wheel)
+    def from_params(cls, params: PhysicsParams, n_spheres: int = N_SAMPLING_SPHERES) -> MagnetModel:
+        """``params``' magnet, the EML63mm-12 core shared among ``n_spheres`` sampling spheres."""
+        return cls(params.Br, params.max_magnetic_distance, params.max_force_per_wheel, MAGNET_VOLUME / n_spheres)
 
     @property
     def dipole_moment(self) -> float:

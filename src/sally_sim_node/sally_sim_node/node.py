@@ -59,6 +59,7 @@ from .lockstep import EffortGate, LockstepWait, Step, Verdict
 from .pacing import Pacer, PacingConfig
 from .sim_parameters import TABLE, steps_per
 from .simulator import Simulator
+from .viewer_scene import draw_arrows
 from .watchdog import EffortWatchdog
 
 EXIT_DIVERGED = 3
@@ -746,19 +747,11 @@ class SimNode(Node):
 
     def _draw_force_arrows(self, scene) -> None:
         """Each magnet's force as an arrow from the magnet, coloured as on /sally/markers."""
-        import mujoco
-
-        scene.ngeom = 0
+        arrows = []
         for leg, readout in self.sim.magnet_readouts().items():
             start = self.sim.magnet_position(leg)
-            end = start + visuals.FORCE_SCALE * np.asarray(readout.force)
-            if scene.ngeom >= scene.maxgeom or np.linalg.norm(end - start) < 1e-4:
-                continue
-            geom = scene.geoms[scene.ngeom]
-            color = np.array(visuals.foot_color(readout), dtype=np.float32)
-            mujoco.mjv_initGeom(geom, mujoco.mjtGeom.mjGEOM_ARROW, np.zeros(3), np.zeros(3), np.zeros(9), color)
-            mujoco.mjv_connector(geom, mujoco.mjtGeom.mjGEOM_ARROW, 0.008, start, end)
-            scene.ngeom += 1
+            arrows.append((start, start + visuals.FORCE_SCALE * np.asarray(readout.force), visuals.foot_color(readout)))
+        draw_arrows(scene, arrows)
 
 
 def main(args: list[str] | None = None) -> int:
