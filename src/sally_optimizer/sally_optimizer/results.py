@@ -1,4 +1,5 @@
-"""The files of an optimization run folder, written so that a kill -9 loses nothing completed.
+"""The files of an optimization run folder, written so that a kill -9 loses nothing completed
+(:mod:`sally_search.records`).
 
 ``optimization_results.csv`` gets one row per finished evaluation, flushed and fsynced as it
 finishes; ``cmaes_state.pkl`` holds the CMA-ES object together with the batch it asked for
@@ -9,9 +10,7 @@ gets a row per new best, ``best_params.json`` the best parameters (the sim's ``p
 
 from __future__ import annotations
 
-import csv
 import json
-import os
 import pickle
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,6 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from sally_description.params import PARAM_NAMES, PhysicsParams
+from sally_search.records import append_row, read_rows, write_atomic
 
 from .evaluation import Evaluation
 from .scenarios import PENALISED, SCENARIOS
@@ -59,26 +59,6 @@ def result_row(
     return row
 
 
-def _append(path: Path, columns: tuple[str, ...], row: dict) -> None:
-    new = not path.exists() or path.stat().st_size == 0
-    with open(path, "a", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=columns)
-        if new:
-            writer.writeheader()
-        writer.writerow({k: row.get(k, "") for k in columns})
-        f.flush()
-        os.fsync(f.fileno())
-
-
-def read_rows(path: Path) -> list[dict[str, str]]:
-    """The complete rows of a CSV (a line cut short by a kill is dropped)."""
-    if not path.exists():
-        return []
-    with open(path, newline="") as f:
-        rows = list(csv.DictReader(f))
-    return [r for r in rows if None not in r.values() and None not in r]
-
-
 @dataclass
 class RunFolder:
     path: Path
@@ -91,11 +71,11 @@ class RunFolder:
         return cls(path, read_rows(path / RESULTS))
 
     def add_result(self, row: dict) -> None:
-        _append(self.path / RESULTS, RESULT_COLUMNS, row)
+        append_row(self.path / RESULTS, RESULT_COLUMNS, row)
         self.rows.append({k: str(v) for k, v in row.items()})
 
     def add_best(self, row: dict, params: PhysicsParams) -> None:
-        _append(self.path / BESTS, BEST_COLUMNS, row)
+        append_row(self.path / BESTS, BEST_COLUMNS, row)
         write_atomic(self.path / BEST_PARAMS, json.dumps(params.as_dict(), indent=2) + "\n")
 
     def save_state(self, es, batch: int, candidates: np.ndarray | None) -> None:
@@ -116,15 +96,6 @@ class RunFolder:
     @property
     def best_cost(self) -> float:
         return min((float(r["cost"]) for r in self.rows), default=float("inf"))
-
-
-def write_atomic(path: Path, data, binary: bool = False) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "wb" if binary else "w") as f:
-        f.write(data)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
 
 
 def last_best(path: Path) -> PhysicsParams:

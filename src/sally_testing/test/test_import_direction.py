@@ -1,9 +1,9 @@
 """Dependencies point one way, and every package.xml lists what its package imports.
 
 Layers, lowest first: the leaves (``sally_interfaces``, ``sally_description``,
-``sally_node_common``) <- the node packages (sim, controller, IK, sequencer; none imports another)
-<- ``sally_bringup`` <- ``sally_optimizer`` <- ``sally_testing``. Every import in a package's code
-(tests excluded), at module level or inside a function, is read with ``ast``.
+``sally_node_common``, ``sally_search``) <- the node packages (sim, controller, IK, sequencer; none
+imports another) <- ``sally_bringup`` <- ``sally_optimizer`` <- ``sally_testing``. Every import in
+a package's code (tests excluded), at module level or inside a function, is read with ``ast``.
 """
 
 from __future__ import annotations
@@ -15,12 +15,13 @@ from pathlib import Path
 import pytest
 
 SRC = Path(__file__).resolve().parents[2]
-LEAVES = {"sally_interfaces", "sally_description", "sally_node_common"}
+LEAVES = {"sally_interfaces", "sally_description", "sally_node_common", "sally_search"}
 NODES = {"sally_sim_node", "sally_controller", "sally_ik_node", "sally_sequencer"}
 MAY_IMPORT = {
     "sally_interfaces": set(),
     "sally_description": set(),
     "sally_node_common": {"sally_interfaces", "sally_description"},
+    "sally_search": {"sally_description"},
     **{node: LEAVES for node in NODES},
     "sally_bringup": LEAVES | NODES,
     "sally_optimizer": LEAVES | NODES | {"sally_bringup"},
