@@ -66,13 +66,22 @@ class BackendMismatch(RuntimeError):
 
 def check_backends(x0: np.ndarray, config: ScenarioConfig, workdir: Path, say=print) -> None:
     """Evaluate ``x0`` with both backends (one after the other, in a worker process each) and raise
-    :class:`BackendMismatch` unless every scenario's cost agrees within :data:`AGREEMENT`."""
+    :class:`BackendMismatch` unless every scenario's cost agrees within :data:`AGREEMENT`. A backend
+    whose run of a scenario broke (penalised: timed out, crashed, unscorable) where the other's did
+    not is run once more first, and the output says why."""
     say("checking that the in-process backend gives the multi-process graph's costs at x0 ...")
     with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
-        found = {
-            b: pool.submit(_evaluate_task, list(map(float, x0)), config.as_dict(), b, str(workdir / b)).result()
-            for b in BACKENDS
-        }
+
+        def run(backend: str, folder: str) -> Evaluation:
+            task = pool.submit(_evaluate_task, list(map(float, x0)), config.as_dict(), backend, str(workdir / folder))
+            return task.result()
+
+        found = {b: run(b, b) for b in BACKENDS}
+        for backend, other in (("inprocess", "processes"), ("processes", "inprocess")):
+            broke = broke_alone(found[backend], found[other])
+            if broke:  # a run that broke says nothing about the numbers: once more before comparing
+                say(f"{backend}: {'; '.join(broke)}, the other backend's did not; running {backend} once more")
+                found[backend] = run(backend, f"{backend}_again")
     fast, graph = found["inprocess"], found["processes"]
     differ = disagreements(fast, graph)
     if differ:
@@ -85,6 +94,15 @@ def check_backends(x0: np.ndarray, config: ScenarioConfig, workdir: Path, say=pr
         f"backends agree at x0: cost {graph.cost:.9g} "
         f"({', '.join(f'{n} {graph.scenarios[n].cost:.6g}' for n in SCENARIOS)})"
     )
+
+
+def broke_alone(mine: Evaluation, other: Evaluation) -> list[str]:
+    """The scenarios penalised in ``mine`` and not in ``other``, with the reason of each."""
+    return [
+        f"{name} was penalised ({mine.scenarios[name].reason})"
+        for name in SCENARIOS
+        if mine.scenarios[name].penalised and not other.scenarios[name].penalised
+    ]
 
 
 def disagreements(fast: Evaluation, graph: Evaluation) -> list[str]:

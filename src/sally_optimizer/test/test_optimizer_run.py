@@ -140,7 +140,7 @@ def test_bad_arguments_are_refused_in_one_line(tmp_path):
 
 def test_a_backend_disagreement_is_named_per_scenario():
     from sally_optimizer.evaluation import Evaluation, ScenarioOutcome
-    from sally_optimizer.optimizer import disagreements
+    from sally_optimizer.optimizer import broke_alone, disagreements
 
     def evaluation(floor: float) -> Evaluation:
         costs = {"floor": floor, "wall": 0.25, "pulloff": 0.5}
@@ -153,3 +153,5 @@ def test_a_backend_disagreement_is_named_per_scenario():
     penalised.scenarios["wall"] = ScenarioOutcome(0.46, {}, True, "stopped at the wall-clock limit")
     (text,) = disagreements(evaluation(0.1), penalised)
     assert text == "wall 0.25 in process vs 0.46 as processes (as processes penalised: stopped at the wall-clock limit)"
+    assert broke_alone(penalised, evaluation(0.1)) == ["wall was penalised (stopped at the wall-clock limit)"]
+    assert broke_alone(evaluation(0.1), penalised) == [] and broke_alone(penalised, penalised) == []
