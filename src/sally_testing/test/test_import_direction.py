@@ -2,8 +2,10 @@
 
 Layers, lowest first: the leaves (``sally_interfaces``, ``sally_description``,
 ``sally_node_common``, ``sally_search``) <- the node packages (sim, controller, IK, sequencer; none
-imports another) <- ``sally_bringup`` <- ``sally_optimizer`` <- ``sally_testing``. Every import in
-a package's code (tests excluded), at module level or inside a function, is read with ``ast``.
+imports another) <- ``sally_bringup`` <- ``sally_optimizer`` <- ``sally_testing``. The wheeled
+platform (``sally_wheeled``) stands on the leaves and the sim's physics core, beside bringup.
+Every import in a package's code (tests excluded), at module level or inside a function, is read
+with ``ast``.
 """
 
 from __future__ import annotations
@@ -25,7 +27,8 @@ MAY_IMPORT = {
     **{node: LEAVES for node in NODES},
     "sally_bringup": LEAVES | NODES,
     "sally_optimizer": LEAVES | NODES | {"sally_bringup"},
-    "sally_testing": LEAVES | NODES | {"sally_bringup", "sally_optimizer"},
+    "sally_wheeled": LEAVES | {"sally_sim_node"},
+    "sally_testing": LEAVES | NODES | {"sally_bringup", "sally_optimizer", "sally_wheeled"},
 }
 ROS_PACKAGES = {"rclpy", "rcl_interfaces", "rosgraph_msgs", "builtin_interfaces"}
 """Imported ROS packages that the ``_msgs`` / ``_srvs`` / ``_interfaces`` names do not catch."""
