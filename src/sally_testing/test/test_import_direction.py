@@ -3,7 +3,8 @@
 Layers, lowest first: the leaves (``sally_interfaces``, ``sally_description``,
 ``sally_node_common``, ``sally_search``) <- the node packages (sim, controller, IK, sequencer; none
 imports another) <- ``sally_bringup`` <- ``sally_optimizer`` <- ``sally_testing``. The wheeled
-platform (``sally_wheeled``) stands on the leaves and the sim's physics core, beside bringup.
+platform (``sally_wheeled``) and the magnet bench (``sally_magnet_bench``) stand on the leaves and
+the sim's physics core, beside bringup.
 Every import in a package's code (tests excluded), at module level or inside a function, is read
 with ``ast``.
 """
@@ -28,6 +29,7 @@ MAY_IMPORT = {
     "sally_bringup": LEAVES | NODES,
     "sally_optimizer": LEAVES | NODES | {"sally_bringup"},
     "sally_wheeled": LEAVES | {"sally_sim_node"},
+    "sally_magnet_bench": LEAVES | {"sally_sim_node"},
     "sally_testing": LEAVES | NODES | {"sally_bringup", "sally_optimizer", "sally_wheeled"},
 }
 ROS_PACKAGES = {"rclpy", "rcl_interfaces", "rosgraph_msgs", "builtin_interfaces"}
