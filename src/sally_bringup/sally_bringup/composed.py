@@ -19,6 +19,7 @@ import threading
 from collections.abc import Mapping, Sequence
 
 from sally_node_common.discovery import default_to_loopback
+from sally_node_common.node_main import watch_parent
 
 from .graphs import GraphError, NodeSpec, graph
 
@@ -158,6 +159,7 @@ def main(argv: list[str] | None = None) -> int:
     stop = threading.Event()
     for s in (signal.SIGINT, signal.SIGTERM):
         signal.signal(s, lambda signum, frame: stop.set())
+    watch_parent(stop, "sally_composed")
     try:
         if not argv or argv[0].startswith("-"):
             raise GraphError("usage: sally_composed GRAPH [name:=value ...]")

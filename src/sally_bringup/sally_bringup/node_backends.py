@@ -10,12 +10,15 @@ calling process instead (``sally_optimizer.inprocess``).
 
 from __future__ import annotations
 
+import os
 import subprocess
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import IO
+
+from sally_node_common.node_main import PARENT_ENV
 
 from .graphs import NodeSpec
 from .processes import NodeProcess, find_executable, ros_args, stop_together
@@ -111,7 +114,7 @@ class ProcessBackend(NodeBackend):
         env: Mapping[str, str],
     ) -> str:
         argv = [find_executable(spec.executable), *arguments, *ros_args(parameters, params_files=params_files)]
-        process = NodeProcess(spec.name, argv, env)
+        process = NodeProcess(spec.name, argv, {**env, PARENT_ENV: str(os.getpid())})  # it stops when we are gone
         process.start(stdout=subprocess.PIPE)
         assert process.popen is not None and process.popen.stdout is not None
         pump = _Pump(spec.name, process.popen.stdout, self._out, self._log_dir / f"{spec.name}.log")

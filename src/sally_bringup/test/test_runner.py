@@ -53,3 +53,55 @@ def test_a_params_file_reaches_the_nodes_and_a_value_it_gives_is_checked_by_the_
     first = report["problems"][0]
     assert "kd = [30.0, -1.0]" in first and "must have 1 or 16 entries" in first, report["problems"]
     assert report["wall_time_s"] < DISCOVERY_TIMEOUT / 2, report["wall_time_s"]
+
+
+def test_nodes_stop_when_the_runner_is_killed(tmp_path, ros_domain):
+    """The runner starts each node in a session of its own; after a kill -9 of the runner (or a
+    closed terminal) nothing else would stop them. They watch their parent and stop."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from sally_bringup.processes import wait_until
+
+    script = tmp_path / "runner.py"
+    script.write_text(
+        "import sys, time\n"
+        "from sally_bringup.graphs import graph\n"
+        "from sally_bringup.node_backends import ProcessBackend\n"
+        "from sally_bringup.environment import graph_environment\n"
+        "from pathlib import Path\n"
+        "backend = ProcessBackend()\n"
+        f"backend.open({ros_domain}, Path(sys.argv[1]), None)\n"
+        "spec = next(s for s in graph('f2w', {'composed': 'false'}) if s.name == 'sim')\n"
+        f"backend.start(spec, {{}}, (), (), graph_environment({ros_domain}))\n"
+        "print(backend.processes['sim'].pid, flush=True)\n"
+        "time.sleep(600)\n"
+    )
+    runner = subprocess.Popen(
+        [sys.executable, str(script), str(tmp_path)], stdout=subprocess.PIPE, text=True, start_new_session=True
+    )
+    node = 0
+
+    def gone() -> bool:
+        status = Path(f"/proc/{node}/status")
+        try:
+            return "State:\tZ" in status.read_text()  # a zombie nobody reaps has exited
+        except FileNotFoundError:
+            return True
+
+    try:
+        assert runner.stdout is not None
+        node = int(runner.stdout.readline())
+        log = tmp_path / "sim.log"
+        assert wait_until(lambda: log.exists() and "Sally sim ready" in log.read_text(), 60.0), log.read_text()
+        os.killpg(runner.pid, signal.SIGKILL)
+        runner.wait(10)
+        assert wait_until(gone, 15.0), "the node outlived its runner"
+    finally:
+        if runner.poll() is None:
+            os.killpg(runner.pid, signal.SIGKILL)
+        if node and not gone():
+            os.killpg(node, signal.SIGKILL)

@@ -9,10 +9,15 @@
   stderr naming the reason, no traceback.
 * The EventsExecutor is driven with ``spin_once`` (its ``spin()`` busy-loops without delivering
   anything in this rclpy).
+* Started by the embedded runner, a node stops when the runner is gone (:func:`watch_parent`):
+  the runner starts each node in a session of its own (so one Ctrl-C reaches only the runner,
+  which stops the nodes in order), so nothing else would stop them after a ``kill -9`` of the
+  runner or a closed terminal.
 """
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 import threading
@@ -28,6 +33,10 @@ from rclpy.signals import SignalHandlerOptions
 from .discovery import default_to_loopback
 
 EXIT_BAD_START = 2
+PARENT_ENV = "SALLY_PARENT_PID"
+"""Set by the runner to its pid: the node stops when its parent is no longer that process."""
+PARENT_POLL = 0.5
+"""s between checks of the parent."""
 
 
 class StartupError(RuntimeError):
@@ -39,6 +48,29 @@ START_ERRORS: tuple[type[Exception], ...] = (
     InvalidParameterValueException,
     InvalidParameterTypeException,
 )
+
+
+def watch_parent(stop: threading.Event, name: str, environ=os.environ, getppid=os.getppid) -> threading.Thread | None:
+    """When ``SALLY_PARENT_PID`` names this process's parent, a daemon thread sets ``stop`` (with a
+    line on stderr) once the parent has changed: that process is gone (its children are handed to
+    init or a subreaper). Returns the thread, or None when there is nothing to watch."""
+    wanted = environ.get(PARENT_ENV, "")
+    if not wanted.isdigit() or int(wanted) != getppid():
+        return None  # not started by the runner (or the runner is gone already: then nothing to wait for)
+    parent = int(wanted)
+
+    def watch() -> None:
+        while not stop.wait(PARENT_POLL):
+            if getppid() != parent:
+                stop.set()  # first: the runner read our output, so saying it may fail (a broken pipe)
+                try:
+                    print(f"{name}: the runner (pid {parent}) is gone; stopping", file=sys.stderr, flush=True)
+                except OSError:
+                    pass
+
+    thread = threading.Thread(target=watch, name="parent watch", daemon=True)
+    thread.start()
+    return thread
 
 
 def spin_until_shutdown(executor, context, stop: threading.Event) -> None:
@@ -93,6 +125,7 @@ def run_node(
     stop = threading.Event()
     for s in (signal.SIGINT, signal.SIGTERM):
         signal.signal(s, lambda signum, frame: stop.set())
+    watch_parent(stop, name)
     try:
         try:
             node = factory()
