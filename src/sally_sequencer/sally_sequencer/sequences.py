@@ -60,6 +60,7 @@ SEQUENCE_FEET = {
     "step_bl": "BL",
     "step_br": "BR",
     "body_climb": "BODY",
+    "body_square": "BODY",
 }
 """Sequence -> the foot it swings (BODY: a body move while every foot holds; see :mod:`.climb`)."""
 
@@ -131,13 +132,33 @@ def measure() -> Phase:
         distance = ctx.wall_dist_fn(here) if ctx.wall_dist_fn is not None else wall_distance(here)
         if not math.isfinite(distance) or distance <= 0:
             raise SequenceError(f"F2W_MEASURE: the EE is not in front of the wall (distance {distance!r} m)")
-        ctx.shared["f2w_reach_target"] = here + (distance - FOOT_STANDOFF - REACH_CLEARANCE) * FACE_WALL
-        ctx.shared["f2w_plant_target"] = here + (distance - FOOT_STANDOFF) * FACE_WALL
+        direction = reach_direction(here, ctx.hip_pivot())
+        along = float(direction @ FACE_WALL)  # m toward the wall per m along the direction
+        ctx.shared["f2w_reach_target"] = here + (distance - FOOT_STANDOFF - REACH_CLEARANCE) / along * direction
+        ctx.shared["f2w_plant_target"] = here + (distance - FOOT_STANDOFF) / along * direction
 
     def step(t: float, ctx: PhaseContext) -> IKTarget:
         return IKTarget.with_orientation(ctx.shared["orient"][1], FACE_WALL)
 
     return Phase("F2W_MEASURE", 0.0, step, enter)
+
+
+REACH_MAX_ANGLE = 30.0
+"""deg: a leg heading further than this from the wall normal reaches straight along the normal."""
+
+
+def reach_direction(ee: np.ndarray, hip_pivot: np.ndarray) -> np.ndarray:
+    """The horizontal direction from the hip pivot through the EE (unit): reaching along it moves
+    the foot straight out along its leg, so the hip's yaw joint does not turn. f2w's swing ends
+    with the leg heading at the wall and the hip at its stop; on a body yawed a few degrees, a reach
+    straight along the wall normal asked the hip past its stop (FL 7 mm off its plant target at
+    +1.9 deg). Along the wall normal when the leg heads more than :data:`REACH_MAX_ANGLE` off it."""
+    d = np.asarray(ee, float) - np.asarray(hip_pivot, float)
+    d[2] = 0.0
+    norm = float(np.linalg.norm(d))
+    if norm < 1e-6 or float(d @ FACE_WALL) < norm * math.cos(math.radians(REACH_MAX_ANGLE)):
+        return FACE_WALL.copy()
+    return d / norm
 
 
 def reach() -> Phase:
@@ -176,11 +197,13 @@ def make_sequence(name: str) -> list[Phase]:
         return [lift(), swing(-SWING_ANGLE_DEG), orient(), measure(), reach()]
     if name == "f2w_fr":
         return [lift(), swing(+SWING_ANGLE_DEG), orient(), measure(), reach()]
-    if name in ("b2w_bl", "b2w_br", "step_bl", "step_br", "body_climb"):
+    if name in ("b2w_bl", "b2w_br", "step_bl", "step_br", "body_climb", "body_square"):
         from . import climb  # the climb builds on these phases
 
         if name == "body_climb":
             return climb.body_climb()
+        if name == "body_square":
+            return climb.body_square()
         if name.startswith("step_"):
             return climb.floor_step(SEQUENCE_FEET[name])
         return climb.back_to_wall(SEQUENCE_FEET[name])
