@@ -44,6 +44,18 @@ class BodyTarget:
         """Nose-up pitch: the angle of main_frame's x axis above the horizontal (deg)."""
         return pitch_of(rotation(self.quat))
 
+    @property
+    def yaw_deg(self) -> float:
+        """Heading: the angle of main_frame's x axis about world z, from world x (deg)."""
+        x = rotation(self.quat)[:, 0]
+        return math.degrees(math.atan2(x[1], x[0]))
+
+    def squared(self) -> BodyTarget:
+        """The same pose turned about world z so that its heading is 0 (pitch and roll kept)."""
+        c, s = math.cos(math.radians(self.yaw_deg)), math.sin(math.radians(self.yaw_deg))
+        unturn = np.array([[c, s, 0.0], [-s, c, 0.0], [0.0, 0.0, 1.0]])
+        return BodyTarget(self.position, quaternion(unturn @ rotation(self.quat)))
+
     def toward(self, goal: BodyTarget, s: float) -> BodyTarget:
         """The pose a fraction ``s`` (0..1) of the way to ``goal``: position straight, orientation
         along the shortest arc (slerp)."""

@@ -44,3 +44,14 @@ def test_quaternion_round_trip_and_bad_targets():
         BodyTarget(np.array([0.0, np.nan, 0.0]), np.array([1.0, 0, 0, 0]))
     with pytest.raises(BodyTargetError, match="unit quaternion"):
         BodyTarget(np.zeros(3), np.array([2.0, 0, 0, 0]))
+
+
+def test_a_turned_body_is_squared_to_the_wall_keeping_its_pitch():
+    half = math.radians(2.5) / 2
+    turn = np.array([math.cos(half), 0.0, 0.0, math.sin(half)])
+    body = BodyTarget(np.array([0.1, 0.0, 0.12]), quaternion(rotation(turn) @ rotation(pitched(20.0).quat)))
+    assert body.yaw_deg == pytest.approx(2.5) and body.pitch_deg == pytest.approx(20.0)
+    square = body.squared()
+    assert square.yaw_deg == pytest.approx(0.0, abs=1e-9) and square.pitch_deg == pytest.approx(20.0)
+    assert np.allclose(square.position, body.position)
+    assert np.allclose(rotation(square.quat), rotation(pitched(20).quat))

@@ -1,6 +1,8 @@
 """Campaign: one or more feet's sequences in turn, with the dual-foot handoff. Pure Python.
 
-``f2w`` runs FL's ``f2w``; once FL has dwelt ``dwell`` (3.0 s) in F2W_REACH its runner is
+``f2w`` (and ``f2w_all``) first squares the body to the wall when it heads more than 0.5 deg off
+the wall normal (BODY_SQUARE, 2 s, every foot holding: :func:`.climb.body_square`), then runs FL's
+``f2w``; once FL has dwelt ``dwell`` (3.0 s) in F2W_REACH its runner is
 force-completed, FL becomes a WALL stance foot (full pose lock) and FR's ``f2w_fr`` starts from
 where FR stands. FR joins the wall feet after its own dwell; the campaign is done ``hold`` seconds
 later. ``f2w_all`` goes on from there (:mod:`.climb`): a BODY stage moves the body through the
@@ -35,8 +37,9 @@ BODY = "BODY"
 """The stage that moves the body (every foot holds) instead of a foot."""
 SWING, FLOOR, WALL = "SWING", "FLOOR", "WALL"
 CAMPAIGNS = {
-    "f2w": (("FL", "f2w"), ("FR", "f2w_fr")),
+    "f2w": ((BODY, "body_square"), ("FL", "f2w"), ("FR", "f2w_fr")),
     "f2w_all": (
+        (BODY, "body_square"),
         ("FL", "f2w"),
         ("FR", "f2w_fr"),
         ("BL", "step_bl"),
@@ -135,21 +138,32 @@ class Campaign:
         """The first stage after ``after`` whose foot is not planted yet (a BODY stage runs unless a
         foot after it is planted already: the body has moved)."""
         for i in range(after + 1, len(self.stages)):
-            who = self.stages[i][0]
+            who, name = self.stages[i]
+            if name == "body_square" and not self._turned():
+                continue
             if who == BODY and not any(foot in self.planted for foot, _ in self.stages[i + 1 :]):
                 return i
             if who != BODY and who not in self.planted:
                 return i
         return None
 
+    def _turned(self) -> bool:
+        """Whether the body heads far enough from the wall normal to be squared first (the body
+        is read off the hips; before any reading, it is not)."""
+        from .climb import SQUARE_MIN_DEG
+
+        return bool(self._feet) and abs(self.body().yaw_deg) > SQUARE_MIN_DEG
+
     @property
     def moves_body(self) -> bool:
-        """Whether the campaign has a BODY stage (the climb)."""
-        return any(who == BODY for who, _ in self.stages)
+        """Whether the campaign moves the body through the corner (the climb)."""
+        return any(name == "body_climb" for _, name in self.stages)
 
     @property
     def foot(self) -> str:
-        return self.stages[max(self.stage, 0)][0]
+        if self.stage < 0:  # not started: the first foot (a squaring of the body may come first)
+            return next(who for who, _ in self.stages if who != BODY)
+        return self.stages[self.stage][0]
 
     @property
     def done(self) -> bool:

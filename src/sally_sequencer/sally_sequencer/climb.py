@@ -133,6 +133,27 @@ def body_climb() -> list[Phase]:
     return [body_move(), body_settle()]
 
 
+SQUARE_TIME = 2.0
+SQUARE_MIN_DEG = 0.5
+"""deg: a body heading further than this from the wall normal is squared before f2w starts."""
+
+
+def body_square() -> list[Phase]:
+    """Every foot holds; the body turns about world z to face the wall (heading 0). f2w's swing
+    leaves FL's hip at its -45 deg stop with the leg at the wall: on a body turned +2 deg the
+    face cannot turn the last 2 deg to the wall and lands 6-7 mm off its plant target."""
+
+    def enter(ctx: PhaseContext) -> None:
+        start = ctx.body()
+        ctx.shared["square"] = (start, start.squared())
+
+    def step(t: float, ctx: PhaseContext) -> BodyTarget:
+        start, goal = ctx.shared["square"]
+        return start.toward(goal, quintic(t / SQUARE_TIME))
+
+    return [Phase("BODY_SQUARE", SQUARE_TIME, step, enter)]
+
+
 def back_to_wall(foot: str) -> list[Phase]:
     return [lift("BACK_LIFT", BACK_LIFT, BACK_LIFT_TIME), back_swing(foot), measure(), reach()]
 

@@ -1,6 +1,7 @@
 """The climb's plan against the model's kinematics, and f2w_all's stages on perfectly following feet."""
 
 import numpy as np
+import pytest
 
 from sally_sequencer import Campaign, FootReading
 from sally_sequencer.reach_map import check_plan
@@ -37,3 +38,28 @@ def test_f2w_all_moves_the_body_then_puts_bl_and_br_on_the_wall():
     assert [e.split()[0] for e in order] == ["FL", "FR", "BODY", "BL", "BL", "BR", "BR"]
     steps = [e for e in events if "stepped on the floor" in e]
     assert [e.split()[0] for e in steps] == ["BL", "BR"]
+
+
+def turned(points, deg):
+    c, s = np.cos(np.radians(deg)), np.sin(np.radians(deg))
+    return {f: np.array([c * p[0] - s * p[1], s * p[0] + c * p[1], p[2]]) for f, p in points.items()}
+
+
+def test_f2w_squares_a_turned_body_to_the_wall_first_and_leaves_a_square_one_alone():
+    for deg, squares in ((2.0, True), (0.3, False)):
+        campaign = Campaign("f2w", 0.5, 3.0, 1.0)
+        feet, hips = turned(HOMES, deg), turned(HIPS, deg)
+        t, bodies, events = 0.0, [], []
+        while t < 4.0:
+            tick = campaign.step(t, {f: FootReading(feet[f], hips[f]) for f in feet})
+            events += tick.events
+            if tick.body is not None:
+                bodies.append(tick.body)
+            t = round(t + 0.005, 3)
+        assert any("BODY_SQUARE" in e for e in events) == squares, (deg, events)
+        assert any("FL LIFT" in e for e in events)  # FL's f2w follows either way
+        if squares:
+            assert bodies[0].yaw_deg == pytest.approx(deg, abs=1e-6)
+            assert bodies[-1].yaw_deg == pytest.approx(0.0, abs=1e-6)
+        else:
+            assert not bodies

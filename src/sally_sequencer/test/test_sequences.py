@@ -150,6 +150,7 @@ def test_on_enter_runs_once_per_phase_even_when_a_step_skips_phases():
 
 
 def test_unknown_sequence():
-    valid = r"\['b2w_bl', 'b2w_br', 'body_climb', 'f2w', 'f2w_fr', 'lift', 'orient', 'step_bl', 'step_br'\]"
+    valid = r"\['b2w_bl', 'b2w_br', 'body_climb', 'body_square', 'f2w', 'f2w_fr', 'lift', 'orient', "
+    valid += r"'step_bl', 'step_br'\]"
     with pytest.raises(SequenceError, match=r"unknown sequence 'w2f'; valid: " + valid):
         make_sequence("w2f")
