@@ -119,14 +119,26 @@ class Probe:
         )
 
     # --- services and parameters ----------------------------------------------------------------
-    def call(self, srv_type, name: str, request, timeout: float = 10.0):
+    def call(self, srv_type, name: str, request, timeout: float = 10.0, resend_every: float | None = None):
+        """Call service ``name`` and return its answer. ``resend_every`` (for idempotent services
+        only: a parameter set, a pause): send the request again each time this many seconds pass
+        without an answer; the first answer counts. A service counts as available once its
+        request reader has matched; the answer's way back may not have yet, and an answer sent
+        before it has is lost (CI once waited 10 s for a set_parameters answer that never came)."""
         client: Any = self.node.create_client(srv_type, name)
         try:
             if not client.wait_for_service(timeout_sec=timeout):
                 raise ProbeTimeout(f"service {name} not available after {timeout} s")
-            future = client.call_async(request)
-            self.wait_for(future.done, timeout, f"the answer of {name}")
-            return future.result()
+            deadline = time.monotonic() + timeout
+            futures = [client.call_async(request)]
+            while True:
+                left = deadline - time.monotonic()
+                wait = left if resend_every is None else min(left, resend_every)
+                if wait_until(lambda: any(f.done() for f in futures), max(wait, 0.0)):
+                    return next(f for f in futures if f.done()).result()
+                if time.monotonic() >= deadline:
+                    raise ProbeTimeout(f"timed out after {timeout} s waiting for the answer of {name}")
+                futures.append(client.call_async(request))
         finally:
             self.node.destroy_client(client)
 
@@ -136,7 +148,8 @@ class Probe:
         request = SetParameters.Request(
             parameters=[Parameter(name=k, value=_parameter_value(v)) for k, v in values.items()]
         )
-        return list(self.call(SetParameters, f"/{node_name}/set_parameters", request, timeout).results)
+        answer = self.call(SetParameters, f"/{node_name}/set_parameters", request, timeout, resend_every=2.0)
+        return list(answer.results)
 
     def close(self) -> None:
         self.context.try_shutdown()

@@ -336,7 +336,9 @@ def start_sim_time(
         )
 
     probe.wait_for(matched, DISCOVERY_TIMEOUT, "every node's publishers and subscriptions")
-    response = probe.call(SetBool, "/sally_sim/pause", SetBool.Request(data=False), timeout=DISCOVERY_TIMEOUT)
+    response = probe.call(
+        SetBool, "/sally_sim/pause", SetBool.Request(data=False), timeout=DISCOVERY_TIMEOUT, resend_every=2.0
+    )
     if not response.success:
         raise RuntimeError(f"could not unpause the sim: {response.message}")
 

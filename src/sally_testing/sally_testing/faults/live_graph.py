@@ -81,7 +81,9 @@ class LiveGraph:
         """Stop (or restart) sim time through the sim's ``~/pause`` service."""
         from std_srvs.srv import SetBool
 
-        response = self.probe.call(SetBool, "/sally_sim/pause", SetBool.Request(data=paused), timeout=30.0)
+        response = self.probe.call(
+            SetBool, "/sally_sim/pause", SetBool.Request(data=paused), timeout=30.0, resend_every=2.0
+        )
         if not response.success:
             raise AssertionError(f"could not {'pause' if paused else 'unpause'} the sim: {response.message}")
 
