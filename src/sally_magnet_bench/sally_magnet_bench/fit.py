@@ -16,12 +16,12 @@ from __future__ import annotations
 import json
 import math
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
 
 from sally_description import PhysicsParams
-from sally_description.constants import MAGNET_VOLUME, N_SAMPLING_SPHERES, RATED_HOLD_FORCE
+from sally_description.constants import RATED_HOLD_FORCE
 from sally_description.params import Dim
 from sally_search import space
 from sally_search.convergence import plot_convergence
@@ -66,8 +66,7 @@ class FitSettings:
 
 def magnet(clip: float) -> MagnetModel:
     """The legged model's magnet (Br, reach) with ``clip``."""
-    base = PhysicsParams()
-    return MagnetModel(base.Br, base.max_magnetic_distance, clip, MAGNET_VOLUME / N_SAMPLING_SPHERES)
+    return replace(MagnetModel.from_params(PhysicsParams()), max_force=clip)
 
 
 def cost_of(result: BenchResult, target: float, give_up: float) -> float:
