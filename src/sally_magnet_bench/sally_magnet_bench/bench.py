@@ -95,7 +95,7 @@ def run_test(
     model = rig.build_model(params)
     data = mujoco.MjData(model)
     layout = MagnetLayout((rig.MAGNET,), (rig.MAGNET,), (rig.sphere_names(),), {"floor": rig.PLATE}, kind="magnet")
-    magnets = MagnetArray(model, PhysicsParams(), True, layout, magnet)
+    magnets = MagnetArray(model, layout=layout, magnet=magnet)
     external = np.zeros((model.nbody, 6))
     body = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_BODY, rig.MAGNET)
     point_local = np.array([lever, 0.0, 2 * rig.HALF_HEIGHT])  # on the arm at the housing's top

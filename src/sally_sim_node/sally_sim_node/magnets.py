@@ -71,19 +71,19 @@ class MagnetArray:
     def __init__(
         self,
         model: mujoco.MjModel,
-        params: PhysicsParams,
+        params: PhysicsParams | None = None,
         enabled: bool | Mapping[str, bool] = True,
         layout: MagnetLayout | None = None,
         magnet: MagnetModel | None = None,
     ) -> None:
-        """``layout`` defaults to the legged Sally's feet, ``magnet`` to ``params``' model with the
-        EML63mm-12 core shared among each magnet's sampling spheres."""
+        """``layout`` defaults to the legged Sally's feet; ``magnet`` to the model of ``params`` (default:
+        the default parameters) with the EML63mm-12 core shared among each magnet's sampling spheres."""
         layout = layout or MagnetLayout.legged()
         self.names, self._kind = layout.names, layout.kind
         self.surfaces = tuple(layout.plates)
         """Surface names in kernel plate order; ``"none"`` is reported beyond max_magnetic_distance."""
         n_spheres = len(layout.spheres[0])
-        self.model_params = magnet or MagnetModel.from_params(params, n_spheres)
+        self.model_params = magnet or MagnetModel.from_params(params or PhysicsParams(), n_spheres)
         self._spheres = np.array(
             [[_id(model, mujoco.mjtObj.mjOBJ_GEOM, g) for g in spheres] for spheres in layout.spheres], dtype=np.int64
         )

@@ -13,7 +13,6 @@ from collections.abc import Mapping
 import mujoco
 import numpy as np
 
-from sally_description import PhysicsParams
 from sally_sim_node.magnets import MagnetArray, MagnetLayout, MagnetReadout
 
 from . import geometry as g
@@ -44,7 +43,7 @@ class WheeledSim:
             tuple(g.sphere_geoms(w) for w in g.WHEELS),
             kind="wheel",
         )
-        self.magnets = MagnetArray(self.model, PhysicsParams(), magnets_on, layout, self.params.magnet())
+        self.magnets = MagnetArray(self.model, enabled=magnets_on, layout=layout, magnet=self.params.magnet())
         self._external = np.zeros((self.model.nbody, 6))
         self._chassis = mujoco.mj_name2id(self.model, mujoco.mjtObj.mjOBJ_BODY, CHASSIS)
         self._steer = [self._actuator(g.pivot_joint(w)) for w in g.WHEELS]
