@@ -40,10 +40,10 @@ CAMPAIGNS = {
     "f2w": ((BODY, "body_square"), ("FL", "f2w"), ("FR", "f2w_fr")),
     "f2w_all": (
         (BODY, "body_square"),
-        ("FL", "f2w"),
-        ("FR", "f2w_fr"),
         ("BL", "step_bl"),
         ("BR", "step_br"),
+        ("FL", "f2w"),
+        ("FR", "f2w_fr"),
         (BODY, "body_climb"),
         ("BL", "b2w_bl"),
         ("BR", "b2w_br"),

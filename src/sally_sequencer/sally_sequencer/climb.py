@@ -41,6 +41,7 @@ from sally_node_common.ik_target import IKTarget
 
 from .phase import Phase, PhaseContext
 from .sequences import FACE_FLOOR, FACE_WALL, FOOT_STANDOFF, lift, measure, reach, slerp
+from .swing_path import JointSwing
 from .trajectory import quintic
 
 CLIMB_POSE = BodyPose(distance=0.35, height=0.25, pitch_deg=90.0)
@@ -93,11 +94,11 @@ def back_swing(foot: str) -> Phase:
         start = ctx.ee_home + [0.0, 0.0, BACK_LIFT]
         staging = plant_point(foot) - BACK_STAGING * FACE_WALL
         ctx.shared["orient"] = (start, staging)
+        ctx.shared["swing_path"] = JointSwing(foot, ctx.body(), start, staging, FACE_WALL)
 
     def step(t: float, ctx: PhaseContext) -> IKTarget:
-        start, staging = ctx.shared["orient"]
-        s = quintic(t / BACK_SWING_TIME)
-        return IKTarget.with_orientation(start + s * (staging - start), slerp(FACE_FLOOR, FACE_WALL, s))
+        position, face = ctx.shared["swing_path"].at(quintic(t / BACK_SWING_TIME))
+        return IKTarget.with_orientation(position, face)
 
     return Phase("BACK_SWING", BACK_SWING_TIME, step, enter)
 
@@ -113,10 +114,10 @@ def floor_step(foot: str) -> list[Phase]:
 
     def move(t: float, ctx: PhaseContext) -> IKTarget:
         start, end = ctx.ee_home + up, step_point(ctx, foot) + up
-        return IKTarget.position_only(start + quintic(t / STEP_MOVE_TIME) * (end - start))
+        return IKTarget.with_orientation(start + quintic(t / STEP_MOVE_TIME) * (end - start), FACE_FLOOR)
 
     def lower(t: float, ctx: PhaseContext) -> IKTarget:
-        return IKTarget.position_only(step_point(ctx, foot) + up * (1.0 - quintic(t / STEP_LOWER_TIME)))
+        return IKTarget.with_orientation(step_point(ctx, foot) + up * (1.0 - quintic(t / STEP_LOWER_TIME)), FACE_FLOOR)
 
     def seat_enter(ctx: PhaseContext) -> None:
         ctx.enable_magnet()
@@ -125,7 +126,12 @@ def floor_step(foot: str) -> list[Phase]:
         lift("STEP_LIFT", STEP_HEIGHT, STEP_LIFT_TIME),
         Phase("STEP_MOVE", STEP_MOVE_TIME, move),
         Phase("STEP_LOWER", STEP_LOWER_TIME, lower),
-        Phase("STEP_SEAT", STEP_SEAT_TIME, lambda t, ctx: IKTarget.position_only(step_point(ctx, foot)), seat_enter),
+        Phase(
+            "STEP_SEAT",
+            STEP_SEAT_TIME,
+            lambda t, ctx: IKTarget.with_orientation(step_point(ctx, foot), FACE_FLOOR),
+            seat_enter,
+        ),
     ]
 
 

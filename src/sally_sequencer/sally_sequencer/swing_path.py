@@ -1,0 +1,125 @@
+"""A back leg's swing from the floor to the wall, planned in joint space and sent as EE targets.
+
+At the climb pose a back leg stands on the floor knee-down (knee about -59 deg, lifted 5 cm) and
+reaches its staging point in front of the wall knee-up (about +49 deg). A straight Cartesian swing
+asks the whole-body differential IK to flip the knee, which it cannot: in the graph BL stalled
+0.17 m short of its staging point, face turned, and never reached the wall. Here the leg's four
+actuated joints go in a straight line from the lifted foot's solution to the staging point's
+(:class:`JointSwing`); the EE site and the face along that line, by the compiled model's forward
+kinematics at the body's measured pose, are the targets the sequencer sends, so every target is
+one the IK reaches from the last with a small joint change. The passive ee2 twist is 0 on the
+whole path (a lifted foot's spring has returned it; the IK cannot move it).
+
+Pure computation: MuJoCo kinematics and scipy least squares, no ROS.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+
+import numpy as np
+from scipy.optimize import least_squares
+
+from sally_description import build_model
+from sally_description.constants import FLOOR_Z
+from sally_description.reachability import POSITION_TOLERANCE, BodyPose, LegKinematics
+from sally_node_common.body_target import BodyTarget, rotation
+
+from .errors import SequenceError
+
+REFERENCE = BodyPose(distance=0.5, height=0.2, pitch_deg=0.0)
+"""The body pose the leg's kinematics are evaluated at; points move to and from it rigidly with
+the body, so the path holds for any measured body pose (yaw, roll and y offset included)."""
+SAMPLES = 41
+CLEARANCE = 0.03
+"""m: the swing keeps the EE site at least this far above the floor (a sine bump where needed)."""
+KNEE = 1
+"""Index of the knee in the leg's joints (hip, knee, wrist, ee, ee2)."""
+
+
+@functools.cache
+def leg_kinematics(leg: str) -> LegKinematics:
+    """The leg's kinematics on the default model (built once per process, on first use)."""
+    return LegKinematics(build_model(), leg, seeds_per_joint=4)
+
+
+def solve_joints(
+    kin: LegKinematics, point: np.ndarray, face: np.ndarray | None, knee_sign: float
+) -> tuple[np.ndarray, float]:
+    """The leg's actuated joints (ee2 at 0) that put the EE site at ``point`` (world, at
+    :data:`REFERENCE`) with the face along ``face`` (None: any), the knee bent to ``knee_sign``
+    (-1 down, +1 up). Returns (joints [5], position error in m)."""
+    angle_scale = 1.0 / math.radians(2.0)
+
+    def residual(q4: np.ndarray) -> np.ndarray:
+        site, normal = kin.site(REFERENCE, np.append(q4, 0.0))
+        out = (site - point) / POSITION_TOLERANCE
+        return out if face is None else np.concatenate([out, np.cross(normal, face) * angle_scale])
+
+    lower, upper = kin.lower[:4].copy(), kin.upper[:4].copy()
+    if knee_sign < 0:
+        upper[KNEE] = 0.0
+    else:
+        lower[KNEE] = 0.0
+    seeds = [q[:4] for q in kin.seeds if np.sign(q[KNEE]) == np.sign(knee_sign)]
+    seeds.sort(key=lambda q: float(residual(q) @ residual(q)))
+    best, best_cost = None, math.inf
+    for start in seeds[:4]:
+        fit = least_squares(residual, np.clip(start, lower, upper), bounds=(lower, upper), xtol=1e-10, max_nfev=200)
+        if fit.cost < best_cost:
+            best, best_cost = fit.x, fit.cost
+    assert best is not None
+    site, _ = kin.site(REFERENCE, np.append(best, 0.0))
+    return np.append(best, 0.0), float(np.linalg.norm(site - point))
+
+
+class JointSwing:
+    """The EE targets of one back leg's swing, from ``start`` (the lifted foot) to ``end`` (its
+    staging point in front of the wall, face to the wall), both world, for a body at ``body``."""
+
+    def __init__(self, leg: str, body: BodyTarget, start: np.ndarray, end: np.ndarray, end_face: np.ndarray) -> None:
+        kin = leg_kinematics(leg)
+        self._body = body
+        ref = BodyTarget(REFERENCE.position, REFERENCE.quat)
+        self._to_ref = (rotation(ref.quat) @ rotation(body.quat).T, ref.position, body.position)
+        q0, err0 = solve_joints(kin, self._ref_point(start), None, -1.0)
+        q1, err1 = solve_joints(kin, self._ref_point(end), self._ref_vector(end_face), +1.0)
+        if err1 > 0.005:
+            raise SequenceError(f"{leg}'s staging point {np.round(end, 3)} is out of reach ({err1 * 1e3:.0f} mm short)")
+        self.start_error, self.end_error = err0, err1
+        self.joints = (q0, q1)
+        points, faces = [], []
+        for s in np.linspace(0.0, 1.0, SAMPLES):
+            site, normal = kin.site(REFERENCE, q0 + s * (q1 - q0))
+            points.append(self._world_point(site))
+            faces.append(self._world_vector(normal))
+        self.points, self.faces = np.array(points), np.array(faces)
+        # the lifted foot where it really is at s = 0, where the joint path ends at s = 1
+        s = np.linspace(0.0, 1.0, SAMPLES)[:, None]
+        self.points += (1.0 - s) * (np.asarray(start, float) - self.points[0]) + s * (np.asarray(end, float) - self.points[-1])
+        low = float(self.points[:, 2].min()) - FLOOR_Z
+        if low < CLEARANCE:
+            self.points[:, 2] += (CLEARANCE - low) * np.sin(np.pi * s[:, 0])
+
+    def _ref_point(self, p: np.ndarray) -> np.ndarray:
+        r, ref, body = self._to_ref
+        return r @ (np.asarray(p, float) - body) + ref
+
+    def _ref_vector(self, v: np.ndarray) -> np.ndarray:
+        return self._to_ref[0] @ np.asarray(v, float)
+
+    def _world_point(self, p: np.ndarray) -> np.ndarray:
+        r, ref, body = self._to_ref
+        return r.T @ (p - ref) + body
+
+    def _world_vector(self, v: np.ndarray) -> np.ndarray:
+        return self._to_ref[0].T @ v
+
+    def at(self, s: float) -> tuple[np.ndarray, np.ndarray]:
+        """(EE site position, face normal) a fraction ``s`` (0..1) along the path."""
+        x = min(max(float(s), 0.0), 1.0) * (SAMPLES - 1)
+        i = min(int(x), SAMPLES - 2)
+        f = x - i
+        face = (1.0 - f) * self.faces[i] + f * self.faces[i + 1]
+        return (1.0 - f) * self.points[i] + f * self.points[i + 1], face / np.linalg.norm(face)
