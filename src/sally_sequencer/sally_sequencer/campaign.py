@@ -139,7 +139,7 @@ class Campaign:
         foot after it is planted already: the body has moved)."""
         for i in range(after + 1, len(self.stages)):
             who, name = self.stages[i]
-            if name == "body_square" and not self._turned():
+            if name == "body_square" and not self._turned() and not self.moves_body:
                 continue
             if who == BODY and not any(foot in self.planted for foot, _ in self.stages[i + 1 :]):
                 return i

@@ -3,7 +3,9 @@
 import numpy as np
 import pytest
 
+from sally_node_common.body_target import rotation
 from sally_sequencer import Campaign, FootReading
+from sally_sequencer.climb import BACK_STAGING, plant_point
 from sally_sequencer.reach_map import check_plan
 
 HOMES = {"FL": [0.33, 0.28, 0.009], "FR": [0.33, -0.28, 0.009], "BL": [-0.33, 0.28, 0.009], "BR": [-0.33, -0.28, 0.009]}
@@ -19,25 +21,35 @@ def test_the_plan_holds_every_foot_along_the_body_path_and_reaches_the_wall_with
     assert all(ok for ok, _ in backs.values())
 
 
-def test_f2w_all_moves_the_body_then_puts_bl_and_br_on_the_wall():
+def test_f2w_all_steps_the_back_feet_moves_the_body_then_puts_bl_and_br_on_the_wall():
+    """Feet and body follow their targets exactly (the hips move with the body)."""
     campaign = Campaign("f2w_all", 0.5, 3.0, 1.0)
     feet = {f: np.array(p, float) for f, p in HOMES.items()}
-    t, bodies, events = 0.0, [], []
+    hips = {f: np.array(p, float) for f, p in HIPS.items()}
+    t, bodies, events, swings = 0.0, [], [], {"BL": [], "BR": []}
     while t < 80.0 and not campaign.done:
-        tick = campaign.step(t, {f: FootReading(feet[f], np.array(HIPS[f])) for f in feet})
+        tick = campaign.step(t, {f: FootReading(feet[f], hips[f]) for f in feet})
         events += tick.events
         if tick.target is not None:
             feet[tick.target[0]] = tick.target[1].position.copy()
+            if campaign.runner is not None and campaign.runner.phase.name == "BACK_SWING":
+                swings[tick.target[0]].append(tick.target[1])
         if tick.body is not None:
             bodies.append(tick.body)
+            hips = {f: tick.body.position + rotation(tick.body.quat) @ (np.array(HIPS[f]) - [0, 0, 0.12]) for f in HIPS}
         t = round(t + 0.005, 3)
-    assert campaign.done and not campaign.failed
+    assert campaign.done and not campaign.failed, campaign.message
     assert list(campaign.planted) == ["FL", "FR", "BL", "BR"]
     assert bodies and bodies[0].pitch_deg < 1.0 and abs(bodies[-1].pitch_deg - 90.0) < 1e-6
-    order = [e for e in events if "BODY_MOVE" in e or "BACK_LIFT" in e or "planted" in e]
-    assert [e.split()[0] for e in order] == ["FL", "FR", "BODY", "BL", "BL", "BR", "BR"]
-    steps = [e for e in events if "stepped on the floor" in e]
-    assert [e.split()[0] for e in steps] == ["BL", "BR"]
+    order = [e for e in events if "stepped on the floor" in e or "BODY_MOVE" in e or "BACK_LIFT" in e or "planted" in e]
+    assert [e.split()[0] for e in order] == ["BL", "BR", "FL", "FR", "BODY", "BL", "BL", "BR", "BR"]
+    for foot, targets in swings.items():  # the joint-space swing: from the lifted foot to the staging point
+        staging = plant_point(foot) - [BACK_STAGING, 0.0, 0.0]
+        assert targets[-1].position == pytest.approx(staging, abs=2e-3)
+        assert targets[-1].face_axis == pytest.approx([1.0, 0.0, 0.0], abs=0.05)
+        assert min(x.position[2] for x in targets) >= 0.03 - 1e-9  # clear of the floor
+        steps = [np.linalg.norm(b.position - a.position) for a, b in zip(targets, targets[1:])]
+        assert max(steps) < 0.005  # no jump for the IK to chase (5 ms apart)
 
 
 def turned(points, deg):
