@@ -95,9 +95,9 @@ class RunRecorder:
         t = seconds(msg.header.stamp)
         self.record.status_t = t
         key = (msg.foot, msg.phase)
-        if key != self._last_phase:
+        if key != self._last_phase:  # the phase's own start: right even when messages were lost
             self._last_phase = key
-            self.record.phases.append((t, msg.foot, msg.phase))
+            self.record.phases.append((msg.phase_start if msg.phase_start > 0.0 else t, msg.foot, msg.phase))
 
     def _on_result(self, msg: SequenceStatus) -> None:
         self.record.result = {

@@ -77,6 +77,7 @@ def samples() -> dict:
             phase_count=5,
             phase_progress=0.723,
             elapsed=8.2,
+            phase_start=8.0,
             done=False,
             failed=False,
             message="reaching",

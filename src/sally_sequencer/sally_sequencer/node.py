@@ -328,6 +328,9 @@ class SequencerNode(Node):
             r = status.runner
             out.phase, out.phase_index, out.phase_count = r.phase, r.phase_index, r.phase_count
             out.phase_progress, out.elapsed = r.phase_progress, max(0.0, t - self.campaign.start_time)
+            runner = self.campaign.runner
+            if runner is not None:  # on the stamps' clock: a reader that missed messages still gets it
+                out.phase_start = when * 1e-9 - (t - runner.phase_start)
         else:
             out.phase = "SETTLE"
         return out
