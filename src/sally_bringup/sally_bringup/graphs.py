@@ -37,7 +37,7 @@ from sally_description.constants import LEGS
 
 SEQUENCES = ("f2w", "f2w_all", "orient", "f2w_fr", "wall_hold", "floor_lift")
 DURATIONS = {"f2w_all": "80.0"}
-"""duration:=auto per sequence (25 s for the others): f2w_all's climb takes about 52 s of sim time."""
+"""duration:=auto per sequence (25 s for the others): f2w_all's climb takes about 64 s of sim time."""
 PACINGS = ("realtime", "fast", "lockstep")
 
 

@@ -1,10 +1,13 @@
-"""The end-of-run figure: foot trajectories and per-foot magnet forces over sim time (PNG)."""
+"""The end-of-run figure: foot trajectories, the body's path and pitch, and per-foot magnet forces
+over sim time (PNG)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import numpy as np
+
+from sally_node_common.body_target import body_from_hips, rotation
 
 from .report import RunRecord
 
@@ -87,13 +90,26 @@ def plot_run(record: RunRecord, report: dict, path: Path) -> Path | None:
             target = plant["target"]
             side.plot(target[0], target[2], marker="x", color=colour, markersize=10)
             top.plot(target[0], target[1], marker="x", color=colour, markersize=10)
+    bodies = _body_path(record)
+    if bodies is not None:
+        bt, origin, nose, pitch = bodies
+        side.plot(origin[:, 0], origin[:, 2], color="k", linewidth=1.5, label="body (main_frame)")
+        last = None
+        for i in range(len(bt)):  # the body's x axis at the start and every 10 deg of pitch
+            if last is not None and abs(pitch[i] - last) < 10.0 and i != len(bt) - 1:
+                continue
+            last, tip = pitch[i], origin[i] + 0.1 * nose[i]
+            side.plot([origin[i, 0], tip[0]], [origin[i, 2], tip[2]], color="k", linewidth=0.8, alpha=0.6)
+        pitch_axis = heights.twinx()
+        pitch_axis.plot(bt, pitch, color="k", linewidth=1.2, label="body pitch")
+        pitch_axis.set_ylabel("body pitch (deg, black)")
     for ax in (side, top):
         ax.axvline(0.5, color="grey", linewidth=3, alpha=0.5)  # the wall's face
         ax.set_aspect("equal", adjustable="datalim")
         ax.grid(alpha=0.3)
         ax.legend(loc="best", fontsize=8)
     side.set(
-        title="Foot trajectories, side view (x marks the plant targets; grey: wall)", xlabel="x (m)", ylabel="z (m)"
+        title="Side view: feet, body with its x axis (x: plant targets; grey: wall)", xlabel="x (m)", ylabel="z (m)"
     )
     top.set(title="Foot trajectories, top view", xlabel="x (m)", ylabel="y (m)")
     heights.set(title="Foot x (dotted) and z over time", xlabel="sim time (s)", ylabel="m")
@@ -116,3 +132,18 @@ def plot_run(record: RunRecord, report: dict, path: Path) -> Path | None:
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path
+
+
+def _body_path(record: RunRecord) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+    """(t, main_frame origin, its x axis, its pitch in deg) read off the hips; None without hips."""
+    samples = [s for s in record.feet if len(s.hips) == 4]
+    if not samples:
+        return None
+    poses = [body_from_hips(s.hips) for s in samples]
+    nose = np.array([rotation(p.quat)[:, 0] for p in poses])
+    return (
+        np.array([s.t for s in samples]),
+        np.array([p.position for p in poses]),
+        nose,
+        np.array([p.pitch_deg for p in poses]),
+    )

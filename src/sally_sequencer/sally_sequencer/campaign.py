@@ -5,11 +5,12 @@ the wall normal (BODY_SQUARE, 2 s, every foot holding: :func:`.climb.body_square
 ``f2w``; once FL has dwelt ``dwell`` (3.0 s) in F2W_REACH its runner is
 force-completed, FL becomes a WALL stance foot (full pose lock) and FR's ``f2w_fr`` starts from
 where FR stands. FR joins the wall feet after its own dwell; the campaign is done ``hold`` seconds
-later. ``f2w_all`` goes on from there (:mod:`.climb`): a BODY stage moves the body through the
-corner while every foot holds, then BL and BR are put on the wall in turn; it is done ``hold``
-seconds after BR is planted. ``orient``, ``f2w_fr``, ``wall_hold`` (FL's f2w) and ``floor_lift`` (FL lifted) are
-single-foot campaigns (``orient`` is done ``hold`` seconds after its orient motion ends,
-``floor_lift`` ``hold`` seconds after the lift).
+later. ``f2w_all`` (:mod:`.climb`) always runs BODY_SQUARE (it puts the IK's stance feet in their
+faces-flat mode), steps BL and BR along the floor toward the corner, runs f2w, then a BODY stage
+moves the body through the corner while every foot holds, then BL and BR are put on the wall in
+turn; it is done ``hold`` seconds after BR is planted. ``orient``, ``f2w_fr``, ``wall_hold``
+(FL's f2w) and ``floor_lift`` (FL lifted) are single-foot campaigns (``orient`` is done ``hold``
+seconds after its orient motion ends, ``floor_lift`` ``hold`` seconds after the lift).
 
 Whoever drives it (the sequencer node, a test) calls :meth:`Campaign.step` with a sim time and the
 feet as last measured, and gets back what to send: the swing target, and the stances and magnet
@@ -136,7 +137,8 @@ class Campaign:
 
     def _next_stage(self, after: int) -> int | None:
         """The first stage after ``after`` whose foot is not planted yet (a BODY stage runs unless a
-        foot after it is planted already: the body has moved)."""
+        foot after it is planted already: the body has moved; f2w squares a body only when it is
+        turned, the climb always does)."""
         for i in range(after + 1, len(self.stages)):
             who, name = self.stages[i]
             if name == "body_square" and not self._turned() and not self.moves_body:

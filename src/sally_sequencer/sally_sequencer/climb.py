@@ -1,22 +1,30 @@
-"""The climb past f2w: the body through the corner, then BL and BR onto the wall.
+"""The climb: the back feet's floor steps, the body through the corner, then BL and BR onto the wall.
 
-After f2w (FL and FR planted on the wall about 0.42 m up, BL and BR on the floor) the plan is:
+``f2w_all`` runs, in order (:data:`.campaign.CAMPAIGNS`): BODY_SQUARE (always: it also puts the IK
+in its conform mode, every stance face held flat, from the first tick), BL's then BR's floor step,
+f2w (FL, then FR on the wall), the body move, then BL's and BR's way to the wall:
 
-first BL, then BR (``step_bl`` / ``step_br``), a floor step toward the corner:
+first BL, then BR (``step_bl`` / ``step_br``), a floor step toward the corner while the other three
+feet stand on the floor:
 STEP_LIFT (1 s)    the magnet off, the foot raised 3 cm
-STEP_MOVE (2 s)    to above :data:`BACK_FLOOR_STEP` (EE site 0.15 m behind main_frame's start)
-STEP_LOWER (1 s)   down onto the floor
+STEP_MOVE (2 s)    to above :data:`BACK_FLOOR_STEP` (EE site 0.15 m behind main_frame's start), face down
+STEP_LOWER (1 s)   down onto the floor, face down
 STEP_SEAT (1 s)    the magnet on, held; then the foot is a FLOOR stance foot again
+then f2w's FL and FR, then
 BODY_MOVE (10 s)   every foot holds; the body goes from where it stands to :data:`CLIMB_BODY`
                    (origin 0.35 m from the wall, 0.25 m up, pitched 90 deg nose-up: belly to the
                    wall), position straight and orientation by slerp, on one quintic
 BODY_SETTLE (1 s)  the body held there
 then for BL, then BR (``b2w_bl`` / ``b2w_br``):
 BACK_LIFT (2 s)    the magnet off, the foot raised 5 cm off the floor
-BACK_SWING (4 s)   to a staging point 6 cm off the wall in front of its plant point, the face turned
-                   from the floor (down) to the wall (+x) on the same quintic; the foot keeps
-                   outside the chassis (|y| >= 0.14 m) on the way
+BACK_SWING (4 s)   to a staging point 6 cm off the wall in front of its plant point, along a path
+                   planned in joint space (:class:`.swing_path.JointSwing`): the leg stands
+                   knee-down and reaches the wall knee-up, a flip the differential IK cannot make
 F2W_MEASURE, F2W_REACH  as in f2w: 2 cm clearance, the seat, the magnet on, planted after the dwell
+
+Why the steps come first: with FL and FR on the wall (0.16 m apart) and one back foot on the floor,
+lifting the other leaves the body hanging off the wall feet; the front joints saturate at 40 N m and
+the body sagged 4.5 cm, rocking the floor foot off its face. Four feet on the floor carry a step.
 
 Why the step, this body pose and these points (``sally-reach``, README "Reaching the wall"): a
 planted leg keeps its solution branch (its knee cannot flip while the foot holds). From where
@@ -40,7 +48,7 @@ from sally_node_common.body_target import BodyTarget
 from sally_node_common.ik_target import IKTarget
 
 from .phase import Phase, PhaseContext
-from .sequences import FACE_FLOOR, FACE_WALL, FOOT_STANDOFF, lift, measure, reach, slerp
+from .sequences import FACE_FLOOR, FACE_WALL, FOOT_STANDOFF, lift, measure, reach
 from .swing_path import JointSwing
 from .trajectory import quintic
 
@@ -87,8 +95,8 @@ def body_settle() -> Phase:
 
 
 def back_swing(foot: str) -> Phase:
-    """From the lifted point to the staging point, face from down to the wall; the name
-    F2W_MEASURE reads the staging point from (``shared["orient"]``) is kept."""
+    """From the lifted point to the staging point along the joint-space path, the face turning to
+    the wall with it; the name F2W_MEASURE reads the staging point from (``shared["orient"]``) is kept."""
 
     def enter(ctx: PhaseContext) -> None:
         start = ctx.ee_home + [0.0, 0.0, BACK_LIFT]

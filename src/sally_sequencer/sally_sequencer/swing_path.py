@@ -97,7 +97,9 @@ class JointSwing:
         self.points, self.faces = np.array(points), np.array(faces)
         # the lifted foot where it really is at s = 0, where the joint path ends at s = 1
         s = np.linspace(0.0, 1.0, SAMPLES)[:, None]
-        self.points += (1.0 - s) * (np.asarray(start, float) - self.points[0]) + s * (np.asarray(end, float) - self.points[-1])
+        self.points += (1.0 - s) * (np.asarray(start, float) - self.points[0]) + s * (
+            np.asarray(end, float) - self.points[-1]
+        )
         low = float(self.points[:, 2].min()) - FLOOR_Z
         if low < CLEARANCE:
             self.points[:, 2] += (CLEARANCE - low) * np.sin(np.pi * s[:, 0])

@@ -1,0 +1,54 @@
+"""The climb's acceptance test: ``sally-launch f2w sequence:=f2w_all`` in lockstep, twice.
+
+All four feet end on the wall with their magnets holding, the body pitched at least 75 deg, no
+planted foot moved more than 2 mm while another foot or the body moved (the report's ``success``),
+and the second run gives the same figures as the first (every figure but the wall-clock ones).
+Composed (the default host, the fastest) and without the recording, to keep CI short.
+"""
+
+import json
+
+import pytest
+
+from sally_bringup.report import comparable
+from sally_bringup.runner import EXIT_OK, run_graph
+
+pytestmark = pytest.mark.graph
+
+
+def run_climb(tmp, domain_id, name):
+    arguments = {"sequence": "f2w_all", "pacing": "lockstep", "record": "false"}
+    result = run_graph("f2w", arguments, run_dir=tmp / name, domain_id=domain_id, out=None, wall_timeout=600)
+    report = json.loads((tmp / name / "report.json").read_text())
+    print(json.dumps({k: v for k, v in report.items() if k != "phases"}, indent=1))  # shown when it fails
+    return result, report
+
+
+@pytest.fixture(scope="module")
+def climbs(tmp_path_factory):
+    from sally_bringup.environment import lease_domain
+
+    tmp = tmp_path_factory.mktemp("f2w_all")
+    with lease_domain() as lease:
+        return run_climb(tmp, lease.domain_id, "first"), run_climb(tmp, lease.domain_id, "second")
+
+
+def test_all_four_feet_end_on_the_wall_with_the_body_pitched(climbs):
+    (result, report), _ = climbs
+    assert report["success"], report["problems"]
+    assert result.exit_code == EXIT_OK
+    for foot in ("FL", "FR", "BL", "BR"):
+        plant = report["plants"][foot]
+        assert plant["magnet_on_wall"], foot
+        assert plant["error_mm"] < 5.0, (foot, plant)
+    assert report["body_pitch_deg"] >= 75.0
+    assert report["stance_drift_mm"] <= 2.0
+    phases = [(row["foot"], row["phase"]) for row in report["phases"]]
+    order = [("BL", "STEP_SEAT"), ("BR", "STEP_SEAT"), ("FL", "F2W_REACH"), ("FR", "F2W_REACH")]
+    order += [("BODY", "BODY_MOVE"), ("BL", "BACK_SWING"), ("BR", "BACK_SWING"), ("BR", "F2W_REACH")]
+    assert [phases.index(p) for p in order] == sorted(phases.index(p) for p in order)
+
+
+def test_two_climbs_give_the_same_figures(climbs):
+    (_, first), (_, second) = climbs
+    assert comparable(first) == comparable(second)
