@@ -23,7 +23,7 @@ from scipy.optimize import least_squares
 
 from sally_description import build_model
 from sally_description.constants import FLOOR_Z
-from sally_description.reachability import POSITION_TOLERANCE, BodyPose, LegKinematics
+from sally_description.reachability import ANGLE_TOLERANCE_DEG, POSITION_TOLERANCE, BodyPose, LegKinematics
 from sally_node_common.body_target import BodyTarget, rotation
 
 from .errors import SequenceError
@@ -50,7 +50,7 @@ def solve_joints(
     """The leg's actuated joints (ee2 at 0) that put the EE site at ``point`` (world, at
     :data:`REFERENCE`) with the face along ``face`` (None: any), the knee bent to ``knee_sign``
     (-1 down, +1 up). Returns (joints [5], position error in m)."""
-    angle_scale = 1.0 / math.radians(2.0)
+    angle_scale = 1.0 / math.radians(ANGLE_TOLERANCE_DEG)
 
     def residual(q4: np.ndarray) -> np.ndarray:
         site, normal = kin.site(REFERENCE, np.append(q4, 0.0))
@@ -80,20 +80,22 @@ class JointSwing:
 
     def __init__(self, leg: str, body: BodyTarget, start: np.ndarray, end: np.ndarray, end_face: np.ndarray) -> None:
         kin = leg_kinematics(leg)
-        self._body = body
-        ref = BodyTarget(REFERENCE.position, REFERENCE.quat)
-        self._to_ref = (rotation(ref.quat) @ rotation(body.quat).T, ref.position, body.position)
-        q0, err0 = solve_joints(kin, self._ref_point(start), None, -1.0)
-        q1, err1 = solve_joints(kin, self._ref_point(end), self._ref_vector(end_face), +1.0)
-        if err1 > 0.005:
-            raise SequenceError(f"{leg}'s staging point {np.round(end, 3)} is out of reach ({err1 * 1e3:.0f} mm short)")
-        self.start_error, self.end_error = err0, err1
-        self.joints = (q0, q1)
+        # world at ``body`` -> world at REFERENCE (the same place on the body): p_ref = turn (p - body) + ref
+        turn = REFERENCE.rotation @ rotation(body.quat).T
+        ref, here = REFERENCE.position, body.position
+
+        def to_ref(p: np.ndarray) -> np.ndarray:
+            return turn @ (np.asarray(p, float) - here) + ref
+
+        q0, _ = solve_joints(kin, to_ref(start), None, -1.0)
+        q1, miss = solve_joints(kin, to_ref(end), turn @ np.asarray(end_face, float), +1.0)
+        if miss > 0.005:
+            raise SequenceError(f"{leg}'s staging point {np.round(end, 3)} is out of reach ({miss * 1e3:.0f} mm short)")
         points, faces = [], []
         for s in np.linspace(0.0, 1.0, SAMPLES):
             site, normal = kin.site(REFERENCE, q0 + s * (q1 - q0))
-            points.append(self._world_point(site))
-            faces.append(self._world_vector(normal))
+            points.append(turn.T @ (site - ref) + here)
+            faces.append(turn.T @ normal)
         self.points, self.faces = np.array(points), np.array(faces)
         # the lifted foot where it really is at s = 0, where the joint path ends at s = 1
         s = np.linspace(0.0, 1.0, SAMPLES)[:, None]
@@ -103,20 +105,6 @@ class JointSwing:
         low = float(self.points[:, 2].min()) - FLOOR_Z
         if low < CLEARANCE:
             self.points[:, 2] += (CLEARANCE - low) * np.sin(np.pi * s[:, 0])
-
-    def _ref_point(self, p: np.ndarray) -> np.ndarray:
-        r, ref, body = self._to_ref
-        return r @ (np.asarray(p, float) - body) + ref
-
-    def _ref_vector(self, v: np.ndarray) -> np.ndarray:
-        return self._to_ref[0] @ np.asarray(v, float)
-
-    def _world_point(self, p: np.ndarray) -> np.ndarray:
-        r, ref, body = self._to_ref
-        return r.T @ (p - ref) + body
-
-    def _world_vector(self, v: np.ndarray) -> np.ndarray:
-        return self._to_ref[0].T @ v
 
     def at(self, s: float) -> tuple[np.ndarray, np.ndarray]:
         """(EE site position, face normal) a fraction ``s`` (0..1) along the path."""
