@@ -7,13 +7,15 @@ f2w (FL, then FR on the wall), the body move, then BL's and BR's way to the wall
 first BL, then BR (``step_bl`` / ``step_br``), a floor step toward the corner while the other three
 feet stand on the floor:
 STEP_LIFT (1 s)    the magnet off, the foot raised 3 cm
-STEP_MOVE (2 s)    to above :data:`BACK_FLOOR_STEP` (EE site 0.15 m behind main_frame's start), face down
+STEP_MOVE (2 s)    to above :data:`BACK_FLOOR_STEP` (EE site 0.15 m behind main_frame's start,
+                   0.28 m beside main_frame), face down
 STEP_LOWER (1 s)   down onto the floor, face down
 STEP_SEAT (1 s)    the magnet on, held; then the foot is a FLOOR stance foot again
 then f2w's FL and FR, then
 BODY_MOVE (10 s)   every foot holds; the body goes from where it stands to :data:`CLIMB_BODY`
                    (origin 0.35 m from the wall, 0.25 m up, pitched 90 deg nose-up: belly to the
-                   wall), position straight and orientation by slerp, on one quintic
+                   wall; sideways it stays where it is), position straight and orientation by
+                   slerp, on one quintic
 BODY_SETTLE (1 s)  the body held there
 then for BL, then BR (``b2w_bl`` / ``b2w_br``):
 BACK_LIFT (2 s)    the magnet off, the foot raised 5 cm off the floor
@@ -61,9 +63,10 @@ BACK_SWING_TIME = 4.0
 BACK_STAGING = 0.06
 """How far off the wall (m, EE site) BACK_SWING ends; F2W_REACH then closes to 2 cm and seats."""
 BACK_PLANT = {"BL": (0.22, 0.10), "BR": (-0.22, 0.10)}
-"""(y, z) of each back foot's EE site on the wall (m)."""
+"""(y, z) of each back foot's EE site on the wall (m; y from main_frame's, z world)."""
 BACK_FLOOR_STEP = {"BL": (-0.15, 0.28), "BR": (-0.15, -0.28)}
-"""(x, y) of each back foot's EE site after its floor step (m, world; main_frame starts at x = 0)."""
+"""(x, y) of each back foot's EE site after its floor step (m; x world, main_frame starts at x = 0;
+y from main_frame's)."""
 STEP_HEIGHT = 0.03
 STEP_LIFT_TIME, STEP_MOVE_TIME, STEP_LOWER_TIME, STEP_SEAT_TIME = 1.0, 2.0, 1.0, 1.0
 STANDING_Z = 0.009
@@ -74,24 +77,39 @@ MIN_PITCH = 75.0
 """f2w_all succeeds only with the body pitched at least this much (deg)."""
 
 
-def plant_point(foot: str) -> np.ndarray:
-    """The EE site's place on the wall for back foot ``foot``."""
+def plant_point(foot: str, lateral: float = 0.0) -> np.ndarray:
+    """The EE site's place on the wall for back foot ``foot`` with main_frame at world y ``lateral`` (m)."""
     y, z = BACK_PLANT[foot]
-    return np.array([WALL_X - FOOT_STANDOFF, y, z])
+    return np.array([WALL_X - FOOT_STANDOFF, lateral + y, z])
+
+
+def lateral(ctx: PhaseContext) -> float:
+    """main_frame's world y now (m): the climb keeps the body and places the back feet relative to
+    it sideways. A body started off y = 0 plants FL and FR off it by as much (f2w reaches from the
+    body); a body target at y = 0 would then pull one front leg out sideways against its hip stop
+    (a start 9 mm off made FR slide 3.8 mm on the wall during BODY_MOVE)."""
+    return float(ctx.body().position[1])
+
+
+def climb_body(y: float) -> BodyTarget:
+    """:data:`CLIMB_BODY` with main_frame at world y ``y`` (m)."""
+    return BodyTarget(CLIMB_BODY.position + [0.0, y, 0.0], CLIMB_BODY.quat)
 
 
 def body_move() -> Phase:
     def enter(ctx: PhaseContext) -> None:
-        ctx.shared["body_start"] = ctx.body()
+        start = ctx.body()
+        ctx.shared["body_move"] = (start, climb_body(float(start.position[1])))
 
     def step(t: float, ctx: PhaseContext) -> BodyTarget:
-        return ctx.shared["body_start"].toward(CLIMB_BODY, quintic(t / BODY_TIME))
+        start, goal = ctx.shared["body_move"]
+        return start.toward(goal, quintic(t / BODY_TIME))
 
     return Phase("BODY_MOVE", BODY_TIME, step, enter)
 
 
 def body_settle() -> Phase:
-    return Phase("BODY_SETTLE", BODY_SETTLE, lambda t, ctx: CLIMB_BODY)
+    return Phase("BODY_SETTLE", BODY_SETTLE, lambda t, ctx: ctx.shared["body_move"][1])
 
 
 def back_swing(foot: str) -> Phase:
@@ -100,7 +118,7 @@ def back_swing(foot: str) -> Phase:
 
     def enter(ctx: PhaseContext) -> None:
         start = ctx.ee_home + [0.0, 0.0, BACK_LIFT]
-        staging = plant_point(foot) - BACK_STAGING * FACE_WALL
+        staging = plant_point(foot, lateral(ctx)) - BACK_STAGING * FACE_WALL
         ctx.shared["orient"] = (start, staging)
         ctx.shared["swing_path"] = JointSwing(foot, ctx.body(), start, staging, FACE_WALL)
 
@@ -112,32 +130,38 @@ def back_swing(foot: str) -> Phase:
 
 
 def step_point(ctx: PhaseContext, foot: str) -> np.ndarray:
+    """Where ``foot`` stands after its floor step: :data:`BACK_FLOOR_STEP` beside main_frame."""
     x, y = BACK_FLOOR_STEP[foot]
-    return np.array([x, y, ctx.ee_home[2]])
+    return np.array([x, lateral(ctx) + y, ctx.ee_home[2]])
 
 
 def floor_step(foot: str) -> list[Phase]:
     """The back foot moved along the floor toward the corner (three feet hold)."""
     up = np.array([0.0, 0.0, STEP_HEIGHT])
 
+    def move_enter(ctx: PhaseContext) -> None:
+        ctx.shared["step_point"] = step_point(ctx, foot)
+
     def move(t: float, ctx: PhaseContext) -> IKTarget:
-        start, end = ctx.ee_home + up, step_point(ctx, foot) + up
+        start, end = ctx.ee_home + up, ctx.shared["step_point"] + up
         return IKTarget.with_orientation(start + quintic(t / STEP_MOVE_TIME) * (end - start), FACE_FLOOR)
 
     def lower(t: float, ctx: PhaseContext) -> IKTarget:
-        return IKTarget.with_orientation(step_point(ctx, foot) + up * (1.0 - quintic(t / STEP_LOWER_TIME)), FACE_FLOOR)
+        return IKTarget.with_orientation(
+            ctx.shared["step_point"] + up * (1.0 - quintic(t / STEP_LOWER_TIME)), FACE_FLOOR
+        )
 
     def seat_enter(ctx: PhaseContext) -> None:
         ctx.enable_magnet()
 
     return [
         lift("STEP_LIFT", STEP_HEIGHT, STEP_LIFT_TIME),
-        Phase("STEP_MOVE", STEP_MOVE_TIME, move),
+        Phase("STEP_MOVE", STEP_MOVE_TIME, move, move_enter),
         Phase("STEP_LOWER", STEP_LOWER_TIME, lower),
         Phase(
             "STEP_SEAT",
             STEP_SEAT_TIME,
-            lambda t, ctx: IKTarget.with_orientation(step_point(ctx, foot), FACE_FLOOR),
+            lambda t, ctx: IKTarget.with_orientation(ctx.shared["step_point"], FACE_FLOOR),
             seat_enter,
         ),
     ]
