@@ -21,12 +21,16 @@ def test_the_plan_holds_every_foot_along_the_body_path_and_reaches_the_wall_with
     assert all(ok for ok, _ in backs.values())
 
 
-def test_f2w_all_steps_the_back_feet_moves_the_body_then_puts_bl_and_br_on_the_wall():
-    """Feet and body follow their targets exactly (the hips move with the body)."""
+@pytest.mark.parametrize("shift", [0.0, 0.009])
+def test_f2w_all_steps_the_back_feet_moves_the_body_then_puts_bl_and_br_on_the_wall(shift):
+    """Feet and body follow their targets exactly (the hips move with the body). A robot standing
+    ``shift`` off y = 0 climbs there: the body keeps its y, the back feet step and plant beside it
+    (a body pulled back to y = 0 dragged a wall foot against its hip stop)."""
     campaign = Campaign("f2w_all", 0.5, 3.0, 1.0)
-    feet = {f: np.array(p, float) for f, p in HOMES.items()}
-    hips = {f: np.array(p, float) for f, p in HIPS.items()}
-    t, bodies, events, swings = 0.0, [], [], {"BL": [], "BR": []}
+    side = np.array([0.0, shift, 0.0])
+    feet = {f: np.array(p, float) + side for f, p in HOMES.items()}
+    hips = {f: np.array(p, float) + side for f, p in HIPS.items()}
+    t, bodies, events, swings, stepped = 0.0, [], [], {"BL": [], "BR": []}, {}
     while t < 80.0 and not campaign.done:
         tick = campaign.step(t, {f: FootReading(feet[f], hips[f]) for f in feet})
         events += tick.events
@@ -37,14 +41,19 @@ def test_f2w_all_steps_the_back_feet_moves_the_body_then_puts_bl_and_br_on_the_w
         if tick.body is not None:
             bodies.append(tick.body)
             hips = {f: tick.body.position + rotation(tick.body.quat) @ (np.array(HIPS[f]) - [0, 0, 0.12]) for f in HIPS}
+        for event in tick.events:
+            if "stepped on the floor" in event:
+                stepped[event.split()[0]] = feet[event.split()[0]].copy()
         t = round(t + 0.005, 3)
     assert campaign.done and not campaign.failed, campaign.message
     assert list(campaign.planted) == ["FL", "FR", "BL", "BR"]
     assert bodies and bodies[0].pitch_deg < 1.0 and abs(bodies[-1].pitch_deg - 90.0) < 1e-6
+    assert bodies[-1].position[1] == pytest.approx(shift, abs=1e-9)  # sideways where it stood
+    assert stepped["BL"][1] == pytest.approx(shift + 0.28) and stepped["BR"][1] == pytest.approx(shift - 0.28)
     order = [e for e in events if "stepped on the floor" in e or "BODY_MOVE" in e or "BACK_LIFT" in e or "planted" in e]
     assert [e.split()[0] for e in order] == ["BL", "BR", "FL", "FR", "BODY", "BL", "BL", "BR", "BR"]
     for foot, targets in swings.items():  # the joint-space swing: from the lifted foot to the staging point
-        staging = plant_point(foot) - [BACK_STAGING, 0.0, 0.0]
+        staging = plant_point(foot, shift) - [BACK_STAGING, 0.0, 0.0]
         assert targets[-1].position == pytest.approx(staging, abs=2e-3)
         assert targets[-1].face_axis == pytest.approx([1.0, 0.0, 0.0], abs=0.05)
         assert min(x.position[2] for x in targets) >= 0.03 - 1e-9  # clear of the floor
