@@ -77,10 +77,10 @@ MIN_PITCH = 75.0
 """f2w_all succeeds only with the body pitched at least this much (deg)."""
 
 
-def plant_point(foot: str, lateral: float = 0.0) -> np.ndarray:
-    """The EE site's place on the wall for back foot ``foot`` with main_frame at world y ``lateral`` (m)."""
+def plant_point(foot: str, body_y: float = 0.0) -> np.ndarray:
+    """The EE site's place on the wall for back foot ``foot`` with main_frame at world y ``body_y`` (m)."""
     y, z = BACK_PLANT[foot]
-    return np.array([WALL_X - FOOT_STANDOFF, lateral + y, z])
+    return np.array([WALL_X - FOOT_STANDOFF, body_y + y, z])
 
 
 def lateral(ctx: PhaseContext) -> float:
