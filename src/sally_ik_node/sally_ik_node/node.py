@@ -289,10 +289,11 @@ class IKNode(Node):
                 self._stance_order.admit(stamp)
         except InputError as exc:
             return self._reject(STANCE, exc.reason, "", str(exc), kept)
-        self._pending_stance = dict(zip(feet, (StanceMode(m) for m in modes)))
+        # applied at the next solve, after the measured state is in: a lock (and the contact
+        # baseline) taken from the IK's own last output sat up to 10 mm inside the wall for a foot
+        # seated with its face a few degrees off flat, and the foot's contact flag was lost
+        self._pending_stance.update(zip(feet, (StanceMode(m) for m in modes)))
         self._counts["stance_commands"] += 1
-        if self._started:
-            self._apply_stance()
         for item in self._after_stance.stance(stamp):
             self._take_target(*item)
         return None

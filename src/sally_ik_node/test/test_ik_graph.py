@@ -171,6 +171,33 @@ def test_a_target_waits_for_the_stance_command_it_names(graph, probe):
     assert not [m.message for m in status.messages if m.status == IKStatus.REJECTED]
 
 
+def test_a_stance_lock_is_taken_where_the_foot_measurably_is(graph, probe):
+    """A foot switched to FLOOR while it moves is locked (and its contact baseline set) where the
+    state says it is, not where the IK's last output put it: that output leads a moving foot (by
+    2-60 mm in this lift, depending on when the command lands); in the climb a lock there sat a
+    back foot, seated with its face 2 deg off flat, 9-10 mm inside the wall, out of contact."""
+    graph.start("sim", "sally_sim_node", SIM)
+    graph.start("controller", "sally_controller")
+    graph.start("ik", "sally_ik_node")
+    feet, status, magnets, stance, target = sequencer_side(probe)
+    probe.wait_for(lambda: len(feet) > 0 and stamp_s(feet.last.header.stamp) > 0.5, 30.0, "0.5 s of settled IK")
+    start = positions(feet.last)["FL"]
+    magnets.publish(MagnetCommand(feet=["FL"], enable=[False]))
+    stance.publish(StanceCommand(feet=list(LEGS), modes=[StanceCommand.SWING] + [StanceCommand.FLOOR] * 3))
+    fl = lambda msg: next(f for f in msg.feet if f.foot == "FL")  # noqa: E731
+    probe.wait_for(lambda: fl(feet.last).mode == StanceCommand.SWING, 10.0, "FL swinging")
+    msg = IKTarget(foot="FL", position_cost=1.0, phase="TEST_LIFT")
+    msg.position.x, msg.position.y, msg.position.z = (start + [0.0, 0.0, 0.08]).tolist()
+    target.publish(msg)
+    probe.wait_for(lambda: positions(feet.last)["FL"][2] > start[2] + 0.01, 30.0, "FL 1 cm up and rising")
+    stance.publish(StanceCommand(feet=list(LEGS), modes=[StanceCommand.FLOOR] * 4))
+    probe.wait_for(lambda: fl(feet.last).mode == StanceCommand.FLOOR, 10.0, "FL locked")
+    swung = next(i for i, m in enumerate(feet.messages) if fl(m).mode == StanceCommand.SWING)
+    locked = next(fl(m) for m in feet.messages[swung:] if fl(m).mode == StanceCommand.FLOOR)
+    assert locked.pose.position.z < start[2] + 0.06, "FL was locked after it reached its target: nothing was tested"
+    assert abs(locked.lift) < 1e-4 and locked.penetration < 1e-4 and locked.in_contact, locked
+
+
 def _nan_target():
     msg = IKTarget(foot="FL")
     msg.position.x = float("nan")
