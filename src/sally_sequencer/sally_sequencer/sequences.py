@@ -7,12 +7,15 @@ f2w phases:
                       does not lower it), turning the magnet face from the floor (down) to the wall
                       (-wall normal = +x) on the same quintic as the position (asking for the final
                       face at once gave a 62 mm transient with the ee joint at its stop)
-  F2W_MEASURE (0 s)   EE-to-wall distance by projection on the wall normal; the reach target is the
-                      point whose face is FOOT_STANDOFF + 20 mm clearance off the wall, the plant
-                      target the point where the face touches the wall straight ahead of it
+  F2W_MEASURE (0 s)   EE-to-wall distance by projection on the wall normal; the plant target is the
+                      point where the face touches the wall along the leg (:func:`reach_direction`),
+                      the reach target the point 20 mm straight out from it
   F2W_REACH (2.0 s, unbounded)  smooth step to the reach target, then (our addition) a 0.5 s seat
                       from there onto the plant target with the magnet still off, 0.25 s held there,
-                      then the magnet on. Switched on 20 mm out, an 800 N magnet yanks the foot in
+                      then the magnet on. From the reach target until the magnet goes on the target
+                      is trimmed in the wall's plane by the measured error (:mod:`.seat_trim`): the
+                      joints track 0.5-1 deg behind and put the back feet 4 mm beside their points.
+                      Switched on 20 mm out, an 800 N magnet yanks the foot in
                       within 50 ms and the 40 N m joints yield along the leg's arc: it landed ~19 mm
                       low on the wall. Switched on as the seat motion ends, the foot still trailed it
                       by 2.4 mm and landed 3.6 mm low; after the 0.25 s it lands 1.5 mm from the
@@ -35,6 +38,7 @@ from sally_node_common.ik_target import IKTarget
 
 from .errors import SequenceError
 from .phase import Phase, PhaseContext
+from .seat_trim import SeatTrim
 from .trajectory import quintic
 
 WALL_NORMAL = np.array([-1.0, 0.0, 0.0])
@@ -134,8 +138,11 @@ def measure() -> Phase:
             raise SequenceError(f"F2W_MEASURE: the EE is not in front of the wall (distance {distance!r} m)")
         direction = reach_direction(here, ctx.hip_pivot())
         along = float(direction @ FACE_WALL)  # m toward the wall per m along the direction
-        ctx.shared["f2w_reach_target"] = here + (distance - FOOT_STANDOFF - REACH_CLEARANCE) / along * direction
-        ctx.shared["f2w_plant_target"] = here + (distance - FOOT_STANDOFF) / along * direction
+        plant = here + (distance - FOOT_STANDOFF) / along * direction
+        ctx.shared["f2w_plant_target"] = plant
+        # the seat's last 2 cm go straight along the wall normal: a foot that moves along the plate
+        # as its face touches is held there by friction, trailing its target (4 mm for the back feet)
+        ctx.shared["f2w_reach_target"] = plant - REACH_CLEARANCE * FACE_WALL
 
     def step(t: float, ctx: PhaseContext) -> IKTarget:
         return IKTarget.with_orientation(ctx.shared["orient"][1], FACE_WALL)
@@ -165,16 +172,23 @@ def reach() -> Phase:
     def enter(ctx: PhaseContext) -> None:
         ctx.shared["reach_start"] = ctx.ee_pos()
         ctx.shared["magnet_on"] = False
+        ctx.shared["seat_trim"] = SeatTrim(FACE_WALL)
 
     def step(t: float, ctx: PhaseContext) -> IKTarget:
         start, target = ctx.shared["reach_start"], ctx.shared["f2w_reach_target"]
         plant = ctx.shared["f2w_plant_target"]
-        if t < REACH_TIME:
-            return IKTarget.with_orientation(start + quintic(t / REACH_TIME) * (target - start), FACE_WALL)
         if t >= REACH_TIME + SEAT_TIME + SEAT_SETTLE and not ctx.shared["magnet_on"]:
             ctx.enable_magnet()
             ctx.shared["magnet_on"] = True
-        return IKTarget.with_orientation(target + quintic((t - REACH_TIME) / SEAT_TIME) * (plant - target), FACE_WALL)
+        if t < REACH_TIME:
+            nominal = start + quintic(t / REACH_TIME) * (target - start)
+        else:
+            nominal = target + quintic((t - REACH_TIME) / SEAT_TIME) * (plant - target)
+        if t < REACH_TIME or ctx.shared["magnet_on"]:
+            # trimmed only while it stands or seats: moving, the foot trails its target (a lag the trim
+            # would wind up and overshoot with); seated, the magnet holds it where it landed
+            return IKTarget.with_orientation(nominal, FACE_WALL)
+        return IKTarget.with_orientation(ctx.shared["seat_trim"].update(t, nominal, ctx.ee_pos()), FACE_WALL)
 
     return Phase("F2W_REACH", REACH_TIME, step, enter, unbounded=True)
 
