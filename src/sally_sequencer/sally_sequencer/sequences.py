@@ -74,14 +74,15 @@ def wall_distance(point: np.ndarray) -> float:
     return float((np.array([WALL_X, 0.0, 0.0]) - np.asarray(point, float)) @ FACE_WALL)
 
 
-def lift(name: str = "LIFT", height: float = LIFT_HEIGHT, duration: float = LIFT_TIME) -> Phase:
-    """The magnet off, the EE raised ``height`` (m) straight up from its home over ``duration`` (s)."""
+def lift(name: str = "LIFT", height: float = LIFT_HEIGHT, duration: float = LIFT_TIME, start: float = 0.0) -> Phase:
+    """The magnet off, the EE target raised straight up from ``start`` to ``height`` (m) above its
+    home over ``duration`` (s)."""
 
     def enter(ctx: PhaseContext) -> None:
         ctx.disable_magnet()
 
     def step(t: float, ctx: PhaseContext) -> IKTarget:
-        return IKTarget.position_only(ctx.ee_home + [0.0, 0.0, height * quintic(t / duration)])
+        return IKTarget.position_only(ctx.ee_home + [0.0, 0.0, start + (height - start) * quintic(t / duration)])
 
     return Phase(name, duration, step, enter)
 

@@ -5,7 +5,7 @@ import pytest
 
 from sally_node_common.body_target import rotation
 from sally_sequencer import Campaign, FootReading
-from sally_sequencer.climb import BACK_STAGING, plant_point
+from sally_sequencer.climb import BACK_LIFT_START, BACK_STAGING, plant_point
 from sally_sequencer.reach_map import check_plan
 
 HOMES = {"FL": [0.33, 0.28, 0.009], "FR": [0.33, -0.28, 0.009], "BL": [-0.33, 0.28, 0.009], "BR": [-0.33, -0.28, 0.009]}
@@ -30,7 +30,7 @@ def test_f2w_all_steps_the_back_feet_moves_the_body_then_puts_bl_and_br_on_the_w
     side = np.array([0.0, shift, 0.0])
     feet = {f: np.array(p, float) + side for f, p in HOMES.items()}
     hips = {f: np.array(p, float) + side for f, p in HIPS.items()}
-    t, bodies, events, swings, stepped = 0.0, [], [], {"BL": [], "BR": []}, {}
+    t, bodies, events, swings, stepped, lifts = 0.0, [], [], {"BL": [], "BR": []}, {}, {}
     while t < 80.0 and not campaign.done:
         tick = campaign.step(t, {f: FootReading(feet[f], hips[f]) for f in feet})
         events += tick.events
@@ -38,6 +38,8 @@ def test_f2w_all_steps_the_back_feet_moves_the_body_then_puts_bl_and_br_on_the_w
             feet[tick.target[0]] = tick.target[1].position.copy()
             if campaign.runner is not None and campaign.runner.phase.name == "BACK_SWING":
                 swings[tick.target[0]].append(tick.target[1])
+            if campaign.runner is not None and campaign.runner.phase.name == "BACK_LIFT":
+                lifts.setdefault(tick.target[0], (campaign.runner.ctx.ee_home, tick.target[1].position))
         if tick.body is not None:
             bodies.append(tick.body)
             hips = {f: tick.body.position + rotation(tick.body.quat) @ (np.array(HIPS[f]) - [0, 0, 0.12]) for f in HIPS}
@@ -52,6 +54,9 @@ def test_f2w_all_steps_the_back_feet_moves_the_body_then_puts_bl_and_br_on_the_w
     assert stepped["BL"][1] == pytest.approx(shift + 0.28) and stepped["BR"][1] == pytest.approx(shift - 0.28)
     order = [e for e in events if "stepped on the floor" in e or "BODY_MOVE" in e or "BACK_LIFT" in e or "planted" in e]
     assert [e.split()[0] for e in order] == ["BL", "BR", "FL", "FR", "BODY", "BL", "BL", "BR", "BR"]
+    for foot, (floor, first) in lifts.items():  # a back foot's target leaves the floor at once
+        assert first - floor == pytest.approx([0.0, 0.0, BACK_LIFT_START], abs=1e-6), foot
+    assert sorted(lifts) == ["BL", "BR"]
     for foot, targets in swings.items():  # the joint-space swing: from the lifted foot to the staging point
         staging = plant_point(foot, shift) - [BACK_STAGING, 0.0, 0.0]
         assert targets[-1].position == pytest.approx(staging, abs=2e-3)
