@@ -181,15 +181,12 @@ def reach() -> Phase:
         if t >= REACH_TIME + SEAT_TIME + SEAT_SETTLE and not ctx.shared["magnet_on"]:
             ctx.enable_magnet()
             ctx.shared["magnet_on"] = True
-        if t < REACH_TIME:
-            nominal = start + quintic(t / REACH_TIME) * (target - start)
-        else:
-            nominal = target + quintic((t - REACH_TIME) / SEAT_TIME) * (plant - target)
-        if t < REACH_TIME or ctx.shared["magnet_on"]:
-            # trimmed only while it stands or seats: moving, the foot trails its target (a lag the trim
-            # would wind up and overshoot with); seated, the magnet holds it where it landed
-            return IKTarget.with_orientation(nominal, FACE_WALL)
-        return IKTarget.with_orientation(ctx.shared["seat_trim"].update(t, nominal, ctx.ee_pos()), FACE_WALL)
+        if t < REACH_TIME:  # untrimmed: moving, the foot trails its target, a lag a trim would wind up
+            return IKTarget.with_orientation(start + quintic(t / REACH_TIME) * (target - start), FACE_WALL)
+        seat = target + quintic((t - REACH_TIME) / SEAT_TIME) * (plant - target)
+        if ctx.shared["magnet_on"]:  # the magnet holds the foot where it landed: the plan again
+            return IKTarget.with_orientation(seat, FACE_WALL)
+        return IKTarget.with_orientation(ctx.shared["seat_trim"].update(t, seat, ctx.ee_pos()), FACE_WALL)
 
     return Phase("F2W_REACH", REACH_TIME, step, enter, unbounded=True)
 
