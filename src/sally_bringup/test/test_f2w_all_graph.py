@@ -1,8 +1,9 @@
 """The climb's acceptance test: ``sally-launch f2w sequence:=f2w_all`` in lockstep, twice.
 
 All four feet end on the wall with their magnets holding, the body pitched at least 75 deg, no
-planted foot moved more than 2 mm while another foot or the body moved (the report's ``success``),
-and the second run gives the same figures as the first (every figure but the wall-clock ones).
+planted foot moved more than 2 mm while another foot or the body moved (the report's ``success``);
+from this default start the climb's goals hold too (every plant under 2 mm, every holding foot's
+move under 1 mm), and the second run gives the same figures as the first (every figure but the wall-clock ones).
 Composed (the default host, the fastest) and without the recording, to keep CI short.
 """
 
@@ -40,9 +41,10 @@ def test_all_four_feet_end_on_the_wall_with_the_body_pitched(climbs):
     for foot in ("FL", "FR", "BL", "BR"):
         plant = report["plants"][foot]
         assert plant["magnet_on_wall"], foot
-        assert plant["error_mm"] < 5.0, (foot, plant)
+        # the report's own limit is 5 mm; the climb's goal, met from the default start, is 2 mm
+        assert plant["error_mm"] < 2.0, (foot, plant)
     assert report["body_pitch_deg"] >= 75.0
-    assert report["stance_drift_mm"] <= 2.0
+    assert report["stance_drift_mm"] < 1.0  # the goal (the report's success allows 2 mm)
     phases = [(row["foot"], row["phase"]) for row in report["phases"]]
     order = [("BL", "STEP_SEAT"), ("BR", "STEP_SEAT"), ("FL", "F2W_REACH"), ("FR", "F2W_REACH")]
     order += [("BODY", "BODY_MOVE"), ("BL", "BACK_SWING"), ("BR", "BACK_SWING"), ("BR", "F2W_REACH")]
