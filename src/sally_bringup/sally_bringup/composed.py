@@ -99,7 +99,7 @@ def run(name: str, arguments: Mapping[str, str], stop: threading.Event, params_f
 
     from sally_node_common import spin_until_shutdown
     from sally_node_common.host import Host
-    from sally_node_common.node_main import FINAL_ACK_WAIT, START_ERRORS
+    from sally_node_common.node_main import FINAL_ACK_WAIT, START_ERRORS, watch_unique_names
 
     specs = graph(name, {**arguments, "composed": "false"})
     rclpy.init(args=[], signal_handler_options=SignalHandlerOptions.NO)
@@ -128,8 +128,12 @@ def run(name: str, arguments: Mapping[str, str], stop: threading.Event, params_f
             halt.set()
 
         threading.Thread(target=watch, name="graph end", daemon=True).start()
+        names = watch_unique_names(list(nodes.values()), stop)
         sim = nodes.get("sim")
         code = sim.run(executor, halt) if sim is not None else spin_until_shutdown(executor, context, halt)
+        if names.refusal is not None:
+            print(f"sally_composed: cannot start: {names.refusal}", file=sys.stderr)
+            return EXIT_BAD_START
         if code:  # the sim's own status (3: the physics diverged)
             return code
         if finisher[0] is not None:

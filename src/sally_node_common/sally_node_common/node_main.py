@@ -5,8 +5,9 @@
   process. Instead SIGINT and SIGTERM set a stop event; the loops end on it, and only then is the
   node destroyed and the context shut down (shutting it down from the handler would pull it from
   under a callback that is publishing).
-* A node that cannot start (bad parameter, missing file) exits with status 2 and one line on
-  stderr naming the reason, no traceback.
+* A node that cannot start (bad parameter, missing file, another node of its name already in the
+  domain: :mod:`.unique_names`) exits with status 2 and one line on stderr naming the reason, no
+  traceback.
 * The EventsExecutor is driven with ``spin_once`` (its ``spin()`` busy-loops without delivering
   anything in this rclpy).
 * Started by the embedded runner, a node stops when the runner is gone (:func:`watch_parent`):
@@ -21,16 +22,17 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import rclpy
-from rclpy._rclpy_pybind11 import InvalidHandle
+from rclpy._rclpy_pybind11 import InvalidHandle, RCLError
 from rclpy.exceptions import InvalidParameterTypeException, InvalidParameterValueException
 from rclpy.executors import ExternalShutdownException
 from rclpy.node import Node
 from rclpy.signals import SignalHandlerOptions
 
 from .discovery import default_to_loopback
+from .unique_names import UniqueNameWatch
 
 EXIT_BAD_START = 2
 PARENT_ENV = "SALLY_PARENT_PID"
@@ -107,6 +109,24 @@ def run_until_finished(node, executor, stop: threading.Event, failed: int = 1) -
     return 0
 
 
+def watch_unique_names(nodes: Sequence[Node], stop: threading.Event) -> UniqueNameWatch:
+    """:class:`~.unique_names.UniqueNameWatch` over ``nodes`` (one process's, one context): the
+    caller exits :data:`EXIT_BAD_START` with its ``refusal`` when it set one."""
+    first = nodes[0]
+
+    def graph_names() -> list[tuple[str, str]]:
+        try:
+            return first.get_node_names_and_namespaces()
+        except (InvalidHandle, RCLError):  # torn down under the watch: nothing left to look at
+            return []
+
+    watch = UniqueNameWatch(
+        graph_names, [n.get_fully_qualified_name() for n in nodes], stop, first.context.get_domain_id()
+    )
+    watch.start()
+    return watch
+
+
 def run_node(
     name: str,
     factory: Callable[[], Node],
@@ -136,13 +156,18 @@ def run_node(
 
         executor = EventsExecutor(context=context)
         executor.add_node(node)
+        names = watch_unique_names([node], stop)
         try:
-            if run is None:
-                spin_until_shutdown(executor, context, stop)
-                return 0
-            return run(node, executor, stop) or 0
-        except (ExternalShutdownException, InvalidHandle):
-            return 0
+            try:
+                code = (
+                    run(node, executor, stop) if run is not None else spin_until_shutdown(executor, context, stop)
+                ) or 0
+            except (ExternalShutdownException, InvalidHandle):
+                code = 0
+            if names.refusal is not None:
+                print(f"{name}: cannot start: {names.refusal}", file=sys.stderr)
+                return EXIT_BAD_START
+            return code
         finally:
             executor.remove_node(node)
             node.destroy_node()
