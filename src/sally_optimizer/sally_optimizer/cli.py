@@ -49,12 +49,20 @@ def optimize_main(argv: list[str] | None = None) -> int:
     parser.add_argument("--results", type=Path, default=Path("results"), help="parent of the run folders")
     parser.add_argument("--tiny", action="store_true", help="shortened scenarios (tests, smoke runs)")
     parser.add_argument("--no-replay", action="store_true", help="do not replay the best at the end")
+    parser.add_argument(
+        "--no-backend-check",
+        action="store_true",
+        help="skip the in-process backend's check against the multi-process graph at x0 (only where that "
+        "check already passed for this code, e.g. a resume or a test not about it)",
+    )
     args = parser.parse_args(argv)
     _environment()
     try:
         if args.resume_from:
             folder = args.resume_from
-            best = optimizer.resume(folder, n_calls=args.n_calls, workers=args.workers)
+            best = optimizer.resume(
+                folder, n_calls=args.n_calls, workers=args.workers, check_backend=not args.no_backend_check
+            )
         else:
             settings = optimizer.Settings(
                 300 if args.n_calls is None else args.n_calls,
@@ -69,7 +77,7 @@ def optimize_main(argv: list[str] | None = None) -> int:
             if args.warm_start_from:
                 x0, origin = last_best(args.warm_start_from), {"warm_start_from": str(args.warm_start_from)}
             folder = args.results / f"{time.strftime('%Y%m%dT%H%M%S')}_{args.suffix}"
-            best = optimizer.start(folder, settings, config, x0, origin)
+            best = optimizer.start(folder, settings, config, x0, origin, check_backend=not args.no_backend_check)
         saved = json.loads((folder / "config.json").read_text())
     except (ValueError, FileNotFoundError, KeyError, DescriptionError) as exc:
         print(f"sally-optimize: {exc}", file=sys.stderr)

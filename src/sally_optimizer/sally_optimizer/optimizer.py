@@ -255,6 +255,14 @@ class Optimization:
         )
 
 
+def _check_or_say(check: bool, x0: np.ndarray, config: ScenarioConfig, run: RunFolder, say) -> None:
+    """:func:`check_backends` at ``x0`` into the run folder, or say that it was skipped."""
+    if check:
+        check_backends(x0, config, run.path / "backend_check", say)
+    else:
+        say("the in-process backend's check against the multi-process graph is skipped (--no-backend-check)")
+
+
 def start(
     folder: Path,
     settings: Settings,
@@ -262,8 +270,10 @@ def start(
     x0: PhysicsParams | None = None,
     origin: dict | None = None,
     say=print,
+    check_backend: bool = True,
 ) -> float:
-    """A fresh run in ``folder`` from ``x0`` (default: the default parameters)."""
+    """A fresh run in ``folder`` from ``x0`` (default: the default parameters). With the in-process
+    backend, :func:`check_backends` first unless ``check_backend`` is False."""
     run = RunFolder.open(folder)
     x = encode(x0 or PhysicsParams())
     write_config(run, settings, config, x, origin or {"x0": "defaults"})
@@ -273,12 +283,15 @@ def start(
         f"workers, {settings.backend} backend"
     )
     if settings.backend == "inprocess":
-        check_backends(x, config, run.path / "backend_check", say)
+        _check_or_say(check_backend, x, config, run, say)
     return Optimization(run, settings, config, say).run(es, 0, None)
 
 
-def resume(folder: Path, n_calls: int | None = None, workers: int | None = None, say=print) -> float:
-    """Continue the run in ``folder`` from its exact CMA-ES state and results."""
+def resume(
+    folder: Path, n_calls: int | None = None, workers: int | None = None, say=print, check_backend: bool = True
+) -> float:
+    """Continue the run in ``folder`` from its exact CMA-ES state and results (``check_backend``: as
+    in :func:`start`)."""
     if not (Path(folder) / CONFIG).exists():
         raise FileNotFoundError(f"{folder} is not an optimization run folder (no {CONFIG}): nothing to resume")
     run = RunFolder.open(folder)
@@ -294,5 +307,5 @@ def resume(folder: Path, n_calls: int | None = None, workers: int | None = None,
     state = run.load_state()
     say(f"resuming {run.path}: {len(run.rows)} of {settings.n_calls} evaluations done, batch {state['batch']}")
     if settings.backend == "inprocess":
-        check_backends(encode(PhysicsParams.from_mapping(saved["x0"])), config, run.path / "backend_check", say)
+        _check_or_say(check_backend, encode(PhysicsParams.from_mapping(saved["x0"])), config, run, say)
     return Optimization(run, settings, config, say).run(state["es"], state["batch"], state["candidates"])

@@ -20,6 +20,9 @@ from sally_optimizer.space import decode
 pytestmark = pytest.mark.graph  # real graphs, in processes or hosted in this process
 
 OPTIMIZE = [sys.executable, "-m", "sally_optimizer", "--tiny", "--popsize", "2", "--backend", "inprocess"]
+NO_CHECK = "--no-backend-check"
+"""For the runs whose test is not about the backend check: tiny_run checks the backends, once."""
+SKIPPED = "check against the multi-process graph is skipped"
 OUTPUTS = ("optimization_results.csv", "optimization_bests.csv", "cmaes_state.pkl", "best_params.json", "config.json")
 
 
@@ -73,8 +76,10 @@ def test_tiny_run_writes_every_output(tiny_run):
 
 def test_warm_start_seeds_x0_from_the_last_best(tiny_run, tmp_path):
     folder, _ = tiny_run
-    done = optimize(["--n-calls", "0", "--warm-start-from", str(folder), "--suffix", "warm", "--no-replay"], tmp_path)
+    arguments = ["--n-calls", "0", "--warm-start-from", str(folder), "--suffix", "warm", "--no-replay", NO_CHECK]
+    done = optimize(arguments, tmp_path)
     assert done.returncode == 0, done.stderr
+    assert SKIPPED in done.stdout and not (run_folder(tmp_path, "warm") / "backend_check").exists()
     config = json.loads((run_folder(tmp_path, "warm") / "config.json").read_text())
     last = read_rows(folder / "optimization_bests.csv")[-1]
     for name, value in config["x0"].items():
@@ -91,7 +96,7 @@ def test_kill_9_then_resume_loses_and_repeats_nothing(tmp_path):
     output = open(tmp_path / "optimizer.out", "w+b")  # shown when the run ends before it is killed
     process = subprocess.Popen(
         [*OPTIMIZE, "--results", str(tmp_path), "--n-calls", "3", "--workers", "1", "--suffix", "killed"]
-        + ["--no-replay"],
+        + ["--no-replay", NO_CHECK],
         stdout=output, stderr=subprocess.STDOUT, start_new_session=True,
     )  # fmt: skip
     try:
@@ -115,8 +120,9 @@ def test_kill_9_then_resume_loses_and_repeats_nothing(tmp_path):
     assert state["batch"] == 1 and state["candidates"] is not None
     asked = state["candidates"]
 
-    done = optimize(["--resume-from", str(folder), "--no-replay"], tmp_path)
+    done = optimize(["--resume-from", str(folder), "--no-replay", NO_CHECK], tmp_path)
     assert done.returncode == 0, done.stderr[-3000:]
+    assert SKIPPED in done.stdout
     after = read_rows(results)
     assert after[0] == before[0]  # nothing completed was lost or rewritten
     keys = [(r["batch"], r["candidate"]) for r in after]
