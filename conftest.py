@@ -6,8 +6,15 @@ stale Fast DDS segments are removed from /dev/shm at the end of the session.
 """
 
 import os
+from pathlib import Path
 
 import pytest
+
+GRAPH_TIMEOUT_S = 300
+"""A graph test's budget (s) unless its module marks its own (``pytest.mark.timeout``)."""
+CURRENT_TEST_FILE = "SALLY_CURRENT_TEST_FILE"
+"""Environment variable: a file that always holds the id of the test running now (``.ci/run``
+names it when the whole run is stopped)."""
 
 
 def pytest_configure(config):
@@ -22,8 +29,16 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "ros_domain" in getattr(item, "fixturenames", ()) or item.get_closest_marker("graph"):
             item.add_marker(pytest.mark.graph)
+            if item.get_closest_marker("timeout") is None:
+                item.add_marker(pytest.mark.timeout(GRAPH_TIMEOUT_S))
         else:
             item.add_marker(pytest.mark.unit)
+
+
+def pytest_runtest_logstart(nodeid, location):
+    path = os.environ.get(CURRENT_TEST_FILE)
+    if path:
+        Path(path).write_text(nodeid + "\n")
 
 
 def pytest_sessionfinish(session, exitstatus):
