@@ -27,16 +27,29 @@ fi
 
 echo "bootstrap: setting up $SALLY_VENV" >&2
 "$PYTHON" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else "Python >= 3.10 is required")'
+# what building the interfaces needs, checked before anything is installed; Debian's package for each
+missing=()
+command -v cmake >/dev/null || missing+=(cmake)
+command -v c++ >/dev/null || missing+=(g++)
+"$PYTHON" -c 'import os, sys, sysconfig; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))' \
+    || missing+=(python3-dev)
+[[ -x "$SALLY_VENV/bin/python" ]] || "$PYTHON" -c 'import ensurepip, venv' 2>/dev/null || missing+=(python3-venv)
+if ((${#missing[@]})); then
+    if [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null; then
+        echo "bootstrap: installing ${missing[*]} with apt-get (cmake, a C++ compiler and the Python headers build ${INTERFACES[*]})" >&2
+        { apt-get install -y -q "${missing[@]}" || { apt-get update -q && apt-get install -y -q "${missing[@]}"; }; } >&2
+    else
+        echo "bootstrap: building ${INTERFACES[*]} needs cmake (>= 3.16), a C++ compiler and the Python headers;" \
+            "missing: ${missing[*]} (Debian/Ubuntu: sudo apt-get install ${missing[*]})" >&2
+        exit 1
+    fi
+fi
 [[ -x "$SALLY_VENV/bin/python" ]] || "$PYTHON" -m venv "$SALLY_VENV"
 pip() {  # quiet pip; drops this machine's notes about find-links folders it does not have
     "$SALLY_VENV/bin/python" -m pip --disable-pip-version-check -q "$@" 2> >(grep -v '^WARNING: Location' >&2)
 }
 pip install -r requirements/python.txt -r requirements/ros.txt -r requirements/dev.txt
 
-command -v cmake >/dev/null && command -v c++ >/dev/null || {
-    echo "bootstrap: cmake (>= 3.16) and a C++ compiler are needed to build ${INTERFACES[*]}" >&2
-    exit 1
-}
 for interfaces in "${INTERFACES[@]}"; do
     echo "bootstrap: building $interfaces" >&2
     build="$SALLY_ROOT/build/$(basename "$interfaces")"
