@@ -23,6 +23,15 @@ CLIMBS = ("f2w_all",)
 PLANTED_DRIFT_LIMIT_MM = 2.0
 """A climb: no foot may move more than this while it holds (FLOOR or WALL) and others move."""
 MIN_PITCH_DEG = 75.0
+PLANT_GOAL_MM = 2.0
+"""The goal for every plant error (f2w and the climb), met from perturbed starts
+(``benchmarks/climb.py``); a run counts as a success up to :data:`PLANT_LIMIT_MM`."""
+DRIFT_GOAL_MM = 1.0
+"""The goal for the stance drift (f2w: BL/BR; a climb: the largest move of a holding foot); a run
+counts as a success up to :data:`DRIFT_LIMIT_MM` (a climb: :data:`PLANTED_DRIFT_LIMIT_MM`)."""
+PITCH_GOAL_DEG = 88.0
+"""The goal for a climb's final body pitch: within 2 deg of the wall's plane (success needs
+:data:`MIN_PITCH_DEG`)."""
 STANCE_FEET = ("BL", "BR")
 WALL_TIMING_KEYS = ("real_time_factor", "wall_time_s", "sim_pacing", "recording")
 
