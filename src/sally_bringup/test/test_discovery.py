@@ -23,3 +23,31 @@ def test_scripts_force_loopback_whatever_was_set():
     env = {RANGE: "SUBNET"}
     default_to_loopback(env)
     assert env[RANGE] == "SUBNET"
+
+
+def test_nodes_get_the_short_lease_profile_unless_the_user_names_one(tmp_path):
+    from sally_node_common.discovery import PARTICIPANT_PROFILE, PROFILES
+
+    env = graph_environment(7, base={})
+    assert env[PROFILES] == str(PARTICIPANT_PROFILE) and PARTICIPANT_PROFILE.is_file()
+    assert "<leaseDuration><sec>3</sec></leaseDuration>" in PARTICIPANT_PROFILE.read_text()
+    own = tmp_path / "mine.xml"
+    assert graph_environment(7, base={PROFILES: str(own)})[PROFILES] == str(own)
+
+
+def test_a_killed_node_leaves_the_graph_within_the_lease(ros_domain, tmp_path, probe):
+    """kill -9 sends no goodbye: the others notice only when its lease runs out (3 s, not 20 s)."""
+    import time
+
+    from sally_bringup.processes import ProcessGroup, wait_until
+
+    group = ProcessGroup(ros_domain, tmp_path)
+    try:
+        controller = group.start("controller", "sally_controller")
+        assert wait_until(lambda: probe.node.count_publishers("/sally/joint_efforts") == 1, 30.0)
+        killed = time.monotonic()
+        controller.kill()
+        assert wait_until(lambda: probe.node.count_publishers("/sally/joint_efforts") == 0, 15.0, 0.05)
+        assert time.monotonic() - killed < 6.0
+    finally:
+        group.stop_all()

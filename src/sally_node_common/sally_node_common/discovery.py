@@ -12,16 +12,26 @@ from __future__ import annotations
 
 import os
 from collections.abc import MutableMapping
+from pathlib import Path
 
 RANGE = "ROS_AUTOMATIC_DISCOVERY_RANGE"
 LOOPBACK_ONLY = {RANGE: "LOCALHOST"}
+PROFILES = "FASTDDS_DEFAULT_PROFILES_FILE"
+PARTICIPANT_PROFILE = Path(__file__).with_name("dds") / "participant.xml"
+"""Fast DDS's default participant profile for Sally processes: a participant that stops announcing
+itself (killed, hung) is dropped by the others after 3 s (lease), not Fast DDS's 20 s. A node that
+waits on a partner keeps waiting while the partner is on the graph (slow, under load: the run stays
+deterministic) and gives up once it is not (dead)."""
 
 
 def default_to_loopback(environ: MutableMapping[str, str] = os.environ) -> None:
-    """LOCALHOST discovery unless ``environ`` already names a range."""
+    """LOCALHOST discovery unless ``environ`` already names a range; Sally's participant profile
+    (:data:`PARTICIPANT_PROFILE`) unless it names a Fast DDS profiles file of its own."""
     if not environ.get(RANGE):
         environ[RANGE] = "LOCALHOST"
     environ.pop("ROS_LOCALHOST_ONLY", None)
+    if not environ.get(PROFILES):
+        environ[PROFILES] = str(PARTICIPANT_PROFILE)
 
 
 def force_loopback(environ: MutableMapping[str, str] = os.environ) -> None:
