@@ -44,6 +44,7 @@ from sally_node_common.inputs import InputError, StampOrder
 from sally_node_common.kept_topics import subscribe_kept
 from sally_node_common.messages import odometry_pose
 from sally_node_common.parameters import Param, ParameterTable
+from sally_node_common.partners import publishes
 from sally_node_common.pid import DEFAULT_I_CLAMP, DEFAULT_KD, DEFAULT_KI, DEFAULT_KP, PIDError, PIDGains
 from sally_node_common.qos import RELIABLE_DEEP
 from sally_node_common.stamps import stamp_ns
@@ -114,6 +115,7 @@ class ControllerNode(Node):
         self._gravity_cache: tuple[int, np.ndarray] | None = None
         self._sync: TargetSync[tuple[JointState, np.ndarray, np.ndarray]] = TargetSync()
         """States (message, checked q, qdot) waiting for their targets; wall clock."""
+        self._sync.partner_present = lambda: publishes(self, TARGETS)  # a slow IK is waited for
         self._names = limits.names
         self._effort_limit = limits.effort
         TABLE.declare(self, on_change=lambda names: self._read_settings())

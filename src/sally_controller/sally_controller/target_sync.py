@@ -6,7 +6,8 @@ or before t are in; a state that arrives before them is held back (in arrival or
 when they come. Then the efforts a lockstep sim gets for t never depend on whether the state or
 the targets reached the controller first.
 
-When a held state has waited more than ``wait`` seconds (the IK is gone), the sync is *lost*: the
+When a held state has waited more than ``wait`` seconds (the IK is gone: with ``partner_present``,
+it is also off the ROS graph, see :mod:`sally_node_common.partners`), the sync is *lost*: the
 states are answered at once with the latest targets (the robot holds its last pose; of several held
 states only the newest is still answered, the others are dropped and counted) until targets come
 again. With P = 0 nothing is held: every state is answered with the latest targets.
@@ -15,7 +16,10 @@ again. With P = 0 nothing is held: every state is answered with the latest targe
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from typing import Generic, TypeVar
+
+from sally_node_common.partners import given_up
 
 T = TypeVar("T")
 
@@ -34,6 +38,8 @@ class TargetSync(Generic[T]):
         self.dropped = 0
         """States never answered because newer ones waited beside them while the sync was lost."""
         self._held: deque[tuple[float, int, T]] = deque()
+        self.partner_present: Callable[[], bool] | None = None
+        """Whether the IK is still on the graph (None: the wait alone decides)."""
 
     def __len__(self) -> int:
         return len(self._held)
@@ -69,7 +75,7 @@ class TargetSync(Generic[T]):
         out: list[T] = []
         while self._held:
             held_at, stamp, item = self._held[0]
-            if now is not None and now - held_at > self.wait and not self.lost:
+            if now is not None and not self.lost and given_up(now - held_at, self.wait, self.partner_present):
                 self.lost = True
                 self.losses += 1
             if self.needs_targets(stamp):

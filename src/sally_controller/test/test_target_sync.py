@@ -47,3 +47,19 @@ def test_restart_forgets_the_old_sim():
     assert len(sync) == 0 and sync.target_stamp == -1
     assert sync.state(0, "new", 0.0) == [], "a new sim's first state waits for its first targets"
     assert sync.targets(0) == ["new"]
+
+
+def test_a_slow_ik_still_on_the_graph_is_waited_for_a_gone_one_is_not():
+    from sally_node_common.partners import SLOW_PARTNER_WAIT
+
+    sync = TargetSync(period_ns=5, wait=1.0)
+    there = [True]
+    sync.partner_present = lambda: there[0]
+    assert sync.state(5, "s5", now=0.0) == []
+    assert sync.check(now=10.0) == [] and not sync.lost, "slow, not gone: still held"
+    there[0] = False
+    assert sync.check(now=10.1) == ["s5"] and sync.lost, "gone: answered with the latest targets"
+    sync.restart()
+    there[0] = True
+    assert sync.state(10, "s10", now=0.0) == []
+    assert sync.check(now=SLOW_PARTNER_WAIT + 0.1) == ["s10"] and sync.lost, "there but silent: not forever"

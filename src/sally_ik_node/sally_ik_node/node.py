@@ -55,6 +55,7 @@ from sally_node_common.inputs import (
 from sally_node_common.kept_topics import subscribe_kept
 from sally_node_common.messages import odometry_pose
 from sally_node_common.parameters import Param, ParameterTable
+from sally_node_common.partners import publishes
 from sally_node_common.qos import KEPT, RELIABLE_DEEP
 from sally_node_common.stamps import set_stamp, stamp_ns
 from sally_node_common.wall_timers import wall_timer
@@ -116,6 +117,8 @@ class IKNode(Node):
         self._ticks: TickWait[tuple[int, np.ndarray, Pose7]] = TickWait(bool(self.get_parameter("target_sync").value))
         """Matched states (stamp, joints, body) waiting for the sequencer's tick; wall clock."""
         self._after_stance: AfterStance[tuple[IKTargetMsg, IKTarget | None, BodyTarget | None, bool]] = AfterStance()
+        self._ticks.partner_present = lambda: publishes(self, TARGET)  # a slow sequencer is waited for
+        self._after_stance.partner_present = lambda: publishes(self, STANCE)
         """Targets (message, checked foot and body targets, kept) waiting for the stance command they
         follow; wall clock."""
         self._pending_body: BodyTarget | None = None

@@ -13,12 +13,18 @@
   taken only once that stance command is in, so that a target for a foot just switched to SWING is
   never judged against the old stance because the two topics delivered out of order. When the
   stance command does not come within ``wait`` seconds, the targets go on without it.
+
+Both waits go on past ``wait`` while ``partner_present()`` says the sequencer is still on the ROS
+graph (a slow sequencer on a busy machine), at most :data:`~sally_node_common.partners.SLOW_PARTNER_WAIT`.
 """
 
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from typing import Generic, TypeVar
+
+from sally_node_common.partners import given_up
 
 A = TypeVar("A")
 B = TypeVar("B")
@@ -72,6 +78,8 @@ class TickWait(Generic[T]):
         self.lost = False
         self.timeouts = 0
         self._waiting: tuple[int, T, float] | None = None
+        self.partner_present: Callable[[], bool] | None = None
+        """Whether the sequencer is still on the graph (None: the wait alone decides)."""
 
     @property
     def waiting_stamp(self) -> int | None:
@@ -100,7 +108,7 @@ class TickWait(Generic[T]):
         """The waiting state when its wait ran out at ``now`` (the sync is lost), else None."""
         if self.tick_stamp < 0:
             return None  # no tick yet this run: no limit
-        if self._waiting is not None and now - self._waiting[2] >= self.wait:
+        if self._waiting is not None and given_up(now - self._waiting[2], self.wait, self.partner_present):
             self.lost = True
             self.timeouts += 1
             return self._release()
@@ -125,6 +133,8 @@ class AfterStance(Generic[T]):
         self.timeouts = 0
         """Targets that went on without their stance command."""
         self._waiting: deque[tuple[int, T, float]] = deque()
+        self.partner_present: Callable[[], bool] | None = None
+        """Whether the sequencer is still on the graph (None: the wait alone decides)."""
 
     def __len__(self) -> int:
         return len(self._waiting)
@@ -156,7 +166,7 @@ class AfterStance(Generic[T]):
         while self._waiting:
             needs, item, since = self._waiting[0]
             if needs > self.stance_stamp:
-                if now is None or now - since <= self.wait:
+                if now is None or not given_up(now - since, self.wait, self.partner_present):
                     break
                 self.timeouts += 1
                 self.stance_stamp = needs  # given up on: the targets after it do not wait for it again

@@ -80,3 +80,15 @@ def test_after_stance_goes_on_without_a_stance_that_never_comes():
     assert gate.target(7, "c", 2.2) == ["c"]
     gate.restart()
     assert gate.stance_stamp == 0 and gate.target(1, "d", 3.0) == [] and len(gate) == 1
+
+
+def test_a_slow_sequencer_still_on_the_graph_is_waited_for():
+    wait = TickWait(enabled=True, wait=2.0)
+    there = [True]
+    wait.partner_present = lambda: there[0]
+    wait.state(0, "s0", 0.0, first=True)
+    wait.tick(0)
+    assert wait.state(5, "s5", now=0.0) is None
+    assert wait.check(now=5.0) is None and not wait.lost
+    there[0] = False
+    assert wait.check(now=5.1) == "s5" and wait.lost

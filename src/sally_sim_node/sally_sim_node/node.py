@@ -46,6 +46,7 @@ from sally_node_common import StartupError, run_node, spin_until_shutdown
 from sally_node_common.diagnostics import diagnostic_array, diagnostic_status
 from sally_node_common.input_health import InputHealth
 from sally_node_common.inputs import InputError, StampOrder
+from sally_node_common.partners import SLOW_PARTNER_WAIT, keep_waiting, publishes
 from sally_node_common.pid import JointPID, PIDGains
 from sally_node_common.qos import LATCHED, LATEST, RELIABLE_DEEP
 
@@ -69,6 +70,8 @@ EFFORTS_LIVE = 0.1
 """Wall seconds since the last effort within which realtime/fast pacing treats the controller as live."""
 LOCKSTEP_HELD_WAIT = 0.001
 """While the hold is on in lockstep, how long each period waits for a controller to come back (s)."""
+PARTNER_POLL = 0.5
+"""Wall seconds between two looks at the graph while a lockstep wait goes on past lockstep_timeout."""
 SWITCH_INTERVAL = 0.0002
 """GIL switch interval (s) while the loop runs; Python's default is 5 ms, ten physics steps."""
 SPACE_KEY = 32
@@ -361,6 +364,13 @@ class SimNode(Node):
                     self._answer.wait(timeout=step.seconds)
                     continue
                 if step.step is Step.EXPIRED:
+                    waited = time.monotonic() - wait.start
+                    if not held and keep_waiting(waited, limit, self._controller_present):
+                        # slow, not gone (a busy machine): waiting on keeps the run deterministic
+                        if wait.limit == limit:
+                            self._counts["slow_answers"] += 1
+                        wait.limit = min(waited + PARTNER_POLL, SLOW_PARTNER_WAIT)
+                        continue
                     timed_out = not held
                     break
             self._publish_state()  # Step.RESEND: same stamp again (a state lost at discovery); answered once
@@ -372,6 +382,10 @@ class SimNode(Node):
             return
         with self._physics:
             self._advance(self._state_every)
+
+    def _controller_present(self) -> bool:
+        """A controller (a node that publishes efforts and reads the states) is on the graph."""
+        return publishes(self, EFFORTS, reads="/joint_states")
 
     # --- callbacks ------------------------------------------------------------------------------
     def _on_efforts(self, msg: JointState) -> None:
@@ -594,6 +608,7 @@ class SimNode(Node):
                 "late": self._counts["late"],
                 "clamped_efforts": self._counts["clamped"],
                 "lockstep_timeouts": self._counts["lockstep_timeouts"],
+                "slow_answers": self._counts["slow_answers"],
                 "magnet_commands": self._counts["magnet_commands"],
                 "magnet_commands_past_due": self._counts["magnet_commands_past_due"],
                 "external_forces": self._counts["external_forces"],

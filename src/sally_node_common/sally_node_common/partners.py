@@ -1,0 +1,42 @@
+"""Waiting on a partner node: a slow partner is waited for, a gone one is not.
+
+In a lockstep graph each node waits for its partner's answer (the sim for the controller's efforts,
+the controller for the IK's targets, the IK for the sequencer's tick) and gives up after a short
+wall-clock wait (``lockstep_timeout``, ``target_wait``) so that a dead partner does not stall the
+graph. On a busy machine an answer can take longer than that while the partner is alive, and giving
+up then makes the run depend on how the machine shared its time. So a wait past its base length
+goes on while the partner is still on the ROS graph (DDS drops a killed or hung process within its
+lease, 3 s with :data:`~.discovery.PARTICIPANT_PROFILE`), up to :data:`SLOW_PARTNER_WAIT`: a
+partner that is there but does not answer (a bug, or a node started by hand that never will)
+stalls the graph that long once, not forever.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+SLOW_PARTNER_WAIT = 30.0
+"""Wall seconds a wait goes on at most while its partner is on the graph."""
+
+
+def keep_waiting(waited: float, base: float, present: Callable[[], bool]) -> bool:
+    """Whether a wait that has lasted ``waited`` s, past its ``base`` length, goes on: only while
+    ``present()`` (asked only then: it looks at the ROS graph) and for at most
+    :data:`SLOW_PARTNER_WAIT` s."""
+    return base <= waited < max(base, SLOW_PARTNER_WAIT) and present()
+
+
+def publishes(node, topic: str, reads: str | None = None) -> bool:
+    """Some node other than ``node`` publishes ``topic`` (and, if given, subscribes ``reads``): the
+    partner that answers there is on the graph."""
+    me = (node.get_name(), node.get_namespace())
+    writers = {(i.node_name, i.node_namespace) for i in node.get_publishers_info_by_topic(topic)} - {me}
+    if reads is not None:
+        writers &= {(i.node_name, i.node_namespace) for i in node.get_subscriptions_info_by_topic(reads)}
+    return bool(writers)
+
+
+def given_up(waited: float, wait: float, present: Callable[[], bool] | None) -> bool:
+    """Whether a wait of ``waited`` s for a partner's answer is over: ``wait`` s reached, and (when
+    ``present`` is given) the partner no longer on the graph or :data:`SLOW_PARTNER_WAIT` passed."""
+    return waited >= wait and not (present is not None and keep_waiting(waited, wait, present))
