@@ -10,25 +10,78 @@ compressed (ZSTD made the f2w run slower here for a 20 % smaller file).
 
 from __future__ import annotations
 
+import io
 import threading
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from mcap.writer import CompressionType, Writer
+from mcap.data_stream import RecordBuilder
+from mcap.records import DataEnd, Footer
+from mcap.writer import MCAP0_MAGIC, CompressionType, Writer
 
 from .msg_definitions import schema_text
 from .raw_tap import TOPICS
 
 
-class McapRecorder:
-    """Writes what it is given (``recorder(topic, data, log_time)``) into ``path``."""
+class _WholeWrites:
+    """The file under the MCAP writer, unbuffered (the writer hands over whole records): every
+    ``write`` goes out whole (a raw write may be short) or raises, and :attr:`position` counts only
+    bytes the OS took, so a failed write can be cut off. Not an ``io.RawIOBase``: the writer would
+    put a buffer in between."""
 
-    def __init__(self, path: Path, topics: Mapping[str, str] = TOPICS) -> None:
+    def __init__(self, raw) -> None:
+        self.raw, self.position = raw, 0
+
+    def write(self, data) -> int:
+        view = memoryview(data)
+        while view:
+            n = self.raw.write(view)
+            if not n:
+                raise OSError(f"the file took no bytes at offset {self.position}")
+            self.position += n
+            view = view[n:]
+        return len(data)
+
+    def tell(self) -> int:
+        return self.position
+
+    def truncate(self, size=None) -> int:
+        self.raw.truncate(size)
+        self.raw.seek(size)
+        self.position = size
+        return size
+
+    def close(self) -> None:
+        self.raw.close()
+
+
+class McapRecorder:
+    """Writes what it is given (``recorder(topic, data, log_time)``) into ``path``.
+
+    A write that fails (the disk full, a storage error) stops the recording, not the run: what was
+    written before it stays, cut back to the last whole record and closed with an MCAP footer when
+    the disk takes those few bytes (else readable by a streaming reader, e.g. ``mcap recover``);
+    :attr:`stopped` says why and ``on_stop(reason)`` is called once. ``open_file(path)`` opens the
+    raw binary file (tests pass one that fails)."""
+
+    def __init__(
+        self,
+        path: Path,
+        topics: Mapping[str, str] = TOPICS,
+        on_stop: Callable[[str], None] | None = None,
+        open_file: Callable[[Path], io.RawIOBase] = lambda path: open(path, "wb", buffering=0),
+    ) -> None:
         self.path = Path(path)
         self.counts: Counter[str] = Counter()
+        """Messages per topic in the file: written out in a whole chunk (all of them once closed)."""
+        self._pending: Counter[str] = Counter()
+        """Messages in the chunk being built (lost if a write fails before it goes out)."""
+        self.stopped: str | None = None
+        """Why the recording stopped before the run's end (None while it records)."""
+        self._on_stop = on_stop
         self._lock = threading.Lock()
-        self._file = open(self.path, "wb")
+        self._file = _WholeWrites(open_file(self.path))
         self._writer = Writer(self._file, compression=CompressionType.LZ4)
         self._writer.start(profile="ros2", library="sally_bringup.mcap_recording")
         self._sequence = 0
@@ -39,22 +92,58 @@ class McapRecorder:
             if type_name not in schemas:
                 schemas[type_name] = self._writer.register_schema(type_name, "ros2msg", schema_text(type_name).encode())
             self._channels[topic] = self._writer.register_channel(topic, "cdr", schemas[type_name])
+        self._whole = self._file.position
+        """Where the last whole record ends: what a failed write is cut back to."""
 
     def __call__(self, topic: str, data: bytes, log_time: int) -> None:
         with self._lock:
             if self._closed or topic not in self._channels:
                 return
-            self._writer.add_message(
-                self._channels[topic], log_time=log_time, data=data, publish_time=log_time, sequence=self._sequence
-            )
+            try:
+                self._writer.add_message(
+                    self._channels[topic], log_time=log_time, data=data, publish_time=log_time, sequence=self._sequence
+                )
+            except OSError as exc:
+                self._fail(exc)
+                return
             self._sequence += 1
-            self.counts[topic] += 1
+            self._pending[topic] += 1
+            if self._file.position != self._whole:  # a chunk went out, this message in it
+                self._whole = self._file.position
+                self.counts.update(self._pending)
+                self._pending.clear()
 
     def close(self) -> None:
         """Finish the file (its summary and index); later messages are dropped."""
         with self._lock:
             if self._closed:
                 return
+            try:
+                self._writer.finish()
+            except OSError as exc:
+                self._fail(exc)
+                return
             self._closed = True
-            self._writer.finish()
             self._file.close()
+            self.counts.update(self._pending)
+            self._pending.clear()
+
+    def _fail(self, exc: OSError) -> None:
+        """Stop recording: cut the file back to its last whole record and close it with a footer
+        (no summary) if the disk takes one."""
+        self._closed = True
+        self._pending.clear()
+        held = sum(self.counts.values())
+        self.stopped = f"writing {self.path.name} failed; it holds the first {held} messages: {exc}"
+        try:
+            self._file.truncate(self._whole)
+            end = RecordBuilder()
+            DataEnd(0).write(end)
+            Footer(0, 0, 0).write(end)
+            self._file.write(end.end() + MCAP0_MAGIC)
+        except OSError:
+            pass  # no room even for the footer: the records before it are whole
+        finally:
+            self._file.close()
+        if self._on_stop is not None:
+            self._on_stop(self.stopped)

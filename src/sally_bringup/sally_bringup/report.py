@@ -323,6 +323,9 @@ def summary(report: dict) -> str:
     pacing = report.get("sim_pacing")
     if pacing:
         lines.append("  sim pacing: " + ", ".join(f"{k} {v:g}" for k, v in pacing.items()))
+    stopped = (report.get("recording") or {}).get("stopped")
+    if stopped:
+        lines.append(f"  the recording stopped early: {stopped}")
     for problem in report.get("problems", []):
         lines.append(f"  problem: {problem}")
     return "\n".join(lines)

@@ -191,6 +191,8 @@ class GraphRun:
             report["record_short_of_verdict"] = recorder.record.behind_result()
         if mcap is not None:
             report["recording"] = {"path": mcap.path.name, "messages": dict(sorted(mcap.counts.items()))}
+            if mcap.stopped:  # the run went on without it (a full disk): said, not a failed run
+                report["recording"]["stopped"] = mcap.stopped
         report["graph"], report["arguments"], report["exit_codes"] = self.name, self.arguments, codes
         path = write_report(report, self.run_dir)
         figure = forces = None
@@ -218,7 +220,14 @@ class GraphRun:
         from .mcap_recording import McapRecorder
         from .raw_tap import RawTap
 
-        mcap = McapRecorder(self.run_dir / "run.mcap") if self.arguments["record"] == "true" else None
+        mcap = (
+            McapRecorder(
+                self.run_dir / "run.mcap",
+                on_stop=lambda why: self.say(f"the recording stopped: {why}; the run goes on"),
+            )
+            if self.arguments["record"] == "true"
+            else None
+        )
         live = None
         if self.arguments["foxglove"] == "true":
             from .foxglove_live import FoxgloveLive
