@@ -3,8 +3,10 @@
 All four feet end on the wall with their magnets holding (the report's ``success``), and the
 climb's goals hold (``report.PLANT_GOAL_MM``, ``DRIFT_GOAL_MM``, ``PITCH_GOAL_DEG``: every plant
 under 2 mm, every holding foot's move under 1 mm, the body within 2 deg of the wall's plane), not
-only the report's outer limits; and the second run gives the same figures as the first (every figure but the wall-clock ones).
-Composed (the default host, the fastest) and without the recording, to keep CI short.
+only the report's outer limits; and the second run gives the same figures as the first (every
+figure but the wall-clock ones). Composed (the default host, the fastest) and without the
+recording, to keep CI short; the two climbs go side by side, each on its own domain (lockstep: the
+figures do not depend on how the machine shares its time).
 """
 
 import json
@@ -13,8 +15,9 @@ import pytest
 
 from sally_bringup.report import DRIFT_GOAL_MM, PITCH_GOAL_DEG, PLANT_GOAL_MM, comparable
 from sally_bringup.runner import EXIT_OK, run_graph
+from sally_testing.side_by_side import side_by_side
 
-pytestmark = pytest.mark.graph
+pytestmark = [pytest.mark.graph, pytest.mark.timeout(900)]
 
 
 def run_climb(tmp, domain_id, name):
@@ -30,8 +33,10 @@ def climbs(tmp_path_factory):
     from sally_bringup.environment import lease_domain
 
     tmp = tmp_path_factory.mktemp("f2w_all")
-    with lease_domain() as lease:
-        return run_climb(tmp, lease.domain_id, "first"), run_climb(tmp, lease.domain_id, "second")
+    with lease_domain() as a, lease_domain() as b:
+        return tuple(
+            side_by_side([lambda: run_climb(tmp, a.domain_id, "first"), lambda: run_climb(tmp, b.domain_id, "second")])
+        )
 
 
 def test_all_four_feet_end_on_the_wall_with_the_body_pitched(climbs):

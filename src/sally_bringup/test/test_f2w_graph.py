@@ -1,9 +1,10 @@
 """The main job's acceptance test: the f2w graph on real DDS, through the runner, on both hosts.
 
-Lockstep pacing, one process per node (lockstep makes the run independent of how the machine
-shares its time), then the same graph again: the two reports must agree on every figure but the
-wall-clock ones. Then composed (every node in one process, the default) in lockstep and paced to
-the wall clock, as a user runs it: the same figures.
+Lockstep pacing makes a run independent of how the machine shares its time, so three lockstep
+runs go side by side, each on its own domain: one process per node twice (the two reports must
+agree on every figure but the wall-clock ones), and composed (every node in one process, the
+default), whose recording goes to a volume that fills up. Then, alone, composed and paced to the
+wall clock as a user runs it: the same figures.
 """
 
 import json
@@ -12,27 +13,38 @@ import pytest
 
 from sally_bringup.report import DRIFT_GOAL_MM, PLANT_GOAL_MM, comparable
 from sally_bringup.runner import EXIT_OK, run_graph
+from sally_testing.side_by_side import side_by_side, small_volume
 
-pytestmark = pytest.mark.graph  # real graphs, in processes or hosted in this process
+pytestmark = [pytest.mark.graph, pytest.mark.timeout(600)]  # real graphs, in processes or hosted in this process
 
 
-def run_f2w(tmp_path, ros_domain, name, pacing="lockstep", composed="false"):
-    arguments = {"pacing": pacing, "composed": composed}
+def run_f2w(tmp_path, ros_domain, name, pacing="lockstep", composed="false", record="true"):
+    arguments = {"pacing": pacing, "composed": composed, "record": record}
     result = run_graph("f2w", arguments, run_dir=tmp_path / name, domain_id=ros_domain, out=None, wall_timeout=300)
     report = json.loads((tmp_path / name / "report.json").read_text())
-    print(json.dumps(report, indent=1))  # shown when the test fails
+    print(name, json.dumps(report, indent=1))  # shown when the test fails
     return result, report
 
 
 @pytest.fixture(scope="module")
 def lockstep_runs(tmp_path_factory):
+    """(folder, first, second, composed, volume): first and second as processes, composed with its
+    run.mcap on a 3 MB volume (None where no volume could be mounted), run side by side."""
     from sally_bringup.environment import lease_domain
 
     tmp = tmp_path_factory.mktemp("f2w")
-    with lease_domain() as lease:
-        first = run_f2w(tmp, lease.domain_id, "first")
-        second = run_f2w(tmp, lease.domain_id, "second")
-    return tmp, first, second
+    with small_volume(tmp / "volume") as volume, lease_domain() as a, lease_domain() as b, lease_domain() as c:
+        if volume is not None:  # the recording's file on the full volume, the rest of the run folder not
+            (tmp / "composed").mkdir()
+            (tmp / "composed" / "run.mcap").symlink_to(volume / "run.mcap")
+        first, second, composed = side_by_side(
+            [
+                lambda: run_f2w(tmp, a.domain_id, "first"),
+                lambda: run_f2w(tmp, b.domain_id, "second", record="false"),
+                lambda: run_f2w(tmp, c.domain_id, "composed", composed="true"),
+            ]
+        )
+        yield tmp, first, second, composed, volume
 
 
 def assert_f2w_succeeded(result, report):
@@ -51,7 +63,7 @@ def assert_f2w_succeeded(result, report):
 
 
 def test_fl_then_fr_end_on_the_wall_and_the_stance_feet_stay(lockstep_runs):
-    tmp, (result, report), _ = lockstep_runs
+    tmp, (result, report), *_ = lockstep_runs
     assert_f2w_succeeded(result, report)
     assert (tmp / "first" / "run.png").stat().st_size > 10_000
     assert {"sim.log", "controller.log", "ik.log", "sequencer.log"} <= {
@@ -60,8 +72,11 @@ def test_fl_then_fr_end_on_the_wall_and_the_stance_feet_stay(lockstep_runs):
 
 
 def test_two_lockstep_runs_give_the_same_report(lockstep_runs):
-    _, (_, first), (_, second) = lockstep_runs
-    assert comparable(first) == comparable(second)
+    _, (_, first), (_, second), *_ = lockstep_runs
+    assert {k: v for k, v in comparable(first).items() if k != "arguments"} == {
+        k: v for k, v in comparable(second).items() if k != "arguments"
+    }  # the second did not record: its arguments say record false
+    assert first["arguments"] == {**second["arguments"], "record": "true"}
 
 
 def test_a_realtime_paced_run_gives_the_lockstep_figures(tmp_path, ros_domain, lockstep_runs):
@@ -71,7 +86,7 @@ def test_a_realtime_paced_run_gives_the_lockstep_figures(tmp_path, ros_domain, l
     assert report["arguments"]["pacing"] == "realtime" and report["arguments"]["sync"] == "true"
     assert_f2w_succeeded(result, report)
     assert 0.0 < report["real_time_factor"] <= 1.05  # paced to the wall clock: never ahead of it
-    _, (_, lockstep), _ = lockstep_runs
+    _, (_, lockstep), *_ = lockstep_runs
     assert same_run(report, lockstep)
 
 
@@ -83,13 +98,28 @@ def same_run(report: dict, other: dict) -> bool:
     }
 
 
-def test_the_composed_graph_gives_the_same_report(tmp_path, ros_domain, lockstep_runs):
+def test_the_composed_graph_gives_the_same_report(lockstep_runs):
     """Every node in one process, messages handed over as Python objects: the same run."""
-    result, report = run_f2w(tmp_path, ros_domain, "composed", composed="true")
+    tmp, (_, lockstep), _, (result, report), _ = lockstep_runs
     assert result.exit_code == EXIT_OK and report["exit_codes"] == {"graph": 0}, report["problems"]
-    assert (tmp_path / "composed" / "logs" / "graph.log").stat().st_size > 0
-    _, (_, lockstep), _ = lockstep_runs
+    assert (tmp / "composed" / "logs" / "graph.log").stat().st_size > 0
     assert same_run(report, lockstep)
+
+
+def test_a_full_disk_stops_the_recording_not_the_run(lockstep_runs):
+    """The composed run's run.mcap filled its 3 MB volume: the recording stopped and the report
+    says why, the run went on to the same figures (above), and the file so far reads back."""
+    from mcap.reader import make_reader
+
+    _, _, _, (_, report), volume = lockstep_runs
+    if volume is None:
+        pytest.skip("no tmpfs could be mounted here (needs root): the full disk is tried by test_mcap_recording")
+    recording = report["recording"]
+    assert "No space left on device" in recording.get("stopped", ""), recording
+    held = sum(recording["messages"].values())
+    assert 0 < held and f"holds the first {held} messages" in recording["stopped"]
+    with open(volume / "run.mcap", "rb") as stream:
+        assert sum(1 for _ in make_reader(stream).iter_messages()) == held
 
 
 def test_the_run_is_recorded_in_mcap_with_every_stream_at_its_rate(lockstep_runs):
@@ -103,7 +133,7 @@ def test_the_run_is_recorded_in_mcap_with_every_stream_at_its_rate(lockstep_runs
 
     from sally_description import build_model
 
-    tmp, (_, report), _ = lockstep_runs
+    tmp, (_, report), *_ = lockstep_runs
     counts: Counter[str] = Counter()
     first: dict = {}
     with open(tmp / "first" / "run.mcap", "rb") as stream:
@@ -142,7 +172,7 @@ def test_the_report_computed_again_from_the_mcap_is_the_live_one(lockstep_runs):
     report the runner computed live (every figure that does not depend on the wall clock)."""
     from sally_bringup.report_cli import main as sally_report
 
-    tmp, (_, live), _ = lockstep_runs
+    tmp, (_, live), *_ = lockstep_runs
     out = tmp / "first" / "again"
     assert sally_report([str(tmp / "first"), "--out", str(out)]) == 0
     again = json.loads((out / "report.json").read_text())

@@ -1,0 +1,58 @@
+"""Lockstep graph runs side by side, and a small volume that fills up: what the graph tests share.
+
+A lockstep run's figures do not depend on how the machine shares its time (the sim waits for every
+answer it is owed), so independent lockstep runs can go at once, one ROS domain each, and use
+both cores where one run after the other would leave one idle. Runs paced to the wall clock
+(realtime) are never started this way: they are about time.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+
+def side_by_side(calls: Sequence[Callable[[], Any]]) -> list[Any]:
+    """Run every call in a thread of its own at once; their results in order. The first exception
+    any of them raised is raised (after all have ended)."""
+    results: list[Any] = [None] * len(calls)
+    errors: list[BaseException | None] = [None] * len(calls)
+
+    def run(i: int) -> None:
+        try:
+            results[i] = calls[i]()
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller below
+            errors[i] = exc
+
+    threads = [threading.Thread(target=run, args=(i,), name=f"side by side {i}") for i in range(len(calls))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for error in errors:
+        if error is not None:
+            raise error
+    return results
+
+
+@contextmanager
+def small_volume(path: Path, size: str = "3m") -> Iterator[Path | None]:
+    """A tmpfs of ``size`` mounted at ``path`` (a disk that fills up), unmounted at the end; None
+    where mounting is not allowed (not root, or a container without the capability)."""
+    path.mkdir(parents=True, exist_ok=True)
+    mount = shutil.which("mount")
+    done = mount and subprocess.run(
+        [mount, "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(path)], capture_output=True
+    )
+    if not done or done.returncode != 0:
+        yield None
+        return
+    try:
+        yield path
+    finally:
+        subprocess.run(["umount", "-l", str(path)], capture_output=True)
