@@ -24,13 +24,14 @@ from sally_node_common.discovery import force_loopback
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_TESTS = (
     "src/sally_bringup/test/test_f2w_graph.py",
-    "src/sally_bringup/test/test_faults.py::test_fault_case[bad_input]",
-    "src/sally_bringup/test/test_faults.py::test_fault_case[bad_input_pulloff]",
+    "src/sally_testing/test/test_faults.py::test_fault_case[bad_input]",
+    "src/sally_testing/test/test_faults.py::test_fault_case[bad_input_pulloff]",
     "src/sally_bringup/test/test_runner.py",
-    "src/sally_bringup/test/test_faults.py::test_fault_case[interrupt]",
+    "src/sally_testing/test/test_faults.py::test_fault_case[interrupt]",
 )
 """The graph tests that failed under the full suite's load once (the f2w module, the sequencer's
-bad input, Ctrl-C), their neighbours, and the runner's start-up test."""
+bad input, Ctrl-C), their neighbours, and the runner's start-up test (``--list`` prints them; a
+unit test checks that pytest finds each)."""
 
 
 class Load:
@@ -93,6 +94,7 @@ def main(argv: list[str] | None = None) -> int:
         help="pytest ids (default: the graph tests named in the source)",
     )
     parser.add_argument("--count", type=int, default=3, help="runs of each test (default 3)")
+    parser.add_argument("--list", action="store_true", help="print the test ids it would run, one a line, and stop")
     parser.add_argument(
         "--load",
         choices=("stress", "graph", "none"),
@@ -102,6 +104,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.count < 1:
         parser.error("--count must be at least 1")
+    if args.list:
+        print("\n".join(args.tests))
+        return 0
     force_loopback()  # the tests' own processes and the load graph inherit it
     load = Load(args.load)
     load.start()
