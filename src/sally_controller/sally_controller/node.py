@@ -47,6 +47,7 @@ from sally_node_common.parameters import Param, ParameterTable
 from sally_node_common.partners import publishes
 from sally_node_common.pid import DEFAULT_I_CLAMP, DEFAULT_KD, DEFAULT_KI, DEFAULT_KP, PIDError, PIDGains
 from sally_node_common.qos import RELIABLE_DEEP
+from sally_node_common.sim_resets import ResetWatch, subscribe_resets
 from sally_node_common.stamps import stamp_ns
 from sally_node_common.wall_timers import wall_timer
 
@@ -116,6 +117,7 @@ class ControllerNode(Node):
         self._sync: TargetSync[tuple[JointState, np.ndarray, np.ndarray]] = TargetSync()
         """States (message, checked q, qdot) waiting for their targets; wall clock."""
         self._sync.partner_present = lambda: publishes(self, TARGETS)  # a slow IK is waited for
+        self._resets = ResetWatch()
         self._names = limits.names
         self._effort_limit = limits.effort
         TABLE.declare(self, on_change=lambda names: self._read_settings())
@@ -128,6 +130,7 @@ class ControllerNode(Node):
         self._effort_names = list(limits.names)
         self._pub = self.create_publisher(JointState, "/sally/joint_efforts", RELIABLE_DEEP)
         self._pub_diag = self.create_publisher(DiagnosticArray, "/diagnostics", 10)
+        subscribe_resets(self, self._on_sim_reset)
         self.create_subscription(JointState, STATES, self._on_state, RELIABLE_DEEP)
         subscribe_kept(self, JointState, TARGETS, self._on_targets)  # the IK's kept targets, and anyone's
         self.create_subscription(Odometry, ODOM, self._on_odom, RELIABLE_DEEP)
@@ -222,13 +225,22 @@ class ControllerNode(Node):
         self._health.heard(STATES)
         if new_timeline:
             self._start_over(stamp)
+        self._resets.state(stamp)
         was_lost = self._sync.lost
         self._answer_all(self._sync.state(stamp, (msg, q, qdot), time.monotonic()), was_lost)
         return None
 
-    def _start_over(self, stamp: int) -> None:
-        """States from an older time after a silence: a new sim. What was known of the old one goes."""
-        self.get_logger().warning(f"joint states start over at {stamp * 1e-9:.3f} s (a new sim): controller reset")
+    def _on_sim_reset(self, stamp: int) -> None:
+        if self._resets.reset(stamp):
+            self._start_over(stamp, f"the sim was reset at {stamp * 1e-9:.3f} s")
+
+    def _start_over(self, stamp: int, why: str = "") -> None:
+        """States from an older time after a silence (a new sim), or the sim reset: what was known of
+        the robot before goes."""
+        if not why:
+            self._resets.new_sim()
+        why = why or f"joint states start over at {stamp * 1e-9:.3f} s (a new sim)"
+        self.get_logger().warning(f"{why}: controller reset")
         self.controller.reset()
         self._target_order.restart()
         self._odom_order.restart()

@@ -57,6 +57,7 @@ from sally_node_common.messages import odometry_pose
 from sally_node_common.parameters import Param, ParameterTable
 from sally_node_common.partners import publishes
 from sally_node_common.qos import KEPT, RELIABLE_DEEP
+from sally_node_common.sim_resets import ResetWatch, subscribe_resets
 from sally_node_common.stamps import set_stamp, stamp_ns
 from sally_node_common.wall_timers import wall_timer
 
@@ -118,6 +119,7 @@ class IKNode(Node):
         """Matched states (stamp, joints, body) waiting for the sequencer's tick; wall clock."""
         self._after_stance: AfterStance[tuple[IKTargetMsg, IKTarget | None, BodyTarget | None, bool]] = AfterStance()
         self._ticks.partner_present = lambda: publishes(self, TARGET)  # a slow sequencer is waited for
+        self._resets = ResetWatch()
         self._after_stance.partner_present = lambda: publishes(self, STANCE)
         """Targets (message, checked foot and body targets, kept) waiting for the stance command they
         follow; wall clock."""
@@ -141,6 +143,7 @@ class IKNode(Node):
         # a sequencer's kept targets and stances (a restarted IK resumes), and anyone's
         subscribe_kept(self, IKTargetMsg, TARGET, self._on_target)
         subscribe_kept(self, StanceCommand, STANCE, self._on_stance)
+        subscribe_resets(self, self._on_sim_reset)
         wall_timer(self, 1.0, self._publish_diagnostics)
         wall_timer(self, 0.05, self._check_wait)
 
@@ -154,6 +157,7 @@ class IKNode(Node):
         except InputError as exc:
             return self._health.reject(STATES, exc.reason, str(exc))
         self._health.heard(STATES)
+        self._resets.state(stamp)
         self._matched(stamp, self._pairs.add_first(stamp, q))
         return None
 
@@ -168,9 +172,17 @@ class IKNode(Node):
         self._matched(stamp, self._pairs.add_second(stamp, np.concatenate([position, quat])))
         return None
 
-    def _start_over(self, stamp: int) -> None:
-        """States from an older time after a silence: a new sim. Start as if just launched."""
-        self.get_logger().warning(f"joint states start over at {stamp * 1e-9:.3f} s (a new sim): IK reset")
+    def _on_sim_reset(self, stamp: int) -> None:
+        if self._resets.reset(stamp):
+            self._start_over(stamp, f"the sim was reset at {stamp * 1e-9:.3f} s")
+
+    def _start_over(self, stamp: int, why: str = "") -> None:
+        """States from an older time after a silence (a new sim), or the sim reset: start as if just
+        launched."""
+        if not why:
+            self._resets.new_sim()
+        why = why or f"joint states start over at {stamp * 1e-9:.3f} s (a new sim)"
+        self.get_logger().warning(f"{why}: IK reset")
         self._pairs.clear()
         self._odom_order.restart()
         self._target_order.restart()

@@ -45,6 +45,7 @@ from sally_node_common.kept_topics import subscribe_kept
 from sally_node_common.messages import check_magnet_array
 from sally_node_common.parameters import Param, ParameterTable
 from sally_node_common.qos import KEPT, LATCHED, RELIABLE_DEEP
+from sally_node_common.sim_resets import ResetWatch, subscribe_resets
 from sally_node_common.stamps import set_stamp, set_time, stamp_ns
 from sally_node_common.wall_timers import wall_timer
 
@@ -139,6 +140,8 @@ class SequencerNode(Node):
         self.create_subscription(
             Bool, "/sally_sim/holding", lambda msg: setattr(self, "_holding", bool(msg.data)), LATCHED
         )
+        self._resets, self._reset_ns = ResetWatch(), None
+        subscribe_resets(self, self._on_sim_reset)
         wall_timer(self, 1.0, self._publish_diagnostics)
         self._readers = [name.strip() for name in str(p("readers")).split(",") if name.strip()]
         self._outputs = (self._pub_magnets, self._pub_stance, self._pub_target)
@@ -236,6 +239,10 @@ class SequencerNode(Node):
             self._health.reject(FEET_TOPIC, exc.reason, str(exc), replayed=kept)
             return None
         self._health.heard(FEET_TOPIC)
+        self._resets.state(stamp)
+        if self._reset_ns is not None:  # the sim was reset mid-sequence: the run ends here, failed
+            t = self._campaign_ns * 1e-9 if self._last_stamp >= 0 else 0.0
+            return self._finish(stamp + self._period_ns, t)
         if self._fresh:
             self._fresh = False
             planted = {
@@ -251,6 +258,7 @@ class SequencerNode(Node):
 
     def _start_over(self, stamp: int) -> None:
         """Foot states from an older time after a silence: a new sim. The run starts again."""
+        self._resets.new_sim()
         self.get_logger().warning(
             f"foot states start over at {stamp * 1e-9:.3f} s (a new sim): the sequence starts again"
         )
@@ -338,9 +346,21 @@ class SequencerNode(Node):
     def _publish_status(self, when: int, t: float) -> None:
         self._pub_status.publish(self._status_msg(when, t))
 
+    def _on_sim_reset(self, stamp: int) -> None:
+        """The sim put the robot back in its initial state mid-sequence: no phase can go on from
+        there, so the run ends (failed, saying why) at the next foot states. Start it again."""
+        if self._resets.reset(stamp) and not self.finished.is_set():
+            self._reset_ns = stamp
+            self.get_logger().error(f"the sim was reset at {stamp * 1e-9:.3f} s, mid-sequence: the run ends")
+
     def _finish(self, when: int, t: float) -> None:
         problems = []
-        if self.campaign.failed:
+        if self._reset_ns is not None:
+            problems.append(
+                f"the sim was reset at {self._reset_ns * 1e-9:.3f} s mid-sequence (the robot back at its start); "
+                "run the sequence again"
+            )
+        elif self.campaign.failed:
             problems.append(self.campaign.message)
         elif not self.campaign.done:
             problems.append(f"not done within {self._duration_ns * 1e-9:g} s of sim time")

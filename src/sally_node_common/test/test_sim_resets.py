@@ -1,0 +1,23 @@
+"""Which reset notices a node acts on: those after the first state it took, once each."""
+
+from sally_node_common.sim_resets import ResetWatch
+
+
+def test_a_reset_during_the_run_counts_once():
+    watch = ResetWatch()
+    assert not watch.reset(5), "no state taken yet: a kept notice of an earlier reset"
+    watch.state(10)
+    watch.state(20)
+    assert not watch.reset(8), "before this node's first state: not ours"
+    assert watch.reset(30) and not watch.reset(30), "once"
+    assert watch.reset(40)
+
+
+def test_a_new_sim_forgets_the_old_one():
+    watch = ResetWatch()
+    watch.state(10)
+    assert watch.reset(50)
+    watch.new_sim()
+    assert not watch.reset(60), "no state of the new sim yet"
+    watch.state(0)
+    assert watch.reset(5)
