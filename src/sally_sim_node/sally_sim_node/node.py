@@ -34,7 +34,7 @@ from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 from rosgraph_msgs.msg import Clock
 from sensor_msgs.msg import JointState
-from std_msgs.msg import Bool, String
+from std_msgs.msg import Bool, Header, String
 from std_srvs.srv import SetBool, Trigger
 from visualization_msgs.msg import MarkerArray
 
@@ -49,6 +49,8 @@ from sally_node_common.inputs import InputError, StampOrder
 from sally_node_common.partners import SLOW_PARTNER_WAIT, keep_waiting, publishes
 from sally_node_common.pid import JointPID, PIDGains
 from sally_node_common.qos import LATCHED, LATEST, RELIABLE_DEEP
+from sally_node_common.sim_resets import RESET_TOPIC
+from sally_node_common.unique_names import full_name
 
 from . import conversions as conv
 from . import visuals
@@ -122,6 +124,8 @@ class SimNode(Node):
         self._gate = EffortGate()  # read and changed under self._answer
         self._last_effort_wall = -float("inf")  # realtime/fast: when the latest effort came (monotonic)
         self._counts: Counter[str] = Counter()
+        self._clock_rivals: list[str] = []
+        """The other publishers of /clock last seen (said once per change)."""
         self._health = InputHealth(lambda text: self.get_logger().error(text))
         self._magnet_order = StampOrder("magnet command", gap=None)
         self._force_order = StampOrder("external force", gap=None)
@@ -143,6 +147,7 @@ class SimNode(Node):
         self.create_service(SetBool, "~/pause", self._on_pause)
         self.create_service(StepSim, "~/step", self._on_step)
         self.create_service(Trigger, "~/reset", self._on_reset)
+        self._pub_reset = self.create_publisher(Header, RESET_TOPIC, LATCHED)
         self._next_diag = time.monotonic()
         self._viewer = self._open_viewer() if not p("headless") else None
         self.get_logger().info(
@@ -383,6 +388,25 @@ class SimNode(Node):
         with self._physics:
             self._advance(self._state_every)
 
+    def _other_clocks(self) -> list[str]:
+        """Nodes besides this one that publish /clock (a bag played with --clock, a second sim): every
+        reader of /clock then gets two interleaved time lines. Said on /diagnostics and, once per new
+        set of publishers, in the log. Sally's own nodes take time from the messages' stamps, not
+        from /clock, so they are not misled."""
+        me = (self.get_name(), self.get_namespace())
+        others = sorted(
+            full_name(i.node_name, i.node_namespace)
+            for i in self.get_publishers_info_by_topic("/clock")
+            if (i.node_name, i.node_namespace) != me
+        )
+        if others != self._clock_rivals:
+            self._clock_rivals = others
+            if others:
+                self.get_logger().warning(
+                    f"another node publishes /clock ({', '.join(others)}): readers of /clock see two time lines"
+                )
+        return others
+
     def _controller_present(self) -> bool:
         """A controller (a node that publishes efforts and reads the states) is on the graph."""
         return publishes(self, EFFORTS, reads="/joint_states")
@@ -531,6 +555,9 @@ class SimNode(Node):
             self._gate.restart_free()
         self._pacer.restart(self.sim.time)
         self._counts["resets"] += 1
+        notice = Header(frame_id="world")
+        notice.stamp = conv.clock_msg(self.now_ns).clock
+        self._pub_reset.publish(notice)  # before the first state after it: the nodes start over
         self._publish_state()
         response.success, response.message = True, f"reset to the initial state at sim time {self.now_ns * 1e-9:.4f} s"
         return response
@@ -574,11 +601,16 @@ class SimNode(Node):
         pace = self._pacer.status
         lags = np.array(pace.recent_lags) if pace.recent_lags else np.zeros(1)
         realtime = self._mode == "realtime"
+        clocks = self._other_clocks()
         pacing = diagnostic_status(
             "sally_sim: pacing",
-            "warn" if realtime and pace.state.value == "degraded" else "ok",
-            f"{self._mode}" + (f", {pace.state.value}" if realtime else "") + (", paused" if self._paused else ""),
+            "warn" if (realtime and pace.state.value == "degraded") or clocks else "ok",
+            f"{self._mode}"
+            + (f", {pace.state.value}" if realtime else "")
+            + (", paused" if self._paused else "")
+            + (f", another /clock from {', '.join(clocks)}" if clocks else ""),
             {
+                "other_clock_publishers": ", ".join(clocks) or "none",
                 "mode": self._mode,
                 "paused": self._paused,
                 "sim_time": self.now_ns * 1e-9,
