@@ -17,23 +17,37 @@ from pathlib import Path
 from typing import Any
 
 
-def side_by_side(calls: Sequence[Callable[[], Any]]) -> list[Any]:
-    """Run every call in a thread of its own at once; their results in order. The first exception
-    any of them raised is raised (after all have ended)."""
+def side_by_side(
+    calls: Sequence[Callable[[], Any]], at_once: int | None = None, return_exceptions: bool = False
+) -> list[Any]:
+    """Run the calls in threads, ``at_once`` at a time (default: all), each next one starting as
+    one ends; their results in order. The first exception any of them raised is raised (after all
+    have ended), or with ``return_exceptions`` stands in its place among the results."""
     results: list[Any] = [None] * len(calls)
     errors: list[BaseException | None] = [None] * len(calls)
+    queue = list(range(len(calls)))
+    lock = threading.Lock()
 
-    def run(i: int) -> None:
-        try:
-            results[i] = calls[i]()
-        except BaseException as exc:  # noqa: BLE001 - handed to the caller below
-            errors[i] = exc
+    def worker() -> None:
+        while True:
+            with lock:
+                if not queue:
+                    return
+                i = queue.pop(0)
+            try:
+                results[i] = calls[i]()
+            except BaseException as exc:  # noqa: BLE001 - handed to the caller below
+                errors[i] = exc
 
-    threads = [threading.Thread(target=run, args=(i,), name=f"side by side {i}") for i in range(len(calls))]
+    threads = [
+        threading.Thread(target=worker, name=f"side by side {n}") for n in range(min(at_once or len(calls), len(calls)))
+    ]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
+    if return_exceptions:
+        return [error if error is not None else result for result, error in zip(results, errors)]
     for error in errors:
         if error is not None:
             raise error

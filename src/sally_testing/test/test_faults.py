@@ -1,6 +1,12 @@
 """The fault matrix (sally_testing.faults.cases), case by case: real node processes on their own
-loopback domain, killed, fed bad input, given bad parameters and absurd physics, interrupted.
-``benchmarks/faults.py`` runs the same cases and prints what happened.
+loopback domain, killed, hung, fed bad input, given bad parameters and absurd physics, doubled,
+interrupted. ``benchmarks/faults.py`` runs the same cases and prints what happened.
+
+The cases that run a lockstep f2w graph through an outage (a node killed or hung, the sim killed or
+reset, another /clock)
+go three at a time, each on its own domain: lockstep makes what they judge independent of how the
+machine shares its time. The others, which judge wall-clock behaviour (Ctrl-C within 5 s, a
+discovery of eleven nodes or of a graph already there, counts within a wall-clock limit), run alone.
 
 ``SALLY_FAULT_HOLD`` (sim seconds a killed node stays down, default 10) trims the kill cases.
 """
@@ -10,15 +16,37 @@ import os
 import pytest
 
 from sally_testing.faults.cases import CASES
+from sally_testing.side_by_side import side_by_side
 
-pytestmark = pytest.mark.graph  # real graphs, in processes or hosted in this process
+pytestmark = [pytest.mark.graph, pytest.mark.timeout(900)]  # real graphs, in processes or hosted in this process
 
-HOLD = float(os.environ.get("SALLY_FAULT_HOLD", "10"))
+OPTIONS = {"hold": float(os.environ.get("SALLY_FAULT_HOLD", "10"))}
+OUTAGES = ("kill_controller", "kill_ik", "kill_sequencer", "hang_controller", "kill_sim", "sim_reset", "clock_back")
+"""Lockstep f2w graphs through an outage: run side by side."""
+AT_ONCE = 3
+ALONE = [name for name in CASES if name not in OUTAGES and name != "hygiene"]
 
 
-@pytest.mark.parametrize("name", [name for name in CASES if name != "hygiene"])
-def test_fault_case(name, tmp_path):
-    results = CASES[name](tmp_path, {"hold": HOLD})
+def judge(name, results):
     assert results, f"{name} judged nothing"
     failed = [r for r in results if not r.passed]
     assert not failed, "\n".join(r.line() + "".join(f"\n    {d}" for d in r.details) for r in failed)
+
+
+@pytest.fixture(scope="module")
+def outages(tmp_path_factory):
+    work = tmp_path_factory.mktemp("outages")
+    calls = [lambda name=name: CASES[name](work, OPTIONS) for name in OUTAGES]
+    return dict(zip(OUTAGES, side_by_side(calls, at_once=AT_ONCE, return_exceptions=True)))
+
+
+@pytest.mark.parametrize("name", OUTAGES)
+def test_outage_case(name, outages):
+    if isinstance(outages[name], BaseException):
+        raise outages[name]  # this case's own error, not its neighbours'
+    judge(name, outages[name])
+
+
+@pytest.mark.parametrize("name", ALONE)
+def test_fault_case(name, tmp_path):
+    judge(name, CASES[name](tmp_path, OPTIONS))

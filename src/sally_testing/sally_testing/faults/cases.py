@@ -19,8 +19,13 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from rosgraph_msgs.msg import Clock
+from sensor_msgs.msg import JointState
+
 from sally_bringup.environment import lease_domain
 from sally_bringup.processes import STARTED, ProcessGroup, find_executable, wait_until
+from sally_node_common.stamps import stamp_ns
+from sally_node_common.unique_names import START_WINDOW
 from sally_optimizer.evaluation import evaluate_scenario
 from sally_optimizer.scenarios import ScenarioConfig
 
@@ -85,13 +90,21 @@ def _work_dir(base: Path | None, name: str) -> Path:
     return path
 
 
-# --- a node killed while FL is planted ------------------------------------------------------------
-def kill_node(node: str, hold: float = 10.0, work: Path | None = None) -> list[CaseResult]:
+# --- a node killed (or hung) while FL is planted ---------------------------------------------------
+MAX_WALL_GAP_MM = 0.1
+"""The largest magnet gap a planted FL may show while a node is down (measured: it stays pressed
+into the plate, the gap below zero; "the gap never opens")."""
+
+
+def kill_node(node: str, hold: float = 10.0, work: Path | None = None, hang: float = 0.0) -> list[CaseResult]:
     """f2w in lockstep; once FL is planted on the wall, SIGKILL ``node``; ``hold`` sim seconds later
-    start it again; the run must then finish with FL and FR planted."""
-    check = Check(f"kill_{node}")
+    start it again; the run must then finish with FL and FR planted. With ``hang`` > 0 the node is
+    not killed but hung (SIGSTOP) for ``hang`` wall seconds and then continued (SIGCONT): alive to
+    the OS, silent on DDS (it leaves the graph when its lease runs out)."""
+    name = f"hang_{node}" if hang else f"kill_{node}"
+    check = Check(name)
     with lease_domain() as lease:
-        graph = LiveGraph("f2w", {**LOCKSTEP, "duration": "200"}, _work_dir(work, f"kill_{node}"), lease.domain_id)
+        graph = LiveGraph("f2w", {**LOCKSTEP, "duration": "200"}, _work_dir(work, name), lease.domain_id)
         try:
             graph.start()
             fl_planted = lambda: (
@@ -99,34 +112,53 @@ def kill_node(node: str, hold: float = 10.0, work: Path | None = None) -> list[C
             )  # noqa: E731
             if not check.expect(wait_until(fl_planted, 240.0, 0.05), "FL planted on the wall (FR's turn)"):
                 return [check.result("")]
-            killed_at = graph.sim_ns
-            graph.kill(node)
-            check.note(f"killed {node} (SIGKILL) at sim time {killed_at / NS:.2f} s")
+            down_at = graph.sim_ns
             witness, text = STALE_WITNESS[node]
-            seen, message = graph.wait_health(witness, lambda m, v: text in m, 30.0, f"the stale {node} input")
-            check.expect(seen, f"{witness} reports it: {message}")
-            reached = wait_until(lambda: graph.sim_ns >= killed_at + hold * NS, hold * 6 + 60.0, 0.05)
-            check.expect(reached, f"sim time went on {hold:g} s with {node} down (at {graph.sim_ns / NS:.2f} s)")
-            gap, held = graph.wall_gap("FL", killed_at)
-            check.expect(held, f"FL stayed on, held on the wall (max magnet gap {gap * 1e3:.2f} mm)")
+            if hang:
+                stopped = time.monotonic()
+                graph.group.processes[node].signal_group(signal.SIGSTOP)
+                check.note(f"hung {node} (SIGSTOP) at sim time {down_at / NS:.2f} s")
+                seen, message = graph.wait_health(witness, lambda m, v: text in m, 30.0, f"the silent {node}")
+                check.expect(seen, f"{witness} reports it: {message}")
+                time.sleep(max(0.0, hang - (time.monotonic() - stopped)))  # the fault itself lasts this long
+                graph.group.processes[node].signal_group(signal.SIGCONT)
+                hung_for = time.monotonic() - stopped
+                check.note(f"continued {node} (SIGCONT) after {hung_for:.1f} s, at sim time {graph.sim_ns / NS:.2f} s")
+                check.expect(graph.running(node), f"{node} runs on after SIGCONT")
+            else:
+                graph.kill(node)
+                check.note(f"killed {node} (SIGKILL) at sim time {down_at / NS:.2f} s")
+                seen, message = graph.wait_health(witness, lambda m, v: text in m, 30.0, f"the stale {node} input")
+                check.expect(seen, f"{witness} reports it: {message}")
+                reached = wait_until(lambda: graph.sim_ns >= down_at + hold * NS, hold * 6 + 60.0, 0.05)
+                check.expect(reached, f"sim time went on {hold:g} s with {node} down (at {graph.sim_ns / NS:.2f} s)")
+            gap, held = graph.wall_gap("FL", down_at)
+            check.expect(held, f"FL stayed on, held on the wall while {node} was down")
+            check.expect(gap <= MAX_WALL_GAP_MM * 1e-3, f"the gap never opened (max {gap * 1e3:.3f} mm)")
             for foot in ("BL", "BR"):
-                floor = [feet[foot] for stamp, feet in list(graph.magnets) if stamp >= killed_at]
+                floor = [feet[foot] for stamp, feet in list(graph.magnets) if stamp >= down_at]
                 check.expect(all(f[1] == "floor" and f[2] for f in floor), f"{foot} stayed in floor contact")
             check.expect(graph.running("sim"), "the sim kept running")
-            graph.start_node(node)
-            check.note(f"restarted {node} at sim time {graph.sim_ns / NS:.2f} s")
+            if not hang:
+                graph.start_node(node)
+                check.note(f"restarted {node} at sim time {graph.sim_ns / NS:.2f} s")
             finished = wait_until(lambda: graph.result.last is not None, 240.0, 0.1)
             result = graph.result.last
             ok = finished and result.done and not result.failed
             check.expect(ok, f"the sequence finished: {result.message if result else 'no result'}")
+            planted = [foot for foot in ("FL", "FR") if graph.planted(foot)]
+            check.expect(planted == ["FL", "FR"], f"FL and FR end planted on the wall ({planted})")
             check.expect(sum(graph.nan.bad.values()) == 0, f"no NaN on any topic ({dict(graph.nan.bad) or 'none'})")
+            down = f"hung {hang:g} s" if hang else f"down {hold:g} s"
             summary = (
-                f"FL held {hold:g} s with {node} down (max gap {gap * 1e3:.1f} mm), stale input reported by {witness}; "
-                f"restarted, f2w finished at {result.header.stamp.sec if result else 0} s: "
-                f"{result.message if result else ''}"
+                f"FL held with {node} {down} (max gap {gap * 1e3:.2f} mm), silence reported by {witness}; "
+                f"{'continued' if hang else 'restarted'}, f2w finished at "
+                f"{result.header.stamp.sec if result else 0} s: {result.message if result else ''}"
             )
             return [check.result(summary)]
         finally:
+            if hang and graph.running(node):
+                graph.group.processes[node].signal_group(signal.SIGCONT)
             codes = graph.close()
             check.note(f"exit codes {codes}")
 
@@ -167,11 +199,19 @@ def kill_sim(down: float = 3.0, work: Path | None = None) -> list[CaseResult]:
                 health = graph.node_health(node)
                 restarts = int((health or ("", {}))[1].get("restarts", 0))
                 check.expect(restarts >= 1, f"{node} saw the new sim and started over ({restarts} restart)")
+            finished = wait_until(lambda: graph.result.last is not None, 300.0, 0.1)
+            result = graph.result.last
+            check.expect(
+                finished and result.done and not result.failed,
+                f"the run with the new sim finished: {result.message if result else 'no result'}",
+            )
+            planted = [foot for foot in ("FL", "FR") if graph.planted(foot)]
+            check.expect(planted == ["FL", "FR"], f"FL and FR end planted on the wall ({planted})")
             check.expect(sum(graph.nan.bad.values()) == 0, f"no NaN on any topic ({dict(graph.nan.bad) or 'none'})")
             return [
                 check.result(
-                    f"others kept running, reported stale states, no NaN; resumed with a new sim ({_phase(graph)} at "
-                    f"{graph.sim_ns / NS:.1f} s)"
+                    f"others kept running, reported stale states, no NaN; started over with a new sim and finished "
+                    f"at {result.header.stamp.sec if result else 0} s of its time"
                 )
             ]
         finally:
@@ -182,6 +222,95 @@ def kill_sim(down: float = 3.0, work: Path | None = None) -> list[CaseResult]:
 def _phase(graph: LiveGraph) -> str:
     last = graph.status.last
     return "" if last is None else f"{last.foot} {last.phase}" if last.phase != "SETTLE" else "SETTLE"
+
+
+# --- the sim reset mid-run ---------------------------------------------------------------------------
+def sim_reset(work: Path | None = None) -> list[CaseResult]:
+    """f2w in lockstep; once FL is planted, the sim's ``~/reset`` (the robot back at its start, sim
+    time running on). Every node hears the reset notice (/sally_sim/reset) and says so; the
+    controller and the IK start over, the sequencer ends the run as failed saying why (no phase can
+    go on from the start pose); no NaN, no negative time step (stamps run on), the sim runs on."""
+    from std_srvs.srv import Trigger
+
+    check = Check("sim_reset")
+    with lease_domain() as lease:
+        graph = LiveGraph("f2w", {**LOCKSTEP, "duration": "200"}, _work_dir(work, "sim_reset"), lease.domain_id)
+        try:
+            graph.start()
+            fl_planted = lambda: (
+                graph.planted("FL") and graph.status.last is not None and graph.status.last.foot == "FR"
+            )  # noqa: E731
+            if not check.expect(wait_until(fl_planted, 240.0, 0.05), "FL planted on the wall (FR's turn)"):
+                return [check.result("")]
+            answer = graph.probe.call(Trigger, "/sally_sim/reset", Trigger.Request(), timeout=30.0)
+            check.expect(answer.success, f"the sim reset: {answer.message}")
+            finished = wait_until(lambda: graph.result.last is not None, 120.0, 0.1)
+            result = graph.result.last
+            check.expect(
+                finished and result.failed and "the sim was reset at" in result.message,
+                f"the sequencer ended the run saying why: {result.message if result else 'no result'}",
+            )
+            for node in ("controller", "ik"):
+                said = wait_until(lambda n=node: "the sim was reset at" in graph.log(n), 30.0, 0.1)
+                check.expect(said, f"{node} said it started over")
+                restarts = graph.wait_health(node, lambda m, v: int(v.get("restarts", 0)) >= 1, 30.0, "a restart")
+                check.expect(restarts[0], f"{node} counts the restart: {restarts[1]}")
+            at = graph.sim_ns
+            check.expect(wait_until(lambda: graph.sim_ns >= at + NS, 60.0, 0.05), "the sim runs on")
+            check.expect(graph.running("sim") and graph.running("controller") and graph.running("ik"), "nodes run on")
+            check.expect(sum(graph.nan.bad.values()) == 0, f"no NaN on any topic ({dict(graph.nan.bad) or 'none'})")
+            return [check.result("reset mid-run: said by every node; controller and IK started over; run ended")]
+        finally:
+            graph.close()
+
+
+# --- another /clock ---------------------------------------------------------------------------------
+def clock_back(work: Path | None = None) -> list[CaseResult]:
+    """f2w in lockstep; at 3 s of sim time an outside node publishes /clock going backwards (from
+    2 s to 0 at 100 Hz, as a bag played with --clock would). The sim says on /diagnostics and in its
+    log that another node publishes /clock, and stops saying so once it is gone; the other nodes take
+    time from the messages' stamps, never from /clock, so nothing acts on the backward time: no
+    node starts over, and the run finishes with FL and FR planted."""
+    from sally_bringup.probe import Probe
+
+    check = Check("clock_back")
+    with lease_domain() as lease:
+        graph = LiveGraph("f2w", LOCKSTEP, _work_dir(work, "clock_back"), lease.domain_id)
+        try:
+            graph.start()
+            check.expect(wait_until(lambda: graph.sim_ns >= 3 * NS, 120.0, 0.05), "the graph ran 3 s of sim time")
+            rival = Probe(lease.domain_id, name="sally_clock_rival")
+            try:
+                publisher = rival.publisher(Clock, "/clock", 10)
+                started, sent = time.monotonic(), 0
+                pacing = lambda: graph.status_of("sally_sim: pacing") or ("nothing", {})  # noqa: E731
+                said = lambda: "another /clock from /sally_clock_rival" in pacing()[0]  # noqa: E731
+                while time.monotonic() - started < 2.0 or (not said() and time.monotonic() - started < 30.0):
+                    msg = Clock()
+                    msg.clock.sec, msg.clock.nanosec = divmod(max(0, 2 * NS - sent * 10_000_000), NS)
+                    publisher.publish(msg)
+                    sent += 1
+                    time.sleep(0.01)  # 100 Hz: the outside clock's own rate
+                check.expect(said(), f"the sim says so: {pacing()[0]!r}")
+            finally:
+                rival.close()
+            check.note(f"sent {sent} backward /clock messages")
+            check.expect("another node publishes /clock (/sally_clock_rival)" in graph.log("sim"), "and logs it")
+            quiet = wait_until(lambda: pacing()[1].get("other_clock_publishers") == "none", 30.0, 0.1)
+            check.expect(quiet, f"it stops saying so once the other is gone: {pacing()[0]!r}")
+            finished = wait_until(lambda: graph.result.last is not None, 300.0, 0.1)
+            result = graph.result.last
+            check.expect(
+                finished and result.done and not result.failed, f"the run finished: {result and result.message}"
+            )
+            planted = [foot for foot in ("FL", "FR") if graph.planted(foot)]
+            check.expect(planted == ["FL", "FR"], f"FL and FR end planted on the wall ({planted})")
+            for node in ("controller", "ik", "sequencer"):
+                restarts = int((graph.node_health(node) or ("", {}))[1].get("restarts", 0))
+                check.expect(restarts == 0, f"{node} did not start over ({restarts} restarts)")
+            return [check.result("another /clock said by the sim, acted on by nobody; the run finished")]
+        finally:
+            graph.close()
 
 
 # --- bad input on every topic ---------------------------------------------------------------------
@@ -289,6 +418,153 @@ def _counted(graph: LiveGraph, node: str, want: dict) -> bool:
     return all(int(values.get(f"rejected {topic} {reason}", 0)) == n for (_, topic, reason), n in want.items())
 
 
+# --- a flood of commands, a slow reader ----------------------------------------------------------------
+BURST = 10_000
+"""Messages sent back to back on each command topic."""
+COMMAND_TOPICS = (
+    "/sally/joint_efforts",
+    "/sally/magnet_cmd",
+    "/sally_sim/external_force",
+    "/sally/joint_targets",
+    "/sally/ik_target",
+    "/sally/stance",
+)
+MAX_GROWTH_MB = 50.0
+"""How much a node's resident memory may grow through the bursts (its queues are bounded)."""
+SLOW_READER_S = 0.005
+"""The slow reader's time per /joint_states message: 200 a second against the 1 kHz stream."""
+
+
+def slow_reader(work: Path | None = None) -> list[CaseResult]:
+    """The f2w graph with the sequence held back, as processes, in lockstep and then paced to the
+    wall clock: a slow reliable reader of /joint_states joins (5 ms a message, 200 a second against
+    the 1 kHz stream). The graph does not wait for it (at least 80 % of its rate without it): DDS
+    keeps the reader's newest messages and it misses the rest."""
+    return [_slow_reader_once(pacing, work) for pacing in ("lockstep", "realtime")]
+
+
+def _slow_reader_once(pacing: str, work: Path | None) -> CaseResult:
+    from sally_bringup.probe import Probe
+
+    check = Check(f"slow_reader_{pacing}")
+    with lease_domain() as lease:
+        arguments = {"pacing": pacing, "settle": "1000", "duration": "2000"}
+        graph = LiveGraph("f2w", arguments, _work_dir(work, f"slow_reader_{pacing}"), lease.domain_id)
+        try:
+            graph.start()
+            check.expect(wait_until(lambda: graph.sim_ns >= NS // 2, 120.0, 0.05), "the graph ran 0.5 s")
+            alone = _sim_rate(graph, 4.0)
+            taken: list[int] = []
+            reader_probe = Probe(lease.domain_id, name=f"sally_slow_reader_{lease.domain_id}")  # its own thread
+            try:
+                reader = reader_probe.record(
+                    JointState, "/joint_states", 10, on_message=lambda m: (taken.append(1), time.sleep(SLOW_READER_S))
+                )
+                reader.keep = False
+                matched = wait_until(lambda: reader.subscription.get_publisher_count() >= 1, 30.0)
+                check.expect(matched, "the slow reader is matched")
+                with_reader = _sim_rate(graph, 4.0)
+            finally:
+                reader_probe.close()
+            check.expect(
+                with_reader >= 0.8 * alone,
+                f"the graph does not wait for it: {with_reader:.3f} sim s a wall s with it, {alone:.3f} without",
+            )
+            check.expect(0 < len(taken), f"it took {len(taken)} of the states, the newest ones")
+            return check.result(f"{pacing}: {with_reader / alone:.0%} of the rate with a slow reader")
+        finally:
+            graph.close()
+
+
+def burst(work: Path | None = None) -> list[CaseResult]:
+    """f2w in lockstep with the sequence held back, as processes: 10 000 bad messages back to back
+    on each command topic. Every node keeps running with bounded memory and counts the rejections;
+    the graph keeps stepping during the burst and at its rate after it."""
+    flood = Check("burst")
+    arguments = {**LOCKSTEP, "settle": "1000", "duration": "2000"}
+    with lease_domain() as lease:
+        graph = LiveGraph("f2w", arguments, _work_dir(work, "burst"), lease.domain_id)
+        try:
+            graph.start()
+            flood.expect(wait_until(lambda: graph.sim_ns >= NS // 2, 120.0, 0.05), "the graph ran 0.5 s")
+            alone = _sim_rate(graph, 4.0)
+            before = {node: _rss_mb(graph, node) for node in graph.specs}
+            cases = {c.topic: c for c in MATRIX if "f2w" in c.graphs and c.topic in COMMAND_TOPICS}
+            sent: Counter = Counter()
+            started, sim_started = time.monotonic(), graph.sim_ns
+            for topic, case in cases.items():
+                publisher = graph.probe.publisher(case.kind, topic)
+                graph.probe.wait_for_subscribers(publisher, len(case.readers), timeout=30.0)
+                if case.prime is not None:
+                    publisher.publish(case.prime(graph.sim_ns))
+                kind = "nan" if case.make("nan", graph.sim_ns) is not None else "unknown"
+                msg = case.make(kind, graph.sim_ns)
+                for _ in range(BURST):
+                    publisher.publish(msg)
+                sent[(topic, REASONS[kind])] = BURST
+            during = (graph.sim_ns - sim_started) / NS / (time.monotonic() - started)
+            flood.note(f"sent {BURST} on each of {len(cases)} topics in {time.monotonic() - started:.1f} s")
+            flood.expect(during >= 0.25 * alone, f"the graph kept stepping: {during:.3f} sim s a wall s during it")
+            counts = lambda: {  # noqa: E731
+                (node, topic, reason): _rejected(graph, node, topic, reason)
+                for (topic, reason) in sent
+                for node in cases[topic].readers
+            }
+            for (node, topic, reason), n in _settled(counts, 2.0, 60.0).items():
+                flood.expect(0 < n <= BURST, f"{node} counted {n} of {BURST} rejected {topic} ({reason})")
+            after = _sim_rate(graph, 4.0)
+            flood.expect(
+                after >= 0.8 * alone, f"and at its rate after it: {after:.3f} sim s a wall s ({alone:.3f} before)"
+            )
+            for node, mb in before.items():
+                grown = _rss_mb(graph, node) - mb
+                flood.expect(graph.running(node), f"{node} kept running")
+                flood.expect(grown <= MAX_GROWTH_MB, f"{node}'s memory grew {grown:.1f} MB (at most {MAX_GROWTH_MB:g})")
+            extra = {t: n for t, n in graph.nan.bad.items() if t not in cases and n}
+            flood.expect(not extra, f"no NaN on any other topic ({extra or 'none'})")
+            return [
+                flood.result(
+                    f"{BURST} bad messages on each of {len(cases)} command topics: counted, bounded memory, "
+                    f"{during / alone:.0%} of the rate during, {after / alone:.0%} after"
+                )
+            ]
+        finally:
+            graph.close()
+
+
+def _settled(read, quiet: float, timeout: float):
+    """``read()`` once it has not changed for ``quiet`` wall seconds (at most ``timeout``)."""
+    last, since = read(), time.monotonic()
+
+    def still() -> bool:
+        nonlocal last, since
+        now = read()
+        if now != last:
+            last, since = now, time.monotonic()
+        return time.monotonic() - since >= quiet
+
+    wait_until(still, timeout, 0.2)
+    return last
+
+
+def _sim_rate(graph: LiveGraph, seconds: float) -> float:
+    """Sim seconds a wall second over the next ``seconds`` wall seconds."""
+    start, sim = time.monotonic(), graph.sim_ns
+    time.sleep(seconds)  # a measurement window, not a wait for anything
+    return (graph.sim_ns - sim) / NS / (time.monotonic() - start)
+
+
+def _rss_mb(graph: LiveGraph, node: str) -> float:
+    pid = graph.group.processes[node].popen.pid
+    status = Path(f"/proc/{pid}/status").read_text()
+    return int(next(line.split()[1] for line in status.splitlines() if line.startswith("VmRSS:"))) / 1024.0
+
+
+def _rejected(graph: LiveGraph, node: str, topic: str, reason: str) -> int:
+    health = graph.node_health(node)
+    return int(health[1].get(f"rejected {topic} {reason}", 0)) if health else 0
+
+
 # --- parameters -------------------------------------------------------------------------------------
 BAD_START = {
     "sim": ("sally_sim_node", {"state_rate": -5.0}, "state_rate"),
@@ -314,7 +590,7 @@ def bad_parameters(work: Path | None = None) -> list[CaseResult]:
     checks = {node: Check(f"parameters_{node}") for node in BAD_START}
     with lease_domain() as lease:
         group = ProcessGroup(lease.domain_id, _work_dir(work, "parameters"))
-        probe = Probe(lease.domain_id, name="sally_faults")
+        probe = Probe(lease.domain_id, name=f"sally_faults_{lease.domain_id}")
         try:
             for node, (executable, values, _) in BAD_START.items():
                 group.start(f"{node}_bad", executable, values)
@@ -451,6 +727,14 @@ def _interrupted(
             took = time.monotonic() - sent
             stop_check.expect(gone, f"every process stopped {took:.2f} s after SIGINT (runner exit {runner.poll()})")
             stop_check.expect(runner.poll() == 130, f"the runner exits 130 (interrupted), got {runner.poll()}")
+            try:
+                report = json.loads((folder / "report.json").read_text())
+            except (OSError, ValueError) as exc:
+                report = {"problems": [f"no report: {exc}"]}
+            stop_check.expect(
+                "interrupted (Ctrl-C)" in report.get("problems", []) and report.get("success") is False,
+                f"the report was written and says the run was interrupted: {report.get('problems')}",
+            )
             return children, took
         finally:
             if runner.poll() is None:
@@ -498,6 +782,111 @@ def _kill(pid: int) -> None:
         pass
 
 
+# --- one name, one node; one graph, one domain --------------------------------------------------------
+def duplicate_name(work: Path | None = None) -> list[CaseResult]:
+    """A controller runs; a second ``sally_controller`` (the same node name) starts on its domain:
+    the newcomer exits 2 with one line naming the other node; the first runs on and answers."""
+    from sally_bringup.probe import Probe
+
+    check = Check("duplicate_name")
+    with lease_domain() as lease:
+        group = ProcessGroup(lease.domain_id, _work_dir(work, "duplicate_name"))
+        probe = Probe(lease.domain_id, name=f"sally_faults_{lease.domain_id}")
+        try:
+            first = group.start("controller", "sally_controller")
+            started = time.monotonic()
+            up = wait_until(lambda: ("sally_controller", "/") in probe.node.get_node_names_and_namespaces(), 30.0)
+            check.expect(up, "the first controller is up")
+            # two nodes of one name started within START_WINDOW of each other both stop (neither can
+            # tell it was first): the second comes once the first is past its window
+            wait_until(lambda: time.monotonic() - started > START_WINDOW + 0.5, START_WINDOW + 1.0)
+            second = group.start("controller_again", "sally_controller")
+            code = second.wait(60.0)
+            lines = [line for line in second.log_text().splitlines() if line.strip()]
+            check.expect(code == 2, f"the second exits 2 (got {code})")
+            check.expect(
+                len(lines) == 1 and "another node named /sally_controller is already running" in lines[0],
+                f"one line naming the other node: {lines}",
+            )
+            check.expect(first.running, "the first controller runs on")
+            try:  # and still answers under its name (its parameter service)
+                answered = probe.set_parameters("sally_controller", {"kp": [500.0]}, timeout=30.0)
+                check.expect(all(r.successful for r in answered), "the first still answers a parameter request")
+            except AssertionError as exc:
+                check.expect(False, f"the first still answers a parameter request: {exc}")
+            return [check.result("the second node of a name exits 2 saying why; the first runs on")]
+        finally:
+            probe.close()
+            group.stop_all()
+
+
+def second_graph(work: Path | None = None) -> list[CaseResult]:
+    """f2w runs (composed, lockstep) on a domain; a second ``sally-launch f2w`` is started on the same
+    domain (``--domain``). The second graph's nodes find the first's names and exit 2 saying so; its
+    runner ends as failed with that reason; the first run succeeds and meets its goals."""
+    from sally_bringup.report import DRIFT_GOAL_MM, PLANT_GOAL_MM
+    from sally_bringup.runner import EXIT_OK, run_graph
+
+    check = Check("second_graph")
+    folder = _work_dir(work, "second_graph")
+    with lease_domain() as lease:
+        first: list = []
+        runner = threading.Thread(
+            target=lambda: first.append(
+                run_graph(
+                    "f2w", LOCKSTEP, run_dir=folder / "first", domain_id=lease.domain_id, out=None, wall_timeout=300
+                )
+            ),
+            daemon=True,
+        )
+        runner.start()
+        clock = ClockWatch(lease.domain_id)
+        try:
+            check.expect(wait_until(lambda: clock.sim_ns >= 2 * NS, 120.0, 0.05), "the first graph runs")
+            second = subprocess.run(
+                [find_executable("sally-launch"), "f2w", "pacing:=lockstep", "--domain", str(lease.domain_id)]
+                + ["--run-dir", str(folder / "second")],
+                capture_output=True, text=True, timeout=120,
+            )  # fmt: skip
+            report = json.loads((folder / "second" / "report.json").read_text())
+            reason = (report.get("problems") or [""])[0]
+            check.note(f"second runner: exit {second.returncode}; {reason}")
+            check.expect(second.returncode != 0 and not report["success"], "the second run ends as failed")
+            check.expect("already running in ROS domain" in reason, f"its report says why: {reason!r}")
+            check.expect(2 in report.get("exit_codes", {}).values(), f"its node exited 2: {report.get('exit_codes')}")
+        finally:
+            clock.close()
+            runner.join(300)
+        (result,) = first or [None]
+        report = result.report if result else {}
+        check.expect(
+            result is not None and result.exit_code == EXIT_OK, f"the first run succeeds: {report.get('problems')}"
+        )
+        plants = [report.get(f"{f}_plant_error_mm") for f in ("fl", "fr")]
+        check.expect(
+            all(p is not None and p < PLANT_GOAL_MM for p in plants)
+            and report.get("stance_drift_mm", 9) < DRIFT_GOAL_MM,
+            f"and meets its goals: plants {plants} mm, drift {report.get('stance_drift_mm')} mm",
+        )
+    return [check.result("the second graph on a domain stops at once saying why; the first runs to its goals")]
+
+
+class ClockWatch:
+    """A probe on ``domain`` that keeps the latest /clock."""
+
+    def __init__(self, domain: int) -> None:
+        from sally_bringup.probe import Probe
+
+        self.sim_ns = 0
+        self.probe = Probe(domain, name=f"sally_faults_clock_{domain}")
+        self.probe.record(
+            Clock, "/clock", 10, on_message=lambda m: setattr(self, "sim_ns", stamp_ns(m.clock))
+        ).keep = False
+
+    def close(self) -> None:
+        self.probe.close()
+
+
 # --- leftovers --------------------------------------------------------------------------------------
 def leftovers() -> tuple[list[str], list[str]]:
     """Processes this process started (:data:`~sally_bringup.processes.STARTED`) that still run,
@@ -529,12 +918,19 @@ CASES = {
     "kill_controller": lambda work, o: kill_node("controller", o.get("hold", 10.0), work),
     "kill_ik": lambda work, o: kill_node("ik", o.get("hold", 10.0), work),
     "kill_sequencer": lambda work, o: kill_node("sequencer", o.get("hold", 10.0), work),
+    "hang_controller": lambda work, o: kill_node("controller", work=work, hang=o.get("hang", 5.0)),
     "kill_sim": lambda work, o: kill_sim(o.get("down", 3.0), work),
     "bad_input": lambda work, o: bad_input("f2w", work),
     "bad_input_pulloff": lambda work, o: bad_input("pulloff", work),
     "parameters": lambda work, o: bad_parameters(work),
     "divergence": lambda work, o: divergence(work),
     "interrupt": lambda work, o: interrupt(work),
+    "burst": lambda work, o: burst(work),
+    "slow_reader": lambda work, o: slow_reader(work),
+    "clock_back": lambda work, o: clock_back(work),
+    "sim_reset": lambda work, o: sim_reset(work),
+    "duplicate_name": lambda work, o: duplicate_name(work),
+    "second_graph": lambda work, o: second_graph(work),
     "hygiene": lambda work, o: hygiene(),
 }
 """Name -> case(work folder, options): the order benchmarks/faults.py runs them in."""

@@ -50,7 +50,7 @@ class LiveGraph:
         for node, values in (overrides or {}).items():
             self.specs[node].parameters.update(values)
         self.group = ProcessGroup(domain_id, log_dir)
-        self.probe = Probe(domain_id, name="sally_faults")
+        self.probe = Probe(domain_id, name=f"sally_faults_{domain_id}")  # one logger name per graph in this process
         self.nan = NaNWatch(self.probe)
         self.diagnostics: dict[str, tuple[float, int, str, dict[str, str]]] = {}
         """status name -> (wall time, level, message, values) of the latest."""
@@ -128,7 +128,11 @@ class LiveGraph:
 
     def node_health(self, node: str, since: float = -math.inf) -> tuple[str, dict[str, str]] | None:
         """(message, values) of ``node``'s latest diagnostics published after ``since`` (monotonic)."""
-        found = self.diagnostics.get(DIAGNOSTICS[node])
+        return self.status_of(DIAGNOSTICS[node], since)
+
+    def status_of(self, name: str, since: float = -math.inf) -> tuple[str, dict[str, str]] | None:
+        """(message, values) of the latest /diagnostics status called ``name``, if after ``since``."""
+        found = self.diagnostics.get(name)
         if found is None or found[0] < since:
             return None
         return found[2], found[3]
