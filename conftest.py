@@ -35,6 +35,36 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.unit)
 
 
+COLCON_TEST = "test_colcon_builds_the_workspace_and_installs_every_package"
+"""The slowest single test (a whole colcon build, minutes, mostly one core): started in the
+background as soon as collection shows it will run, so it builds while the rest of the suite runs."""
+_background: dict = {}
+
+
+def pytest_collection_finish(session):
+    if any(item.name == COLCON_TEST for item in session.items) and not session.config.option.collectonly:
+        import tempfile
+
+        from sally_testing.colcon_install import BackgroundCheck
+
+        base = Path(tempfile.mkdtemp(prefix="sally_colcon_")) / "colcon"
+        env = {**os.environ, "ROS_AUTOMATIC_DISCOVERY_RANGE": "LOCALHOST"}
+        _background["colcon"] = BackgroundCheck(base, env)
+
+
+@pytest.fixture
+def colcon_check(tmp_path):
+    """The background colcon check (started now if the session did not start it)."""
+    from sally_testing.colcon_install import BackgroundCheck
+
+    check = _background.get("colcon")
+    if check is None:
+        check = _background["colcon"] = BackgroundCheck(
+            tmp_path / "colcon", {**os.environ, "ROS_AUTOMATIC_DISCOVERY_RANGE": "LOCALHOST"}
+        )
+    return check
+
+
 def pytest_runtest_logstart(nodeid, location):
     path = os.environ.get(CURRENT_TEST_FILE)
     if path:
@@ -47,6 +77,8 @@ def pytest_sessionfinish(session, exitstatus):
     from sally_bringup.shm import remove_stale_segments
     from sally_testing.faults.cases import leftovers
 
+    if "colcon" in _background:
+        _background.pop("colcon").stop()
     remove_stale_segments()
     processes, segments = leftovers()
     if processes or segments:

@@ -5,8 +5,6 @@ The build is ``scripts/colcon_check.sh`` (colcon from PyPI in its own venv, the 
 :mod:`sally_testing.colcon_install`.
 """
 
-import os
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -25,14 +23,10 @@ def test_the_check_names_what_an_install_tree_lacks(tmp_path):
 
 
 @pytest.mark.graph
-def test_colcon_builds_the_workspace_and_installs_every_package(tmp_path):
-    env = {**os.environ, "ROS_AUTOMATIC_DISCOVERY_RANGE": "LOCALHOST"}
-    done = subprocess.run(
-        ["bash", str(ROOT / "scripts" / "colcon_check.sh"), str(tmp_path / "colcon")],
-        capture_output=True,
-        text=True,
-        timeout=1500,
-        env=env,
-    )
-    assert done.returncode == 0, (done.stdout[-4000:], done.stderr[-4000:])
-    assert "all" in done.stdout and "expected files installed" in done.stdout
+@pytest.mark.timeout(1600)
+def test_colcon_builds_the_workspace_and_installs_every_package(colcon_check):
+    """Started in the background at the lowest CPU priority when the suite was collected (conftest.py):
+    by the time this test comes it has mostly been built on what the other tests left idle."""
+    code, output = colcon_check.result(timeout=1500)
+    assert code == 0, output[-8000:]
+    assert "all" in output and "expected files installed" in output
