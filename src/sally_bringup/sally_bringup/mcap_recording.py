@@ -15,6 +15,7 @@ import threading
 from collections import Counter
 from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import IO, cast
 
 from mcap.data_stream import RecordBuilder
 from mcap.records import DataEnd, Footer
@@ -82,7 +83,7 @@ class McapRecorder:
         self._on_stop = on_stop
         self._lock = threading.Lock()
         self._file = _WholeWrites(open_file(self.path))
-        self._writer = Writer(self._file, compression=CompressionType.LZ4)
+        self._writer = Writer(cast(IO[bytes], self._file), compression=CompressionType.LZ4)  # it writes and tells
         self._writer.start(profile="ros2", library="sally_bringup.mcap_recording")
         self._sequence = 0
         self._closed = False

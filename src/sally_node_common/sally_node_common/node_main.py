@@ -159,9 +159,11 @@ def run_node(
         names = watch_unique_names([node], stop)
         try:
             try:
-                code = (
-                    run(node, executor, stop) if run is not None else spin_until_shutdown(executor, context, stop)
-                ) or 0
+                if run is None:
+                    spin_until_shutdown(executor, context, stop)
+                    code = 0
+                else:
+                    code = run(node, executor, stop) or 0
             except (ExternalShutdownException, InvalidHandle):
                 code = 0
             if names.refusal is not None:

@@ -140,7 +140,9 @@ class SequencerNode(Node):
         self.create_subscription(
             Bool, "/sally_sim/holding", lambda msg: setattr(self, "_holding", bool(msg.data)), LATCHED
         )
-        self._resets, self._reset_ns = ResetWatch(), None
+        self._resets = ResetWatch()
+        self._reset_ns: int | None = None
+        """Sim time of a reset that ended the run mid-sequence."""
         subscribe_resets(self, self._on_sim_reset)
         wall_timer(self, 1.0, self._publish_diagnostics)
         self._readers = [name.strip() for name in str(p("readers")).split(",") if name.strip()]

@@ -459,9 +459,7 @@ def _slow_reader_once(pacing: str, work: Path | None) -> CaseResult:
             taken: list[int] = []
             reader_probe = Probe(lease.domain_id, name=f"sally_slow_reader_{lease.domain_id}")  # its own thread
             try:
-                reader = reader_probe.record(
-                    JointState, "/joint_states", 10, on_message=lambda m: (taken.append(1), time.sleep(SLOW_READER_S))
-                )
+                reader = reader_probe.record(JointState, "/joint_states", 10, on_message=lambda m: _slowly(taken))
                 reader.keep = False
                 matched = wait_until(lambda: reader.subscription.get_publisher_count() >= 1, 30.0)
                 check.expect(matched, "the slow reader is matched")
@@ -556,6 +554,12 @@ def _settled(read, quiet: float, timeout: float):
 
     wait_until(still, timeout, 0.2)
     return last
+
+
+def _slowly(taken: list[int]) -> None:
+    """The slow reader's callback: it takes a message and then :data:`SLOW_READER_S` s."""
+    taken.append(1)
+    time.sleep(SLOW_READER_S)
 
 
 def _sim_rate(graph: LiveGraph, seconds: float) -> float:
