@@ -15,8 +15,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-SLOW_PARTNER_WAIT = 30.0
-"""Wall seconds a wait goes on at most while its partner is on the graph."""
+SLOW_PARTNER_WAIT = 10.0
+"""Wall seconds a wait goes on at most while its partner is on the graph: ten times the longest
+answer seen late on a loaded machine (1 s, three graphs and the test suite on two cores), and what
+a partner that is there but refuses (a controller rejecting every state) costs once."""
 
 
 def keep_waiting(waited: float, base: float, present: Callable[[], bool]) -> bool:

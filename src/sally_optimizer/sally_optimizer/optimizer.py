@@ -65,18 +65,23 @@ class BackendMismatch(RuntimeError):
 
 
 def check_backends(x0: np.ndarray, config: ScenarioConfig, workdir: Path, say=print) -> None:
-    """Evaluate ``x0`` with both backends (one after the other, in a worker process each) and raise
-    :class:`BackendMismatch` unless every scenario's cost agrees within :data:`AGREEMENT`. A backend
-    whose run of a scenario broke (penalised: timed out, crashed, unscorable) where the other's did
-    not is run once more first, and the output says why."""
+    """Evaluate ``x0`` with both backends (at once, in a worker process each, on machines with two
+    cores or more: both run lockstep graphs, whose costs do not depend on how the machine shares its
+    time) and raise :class:`BackendMismatch` unless every scenario's cost agrees within
+    :data:`AGREEMENT`. A backend whose run of a scenario broke (penalised: timed out, crashed,
+    unscorable) where the other's did not is run once more first, and the output says why."""
     say("checking that the in-process backend gives the multi-process graph's costs at x0 ...")
-    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+    workers = min(len(BACKENDS), os.cpu_count() or 1)
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+
+        def submit(backend: str, folder: str):
+            return pool.submit(_evaluate_task, list(map(float, x0)), config.as_dict(), backend, str(workdir / folder))
 
         def run(backend: str, folder: str) -> Evaluation:
-            task = pool.submit(_evaluate_task, list(map(float, x0)), config.as_dict(), backend, str(workdir / folder))
-            return task.result()
+            return submit(backend, folder).result()
 
-        found = {b: run(b, b) for b in BACKENDS}
+        tasks = {b: submit(b, b) for b in BACKENDS}
+        found = {b: task.result() for b, task in tasks.items()}
         for backend, other in (("inprocess", "processes"), ("processes", "inprocess")):
             broke = broke_alone(found[backend], found[other])
             if broke:  # a run that broke says nothing about the numbers: once more before comparing

@@ -10,6 +10,7 @@ from sally_description import PhysicsParams
 from sally_optimizer.evaluation import evaluate, evaluate_scenario
 from sally_optimizer.scenarios import NO_ADHESION, PENALISED, ScenarioConfig, floor_cost, wall_cost
 from sally_testing.faults.cases import ABSURD_PHYSICS
+from sally_testing.side_by_side import side_by_side
 
 pytestmark = pytest.mark.graph  # real graphs, in processes or hosted in this process
 
@@ -59,10 +60,9 @@ def test_a_diverging_candidate_is_penalised_not_fatal(tmp_path):
 
 def test_in_process_backend_gives_the_multi_process_costs(tmp_path):
     path = params_file(tmp_path, "defaults")
-    outcomes = {
-        backend: evaluate_scenario("floor", path, TINY, backend, tmp_path / backend)
-        for backend in ("processes", "inprocess")
-    }
+    backends = ("processes", "inprocess")  # side by side: lockstep graphs, and the processes have their own cores
+    found = side_by_side([lambda b=b: evaluate_scenario("floor", path, TINY, b, tmp_path / b) for b in backends])
+    outcomes = dict(zip(backends, found))
     a, b = outcomes["processes"], outcomes["inprocess"]
     assert not a.penalised and not b.penalised, (a.reason, b.reason)
     assert b.cost == pytest.approx(a.cost, rel=BACKEND_TOLERANCE, abs=1e-12)

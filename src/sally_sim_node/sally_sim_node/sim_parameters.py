@@ -127,7 +127,7 @@ TABLE = ParameterTable(
             "lockstep_timeout",
             1.0,
             "how long lockstep waits for an effort answer before holding and going on (not before the first answer; "
-            "while a controller is still on the ROS graph, up to 30 s: a slow controller is waited for)",
+            "while a controller is still on the ROS graph, up to 10 s: a slow controller is waited for)",
             low=0.0,
             high=600.0,
             open_low=True,

@@ -17,6 +17,7 @@ import numpy as np
 from sally_description import DEFAULT_BAKE, DEFAULT_PARAMS, LEGS, Bake, PhysicsParams, build_model
 from sally_description.constants import PLATE_GEOMS, ROOT_BODY, ee_site, hip_site, magnet_geom, sampler_geoms
 from sally_description.contact import FootContact, FootContactMonitor
+from sally_node_common.inputs import MAX_RATE
 
 from .errors import DivergenceError, SimulationError
 from .frames import Plate
@@ -119,6 +120,9 @@ class Simulator:
                 self._diverge("MuJoCo reported unstable accelerations, positions or velocities and reset the state")
         if not (np.isfinite(d.qpos).all() and np.isfinite(d.qvel).all()):
             self._diverge("non-finite state")
+        fastest = float(np.abs(d.qvel).max(initial=0.0))
+        if fastest > MAX_RATE:  # a state every reader would refuse as implausible: blown up
+            self._diverge(f"a velocity of {fastest:.4g} (rad or m)/s, beyond the plausible {MAX_RATE:g}")
 
     def _diverge(self, reason: str) -> None:
         self.diverged = DivergenceError(self.time, reason)

@@ -142,6 +142,20 @@ def test_divergence_is_raised_not_silently_reset(tmp_path, monkeypatch):
     assert list(tmp_path.iterdir()) == []  # MuJoCo's warning went to logging, not MUJOCO_LOG.TXT
 
 
+def test_a_state_no_reader_would_take_is_a_divergence():
+    """Before MuJoCo flags anything, a velocity beyond what every node refuses as implausible
+    (inputs.MAX_RATE) already means the physics blew up: the sim stops there, it does not publish it."""
+    from sally_node_common.inputs import MAX_RATE
+
+    sim = Simulator()
+    qpos, qvel = sim.get_state()
+    qvel = qvel.copy()
+    qvel[0] = 2 * MAX_RATE
+    sim.set_state(qpos, qvel)
+    with pytest.raises(DivergenceError, match="beyond the plausible"):
+        sim.step(1)
+
+
 def test_reset_restores_the_initial_state(hold):
     sim = Simulator(magnets_on={"BR": False})
     q0, v0 = sim.get_state()
