@@ -107,10 +107,7 @@ def kill_node(node: str, hold: float = 10.0, work: Path | None = None, hang: flo
         graph = LiveGraph("f2w", {**LOCKSTEP, "duration": "200"}, _work_dir(work, name), lease.domain_id)
         try:
             graph.start()
-            fl_planted = lambda: (
-                graph.planted("FL") and graph.status.last is not None and graph.status.last.foot == "FR"
-            )  # noqa: E731
-            if not check.expect(wait_until(fl_planted, 240.0, 0.05), "FL planted on the wall (FR's turn)"):
+            if not check.expect(wait_until(graph.fl_held_frs_turn, 240.0, 0.05), "FL planted on the wall (FR's turn)"):
                 return [check.result("")]
             down_at = graph.sim_ns
             witness, text = STALE_WITNESS[node]
@@ -237,10 +234,7 @@ def sim_reset(work: Path | None = None) -> list[CaseResult]:
         graph = LiveGraph("f2w", {**LOCKSTEP, "duration": "200"}, _work_dir(work, "sim_reset"), lease.domain_id)
         try:
             graph.start()
-            fl_planted = lambda: (
-                graph.planted("FL") and graph.status.last is not None and graph.status.last.foot == "FR"
-            )  # noqa: E731
-            if not check.expect(wait_until(fl_planted, 240.0, 0.05), "FL planted on the wall (FR's turn)"):
+            if not check.expect(wait_until(graph.fl_held_frs_turn, 240.0, 0.05), "FL planted on the wall (FR's turn)"):
                 return [check.result("")]
             answer = graph.probe.call(Trigger, "/sally_sim/reset", Trigger.Request(), timeout=30.0)
             check.expect(answer.success, f"the sim reset: {answer.message}")

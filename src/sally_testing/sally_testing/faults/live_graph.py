@@ -157,6 +157,10 @@ class LiveGraph:
         enabled, surface, contact, _ = self.magnets[-1][1][foot]
         return enabled and surface == "wall" and contact
 
+    def fl_held_frs_turn(self) -> bool:
+        """FL is held on the wall and the sequence has gone on to FR: where the outage cases strike."""
+        return self.planted("FL") and self.status.last is not None and self.status.last.foot == "FR"
+
     def wall_gap(self, foot: str, since_ns: int) -> tuple[float, bool]:
         """Since sim time ``since_ns``: the largest magnet gap of ``foot`` (m) and whether it stayed
         on, held on the wall, in every telemetry message."""
