@@ -20,7 +20,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rosgraph_msgs.msg import Clock
-from sensor_msgs.msg import JointState
 
 from sally_bringup.environment import lease_domain
 from sally_bringup.processes import STARTED, ProcessGroup, find_executable, wait_until
@@ -427,20 +426,21 @@ MAX_GROWTH_MB = 50.0
 """How much a node's resident memory may grow through the bursts (its queues are bounded)."""
 RECOVERY_S = 30.0
 """Wall seconds after the flood within which the graph must be back at its rate."""
-SLOW_READER_S = 0.005
-"""The slow reader's time per /joint_states message: 200 a second against the 1 kHz stream."""
 
 
 def slow_reader(work: Path | None = None) -> list[CaseResult]:
     """The f2w graph with the sequence held back, as processes, in lockstep and then paced to the
     wall clock: a slow reliable reader of /joint_states joins (5 ms a message, 200 a second against
-    the 1 kHz stream). The graph does not wait for it (at least 80 % of its rate without it): DDS
-    keeps the reader's newest messages and it misses the rest."""
+    the 1 kHz stream), in a process of its own (:mod:`.slow_reader`). The graph does not wait for
+    it (at least 80 % of its rate without it): DDS keeps the reader's newest messages and it misses
+    the rest."""
     return [_slow_reader_once(pacing, work) for pacing in ("lockstep", "realtime")]
 
 
 def _slow_reader_once(pacing: str, work: Path | None) -> CaseResult:
-    from sally_bringup.probe import Probe
+    import sys
+
+    from .slow_reader import NODE_NAME
 
     check = Check(f"slow_reader_{pacing}")
     with lease_domain() as lease:
@@ -450,21 +450,21 @@ def _slow_reader_once(pacing: str, work: Path | None) -> CaseResult:
             graph.start()
             check.expect(wait_until(lambda: graph.sim_ns >= NS // 2, 120.0, 0.05), "the graph ran 0.5 s")
             alone = _sim_rate(graph, 4.0)
-            taken: list[int] = []
-            reader_probe = Probe(lease.domain_id, name=f"sally_slow_reader_{lease.domain_id}")  # its own thread
-            try:
-                reader = reader_probe.record(JointState, "/joint_states", 10, on_message=lambda m: _slowly(taken))
-                reader.keep = False
-                matched = wait_until(lambda: reader.subscription.get_publisher_count() >= 1, 30.0)
-                check.expect(matched, "the slow reader is matched")
-                with_reader = _sim_rate(graph, 4.0)
-            finally:
-                reader_probe.close()
+            reader = graph.group.start_command(
+                "slow_reader", [sys.executable, "-m", "sally_testing.faults.slow_reader"]
+            )
+            readers = lambda: {i.node_name for i in graph.probe.node.get_subscriptions_info_by_topic("/joint_states")}  # noqa: E731
+            check.expect(wait_until(lambda: NODE_NAME in readers(), 30.0, 0.1), "the slow reader is matched")
+            with_reader = _sim_rate(graph, 4.0)
+            reader.signal_group(signal.SIGINT)
+            reader.wait(10.0)
+            lines = [line for line in reader.log_text().splitlines() if line.startswith("taken ")]
+            taken = int(lines[-1].split()[1]) if lines else 0
             check.expect(
                 with_reader >= 0.8 * alone,
                 f"the graph does not wait for it: {with_reader:.3f} sim s a wall s with it, {alone:.3f} without",
             )
-            check.expect(0 < len(taken), f"it took {len(taken)} of the states, the newest ones")
+            check.expect(0 < taken, f"it took {taken} of the states, the newest ones")
             return check.result(f"{pacing}: {with_reader / alone:.0%} of the rate with a slow reader")
         finally:
             graph.close()
@@ -548,12 +548,6 @@ def _settled(read, quiet: float, timeout: float):
 
     wait_until(still, timeout, 0.2)
     return last
-
-
-def _slowly(taken: list[int]) -> None:
-    """The slow reader's callback: it takes a message and then :data:`SLOW_READER_S` s."""
-    taken.append(1)
-    time.sleep(SLOW_READER_S)
 
 
 def _sim_rate(graph: LiveGraph, seconds: float) -> float:

@@ -1,0 +1,54 @@
+"""A slow reliable reader of /joint_states, in a process of its own (an outside client, as rviz or a
+recorder on a slow disk would be): 5 ms a message. ``python -m sally_testing.faults.slow_reader``
+in the graph's domain; prints ``taken N`` once a second and when stopped (SIGINT/SIGTERM)."""
+
+from __future__ import annotations
+
+import signal
+import sys
+import threading
+import time
+
+SLOW_READER_S = 0.005
+"""The time it takes per message: 200 a second against the 1 kHz stream."""
+NODE_NAME = "sally_slow_reader"
+
+
+def main() -> int:
+    import rclpy
+    from rclpy.experimental import EventsExecutor
+    from rclpy.signals import SignalHandlerOptions
+    from sensor_msgs.msg import JointState
+
+    from sally_node_common.discovery import force_loopback
+    from sally_node_common.qos import RELIABLE_DEEP
+
+    force_loopback()
+    stop = threading.Event()
+    for s in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(s, lambda *_: stop.set())
+    rclpy.init(signal_handler_options=SignalHandlerOptions.NO)
+    node = rclpy.create_node(NODE_NAME)
+    taken = [0]
+
+    def slowly(_msg) -> None:
+        taken[0] += 1
+        time.sleep(SLOW_READER_S)
+
+    node.create_subscription(JointState, "/joint_states", slowly, RELIABLE_DEEP)
+    executor = EventsExecutor()
+    executor.add_node(node)
+    said = time.monotonic()
+    while not stop.is_set():
+        executor.spin_once(timeout_sec=0.1)
+        if time.monotonic() - said >= 1.0:
+            said = time.monotonic()
+            print(f"taken {taken[0]}", flush=True)
+    print(f"taken {taken[0]}", flush=True)
+    node.destroy_node()
+    rclpy.try_shutdown()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
