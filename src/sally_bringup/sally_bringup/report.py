@@ -9,7 +9,7 @@ stamps, so two lockstep runs give the same figures. Wall-clock figures (``real_t
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -97,6 +97,13 @@ FLOOR_MODE, WALL_MODE = 1, 2
 def build_report(record: RunRecord, sequence: str, wall_time_s: float, exit_codes: dict[str, int | None]) -> dict:
     problems: list[str] = []
     result = record.result or {}
+    if "t" in result:  # judged at the verdict: how many steps ran after it, until the graph stopped, is the OS's
+        verdict = result["t"]
+        record = replace(
+            record,
+            feet=[s for s in record.feet if s.t <= verdict],
+            magnets=[s for s in record.magnets if s.t <= verdict],
+        )
     if not record.feet:
         problems.append("no foot states were received")
         return _finish({"sequence": sequence, "success": False}, problems, wall_time_s, 0.0, record)

@@ -132,7 +132,9 @@ class SequencerNode(Node):
         self._pub_magnets = self.create_publisher(MagnetCommand, "/sally/magnet_cmd", RELIABLE_DEEP)
         self._pub_status = self.create_publisher(SequenceStatus, "/sally/sequence_status", RELIABLE_DEEP)
         self._pub_final = self.create_publisher(SequenceStatus, "/sally/sequence_result", LATCHED)
-        self.final_publishers = (self._pub_final,)
+        # the verdict, and the status stream up to it: the runner's record must reach the verdict (a
+        # lagging reader lost the last statuses when the graph ended at once under load)
+        self.final_publishers = (self._pub_final, self._pub_status)
         self._pub_diag = self.create_publisher(DiagnosticArray, "/diagnostics", 10)
         subscribe_kept(self, FootStates, FEET_TOPIC, self._on_feet)  # the IK's kept states, and anyone's
         self.create_subscription(MagnetArray, MAGNETS, self._on_magnets, 10)
