@@ -224,7 +224,8 @@ class ControllerNode(Node):
             return self._health.reject(STATES, exc.reason, str(exc))
         self._health.heard(STATES)
         if new_timeline:
-            self._start_over(stamp)
+            self._resets.new_sim()
+            self._start_over(f"joint states start over at {stamp * 1e-9:.3f} s (a new sim)")
         self._resets.state(stamp)
         was_lost = self._sync.lost
         self._answer_all(self._sync.state(stamp, (msg, q, qdot), time.monotonic()), was_lost)
@@ -232,14 +233,11 @@ class ControllerNode(Node):
 
     def _on_sim_reset(self, stamp: int) -> None:
         if self._resets.reset(stamp):
-            self._start_over(stamp, f"the sim was reset at {stamp * 1e-9:.3f} s")
+            self._start_over(f"the sim was reset at {stamp * 1e-9:.3f} s")
 
-    def _start_over(self, stamp: int, why: str = "") -> None:
-        """States from an older time after a silence (a new sim), or the sim reset: what was known of
-        the robot before goes."""
-        if not why:
-            self._resets.new_sim()
-        why = why or f"joint states start over at {stamp * 1e-9:.3f} s (a new sim)"
+    def _start_over(self, why: str) -> None:
+        """States from an older time after a silence (a new sim), or the sim reset (``why``): what
+        was known of the robot before goes."""
         self.get_logger().warning(f"{why}: controller reset")
         self.controller.reset()
         self._target_order.restart()

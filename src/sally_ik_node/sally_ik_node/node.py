@@ -118,11 +118,11 @@ class IKNode(Node):
         self._ticks: TickWait[tuple[int, np.ndarray, Pose7]] = TickWait(bool(self.get_parameter("target_sync").value))
         """Matched states (stamp, joints, body) waiting for the sequencer's tick; wall clock."""
         self._after_stance: AfterStance[tuple[IKTargetMsg, IKTarget | None, BodyTarget | None, bool]] = AfterStance()
-        self._ticks.partner_present = lambda: publishes(self, TARGET)  # a slow sequencer is waited for
-        self._resets = ResetWatch()
-        self._after_stance.partner_present = lambda: publishes(self, STANCE)
         """Targets (message, checked foot and body targets, kept) waiting for the stance command they
         follow; wall clock."""
+        self._ticks.partner_present = lambda: publishes(self, TARGET)  # a slow sequencer is waited for
+        self._after_stance.partner_present = lambda: publishes(self, STANCE)
+        self._resets = ResetWatch()
         self._pending_body: BodyTarget | None = None
         self._read_settings()  # ik_period, target_wait (again on every accepted set request)
         self._contacts = FootContactMonitor()
@@ -153,7 +153,8 @@ class IKNode(Node):
         try:
             q, _ = joint_arrays(msg.name, msg.position, msg.velocity, JOINT_NAMES)
             if self._state_order.admit(stamp):
-                self._start_over(stamp)
+                self._resets.new_sim()
+                self._start_over(f"joint states start over at {stamp * 1e-9:.3f} s (a new sim)")
         except InputError as exc:
             return self._health.reject(STATES, exc.reason, str(exc))
         self._health.heard(STATES)
@@ -174,14 +175,11 @@ class IKNode(Node):
 
     def _on_sim_reset(self, stamp: int) -> None:
         if self._resets.reset(stamp):
-            self._start_over(stamp, f"the sim was reset at {stamp * 1e-9:.3f} s")
+            self._start_over(f"the sim was reset at {stamp * 1e-9:.3f} s")
 
-    def _start_over(self, stamp: int, why: str = "") -> None:
-        """States from an older time after a silence (a new sim), or the sim reset: start as if just
-        launched."""
-        if not why:
-            self._resets.new_sim()
-        why = why or f"joint states start over at {stamp * 1e-9:.3f} s (a new sim)"
+    def _start_over(self, why: str) -> None:
+        """States from an older time after a silence (a new sim), or the sim reset (``why``): start
+        as if just launched."""
         self.get_logger().warning(f"{why}: IK reset")
         self._pairs.clear()
         self._odom_order.restart()

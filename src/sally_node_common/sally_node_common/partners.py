@@ -28,11 +28,16 @@ def keep_waiting(waited: float, base: float, present: Callable[[], bool]) -> boo
     return base <= waited < max(base, SLOW_PARTNER_WAIT) and present()
 
 
+def other_publishers(node, topic: str) -> set[tuple[str, str]]:
+    """(name, namespace) of every node but ``node`` that publishes ``topic``."""
+    me = (node.get_name(), node.get_namespace())
+    return {(i.node_name, i.node_namespace) for i in node.get_publishers_info_by_topic(topic)} - {me}
+
+
 def publishes(node, topic: str, reads: str | None = None) -> bool:
     """Some node other than ``node`` publishes ``topic`` (and, if given, subscribes ``reads``): the
     partner that answers there is on the graph."""
-    me = (node.get_name(), node.get_namespace())
-    writers = {(i.node_name, i.node_namespace) for i in node.get_publishers_info_by_topic(topic)} - {me}
+    writers = other_publishers(node, topic)
     if reads is not None:
         writers &= {(i.node_name, i.node_namespace) for i in node.get_subscriptions_info_by_topic(reads)}
     return bool(writers)

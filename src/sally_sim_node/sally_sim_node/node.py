@@ -46,7 +46,7 @@ from sally_node_common import StartupError, run_node, spin_until_shutdown
 from sally_node_common.diagnostics import diagnostic_array, diagnostic_status
 from sally_node_common.input_health import InputHealth
 from sally_node_common.inputs import InputError, StampOrder
-from sally_node_common.partners import SLOW_PARTNER_WAIT, keep_waiting, publishes
+from sally_node_common.partners import SLOW_PARTNER_WAIT, keep_waiting, other_publishers, publishes
 from sally_node_common.pid import JointPID, PIDGains
 from sally_node_common.qos import LATCHED, LATEST, RELIABLE_DEEP
 from sally_node_common.sim_resets import RESET_TOPIC
@@ -393,12 +393,7 @@ class SimNode(Node):
         reader of /clock then gets two interleaved time lines. Said on /diagnostics and, once per new
         set of publishers, in the log. Sally's own nodes take time from the messages' stamps, not
         from /clock, so they are not misled."""
-        me = (self.get_name(), self.get_namespace())
-        others = sorted(
-            full_name(i.node_name, i.node_namespace)
-            for i in self.get_publishers_info_by_topic("/clock")
-            if (i.node_name, i.node_namespace) != me
-        )
+        others = sorted(full_name(name, namespace) for name, namespace in other_publishers(self, "/clock"))
         if others != self._clock_rivals:
             self._clock_rivals = others
             if others:
