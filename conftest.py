@@ -18,8 +18,10 @@ names it when the whole run is stopped)."""
 
 
 def pytest_configure(config):
-    os.environ["ROS_AUTOMATIC_DISCOVERY_RANGE"] = "LOCALHOST"
-    os.environ.pop("ROS_LOCALHOST_ONLY", None)
+    from sally_node_common.discovery import default_to_loopback, force_loopback
+
+    force_loopback()
+    default_to_loopback()  # and Sally's participant profile: the test's probes leave the graph as nodes do
 
 
 def pytest_collection_modifyitems(config, items):

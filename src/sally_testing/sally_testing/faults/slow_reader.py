@@ -1,5 +1,5 @@
 """A slow reliable reader of /joint_states, in a process of its own (an outside client, as rviz or a
-recorder on a slow disk would be): 5 ms a message. ``python -m sally_testing.faults.slow_reader``
+recorder on a slow disk would be): 20 ms a message. ``python -m sally_testing.faults.slow_reader``
 in the graph's domain; prints ``taken N`` once a second and when stopped (SIGINT/SIGTERM)."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import sys
 import threading
 import time
 
-SLOW_READER_S = 0.005
-"""The time it takes per message: 200 a second against the 1 kHz stream."""
+SLOW_READER_S = 0.02
+"""The time it takes per message: 50 a second against the 1 kHz stream."""
 NODE_NAME = "sally_slow_reader"
 
 
