@@ -31,11 +31,19 @@ injector), every topic stays on DDS:
   What it receives from a hosted publisher through DDS (byte for byte a message the host published
   on that topic recently) is dropped there, before it is converted: nothing is delivered twice.
   An outside message byte-identical to one of those is dropped too.
+
+A recorder in the host (:meth:`Host.tap`) gets every message published by a hosted node on the
+topics it names, as the object itself (serializing it is the recorder's business, off the
+publishing thread: a published message is not changed afterwards), and every outside message a
+hosted subscription receives on them, as the bytes that came. For a hosted publisher, a tapped
+topic counts as one more matched subscription (nodes that publish only while someone listens,
+like the sim's /tf, publish for it).
 """
 
 from __future__ import annotations
 
 import threading
+import time
 from collections import OrderedDict, defaultdict, deque
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -101,6 +109,9 @@ class HostedPublisher:
         self._kept: deque | None = deque(maxlen=max(1, qos.depth)) if self._latched else None
 
     def publish(self, msg) -> None:
+        tap = self._host.tap_for(self.topic)
+        if tap is not None:
+            tap(self.topic, msg, time.time_ns())
         if isinstance(msg, (bytes, bytearray)):  # already serialized: for DDS only
             self.real.publish(msg)
             return
@@ -117,8 +128,9 @@ class HostedPublisher:
         return list(self._kept or ())
 
     def get_subscription_count(self) -> int:
-        """Matched subscriptions, hosted ones included (each hosted one is also on DDS)."""
-        return self.real.get_subscription_count()
+        """Matched subscriptions, hosted ones included (each hosted one is also on DDS), and the
+        host's recorder when it takes this topic."""
+        return self.real.get_subscription_count() + (self._host.tap_for(self.topic) is not None)
 
     def __getattr__(self, name: str):
         return getattr(self.real, name)
@@ -134,7 +146,18 @@ class Host:
         self._recent: dict[str, _RecentBytes] = defaultdict(lambda: _RecentBytes(RECENT_COPIES))
         self._constructing: list[tuple[list[_Reader], Any]] | None = None
         self._late: list[tuple[_Reader, HostedPublisher]] = []
+        self._tap: Callable[[str, Any, int], None] | None = None
+        self._tapped: frozenset[str] = frozenset()
         self.nodes: list[Node] = []
+
+    def tap(self, sink: Callable[[str, Any, int], None], topics) -> None:
+        """Hand ``sink(topic, message or bytes, wall ns)`` everything published on ``topics`` (see
+        the module's text); set before the nodes are built, so it sees their first messages."""
+        self._tap, self._tapped = sink, frozenset(topics)
+
+    def tap_for(self, topic: str) -> Callable[[str, Any, int], None] | None:
+        """The recorder's sink if it takes ``topic``."""
+        return self._tap if topic in self._tapped else None
 
     # --- building nodes -------------------------------------------------------------------------
     def create(self, node_class: type[Node], *args, **kwargs) -> Node:
@@ -164,6 +187,9 @@ class Host:
             self._late.extend((reader, p) for p in self._publishers[topic] if compatible(p.qos, reader.qos))
 
     # --- delivery -------------------------------------------------------------------------------
+    def has_readers(self, topic: str) -> bool:
+        return bool(self._readers.get(topic))
+
     def readers(self, topic: str, qos: QoSProfile) -> list[_Reader]:
         return [r for r in self._readers.get(topic, ()) if compatible(qos, r.qos)]
 
@@ -227,10 +253,14 @@ class _HostedMixin(Node):
         if kwargs.pop("raw", False):  # wants bytes: an outside reader as far as the host goes
             return super().create_subscription(msg_type, topic, self._host.locked(callback), qos, raw=True, **kwargs)
         host, name = self._host, self.resolve_topic_name(topic)
+        first = not host.has_readers(name)  # the subscription whose outside messages are recorded
 
         def from_dds(data: bytes) -> None:
             if host.is_copy(name, data):
                 return  # a hosted publisher's message: already delivered
+            tap = host.tap_for(name)
+            if tap is not None and first:  # an outside publisher's: recorded once, as it came
+                tap(name, data, time.time_ns())
             msg = deserialize_message(data, msg_type)
             with host.lock:
                 callback(msg)

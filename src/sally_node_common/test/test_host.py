@@ -191,3 +191,26 @@ def test_a_constructor_publication_waits_until_the_node_is_built(sides):
 def test_hosted_delivery_follows_dds_qos_matching(publisher, subscription, matched):
     assert compatible(publisher, subscription) is matched
     assert subscription.durability in (DurabilityPolicy.VOLATILE, DurabilityPolicy.TRANSIENT_LOCAL)
+
+
+def test_a_tap_gets_every_tapped_publication_once_and_counts_as_a_reader(sides):
+    side, outside = sides
+    host = Host()
+    taken: list[tuple[str, object]] = []
+    host.tap(lambda topic, msg, log_time: taken.append((topic, msg)), {"/numbers"})
+    talker = side.add(host.create(Talker, context=side.context))
+    side.add(host.create(Listener, "first", context=side.context))
+    side.add(host.create(Listener, "second", context=side.context))
+    other = side.add(host.create(Talker, "/untapped", context=side.context))
+    assert talker.pub.get_subscription_count() == 3  # two hosted readers on DDS, and the tap
+    assert other.pub.get_subscription_count() == 0
+    mine = Int32(data=1)
+    talker.pub.publish(mine)
+    other.pub.publish(Int32(data=2))
+    assert taken == [("/numbers", mine)]  # the object itself, not serialized
+    writer = outside.add(Talker("/numbers", context=outside.context))
+    assert wait_until(lambda: writer.pub.get_subscription_count() >= 2)
+    writer.pub.publish(Int32(data=100))
+    assert wait_until(lambda: len(taken) >= 2)
+    time.sleep(0.3)  # a second copy (one per hosted reader) would have come by now
+    assert len(taken) == 2 and isinstance(taken[1][1], bytes)  # an outside message, as the bytes that came
