@@ -7,7 +7,8 @@ and spun by one EventsExecutor; the sim's physics loop runs in the main thread, 
 process. Every topic stays on DDS for others (rviz, a recorder, the runner's probe, a fault
 injector). The process ends when a node that ends its graph (the sequencer, the pull-off rig)
 finishes, with that node's status (0 success, 1 failure), or 3 when the physics diverged, 2 when
-a node cannot start, 0 on SIGINT/SIGTERM.
+a node cannot start, 0 on SIGINT/SIGTERM. ``record_to:=PATH`` writes the run's MCAP from this
+process (:mod:`.host_recording`): no DDS between the publishers and the file.
 """
 
 from __future__ import annotations
@@ -89,9 +90,16 @@ def ended(nodes: Mapping[str, object]) -> str | None:
     return None
 
 
-def run(name: str, arguments: Mapping[str, str], stop: threading.Event, params_files: Sequence[str] = ()) -> int:
+def run(
+    name: str,
+    arguments: Mapping[str, str],
+    stop: threading.Event,
+    params_files: Sequence[str] = (),
+    record_to: str | None = None,
+) -> int:
     """Host graph ``name`` here until it ends or ``stop`` is set; the process exit status.
-    ``params_files`` (``--ros-args --params-file F``) go to every hosted node."""
+    ``params_files`` (``--ros-args --params-file F``) go to every hosted node; ``record_to``: write
+    the run's MCAP there from this process (:mod:`.host_recording`)."""
     import rclpy
     from rclpy.duration import Duration
     from rclpy.experimental import EventsExecutor
@@ -105,14 +113,20 @@ def run(name: str, arguments: Mapping[str, str], stop: threading.Event, params_f
     rclpy.init(args=[], signal_handler_options=SignalHandlerOptions.NO)
     context = rclpy.get_default_context()
     host = Host()
+    recording = recorder_node = None
     try:
+        if record_to:
+            from .host_recording import open_recording
+
+            recorder_node = rclpy.create_node("sally_recorder", context=context)
+            recording = open_recording(host, recorder_node, record_to)
         try:
             nodes = build(host, specs, context, params_files=params_files)
         except START_ERRORS as exc:
             print(f"sally_composed: cannot start: {exc}", file=sys.stderr)
             return EXIT_BAD_START
         executor = EventsExecutor(context=context)
-        for node in nodes.values():
+        for node in [*nodes.values(), *([recorder_node] if recorder_node else [])]:
             executor.add_node(node)
         halt = threading.Event()
         finisher: list[str | None] = [None]
@@ -140,7 +154,9 @@ def run(name: str, arguments: Mapping[str, str], stop: threading.Event, params_f
             return 0 if nodes[finisher[0]].succeeded else EXIT_FAILED
         return 0
     finally:
-        for node in host.nodes:
+        if recording is not None:
+            recording.close()  # what was published is written before the nodes go
+        for node in [*host.nodes, *([recorder_node] if recorder_node else [])]:
             node.destroy_node()
         context.try_shutdown()
 
@@ -176,7 +192,8 @@ def main(argv: list[str] | None = None) -> int:
             if not sep or not key:
                 raise GraphError(f"argument {item!r} is not name:=value")
             values[key] = value
-        return run(argv[0], values, stop, params_files)
+        record_to = values.pop("record_to", None)
+        return run(argv[0], values, stop, params_files, record_to)
     except GraphError as exc:
         print(f"sally_composed: {exc}", file=sys.stderr)
         return EXIT_BAD_START

@@ -148,3 +148,29 @@ class McapRecorder:
             self._file.close()
         if self._on_stop is not None:
             self._on_stop(self.stopped)
+
+
+def message_counts(path: Path) -> dict[str, int]:
+    """Messages per topic in the MCAP file ``path``: from its summary, or, for a file cut short (a
+    recording stopped by a failed write has none), by reading its records up to where it ends."""
+    from mcap.exceptions import McapError
+    from mcap.reader import make_reader
+    from mcap.records import Channel, Message
+    from mcap.stream_reader import StreamReader
+
+    with open(path, "rb") as stream:
+        summary = make_reader(stream).get_summary()
+    if summary is not None and summary.statistics is not None:
+        return {summary.channels[c].topic: n for c, n in summary.statistics.channel_message_counts.items() if n}
+    counts: Counter[str] = Counter()
+    topics: dict[int, str] = {}
+    with open(path, "rb") as stream:
+        try:
+            for record in StreamReader(stream, skip_magic=False).records:
+                if isinstance(record, Channel):
+                    topics[record.id] = record.topic
+                elif isinstance(record, Message):
+                    counts[topics[record.channel_id]] += 1
+        except (McapError, EOFError, ValueError):
+            pass  # the end of what was written whole
+    return dict(counts)

@@ -14,6 +14,8 @@ from sally_node_common.stamps import stamp_ns
 from .probe import Probe
 from .report import FootSample, MagnetSample, RunRecord
 
+RECORDING_STATUS = "sally_recorder: recording"
+"""The /diagnostics status of a recording the graph writes itself (:mod:`.host_recording`)."""
 TOPICS = ("/sally/foot_states", "/sally/magnets", "/sally/ik_target", "/sally/sequence_status")
 
 
@@ -130,6 +132,8 @@ class RunRecorder:
             ):
                 self.record.divergence = status.message
             values = {kv.key: kv.value for kv in status.values}
+            if status.name == RECORDING_STATUS and values.get("stopped"):
+                self.record.recording_stopped = values["stopped"]
             if status.name == "sally_sim: commands" and "effort_waits_timed_out" in values:
                 self.record.pacing["effort_waits_timed_out"] = float(values["effort_waits_timed_out"])
             if status.name != "sally_sim: pacing":

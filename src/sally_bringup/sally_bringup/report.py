@@ -75,6 +75,8 @@ class RunRecord:
     """The sim's report that the physics diverged (its /diagnostics physics status), if it did."""
     status_t: float | None = None
     """The stamp of the last sequence status heard (s)."""
+    recording_stopped: str | None = None
+    """Why a recording written by the graph's own process stopped early (its /diagnostics), if it did."""
 
     def behind_result(self) -> str:
         """What of the run before the sequencer's verdict has not been heard yet ('' when nothing:

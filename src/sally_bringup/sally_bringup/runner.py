@@ -132,7 +132,7 @@ class GraphRun:
             for spec in self.nodes:
                 self.say(
                     backend.start(
-                        spec, self.node_parameters(spec), self.node_arguments(spec), self.node_params_files(spec), env
+                        spec, self.node_parameters(spec), self._arguments(spec), self.node_params_files(spec), env
                     )
                 )
             backend.started_all()
@@ -193,6 +193,8 @@ class GraphRun:
             report["recording"] = {"path": mcap.path.name, "messages": dict(sorted(mcap.counts.items()))}
             if mcap.stopped:  # the run went on without it (a full disk): said, not a failed run
                 report["recording"]["stopped"] = mcap.stopped
+        elif self.records_itself:
+            report["recording"] = self._own_recording(recorder.record)
         report["graph"], report["arguments"], report["exit_codes"] = self.name, self.arguments, codes
         path = write_report(report, self.run_dir)
         figure = forces = None
@@ -214,9 +216,36 @@ class GraphRun:
         node is heard)."""
         return {**spec.parameters, **({"start_paused": True} if spec.name == "sim" else {})}
 
+    @property
+    def records_itself(self) -> bool:
+        """``record:=true`` in a composed graph: the container writes run.mcap where the messages
+        are (:mod:`.host_recording`), not this process over DDS."""
+        return self.arguments["record"] == "true" and any(spec.hosts for spec in self.nodes)
+
+    def _arguments(self, spec: NodeSpec) -> tuple[str, ...]:
+        """:meth:`node_arguments`, and where a composed container records the run."""
+        own = (f"record_to:={self.run_dir.resolve() / 'run.mcap'}",) if spec.hosts and self.records_itself else ()
+        return (*self.node_arguments(spec), *own)
+
+    def _own_recording(self, record) -> dict:
+        """The report's ``recording`` for a run the container recorded: what the file holds, and
+        why it stopped early if it said so."""
+        from .mcap_recording import message_counts
+
+        path = self.run_dir / "run.mcap"
+        try:
+            messages = message_counts(path)
+        except OSError as exc:
+            messages, record.recording_stopped = {}, record.recording_stopped or f"no {path.name}: {exc}"
+        recording: dict = {"path": path.name, "messages": dict(sorted(messages.items()))}
+        if record.recording_stopped:
+            recording["stopped"] = record.recording_stopped
+        return recording
+
     def _open_taps(self, probe):
-        """The run's recording (``record:=true``) and Foxglove server (``foxglove:=true``), fed by
-        one raw subscription per topic; (recorder, server, tap), each None when not asked for."""
+        """The run's recording (``record:=true``, unless the graph records itself) and Foxglove
+        server (``foxglove:=true``), fed by one raw subscription per topic; (recorder, server, tap),
+        each None when not asked for."""
         from .mcap_recording import McapRecorder
         from .raw_tap import RawTap
 
@@ -225,7 +254,7 @@ class GraphRun:
                 self.run_dir / "run.mcap",
                 on_stop=lambda why: self.say(f"the recording stopped: {why}; the run goes on"),
             )
-            if self.arguments["record"] == "true"
+            if self.arguments["record"] == "true" and not self.records_itself
             else None
         )
         live = None
