@@ -20,7 +20,6 @@ setup(
     license="BSD-3-Clause",
     entry_points={
         "console_scripts": [
-            "sally-demo = sally_sim_node.demo:main",
             "sally_sim_node = sally_sim_node.node:main",
             "sally_pulloff = sally_sim_node.pulloff_node:main",
         ]

@@ -81,9 +81,3 @@ def schema_text(type_name: str) -> str:
         out += [SEPARATOR, f"MSG: {dep}", text]
         queue += [t for t in _used_types(text, dep_package) if t not in seen]
     return "\n".join(out) + "\n"
-
-
-def type_name_of(msg_class) -> str:
-    """``pkg/msg/Type`` of a generated message class."""
-    module = msg_class.__module__.split(".")
-    return f"{module[0]}/msg/{msg_class.__name__}"

@@ -1,6 +1,6 @@
 """Scene setpoints, robot naming and electromagnet geometry shared by every package.
 
-Everything here mirrors ``mjcf/sally.xml``; ``tests/test_description.py`` checks they agree.
+Everything here mirrors ``mjcf/sally.xml``; this package's ``test/test_description.py`` checks they agree.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ WALL_X = 0.5
 """Inner face of the steel wall plate (m)."""
 WALL_NORMAL = (-1.0, 0.0, 0.0)
 """Outward normal of the wall's inner face (points into the room)."""
-FLOOR_NORMAL = (0.0, 0.0, 1.0)
 PLATE_GEOMS = {"floor": "floor_plate", "wall": "wall_plate"}
 """Surface name -> plate geom name. Order matters: it is the surface index used by the magnet kernel."""
 
@@ -28,7 +27,6 @@ ACTUATED_KINDS = ("hip_pitch", "knee", "wrist", "ee")
 PASSIVE_KINDS = ("ee2", "em_z")
 BAKED_KINDS = ("knee", "wrist", "ee")
 ROOT_BODY = "main_frame"
-ROOT_JOINT = "root"
 
 
 def joint_name(kind: str, leg: str) -> str:

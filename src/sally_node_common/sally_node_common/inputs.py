@@ -61,13 +61,6 @@ def numbers(values: Iterable[float], limit: float, what: str, unit: str = "") ->
     return array
 
 
-def same_length(what: str, **arrays: Sequence) -> None:
-    """Every array in ``arrays`` has as many entries as the others."""
-    sizes = {name: len(a) for name, a in arrays.items()}
-    if len(set(sizes.values())) > 1:
-        raise InputError(LENGTH, f"{what} has " + ", ".join(f"{n} {name}" for name, n in sizes.items()))
-
-
 def known(names: Iterable[str], valid: Iterable[str], what: str) -> None:
     valid = list(valid)
     unknown = [n for n in names if n not in valid]

@@ -15,8 +15,6 @@ import numpy as np
 from sally_description.params import PARAM_SPACE, PhysicsParams
 from sally_search import space
 
-DIMENSIONS = len(PARAM_SPACE)
-
 
 def encode(params: PhysicsParams) -> np.ndarray:
     """The CMA-ES coordinates of ``params``."""

@@ -40,9 +40,6 @@ def time_msg(nanoseconds: int) -> Time:
     return Time(sec=nanoseconds // 1_000_000_000, nanosec=nanoseconds % 1_000_000_000)
 
 
-stamp_nanoseconds = stamp_ns
-
-
 def clock_msg(nanoseconds: int) -> Clock:
     return Clock(clock=time_msg(nanoseconds))
 
@@ -96,7 +93,7 @@ def parse_effort_command(msg: JointState, actuated: Sequence[str], passive: Iter
         raise CommandError(
             "out_of_range", f"effort command has {np.abs(efforts).max():g} N m, beyond the plausible +-{MAX_FORCE:g}"
         )
-    return EffortCommand(np.array([index[n] for n in names]), efforts, stamp_nanoseconds(msg.header.stamp))
+    return EffortCommand(np.array([index[n] for n in names]), efforts, stamp_ns(msg.header.stamp))
 
 
 def parse_magnet_command(msg: MagnetCommand) -> dict[str, bool]:
@@ -143,7 +140,7 @@ def parse_external_force(msg: ExternalForce) -> ExternalLoad:
         raise CommandError(
             "out_of_range", f"external force on {msg.foot} exceeds {MAX_EXTERNAL_FORCE:g} N (or N/s) per axis"
         )
-    return ExternalLoad(msg.foot, stamp_nanoseconds(msg.header.stamp), force, rate)
+    return ExternalLoad(msg.foot, stamp_ns(msg.header.stamp), force, rate)
 
 
 def magnet_command_msg(switches: Mapping[str, bool]) -> MagnetCommand:

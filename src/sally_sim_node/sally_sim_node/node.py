@@ -445,7 +445,7 @@ class SimNode(Node):
 
     def _on_magnet_cmd(self, msg: MagnetCommand) -> None:
         """Applied now, or at the step its stamp names when that is still ahead of sim time."""
-        stamp = conv.stamp_nanoseconds(msg.header.stamp)
+        stamp = conv.stamp_ns(msg.header.stamp)
         try:
             switches = conv.parse_magnet_command(msg)
             if stamp:  # unstamped: before the next step, outside the order

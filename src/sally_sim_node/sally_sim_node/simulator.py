@@ -15,7 +15,7 @@ import mujoco
 import numpy as np
 
 from sally_description import DEFAULT_BAKE, DEFAULT_PARAMS, LEGS, Bake, PhysicsParams, build_model
-from sally_description.constants import PLATE_GEOMS, ROOT_BODY, ee_site, hip_site, magnet_geom, sampler_geoms
+from sally_description.constants import PLATE_GEOMS, ROOT_BODY, ee_site, magnet_geom, sampler_geoms
 from sally_description.contact import FootContact, FootContactMonitor
 from sally_node_common.inputs import MAX_RATE
 
@@ -59,7 +59,6 @@ class Simulator:
         self._act_v = self.actuators.joints.dof_adr
         self._ctrl_ids = self.actuators.actuator_ids
         self._ee_sites = [self._id(mujoco.mjtObj.mjOBJ_SITE, ee_site(leg)) for leg in LEGS]
-        self._hip_sites = [self._id(mujoco.mjtObj.mjOBJ_SITE, hip_site(leg)) for leg in LEGS]
         self._root = self._id(mujoco.mjtObj.mjOBJ_BODY, ROOT_BODY)
         self._magnet_geoms = [self._id(mujoco.mjtObj.mjOBJ_GEOM, magnet_geom(leg)) for leg in LEGS]
         self._plate_geoms = {self._id(mujoco.mjtObj.mjOBJ_GEOM, g) for g in PLATE_GEOMS.values()}
@@ -182,18 +181,9 @@ class Simulator:
     def actuated_positions(self) -> np.ndarray:
         return self.data.qpos[self._act_q].copy()
 
-    def actuated_velocities(self) -> np.ndarray:
-        return self.data.qvel[self._act_v].copy()
-
     # --- frames and readouts --------------------------------------------------------------------
     def ee_position(self, leg: str) -> np.ndarray:
         return self.data.site_xpos[self._ee_sites[leg_index(leg)]].copy()
-
-    def ee_rotation(self, leg: str) -> np.ndarray:
-        return self.data.site_xmat[self._ee_sites[leg_index(leg)]].reshape(3, 3).copy()
-
-    def hip_position(self, leg: str) -> np.ndarray:
-        return self.data.site_xpos[self._hip_sites[leg_index(leg)]].copy()
 
     def body_pose(self) -> tuple[np.ndarray, np.ndarray]:
         """main_frame position and (w, x, y, z) quaternion."""
@@ -284,9 +274,6 @@ class Simulator:
     def snapshot_floor_baselines(self, legs=LEGS) -> None:
         for leg in legs:
             self.contacts.set_floor_baseline(leg, self.ee_position(leg))
-
-    def snapshot_wall_baseline(self, leg: str) -> None:
-        self.contacts.set_wall_baseline(leg, self.ee_position(leg))
 
     def foot_contacts(self) -> dict[str, FootContact]:
         return {leg: self.contacts.readout(leg, self.ee_position(leg)) for leg in LEGS}

@@ -18,7 +18,7 @@ from sally_bringup.processes import wait_until
 from sally_description import ACTUATED_JOINT_NAMES, JOINT_NAMES, LEGS
 from sally_interfaces.msg import MagnetArray, MagnetCommand
 from sally_interfaces.srv import StepSim
-from sally_sim_node.conversions import stamp_nanoseconds
+from sally_node_common.stamps import stamp_ns
 
 SIM = "sally_sim_node"
 
@@ -33,7 +33,7 @@ def diagnostics(recording, name):
 
 
 def clock_ns(msg) -> int:
-    return stamp_nanoseconds(msg.clock)
+    return stamp_ns(msg.clock)
 
 
 class PDResponder:
@@ -97,7 +97,7 @@ def test_states_odom_and_magnet_telemetry(graph, probe):
     last = states.last
     assert list(last.name) == list(JOINT_NAMES)
     assert all(math.isfinite(v) for m in states.messages for v in (*m.position, *m.velocity, *m.effort))
-    js_stamps = [stamp_nanoseconds(m.header.stamp) for m in states.messages]
+    js_stamps = [stamp_ns(m.header.stamp) for m in states.messages]
     assert all(b > a for a, b in zip(js_stamps, js_stamps[1:]))
 
     o = odom.last
@@ -145,7 +145,7 @@ def test_bad_commands_are_rejected_and_counted(graph, probe):
         msg.header.stamp.sec, msg.header.stamp.nanosec = divmod(stamp_ns, 1_000_000_000)
         return msg
 
-    now = stamp_nanoseconds(states.last.header.stamp)
+    now = stamp_ns(states.last.header.stamp)
     bad = [
         (cmd(["knee_FL"], [math.nan]), "non_finite"),
         (cmd(["knee_FL", "wrist_FL"], [math.inf, 0.0]), "non_finite"),
@@ -187,7 +187,7 @@ def test_out_of_order_effort_stamps_are_rejected(graph, probe):
     efforts = probe.publisher(JointState, "/sally/joint_efforts")
     probe.wait_for_subscribers(efforts)
     probe.wait_for_messages(states, 50, 20.0)
-    now = stamp_nanoseconds(states.last.header.stamp)
+    now = stamp_ns(states.last.header.stamp)
     for stamp in (now, now - 5_000_000):  # the second is older than the first
         msg = JointState(name=["knee_FL"], effort=[0.0])
         msg.header.stamp.sec, msg.header.stamp.nanosec = divmod(stamp, 1_000_000_000)
@@ -207,14 +207,14 @@ def lockstep_run(graph, probe, run: int, until_ns: int):
     probe.wait_for_publishers(states)  # the probe hears the sim before time starts
     assert probe.call(SetBool, "/sally_sim/pause", SetBool.Request(data=False)).success
     probe.wait_for(
-        lambda: states.last is not None and stamp_nanoseconds(states.last.header.stamp) >= until_ns,
+        lambda: states.last is not None and stamp_ns(states.last.header.stamp) >= until_ns,
         60.0,
         "the lockstep run",
     )
     graph.processes[f"controller{run}"].stop()
     graph.processes[f"sim{run}"].stop()
     probe.node.destroy_subscription(states.subscription)
-    return {stamp_nanoseconds(m.header.stamp): tuple(m.position) for m in states.messages}
+    return {stamp_ns(m.header.stamp): tuple(m.position) for m in states.messages}
 
 
 def test_lockstep_runs_are_identical(graph, probe):
@@ -279,7 +279,7 @@ def test_pause_step_and_reset(graph, probe):
     assert reset.success and moved
     probe.wait_for(
         lambda: (
-            stamp_nanoseconds(states.last.header.stamp) >= round(stepped.sim_time * 1e9)
+            stamp_ns(states.last.header.stamp) >= round(stepped.sim_time * 1e9)
             and all(abs(v) < 1e-9 for v in states.last.position)
         ),
         5.0,

@@ -65,11 +65,6 @@ STANDOFF = -(PIVOT_Z + WHEEL_Z - WHEEL_RADIUS)
 """Chassis centre to the surface the wheels touch, rockers level (m)."""
 
 
-def wheel_side(wheel: str) -> float:
-    """+1 for a left wheel, -1 for a right one."""
-    return 1.0 if wheel[1] == "L" else -1.0
-
-
 def wheel_end(wheel: str) -> float:
     """+1 for a front wheel, -1 for a back one."""
     return 1.0 if wheel[0] == "F" else -1.0

@@ -62,9 +62,6 @@ class WheeledSim:
     def time(self) -> float:
         return float(self.data.time)
 
-    def set_magnets(self, on: bool | Mapping[str, bool]) -> None:
-        self.magnets.set_enabled(on)
-
     def drive(self, vx: float, vy: float) -> None:
         """Drive at (vx, vy) m/s in the body frame (x forward, y left) without turning: every wheel
         steers to the direction of travel (within +-90 deg, reversing its spin past that) and turns
