@@ -92,6 +92,16 @@ class Param:
                 d.integer_range = [IntegerRange(from_value=int(self.low), to_value=int(self.high), step=1)]
         return d
 
+    def comment(self) -> str:
+        """The line a defaults file (``config/<node>.yaml``) puts above the parameter: its
+        description, unit, choices, range and whether it is read-only."""
+        text = self.descriptor().description
+        if self.low is not None or self.high is not None:
+            low = "-inf" if self.low is None else f"{self.low:g}"
+            high = "inf)" if self.high is None else f"{self.high:g}]"
+            text += f"; range {'(' if self.open_low else '['}{low}, {high}"
+        return text + ("; read-only" if self.read_only else "")
+
     def refuse(self, value: Any) -> str | None:
         """None when ``value`` is acceptable, else ``"<name> = <value> must ..."``."""
         reason = self._reason(value)
