@@ -34,8 +34,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from sally_description.constants import LEGS
+from sally_sequencer.campaign import CAMPAIGNS
 
-SEQUENCES = ("f2w", "f2w_all", "orient", "f2w_fr", "wall_hold", "floor_lift")
+SEQUENCES = tuple(CAMPAIGNS)
+"""The sequences the sequencer runs (its campaigns, in its order)."""
 DURATIONS = {"f2w_all": "80.0"}
 """duration:=auto per sequence (25 s for the others): f2w_all's climb takes about 64 s of sim time."""
 PACINGS = ("realtime", "fast", "lockstep")

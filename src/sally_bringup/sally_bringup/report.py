@@ -15,6 +15,8 @@ from pathlib import Path
 import numpy as np
 
 from sally_node_common.body_target import body_from_hips
+from sally_node_common.stance import HELD
+from sally_sequencer.climb import MIN_PITCH_DEG
 
 PLANT_LIMIT_MM = 5.0
 DRIFT_LIMIT_MM = 3.0
@@ -22,7 +24,6 @@ CLIMBS = ("f2w_all",)
 """Sequences that put all four feet on the wall: judged by :func:`_planted_drift` and the pitch."""
 PLANTED_DRIFT_LIMIT_MM = 2.0
 """A climb: no foot may move more than this while it holds (FLOOR or WALL) and others move."""
-MIN_PITCH_DEG = 75.0
 PLANT_GOAL_MM = 2.0
 """The goal for every plant error (f2w and the climb), met from perturbed starts
 (``benchmarks/climb.py``); a run counts as a success up to :data:`PLANT_LIMIT_MM`."""
@@ -91,9 +92,6 @@ class RunRecord:
         if self.status_t is None or self.status_t < end:
             behind.append(f"sequence status to {self.status_t:.3f} s" if self.status_t is not None else "no status")
         return f"{' and '.join(behind)}, verdict at {end:.3f} s" if behind else ""
-
-
-FLOOR_MODE, WALL_MODE = 1, 2
 
 
 def build_report(record: RunRecord, sequence: str, wall_time_s: float, exit_codes: dict[str, int | None]) -> dict:
@@ -238,7 +236,7 @@ def _contact_losses(record: RunRecord, since: float) -> dict[str, float]:
         if sample.t < since:
             continue
         for foot, mode in sample.mode.items():
-            if mode in (FLOOR_MODE, WALL_MODE) and not sample.in_contact[foot] and foot not in lost:
+            if mode in HELD and not sample.in_contact[foot] and foot not in lost:
                 lost[foot] = sample.t
     return lost
 
@@ -252,7 +250,7 @@ def _planted_drift(record: RunRecord, since: float) -> dict[str, dict]:
         for sample in record.feet:
             if sample.t < since:
                 continue
-            if sample.mode.get(foot) not in (FLOOR_MODE, WALL_MODE):
+            if sample.mode.get(foot) not in HELD:
                 start = None
                 continue
             if start is None:

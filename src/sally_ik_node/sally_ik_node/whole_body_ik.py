@@ -43,6 +43,7 @@ from sally_description.constants import (
     joint_name,
 )
 from sally_node_common.ik_target import IKTarget
+from sally_node_common.stance import StanceMode
 
 from .errors import IKError
 
@@ -51,14 +52,6 @@ TILT_AXES = 1.0 - np.abs(np.asarray(FACE_AXIS_LOCAL, dtype=float))
 """Foot orientation costs act on the face's tilt only (mink's frame error is in the site's own
 axes): the magnet turns freely about its face normal on the passive em_z joint, so a cost on that
 turn would make the IK roll the body to undo a spin no motor can make."""
-
-
-class StanceMode(IntEnum):
-    """Same values as sally_interfaces/StanceCommand."""
-
-    SWING = 0
-    FLOOR = 1
-    WALL = 2
 
 
 class IKCode(IntEnum):

@@ -27,6 +27,7 @@ import numpy as np
 from sally_description.constants import LEGS
 from sally_node_common.body_target import BodyTarget, body_from_hips
 from sally_node_common.ik_target import IKTarget
+from sally_node_common.stance import StanceMode
 
 from .errors import SequenceError
 from .phase import PhaseContext
@@ -36,7 +37,8 @@ from .sequences import ORIENT_TIME, make_sequence
 FEET = LEGS
 BODY = "BODY"
 """The stage that moves the body (every foot holds) instead of a foot."""
-SWING, FLOOR, WALL = "SWING", "FLOOR", "WALL"
+SWING, FLOOR, WALL = (mode.name for mode in (StanceMode.SWING, StanceMode.FLOOR, StanceMode.WALL))
+"""The stances the core sets, by name (the node sends their :class:`StanceMode` values)."""
 CAMPAIGNS = {
     "f2w": ((BODY, "body_square"), ("FL", "f2w"), ("FR", "f2w_fr")),
     "f2w_all": (

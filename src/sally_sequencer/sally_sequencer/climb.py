@@ -78,8 +78,8 @@ STANDING_Z = 0.009
 """EE site height of a foot standing on the floor (FOOT_STANDOFF plus the spawn clearance)."""
 FRONT_PLANT_Z = 0.42
 """About where f2w plants FL and FR (EE site height, m), for :func:`plan_checks`."""
-MIN_PITCH = 75.0
-"""f2w_all succeeds only with the body pitched at least this much (deg)."""
+MIN_PITCH_DEG = 75.0
+"""f2w_all succeeds only with the body pitched at least this much (deg); the run report judges by it too."""
 
 
 def plant_point(foot: str, body_y: float = 0.0) -> np.ndarray:

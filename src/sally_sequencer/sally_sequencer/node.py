@@ -47,15 +47,17 @@ from sally_node_common.parameters import Param, ParameterTable
 from sally_node_common.qos import KEPT, LATCHED, RELIABLE_DEEP
 from sally_node_common.sim_resets import ResetWatch, subscribe_resets
 from sally_node_common.stamps import set_stamp, set_time, stamp_ns
+from sally_node_common.stance import StanceMode
 from sally_node_common.wall_timers import wall_timer
 
 from .campaign import CAMPAIGNS, FEET, Campaign, FootReading
-from .climb import MIN_PITCH
+from .climb import MIN_PITCH_DEG
 from .errors import SequenceError
 from .readiness import missing_readers
 from .telemetry import FootView, face_normal, telemetry_block
 
-MODES = {"SWING": StanceCommand.SWING, "FLOOR": StanceCommand.FLOOR, "WALL": StanceCommand.WALL}
+MODES = {mode.name: int(mode) for mode in StanceMode}
+"""Stance name (the core's) -> the StanceCommand value."""
 MODE_NAMES = {v: k for k, v in MODES.items()}
 EXIT_FAILED = 1
 MAX_STEP_NS = 100_000_000
@@ -250,7 +252,7 @@ class SequencerNode(Node):
         if self._fresh:
             self._fresh = False
             planted = {
-                f.foot: readings[f.foot].position for f in msg.feet if f.mode == StanceCommand.WALL and f.in_contact
+                f.foot: readings[f.foot].position for f in msg.feet if f.mode == StanceMode.WALL and f.in_contact
             }
             if planted:
                 self.campaign = self._new_campaign(planted)
@@ -375,8 +377,8 @@ class SequencerNode(Node):
                     f"{foot} is not held on the wall (magnet {'on' if enabled else 'off'}, surface {surface}, "
                     f"contact {contact})"
                 )
-        if self.campaign.moves_body and (self._body_pitch is None or self._body_pitch < MIN_PITCH):
-            problems.append(f"the body is pitched {self._body_pitch or 0.0:.1f} deg, not at least {MIN_PITCH:g}")
+        if self.campaign.moves_body and (self._body_pitch is None or self._body_pitch < MIN_PITCH_DEG):
+            problems.append(f"the body is pitched {self._body_pitch or 0.0:.1f} deg, not at least {MIN_PITCH_DEG:g}")
         self.succeeded = not problems
         final = self._status_msg(when, t)
         final.done, final.failed = True, not self.succeeded
@@ -441,7 +443,7 @@ class SequencerNode(Node):
         drift = {
             foot: float(np.linalg.norm(feet[foot].position - base))
             for foot, base in self._baselines.items()
-            if foot in feet and feet[foot].mode == "FLOOR"
+            if foot in feet and feet[foot].mode == StanceMode.FLOOR.name
         }
         runner = status.runner
         return telemetry_block(

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from sally_node_common.stance import StanceMode
+
 FACE_AXIS_LOCAL = np.array([0.0, -1.0, 0.0])
 BAR = 12
 
@@ -66,7 +68,7 @@ def telemetry_block(
         head += f" body_pitch={body_pitch:5.1f}°"
     lines = [head]
     for name, view in feet.items():
-        if view.mode == "SWING":
+        if view.mode == StanceMode.SWING.name:
             state = f"contact={'●' if view.in_contact else '○'} airborne"
         else:
             state = f"contact={'●' if view.in_contact else '○'} pen={view.penetration * 1e3:5.2f}mm"

@@ -1,0 +1,16 @@
+"""The one stance-mode enum says what the messages say."""
+
+from sally_interfaces.msg import StanceCommand
+from sally_node_common.stance import HELD, StanceMode
+
+
+def test_the_enum_is_the_message_constants():
+    assert {mode.name: int(mode) for mode in StanceMode} == {
+        "SWING": StanceCommand.SWING,
+        "FLOOR": StanceCommand.FLOOR,
+        "WALL": StanceCommand.WALL,
+    }
+
+
+def test_floor_and_wall_hold_a_foot_swing_does_not():
+    assert HELD == {StanceMode.FLOOR, StanceMode.WALL} and StanceMode.SWING not in HELD
