@@ -20,6 +20,7 @@ import threading
 from collections.abc import Mapping, Sequence
 
 from sally_node_common.discovery import default_to_loopback
+from sally_node_common.graph_end import EndsGraph
 from sally_node_common.node_main import watch_parent
 
 from .graphs import GraphError, NodeSpec, graph
@@ -84,8 +85,7 @@ def build(
 def ended(nodes: Mapping[str, object]) -> str | None:
     """The name of a node that ends its graph and has finished, if any."""
     for name, node in nodes.items():
-        finished = getattr(node, "finished", None)
-        if finished is not None and finished.is_set() and getattr(node, "exit_when_done", True):
+        if isinstance(node, EndsGraph) and node.finished.is_set() and node.exit_when_done:
             return name
     return None
 
@@ -137,7 +137,7 @@ def run(
                 stop.wait(0.02)
             if finisher[0] is not None:
                 stop.wait(FLUSH)
-                for publisher in getattr(nodes[finisher[0]], "final_publishers", ()):  # latched: goes with us
+                for publisher in nodes[finisher[0]].final_publishers:  # latched: goes with us
                     publisher.wait_for_all_acked(Duration(seconds=FINAL_ACK_WAIT))
             halt.set()
 

@@ -32,6 +32,7 @@ from rclpy.node import Node
 from rclpy.signals import SignalHandlerOptions
 
 from .discovery import default_to_loopback
+from .graph_end import EndsGraph
 from .unique_names import UniqueNameWatch
 
 EXIT_BAD_START = 2
@@ -88,8 +89,8 @@ FINAL_ACK_WAIT = 5.0
 """Wall seconds a finishing node waits for its readers to acknowledge its final messages."""
 
 
-def run_until_finished(node, executor, stop: threading.Event, failed: int = 1) -> int:
-    """The ``run`` of a node that ends its graph: spin until ``node.finished`` (an Event) is set,
+def run_until_finished(node: Node, executor, stop: threading.Event, failed: int = 1) -> int:
+    """The ``run`` of a node that ends its graph (:class:`~.graph_end.EndsGraph`): spin until ``node.finished`` is set,
     then let its last messages go out and return 0 if ``node.succeeded`` else ``failed``. A node
     with ``exit_when_done`` False keeps spinning until stopped.
 
@@ -98,12 +99,14 @@ def run_until_finished(node, executor, stop: threading.Event, failed: int = 1) -
     writer, and a runner under load once lost the pull-off rig's verdict that way."""
     from rclpy.duration import Duration
 
+    if not isinstance(node, EndsGraph):
+        raise TypeError(f"{node.get_name()} does not end a graph: it declares none of EndsGraph's attributes")
     while not stop.is_set() and node.context.ok():
         executor.spin_once(timeout_sec=0.1)
-        if node.finished.is_set() and getattr(node, "exit_when_done", True):
+        if node.finished.is_set() and node.exit_when_done:
             for _ in range(5):  # let the final messages go out
                 executor.spin_once(timeout_sec=0.02)
-            for publisher in getattr(node, "final_publishers", ()):
+            for publisher in node.final_publishers:
                 publisher.wait_for_all_acked(Duration(seconds=FINAL_ACK_WAIT))
             return 0 if node.succeeded else failed
     return 0

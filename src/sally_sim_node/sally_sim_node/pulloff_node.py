@@ -128,6 +128,7 @@ class PullOffNode(Node):
         self._duration_ns = round(duration * NS)
         self.finished = threading.Event()
         self.succeeded = False
+        self.exit_when_done = True
         self._armed = False
         self._health = InputHealth(lambda text: self.get_logger().error(text), watched=(MAGNETS,))
         self._order = StampOrder("magnets", gap=None)  # a test cannot go on in a new sim
