@@ -4,10 +4,12 @@ the same handlers on the same messages, so a recorded run's report can be comput
 
 from __future__ import annotations
 
-import numpy as np
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus
 
 from sally_interfaces.msg import FootStates, IKTarget, MagnetArray, PullOffResult, SequenceStatus
+from sally_node_common.foot_states_msg import foot_states_from_msg
+from sally_node_common.ik_target_msg import ik_target_from_msg
+from sally_node_common.inputs import InputError
 from sally_node_common.qos import LATCHED
 from sally_node_common.stamps import stamp_ns
 
@@ -66,13 +68,17 @@ class RunRecorder:
             rec.keep = False  # the record keeps what is needed; the raw messages would only pile up
 
     def _on_feet(self, msg: FootStates) -> None:
+        try:
+            stamp, feet = foot_states_from_msg(msg)
+        except InputError:
+            return  # a malformed message (an outside publisher): the nodes refuse it too
         self.record.feet.append(
             FootSample(
-                seconds(msg.header.stamp),
-                {f.foot: np.array([f.pose.position.x, f.pose.position.y, f.pose.position.z]) for f in msg.feet},
-                {f.foot: int(f.mode) for f in msg.feet},
-                {f.foot: bool(f.in_contact) for f in msg.feet},
-                {f.foot: np.array([f.hip_pivot.x, f.hip_pivot.y, f.hip_pivot.z]) for f in msg.feet},
+                stamp * 1e-9,
+                {foot: f.position for foot, f in feet.items()},
+                {foot: int(f.mode) for foot, f in feet.items()},
+                {foot: f.in_contact for foot, f in feet.items()},
+                {foot: f.hip_pivot for foot, f in feet.items()},
             )
         )
 
@@ -89,9 +95,12 @@ class RunRecorder:
         )
 
     def _on_target(self, msg: IKTarget) -> None:
-        if msg.foot:
-            p = msg.position
-            self.record.targets.append((seconds(msg.header.stamp), msg.foot, msg.phase, np.array([p.x, p.y, p.z])))
+        try:
+            tick = ik_target_from_msg(msg)
+        except InputError:
+            return
+        if tick.target is not None:
+            self.record.targets.append((tick.stamp * 1e-9, tick.foot, tick.phase, tick.target.position))
 
     def _on_status(self, msg: SequenceStatus) -> None:
         t = seconds(msg.header.stamp)

@@ -27,7 +27,6 @@ from collections import Counter
 
 import numpy as np
 from diagnostic_msgs.msg import DiagnosticArray
-from geometry_msgs.msg import Point, Pose, Quaternion
 from nav_msgs.msg import Odometry
 from rclpy.node import Node
 from sensor_msgs.msg import JointState
@@ -35,22 +34,21 @@ from sensor_msgs.msg import JointState
 from sally_description import JOINT_NAMES, LEGS, build_model
 from sally_description.constants import ACTUATED_JOINT_NAMES, hip_site
 from sally_description.contact import FootContactMonitor
-from sally_interfaces.msg import FootState, FootStates, IKStatus, StanceCommand
+from sally_interfaces.msg import FootStates, IKStatus, StanceCommand
 from sally_interfaces.msg import IKTarget as IKTargetMsg
 from sally_node_common import run_node
 from sally_node_common.body_target import BodyTarget
 from sally_node_common.diagnostics import diagnostic_array, diagnostic_status
-from sally_node_common.ik_target import IKTarget, IKTargetError
+from sally_node_common.foot_states_msg import FootStateData, foot_states_to_msg
+from sally_node_common.ik_target import IKTarget
+from sally_node_common.ik_target_msg import TargetTick, ik_target_from_msg
 from sally_node_common.input_health import InputHealth
 from sally_node_common.inputs import (
-    MAX_DISTANCE,
     UNKNOWN,
     InputError,
     StampOrder,
     joint_arrays,
     known,
-    numbers,
-    unit_quaternion,
 )
 from sally_node_common.kept_topics import subscribe_kept
 from sally_node_common.messages import odometry_pose
@@ -66,7 +64,6 @@ from .stamp_sync import AfterStance, StampPairs, TickWait
 from .whole_body_ik import IKConfig, StanceMode, WholeBodyIK
 
 STATES, ODOM, TARGET, STANCE = "/joint_states", "/sally/odom", "/sally/ik_target", "/sally/stance"
-MAX_COST = 1e6
 COSTS = ("posture_cost", "body_position_cost", "body_orientation_cost", "stance_position_cost", "wall_orientation_cost")
 _DEFAULTS = IKConfig()
 TABLE = ParameterTable(
@@ -117,7 +114,7 @@ class IKNode(Node):
         self._pending_stance: dict[str, StanceMode] = {}
         self._ticks: TickWait[tuple[int, np.ndarray, Pose7]] = TickWait(bool(self.get_parameter("target_sync").value))
         """Matched states (stamp, joints, body) waiting for the sequencer's tick; wall clock."""
-        self._after_stance: AfterStance[tuple[IKTargetMsg, IKTarget | None, BodyTarget | None, bool]] = AfterStance()
+        self._after_stance: AfterStance[TargetTick] = AfterStance()
         """Targets (message, checked foot and body targets, kept) waiting for the stance command they
         follow; wall clock."""
         self._ticks.partner_present = lambda: publishes(self, TARGET)  # a slow sequencer is waited for
@@ -207,14 +204,14 @@ class IKNode(Node):
             self._solve(*ready)
 
     def _check_wait(self) -> None:
-        for msg, target, body, kept in self._after_stance.check(time.monotonic()):
+        for tick in self._after_stance.check(time.monotonic()):
             self.get_logger().warning(
-                f"no stance command stamped {stamp_ns(msg.stance_stamp) * 1e-9:.3f} s (named by the target "
-                f"stamped {stamp_ns(msg.header.stamp) * 1e-9:.3f} s) within {self._after_stance.wait:g} s; "
+                f"no stance command stamped {tick.stance_stamp * 1e-9:.3f} s (named by the target "
+                f"stamped {tick.stamp * 1e-9:.3f} s) within {self._after_stance.wait:g} s; "
                 "taking the target without",
                 throttle_duration_sec=5.0,
             )
-            self._take_target(msg, target, body, kept)
+            self._take_target(tick)
         timed_out = self._ticks.check(time.monotonic())
         if timed_out is not None:
             self.get_logger().warning(
@@ -225,66 +222,42 @@ class IKNode(Node):
 
     def _on_target(self, msg: IKTargetMsg, kept: bool = False) -> None:
         """A swing target; an empty foot is a tick (no target this step) from a sequencer."""
-        stamp = stamp_ns(msg.header.stamp)
         try:
-            target = self._check_target(msg)
-            body = self._check_body(msg)
-            if stamp:
-                self._target_order.admit(stamp)
+            tick = ik_target_from_msg(msg)
+            if tick.stamp:
+                self._target_order.admit(tick.stamp)
         except InputError as exc:
             return self._reject(TARGET, exc.reason, msg.foot, f"{exc}", kept)
         self._health.heard(TARGET)
-        arrived = (msg, target, body, kept)
-        for item in self._after_stance.target(stamp_ns(msg.stance_stamp), arrived, time.monotonic()):
-            self._take_target(*item)
+        for taken in self._after_stance.target(tick.stance_stamp, tick, time.monotonic()):
+            self._take_target(taken)
         return None
 
-    def _take_target(self, msg: IKTargetMsg, target: IKTarget | None, body: BodyTarget | None, kept: bool) -> None:
+    def _take_target(self, tick: TargetTick) -> None:
         """A checked target whose stance command is in (or given up on): judged against the stance,
         kept for the next solve (with its body target), and the tick it carries."""
-        stamp = stamp_ns(msg.header.stamp)
-        if body is not None:
-            self._pending_body = body
+        stamp, foot, target = tick.stamp, tick.foot, tick.target
+        if tick.body is not None:
+            self._pending_body = tick.body
         if (
             target is not None
-            and self.ik.modes[msg.foot] is not StanceMode.SWING
-            and self._pending_stance.get(msg.foot) is not StanceMode.SWING
+            and self.ik.modes[foot] is not StanceMode.SWING
+            and self._pending_stance.get(foot) is not StanceMode.SWING
         ):
             self._reject(
                 TARGET,
                 "not_swinging",
-                msg.foot,
-                f"foot {msg.foot} is in {self.ik.modes[msg.foot].name} stance; only a SWING foot takes targets",
+                foot,
+                f"foot {foot} is in {self.ik.modes[foot].name} stance; only a SWING foot takes targets",
             )
         elif target is not None:
-            self._pending_target = (msg.foot, target)
+            self._pending_target = (foot, target)
             self._counts["targets"] += 1
         if stamp:  # a well-formed target in order moves a synced graph on, even one refused for the stance
             released = self._ticks.tick(stamp)
             if released is not None:
                 self._solve(*released)
         return None
-
-    def _check_body(self, msg: IKTargetMsg) -> BodyTarget | None:
-        if not msg.has_body_pose:
-            return None
-        p, q = msg.body_pose.position, msg.body_pose.orientation
-        position = numbers((p.x, p.y, p.z), MAX_DISTANCE, "IK target body position", " m")
-        quat = unit_quaternion((q.w, q.x, q.y, q.z), "IK target body orientation")
-        return BodyTarget(position, quat)
-
-    def _check_target(self, msg: IKTargetMsg) -> IKTarget | None:
-        if not msg.foot:
-            return None
-        known([msg.foot], LEGS, "IK target foot")
-        p, a = msg.position, msg.face_axis
-        position = numbers((p.x, p.y, p.z), MAX_DISTANCE, "IK target position", " m")
-        face = numbers((a.x, a.y, a.z), MAX_DISTANCE, "IK target face axis") if msg.has_face_axis else None
-        costs = numbers((msg.position_cost, msg.orientation_cost), MAX_COST, "IK target costs")
-        try:
-            return IKTarget(position, face, float(costs[0]), float(costs[1]))
-        except IKTargetError as exc:
-            raise InputError("invalid", str(exc)) from None
 
     def _on_stance(self, msg: StanceCommand, kept: bool = False) -> None:
         feet, modes = list(msg.feet), list(msg.modes)
@@ -307,8 +280,8 @@ class IKNode(Node):
         # seated with its face a few degrees off flat, and the foot's contact flag was lost
         self._pending_stance.update(zip(feet, (StanceMode(m) for m in modes)))
         self._counts["stance_commands"] += 1
-        for item in self._after_stance.stance(stamp):
-            self._take_target(*item)
+        for tick in self._after_stance.stance(stamp):
+            self._take_target(tick)
         return None
 
     def _apply_stance(self) -> None:
@@ -388,27 +361,21 @@ class IKNode(Node):
         return None
 
     def _foot_states(self, stamp: int) -> FootStates:
-        msg = FootStates()
-        set_stamp(msg.header, stamp)
-        msg.header.frame_id = "world"
         data = self.ik.configuration.data
+        feet = {}
         for leg in LEGS:
             pose = self.ik.foot_pose(leg)
-            t, (w, x, y, z) = pose.translation(), pose.rotation().wxyz
-            hip = data.site_xpos[self._hip_sites[leg]]
-            contact = self._contacts.readout(leg, t)
-            msg.feet.append(
-                FootState(
-                    foot=leg,
-                    pose=Pose(position=Point(x=t[0], y=t[1], z=t[2]), orientation=Quaternion(w=w, x=x, y=y, z=z)),
-                    hip_pivot=Point(x=hip[0], y=hip[1], z=hip[2]),
-                    mode=int(self.ik.modes[leg]),
-                    in_contact=contact.in_contact,
-                    penetration=contact.penetration,
-                    lift=contact.lift,
-                )
+            contact = self._contacts.readout(leg, pose.translation())
+            feet[leg] = FootStateData(
+                pose.translation(),
+                np.asarray(pose.rotation().wxyz),
+                data.site_xpos[self._hip_sites[leg]].copy(),
+                self.ik.modes[leg],
+                contact.in_contact,
+                contact.penetration,
+                contact.lift,
             )
-        return msg
+        return foot_states_to_msg(stamp, feet)
 
     def _publish_diagnostics(self) -> None:
         counts = dict(sorted(self._counts.items()))

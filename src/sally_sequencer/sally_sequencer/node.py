@@ -38,15 +38,17 @@ from sally_interfaces.msg import IKTarget as IKTargetMsg
 from sally_node_common import StartupError, run_node, run_until_finished
 from sally_node_common.body_target import BodyTarget, body_from_hips
 from sally_node_common.diagnostics import diagnostic_array, diagnostic_status
+from sally_node_common.foot_states_msg import foot_states_from_msg
 from sally_node_common.ik_target import IKTarget
+from sally_node_common.ik_target_msg import TargetTick, ik_target_to_msg
 from sally_node_common.input_health import InputHealth
-from sally_node_common.inputs import MAX_DISTANCE, UNKNOWN, InputError, StampOrder, known, numbers, unit_quaternion
+from sally_node_common.inputs import MAX_DISTANCE, UNKNOWN, InputError, StampOrder, known, numbers
 from sally_node_common.kept_topics import subscribe_kept
 from sally_node_common.messages import check_magnet_array
 from sally_node_common.parameters import Param, ParameterTable
 from sally_node_common.qos import KEPT, LATCHED, RELIABLE_DEEP
 from sally_node_common.sim_resets import ResetWatch, subscribe_resets
-from sally_node_common.stamps import set_stamp, set_time, stamp_ns
+from sally_node_common.stamps import set_stamp, stamp_ns
 from sally_node_common.stance import StanceMode
 from sally_node_common.wall_timers import wall_timer
 
@@ -193,21 +195,8 @@ class SequencerNode(Node):
         return None
 
     def _readings(self, msg: FootStates) -> dict[str, FootReading]:
-        feet = [f.foot for f in msg.feet]
-        known(feet, FEET, "foot states")
-        if sorted(feet) != sorted(FEET):
-            raise InputError("length", f"foot states must have each of {list(FEET)} once, got {feet}")
-        readings = {}
-        for f in msg.feet:
-            p, h, q = f.pose.position, f.hip_pivot, f.pose.orientation
-            position = numbers((p.x, p.y, p.z), MAX_DISTANCE, f"foot state of {f.foot}", " m")
-            hip = numbers((h.x, h.y, h.z), MAX_DISTANCE, f"hip pivot of {f.foot}", " m")
-            unit_quaternion((q.w, q.x, q.y, q.z), f"foot orientation of {f.foot}")
-            numbers((f.penetration, f.lift), MAX_DISTANCE, f"contact readout of {f.foot}", " m")
-            if f.mode not in MODE_NAMES:
-                raise InputError(UNKNOWN, f"foot state of {f.foot} has unknown mode {f.mode}")
-            readings[f.foot] = FootReading(position, hip)
-        return readings
+        _, feet = foot_states_from_msg(msg)
+        return {foot: FootReading(f.position, f.hip_pivot) for foot, f in feet.items()}
 
     def _check_outputs(self) -> None:
         """Until every output reaches its readers (:mod:`.readiness`); then say so with a tick
@@ -310,27 +299,14 @@ class SequencerNode(Node):
 
     # --- outputs --------------------------------------------------------------------------------
     def _publish_target(self, when: int, target, body: BodyTarget | None = None) -> None:
-        out = IKTargetMsg()
-        set_stamp(out.header, when)
-        set_time(out.stance_stamp, self._stance_sent)
-        out.header.frame_id = "world"
-        if target is not None:
-            foot, goal = target
-            out.foot = foot
-            out.position.x, out.position.y, out.position.z = goal.position.tolist()
-            out.has_face_axis = goal.face_axis is not None
-            if goal.face_axis is not None:
-                out.face_axis.x, out.face_axis.y, out.face_axis.z = goal.face_axis.tolist()
-            out.position_cost, out.orientation_cost = goal.position_cost, goal.orientation_cost
-        if body is not None:
-            out.has_body_pose = True
-            pose = out.body_pose
-            pose.position.x, pose.position.y, pose.position.z = body.position.tolist()
-            pose.orientation.w, pose.orientation.x, pose.orientation.y, pose.orientation.z = body.quat.tolist()
+        """The tick for the solve at ``when``: the swing target and body target if any (an empty
+        foot: a tick with no swing target)."""
+        phase = ""
         if target is not None or body is not None:
             runner = self.campaign.runner
-            out.phase = runner.phase.name if runner is not None else ""
-        self._pub_target.publish(out)  # an empty foot: a tick with no swing target
+            phase = runner.phase.name if runner is not None else ""
+        foot, goal = target if target is not None else ("", None)
+        self._pub_target.publish(ik_target_to_msg(TargetTick(when, self._stance_sent, foot, goal, body, phase)))
 
     def _status_msg(self, when: int, t: float) -> SequenceStatus:
         status = self.campaign.status(t)

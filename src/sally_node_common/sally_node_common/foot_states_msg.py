@@ -1,0 +1,80 @@
+"""``sally_interfaces/FootStates`` to and from :class:`FootStateData`: the IK builds it after each
+solve, the sequencer steps on it and the runner records it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+from geometry_msgs.msg import Point, Pose, Quaternion
+
+from sally_description.constants import LEGS
+from sally_interfaces.msg import FootState, FootStates
+
+from .inputs import MAX_DISTANCE, UNKNOWN, InputError, known, numbers, unit_quaternion
+from .stamps import set_stamp, stamp_ns
+from .stance import StanceMode
+
+
+@dataclass(frozen=True)
+class FootStateData:
+    """One foot as the IK sees it after a solve."""
+
+    position: np.ndarray
+    """The EE site, world (m)."""
+    quat: np.ndarray
+    """The EE site's orientation, world, (w, x, y, z)."""
+    hip_pivot: np.ndarray
+    """The hip pivot, world (m): the centre of the SWING arc."""
+    mode: StanceMode
+    in_contact: bool
+    """Within 8 mm of its stance baseline (false while swinging)."""
+    penetration: float
+    """Advance into the surface past the baseline (m)."""
+    lift: float
+    """Signed displacement away from the surface against the baseline (m)."""
+
+
+def foot_states_to_msg(stamp: int, feet: Mapping[str, FootStateData]) -> FootStates:
+    """The message for the solve of the state stamped ``stamp`` (ns), feet in ``feet``'s order."""
+    msg = FootStates()
+    set_stamp(msg.header, stamp)
+    msg.header.frame_id = "world"
+    for foot, f in feet.items():
+        (x, y, z), (qw, qx, qy, qz), (hx, hy, hz) = f.position.tolist(), f.quat.tolist(), f.hip_pivot.tolist()
+        msg.feet.append(
+            FootState(
+                foot=foot,
+                pose=Pose(position=Point(x=x, y=y, z=z), orientation=Quaternion(w=qw, x=qx, y=qy, z=qz)),
+                hip_pivot=Point(x=hx, y=hy, z=hz),
+                mode=int(f.mode),
+                in_contact=bool(f.in_contact),
+                penetration=float(f.penetration),
+                lift=float(f.lift),
+            )
+        )
+    return msg
+
+
+def foot_states_from_msg(msg: FootStates) -> tuple[int, dict[str, FootStateData]]:
+    """(stamp ns, foot -> state) of ``msg``; raises :class:`~.inputs.InputError` naming what is wrong
+    (not every foot exactly once, implausible numbers, an orientation that is not a unit quaternion,
+    an unknown mode)."""
+    feet = [f.foot for f in msg.feet]
+    known(feet, LEGS, "foot states")
+    if sorted(feet) != sorted(LEGS):
+        raise InputError("length", f"foot states must have each of {list(LEGS)} once, got {feet}")
+    out = {}
+    for f in msg.feet:
+        p, h, q = f.pose.position, f.hip_pivot, f.pose.orientation
+        position = numbers((p.x, p.y, p.z), MAX_DISTANCE, f"foot state of {f.foot}", " m")
+        hip = numbers((h.x, h.y, h.z), MAX_DISTANCE, f"hip pivot of {f.foot}", " m")
+        quat = unit_quaternion((q.w, q.x, q.y, q.z), f"foot orientation of {f.foot}")
+        penetration, lift = numbers((f.penetration, f.lift), MAX_DISTANCE, f"contact readout of {f.foot}", " m")
+        if f.mode not in {int(m) for m in StanceMode}:
+            raise InputError(UNKNOWN, f"foot state of {f.foot} has unknown mode {f.mode}")
+        out[f.foot] = FootStateData(
+            position, quat, hip, StanceMode(f.mode), bool(f.in_contact), float(penetration), float(lift)
+        )
+    return stamp_ns(msg.header.stamp), out

@@ -1,0 +1,85 @@
+"""``sally_interfaces/IKTarget`` to and from :class:`TargetTick`: the sequencer builds it, the IK
+and the runner read it. A tick carries at most one swing target and one body target; with neither
+it only says the sequencer stepped at its stamp (the IK solves that state once it has it)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sally_description.constants import LEGS
+from sally_interfaces.msg import IKTarget as IKTargetMsg
+
+from .body_target import BodyTarget
+from .ik_target import IKTarget, IKTargetError
+from .inputs import MAX_DISTANCE, InputError, known, numbers, unit_quaternion
+from .stamps import set_stamp, set_time, stamp_ns
+
+MAX_COST = 1e6
+"""The largest position or orientation cost a target may carry (dimensionless task weight)."""
+
+
+@dataclass(frozen=True)
+class TargetTick:
+    """One sequencer step's message to the IK."""
+
+    stamp: int
+    """The IK state it is for (ns of sim time; 0: the ready tick before sim time starts)."""
+    stance_stamp: int = 0
+    """The stance command sent before it (ns; 0: none), which the IK takes first."""
+    foot: str = ""
+    """The swinging foot ``target`` is for ('' with no target)."""
+    target: IKTarget | None = None
+    body: BodyTarget | None = None
+    phase: str = ""
+    """The sequencer's phase when it had a target (the run report and its plots read it)."""
+
+    def __post_init__(self) -> None:
+        if (self.target is None) != (not self.foot):
+            raise ValueError(
+                f"a target needs its foot and a foot its target (foot {self.foot!r}, target {self.target})"
+            )
+
+
+def ik_target_to_msg(tick: TargetTick) -> IKTargetMsg:
+    msg = IKTargetMsg()
+    set_stamp(msg.header, tick.stamp)
+    set_time(msg.stance_stamp, tick.stance_stamp)
+    msg.header.frame_id = "world"
+    if tick.target is not None:
+        goal = tick.target
+        msg.foot = tick.foot
+        msg.position.x, msg.position.y, msg.position.z = goal.position.tolist()
+        msg.has_face_axis = goal.face_axis is not None
+        if goal.face_axis is not None:
+            msg.face_axis.x, msg.face_axis.y, msg.face_axis.z = goal.face_axis.tolist()
+        msg.position_cost, msg.orientation_cost = goal.position_cost, goal.orientation_cost
+    if tick.body is not None:
+        msg.has_body_pose = True
+        pose = msg.body_pose
+        pose.position.x, pose.position.y, pose.position.z = tick.body.position.tolist()
+        pose.orientation.w, pose.orientation.x, pose.orientation.y, pose.orientation.z = tick.body.quat.tolist()
+    msg.phase = tick.phase
+    return msg
+
+
+def ik_target_from_msg(msg: IKTargetMsg) -> TargetTick:
+    """The tick ``msg`` carries; raises :class:`~.inputs.InputError` naming what is wrong (an
+    unknown foot, non-finite or implausible numbers, a body orientation that is not a unit
+    quaternion)."""
+    target = None
+    if msg.foot:
+        known([msg.foot], LEGS, "IK target foot")
+        p, a = msg.position, msg.face_axis
+        position = numbers((p.x, p.y, p.z), MAX_DISTANCE, "IK target position", " m")
+        face = numbers((a.x, a.y, a.z), MAX_DISTANCE, "IK target face axis") if msg.has_face_axis else None
+        costs = numbers((msg.position_cost, msg.orientation_cost), MAX_COST, "IK target costs")
+        try:
+            target = IKTarget(position, face, float(costs[0]), float(costs[1]))
+        except IKTargetError as exc:
+            raise InputError("invalid", str(exc)) from None
+    body = None
+    if msg.has_body_pose:
+        p, q = msg.body_pose.position, msg.body_pose.orientation
+        position = numbers((p.x, p.y, p.z), MAX_DISTANCE, "IK target body position", " m")
+        body = BodyTarget(position, unit_quaternion((q.w, q.x, q.y, q.z), "IK target body orientation"))
+    return TargetTick(stamp_ns(msg.header.stamp), stamp_ns(msg.stance_stamp), msg.foot, target, body, msg.phase)
