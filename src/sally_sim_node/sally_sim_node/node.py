@@ -1,7 +1,10 @@
 """The sim node: Sally's MuJoCo physics behind ROS 2 topics, services and parameters.
 
-A thin layer: physics is :class:`Simulator`, pacing :class:`Pacer`, the hold :class:`EffortWatchdog`
-and every message is built or checked by :mod:`conversions`. This module only wires them.
+A thin layer: physics is :class:`Simulator`, pacing :class:`Pacer`, the hold :class:`EffortWatchdog`,
+which effort answers count :mod:`.lockstep`, the /diagnostics statuses :mod:`.sim_diagnostics`, the
+scene's topics (TF, markers, wrenches, camera) :class:`.scene_outputs.SceneOutputs`, the viewer
+:class:`.viewer_bridge.ViewerBridge`, and every message is built or checked by :mod:`conversions`.
+This module only wires them to ROS and runs the loop.
 
 Publishes ``/clock``, ``/joint_states``, ``/sally/odom``, ``/sally/magnets``, ``/diagnostics`` and
 ``/sally_sim/holding`` (latched: true while the watchdog holds the pose because efforts stopped);
@@ -27,23 +30,20 @@ from collections import Counter
 
 import numpy as np
 from diagnostic_msgs.msg import DiagnosticArray
-from geometry_msgs.msg import WrenchStamped
 from nav_msgs.msg import Odometry
 from rclpy._rclpy_pybind11 import InvalidHandle, RCLError
 from rclpy.node import Node
-from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 from rosgraph_msgs.msg import Clock
 from sensor_msgs.msg import JointState
-from std_msgs.msg import Bool, Header, String
+from std_msgs.msg import Bool, Header
 from std_srvs.srv import SetBool, Trigger
-from visualization_msgs.msg import MarkerArray
 
 from sally_description import JOINT_NAMES, LEGS, DescriptionError, PhysicsParams, build_model
 from sally_description.constants import ACTUATED_JOINT_NAMES, magnet_body
 from sally_interfaces.msg import ExternalForce, MagnetArray, MagnetCommand
 from sally_interfaces.srv import StepSim
 from sally_node_common import StartupError, run_node, spin_until_shutdown
-from sally_node_common.diagnostics import diagnostic_array, diagnostic_status
+from sally_node_common.diagnostics import diagnostic_array
 from sally_node_common.input_health import InputHealth
 from sally_node_common.inputs import InputError, StampOrder
 from sally_node_common.partners import SLOW_PARTNER_WAIT, keep_waiting, other_publishers, publishes
@@ -53,16 +53,15 @@ from sally_node_common.sim_resets import RESET_TOPIC
 from sally_node_common.unique_names import full_name
 
 from . import conversions as conv
-from . import visuals
-from .camera import OffscreenCamera
+from . import sim_diagnostics
 from .command_schedule import Action, CommandSchedule, run_due
 from .errors import DivergenceError, SimulationError
-from .frames import BodyFrames, Frame
 from .lockstep import EffortGate, LockstepWait, Step, Verdict
 from .pacing import Pacer, PacingConfig
+from .scene_outputs import SceneOutputs
 from .sim_parameters import TABLE, steps_per
 from .simulator import Simulator
-from .viewer_scene import draw_arrows
+from .viewer_bridge import ViewerBridge, display_available
 from .watchdog import EffortWatchdog
 
 EXIT_DIVERGED = 3
@@ -76,13 +75,9 @@ PARTNER_POLL = 0.5
 """Wall seconds between two looks at the graph while a lockstep wait goes on past lockstep_timeout."""
 SWITCH_INTERVAL = 0.0002
 """GIL switch interval (s) while the loop runs; Python's default is 5 ms, ten physics steps."""
-SPACE_KEY = 32
-"""GLFW's key code of the space bar (the viewer's key callback gets GLFW codes)."""
 IDLE_WAIT = 0.05
 """Wall seconds the loop waits between checks while paused or diverged."""
 MAX_STEP_REQUEST = 1_000_000
-TF_QOS = QoSProfile(depth=100, reliability=ReliabilityPolicy.RELIABLE, durability=DurabilityPolicy.VOLATILE)
-"""tf2's broadcaster QoS for /tf (rviz and tf2 listeners match it)."""
 EFFORTS, MAGNET_CMD, EXTERNAL_FORCE = "/sally/joint_efforts", "/sally/magnet_cmd", "/sally_sim/external_force"
 
 
@@ -140,7 +135,11 @@ class SimNode(Node):
         self._pub_diag = self.create_publisher(DiagnosticArray, "/diagnostics", 10)
         self._pub_holding = self.create_publisher(Bool, "/sally_sim/holding", LATCHED)
         self._pub_holding.publish(Bool(data=False))
-        self._open_visuals()
+        camera = (int(p("camera_width")), int(p("camera_height"))) if float(p("camera_rate")) > 0 else None
+        self._scene = SceneOutputs(self, self.sim, self.now_ns, camera)
+        if self._scene.camera is not None:
+            self._camera_every = steps_per(float(p("camera_rate")), self.dt)
+            self._apply_rates()  # runs of steps now also stop at camera frames
         self._sub_efforts = self.create_subscription(JointState, EFFORTS, self._on_efforts, RELIABLE_DEEP)
         self.create_subscription(MagnetCommand, MAGNET_CMD, self._on_magnet_cmd, 10)
         self.create_subscription(ExternalForce, EXTERNAL_FORCE, self._on_external_force, RELIABLE_DEEP)
@@ -200,7 +199,8 @@ class SimNode(Node):
         # where a run of physics steps has to stop to publish; a gated period publishes the state
         # at its start itself
         state = () if self._gated else (self._state_every,)
-        camera = (self._camera_every,) if getattr(self, "_camera", None) is not None else ()
+        scene = getattr(self, "_scene", None)
+        camera = (self._camera_every,) if scene is not None and scene.camera is not None else ()
         self._publish_periods = (
             self._clock_every,
             *state,
@@ -254,7 +254,7 @@ class SimNode(Node):
                 if time.monotonic() >= self._next_diag:
                     self._publish_diagnostics()
                 if self._viewer is not None:
-                    self._sync_viewer()
+                    self._viewer.sync()
             return 0
         except (InvalidHandle, RCLError):
             if self.context.ok():
@@ -264,7 +264,8 @@ class SimNode(Node):
             with self._answer:
                 self._answer.notify_all()
             spinner.join(timeout=2.0)
-            self._close_viewer()
+            if self._viewer is not None:
+                self._viewer.close()
 
     def _advance(self, n: int) -> None:
         """n physics steps with the latest efforts (or the hold), publishing what falls due.
@@ -298,11 +299,11 @@ class SimNode(Node):
             if k % self._telemetry_every == 0:
                 self._publish_magnets()
             if k % self._tf_every == 0:
-                self._publish_tf()
+                self._scene.publish_tf(self.now_ns)
             if k % self._visual_every == 0:
-                self._publish_visuals()
-            if self._camera is not None and k % self._camera_every == 0:
-                self._publish_camera()
+                self._scene.publish_visuals(self.now_ns)
+            if self._scene.camera is not None and k % self._camera_every == 0:
+                self._scene.publish_camera(self.now_ns)
 
     def _wait_for_fresh_efforts(self) -> None:
         """Realtime/fast: do not run ahead of a live controller by more than ``effort_max_age``.
@@ -593,207 +594,37 @@ class SimNode(Node):
 
     def _publish_diagnostics(self) -> None:
         self._next_diag = time.monotonic() + self._diag_period
-        pace = self._pacer.status
-        lags = np.array(pace.recent_lags) if pace.recent_lags else np.zeros(1)
-        realtime = self._mode == "realtime"
-        clocks = self._other_clocks()
-        pacing = diagnostic_status(
-            "sally_sim: pacing",
-            "warn" if (realtime and pace.state.value == "degraded") or clocks else "ok",
-            f"{self._mode}"
-            + (f", {pace.state.value}" if realtime else "")
-            + (", paused" if self._paused else "")
-            + (f", another /clock from {', '.join(clocks)}" if clocks else ""),
-            {
-                "other_clock_publishers": ", ".join(clocks) or "none",
-                "mode": self._mode,
-                "paused": self._paused,
-                "sim_time": self.now_ns * 1e-9,
-                "target_factor": pace.target_factor,
-                "effective_factor": pace.effective_factor,
-                "achieved_factor": pace.achieved_factor,
-                "catch_up_state": pace.state.value,
-                "lag_ms": pace.lag * 1e3,
-                "lag_p50_ms": float(np.percentile(lags, 50)) * 1e3,
-                "lag_p99_ms": float(np.percentile(lags, 99)) * 1e3,
-                "dropped_ms": pace.dropped * 1e3,
-                "catch_ups": pace.catch_ups,
-                "degradations": pace.degradations,
-            },
-        )
-        wd = self._watchdog
-        rejected = self._health.total
-        commands = diagnostic_status(
-            "sally_sim: commands",
-            "warn" if wd.engaged or rejected else "ok",
-            ("holding: no effort commands (stale input /sally/joint_efforts)" if wd.engaged else "efforts flowing")
-            + (f", {rejected} rejected" if rejected else ""),
-            {
-                "efforts_received": self._counts["efforts"],
-                "effort_waits_timed_out": self._counts["effort_waits_timed_out"],
-                **self._health.values(),
-                "late": self._counts["late"],
-                "clamped_efforts": self._counts["clamped"],
-                "lockstep_timeouts": self._counts["lockstep_timeouts"],
-                "slow_answers": self._counts["slow_answers"],
-                "magnet_commands": self._counts["magnet_commands"],
-                "magnet_commands_past_due": self._counts["magnet_commands_past_due"],
-                "external_forces": self._counts["external_forces"],
-                "watchdog_engaged": wd.engaged,
-                "watchdog_engagements": wd.engagements,
-                "last_command_age_s": wd.age(self.sim.time),
-            },
-        )
-        physics = diagnostic_status(
-            "sally_sim: physics",
-            "error" if self._diverged else "ok",
-            str(self._diverged) if self._diverged else "stable",
-            {
-                "diverged": self._diverged is not None,
-                "divergences": self._counts["divergences"],
-                "resets": self._counts["resets"],
-                "magnets_on": ",".join(leg for leg in LEGS if self.sim.magnet_enabled(leg)) or "none",
-                "external_forces_on": ",".join(sorted(self._loads)) or "none",
-            },
-        )
-        self._pub_diag.publish(diagnostic_array([pacing, commands, physics], self.now_ns))
-
-    # --- TF, robot description, markers, wrenches (only while someone subscribes) ---------------
-    def _open_visuals(self) -> None:
-        from sally_description.urdf import urdf_from_model
-        from tf2_msgs.msg import TFMessage  # built by the bootstrap from ROS 2's definition
-
-        model = self.sim.model
-        self._frames = BodyFrames(model)
-        self._pub_tf = self.create_publisher(TFMessage, "/tf", TF_QOS)
-        self._pub_tf_static = self.create_publisher(TFMessage, "/tf_static", LATCHED)
-        self._pub_description = self.create_publisher(String, "/robot_description", LATCHED)
-        self._pub_markers = self.create_publisher(MarkerArray, "/sally/markers", 10)
-        self._pub_wrenches = {
-            (foot, kind): self.create_publisher(WrenchStamped, f"/sally/feet/{foot}/{kind}_wrench", 10)
-            for foot in LEGS
-            for kind in ("magnet", "contact")
-        }
-        self._pub_description.publish(String(data=urdf_from_model(model)))
-        self._plates = self.sim.plates()
-        self._camera: OffscreenCamera | None = None
-        static = self._frames.static(self._plates)
-        if float(self._p("camera_rate")) > 0:
-            static.append(self._open_camera())
-        self._pub_tf_static.publish(visuals.tf_message(self.now_ns, static))
-
-    def _open_camera(self) -> Frame:
-        """Open the camera and its topics; its optical frame, for /tf_static."""
-        from sensor_msgs.msg import CameraInfo, Image
-
-        from .camera import OPTICAL_SUFFIX, optical_quaternion
-
-        model = self.sim.model
-        if model.ncam == 0:
-            raise StartupError("camera_rate > 0 but the model has no camera")
-        try:
-            camera = OffscreenCamera(
-                model, model.camera(0).name, int(self._p("camera_width")), int(self._p("camera_height"))
-            )
-        except (ValueError, RuntimeError, ImportError) as exc:
-            raise StartupError(f"cannot render the camera offscreen (EGL): {exc}") from None
-        self._camera = camera
-        self._camera_frame = camera.name + OPTICAL_SUFFIX
-        self._camera_every = steps_per(float(self._p("camera_rate")), self.dt)
-        self._apply_rates()  # runs of steps now also stop at camera frames
-        self._pub_image = self.create_publisher(Image, "/sally/camera/image_raw", 2)
-        self._pub_camera_info = self.create_publisher(CameraInfo, "/sally/camera/camera_info", 2)
-        body = int(model.cam_bodyid[camera.id])
-        return Frame(
-            model.body(body).name if body else "world",
-            self._camera_frame,
-            model.cam_pos[camera.id].copy(),
-            optical_quaternion(model.cam_quat[camera.id]),
-        )
-
-    def _publish_camera(self) -> None:
-        camera, now = self._camera, self.now_ns
-        assert camera is not None
-        if self._pub_image.get_subscription_count():
-            self._pub_image.publish(visuals.image(now, self._camera_frame, camera.render(self.sim.data)))
-        if self._pub_camera_info.get_subscription_count():
-            self._pub_camera_info.publish(
-                visuals.camera_info(now, self._camera_frame, camera.width, camera.height, camera.intrinsics())
-            )
-
-    def _publish_tf(self) -> None:
-        if self._pub_tf.get_subscription_count():
-            self._pub_tf.publish(visuals.tf_message(self.now_ns, self._frames.moving(self.sim.data)))
-
-    def _publish_visuals(self) -> None:
-        now, sim = self.now_ns, self.sim
-        if self._pub_markers.get_subscription_count():
-            readouts = sim.magnet_readouts()
-            feet = {
-                leg: visuals.FootScene(readouts[leg], sim.magnet_position(leg), sim.sampling_spheres(leg))
-                for leg in LEGS
-            }
-            self._pub_markers.publish(visuals.markers(now, feet, sim.contact_points(), self._plates))
-        for (foot, kind), publisher in self._pub_wrenches.items():
-            if publisher.get_subscription_count():
-                force, torque = sim.magnet_wrench(foot) if kind == "magnet" else sim.foot_contact_wrench(foot)
-                publisher.publish(visuals.wrench(now, magnet_body(foot), sim.magnet_rotation(foot), force, torque))
+        wd, diverged = self._watchdog, str(self._diverged) if self._diverged is not None else None
+        statuses = [
+            sim_diagnostics.pacing_status(
+                self._mode, self._paused, self.now_ns * 1e-9, self._pacer.status, self._other_clocks()
+            ),
+            sim_diagnostics.commands_status(
+                self._counts,
+                self._health.values(),
+                self._health.total,
+                wd.engaged,
+                wd.engagements,
+                wd.age(self.sim.time),
+            ),
+            sim_diagnostics.physics_status(
+                diverged, self._counts, [leg for leg in LEGS if self.sim.magnet_enabled(leg)], list(self._loads)
+            ),
+        ]
+        self._pub_diag.publish(diagnostic_array(statuses, self.now_ns))
 
     # --- viewer ---------------------------------------------------------------------------------
-    def _open_viewer(self):
-        import os
-
-        if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
+    def _open_viewer(self) -> ViewerBridge | None:
+        if not display_available():
             self.get_logger().warning("headless:=false but no display is available; running headless")
             return None
-        import mujoco.viewer
-
-        self._next_view = 0.0
-        self._pause_key = False
-        before = set(threading.enumerate())
-        viewer = mujoco.viewer.launch_passive(self.sim.model, self.sim.data, key_callback=self._on_key)
-        self._viewer_threads = [t for t in threading.enumerate() if t not in before]
-        """The viewer's own thread: it must have finished (its GLFW teardown included) before the
-        process exits, or the exit handlers tear GLFW down beneath it."""
+        viewer = ViewerBridge(self.sim, self._toggle_pause)
         self.get_logger().info("viewer open: Space pauses and resumes the sim (as ~/pause does)")
         return viewer
 
-    def _close_viewer(self) -> None:
-        """Close the viewer and wait for its thread: a process that exits under a running viewer
-        tears GLFW down beneath it (a segfault)."""
-        viewer = self._viewer
-        if viewer is None:
-            return
-        self._viewer = None
-        viewer.close()
-        for thread in self._viewer_threads:  # is_running() turns false before its teardown ends
-            thread.join(timeout=5.0)
-
-    def _on_key(self, keycode: int) -> None:
-        """The viewer's thread: only note the key; the physics loop acts on it."""
-        if keycode == SPACE_KEY:
-            self._pause_key = True
-
-    def _sync_viewer(self) -> None:
-        viewer, now = self._viewer, time.monotonic()
-        if viewer is None or now < self._next_view or not viewer.is_running():
-            return
-        if self._pause_key:
-            self._pause_key = False
-            self._set_paused(not self._paused)
-            self.get_logger().info("paused from the viewer" if self._paused else "resumed from the viewer")
-        with viewer.lock():
-            self._draw_force_arrows(viewer.user_scn)
-        viewer.sync()
-        self._next_view = now + 1 / 30
-
-    def _draw_force_arrows(self, scene) -> None:
-        """Each magnet's force as an arrow from the magnet, coloured as on /sally/markers."""
-        arrows = []
-        for leg, readout in self.sim.magnet_readouts().items():
-            start = self.sim.magnet_position(leg)
-            arrows.append((start, start + visuals.FORCE_SCALE * np.asarray(readout.force), visuals.foot_color(readout)))
-        draw_arrows(scene, arrows)
+    def _toggle_pause(self) -> None:
+        self._set_paused(not self._paused)
+        self.get_logger().info("paused from the viewer" if self._paused else "resumed from the viewer")
 
 
 def main(args: list[str] | None = None) -> int:

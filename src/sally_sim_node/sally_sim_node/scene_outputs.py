@@ -1,0 +1,111 @@
+"""What the sim shows of its scene, with the publishers it owns: the robot description and
+/tf_static once, /tf, the markers and each foot's magnet and contact wrenches, and the camera's
+image and info; each only while someone subscribes (building them costs more than a step). The
+messages are built by :mod:`.visuals`; the sim node says when (its publish schedule)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from geometry_msgs.msg import WrenchStamped
+from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
+from std_msgs.msg import String
+from visualization_msgs.msg import MarkerArray
+
+from sally_description import LEGS
+from sally_description.constants import magnet_body
+from sally_node_common import StartupError
+from sally_node_common.qos import LATCHED
+
+from . import visuals
+from .camera import OffscreenCamera
+from .frames import BodyFrames, Frame
+
+TF_QOS = QoSProfile(depth=100, reliability=ReliabilityPolicy.RELIABLE, durability=DurabilityPolicy.VOLATILE)
+"""tf2's broadcaster QoS for /tf (rviz and tf2 listeners match it)."""
+
+
+class SceneOutputs:
+    """Creates its publishers on ``node`` (``wrap`` applied to each, e.g. the sim's outbox) and
+    publishes the description and /tf_static at once; ``camera_size`` (width, height) opens the
+    model's first camera, rendered offscreen (EGL)."""
+
+    def __init__(
+        self, node, sim, now_ns: int, camera_size: tuple[int, int] | None = None, wrap: Callable = lambda p: p
+    ):
+        from sally_description.urdf import urdf_from_model
+        from tf2_msgs.msg import TFMessage  # built by the bootstrap from ROS 2's definition
+
+        self.sim = sim
+        model = sim.model
+        self._frames = BodyFrames(model)
+        self._tf = wrap(node.create_publisher(TFMessage, "/tf", TF_QOS))
+        tf_static = wrap(node.create_publisher(TFMessage, "/tf_static", LATCHED))
+        description = wrap(node.create_publisher(String, "/robot_description", LATCHED))
+        self._markers = wrap(node.create_publisher(MarkerArray, "/sally/markers", 10))
+        self._wrenches = {
+            (foot, kind): wrap(node.create_publisher(WrenchStamped, f"/sally/feet/{foot}/{kind}_wrench", 10))
+            for foot in LEGS
+            for kind in ("magnet", "contact")
+        }
+        description.publish(String(data=urdf_from_model(model)))
+        self._plates = sim.plates()
+        self.camera: OffscreenCamera | None = None
+        static = self._frames.static(self._plates)
+        if camera_size is not None:
+            static.append(self._open_camera(node, *camera_size, wrap))
+        tf_static.publish(visuals.tf_message(now_ns, static))
+
+    def _open_camera(self, node, width: int, height: int, wrap: Callable) -> Frame:
+        """Open the camera and its topics; its optical frame, for /tf_static."""
+        from sensor_msgs.msg import CameraInfo, Image
+
+        from .camera import OPTICAL_SUFFIX, optical_quaternion
+
+        model = self.sim.model
+        if model.ncam == 0:
+            raise StartupError("camera_rate > 0 but the model has no camera")
+        try:
+            camera = OffscreenCamera(model, model.camera(0).name, width, height)
+        except (ValueError, RuntimeError, ImportError) as exc:
+            raise StartupError(f"cannot render the camera offscreen (EGL): {exc}") from None
+        self.camera = camera
+        self._camera_frame = camera.name + OPTICAL_SUFFIX
+        self._image = wrap(node.create_publisher(Image, "/sally/camera/image_raw", 2))
+        self._camera_info = wrap(node.create_publisher(CameraInfo, "/sally/camera/camera_info", 2))
+        body = int(model.cam_bodyid[camera.id])
+        return Frame(
+            model.body(body).name if body else "world",
+            self._camera_frame,
+            model.cam_pos[camera.id].copy(),
+            optical_quaternion(model.cam_quat[camera.id]),
+        )
+
+    def publish_tf(self, now: int) -> None:
+        if self._tf.get_subscription_count():
+            self._tf.publish(visuals.tf_message(now, self._frames.moving(self.sim.data)))
+
+    def publish_visuals(self, now: int) -> None:
+        """The markers and each foot's wrenches (those someone reads)."""
+        sim = self.sim
+        if self._markers.get_subscription_count():
+            readouts = sim.magnet_readouts()
+            feet = {
+                leg: visuals.FootScene(readouts[leg], sim.magnet_position(leg), sim.sampling_spheres(leg))
+                for leg in LEGS
+            }
+            self._markers.publish(visuals.markers(now, feet, sim.contact_points(), self._plates))
+        for (foot, kind), publisher in self._wrenches.items():
+            if publisher.get_subscription_count():
+                force, torque = sim.magnet_wrench(foot) if kind == "magnet" else sim.foot_contact_wrench(foot)
+                publisher.publish(visuals.wrench(now, magnet_body(foot), sim.magnet_rotation(foot), force, torque))
+
+    def publish_camera(self, now: int) -> None:
+        camera = self.camera
+        assert camera is not None
+        if self._image.get_subscription_count():
+            self._image.publish(visuals.image(now, self._camera_frame, camera.render(self.sim.data)))
+        if self._camera_info.get_subscription_count():
+            self._camera_info.publish(
+                visuals.camera_info(now, self._camera_frame, camera.width, camera.height, camera.intrinsics())
+            )
