@@ -3,10 +3,10 @@
 from sally_node_common.ik_target import IKTarget
 
 from .campaign import CAMPAIGNS, Campaign, CampaignStatus, FootReading, Tick
+from .catalogue import SEQUENCE_FEET, make_sequence
 from .errors import SequenceError
 from .phase import Phase, PhaseContext
 from .runner import RunnerStatus, SequenceRunner
-from .sequences import SEQUENCE_FEET, make_sequence
 
 __all__ = [
     "CAMPAIGNS",

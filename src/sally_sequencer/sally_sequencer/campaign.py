@@ -29,10 +29,12 @@ from sally_node_common.body_target import BodyTarget, body_from_hips
 from sally_node_common.ik_target import IKTarget
 from sally_node_common.stance import StanceMode
 
+from .catalogue import make_sequence
 from .errors import SequenceError
 from .phase import PhaseContext
+from .phase_state import required
 from .runner import RunnerStatus, SequenceRunner
-from .sequences import ORIENT_TIME, make_sequence
+from .sequences import ORIENT_TIME
 
 FEET = LEGS
 BODY = "BODY"
@@ -240,7 +242,7 @@ class Campaign:
         assert runner is not None, "a foot is planted only while its sequence runs"
         runner.force_complete()  # FL stays where it was put
         self.planted[foot] = t
-        self.plant_targets[foot] = np.array(runner.ctx.shared["f2w_plant_target"])
+        self.plant_targets[foot] = np.array(required(runner.ctx.state.reach, "F2W_MEASURE's plan").plant)
         self._set_stance({foot: WALL})
         self._tick.target = None  # a WALL foot takes no targets
         self._tick.events.append(f"{foot} planted on the wall at {t:.3f} s")

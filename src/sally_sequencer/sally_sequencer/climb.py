@@ -50,6 +50,7 @@ from sally_node_common.body_target import BodyTarget
 from sally_node_common.ik_target import IKTarget
 
 from .phase import Phase, PhaseContext
+from .phase_state import BodyMove, Move, required
 from .sequences import FACE_FLOOR, FACE_WALL, FOOT_STANDOFF, lift, measure, reach
 from .swing_path import JointSwing
 from .trajectory import quintic
@@ -104,31 +105,31 @@ def climb_body(y: float) -> BodyTarget:
 def body_move() -> Phase:
     def enter(ctx: PhaseContext) -> None:
         start = ctx.body()
-        ctx.shared["body_move"] = (start, climb_body(float(start.position[1])))
+        ctx.state.body_move = BodyMove(start, climb_body(float(start.position[1])))
 
     def step(t: float, ctx: PhaseContext) -> BodyTarget:
-        start, goal = ctx.shared["body_move"]
-        return start.toward(goal, quintic(t / BODY_TIME))
+        move = required(ctx.state.body_move, "BODY_MOVE's move")
+        return move.start.toward(move.goal, quintic(t / BODY_TIME))
 
     return Phase("BODY_MOVE", BODY_TIME, step, enter)
 
 
 def body_settle() -> Phase:
-    return Phase("BODY_SETTLE", BODY_SETTLE, lambda t, ctx: ctx.shared["body_move"][1])
+    return Phase("BODY_SETTLE", BODY_SETTLE, lambda t, ctx: required(ctx.state.body_move, "BODY_MOVE's goal").goal)
 
 
 def back_swing(foot: str) -> Phase:
     """From the lifted point to the staging point along the joint-space path, the face turning to
-    the wall with it; the name F2W_MEASURE reads the staging point from (``shared["orient"]``) is kept."""
+    the wall with it; it sets the orient move, whose end F2W_MEASURE holds."""
 
     def enter(ctx: PhaseContext) -> None:
         start = ctx.ee_home + [0.0, 0.0, BACK_LIFT]
         staging = plant_point(foot, lateral(ctx)) - BACK_STAGING * FACE_WALL
-        ctx.shared["orient"] = (start, staging)
-        ctx.shared["swing_path"] = JointSwing(foot, ctx.body(), start, staging, FACE_WALL)
+        ctx.state.orient = Move(start, staging)
+        ctx.state.swing_path = JointSwing(foot, ctx.body(), start, staging, FACE_WALL)
 
     def step(t: float, ctx: PhaseContext) -> IKTarget:
-        position, face = ctx.shared["swing_path"].at(quintic(t / BACK_SWING_TIME))
+        position, face = required(ctx.state.swing_path, "BACK_SWING's path").at(quintic(t / BACK_SWING_TIME))
         return IKTarget.with_orientation(position, face)
 
     return Phase("BACK_SWING", BACK_SWING_TIME, step, enter)
@@ -145,15 +146,15 @@ def floor_step(foot: str) -> list[Phase]:
     up = np.array([0.0, 0.0, STEP_HEIGHT])
 
     def move_enter(ctx: PhaseContext) -> None:
-        ctx.shared["step_point"] = step_point(ctx, foot)
+        ctx.state.step_point = step_point(ctx, foot)
 
     def move(t: float, ctx: PhaseContext) -> IKTarget:
-        start, end = ctx.ee_home + up, ctx.shared["step_point"] + up
+        start, end = ctx.ee_home + up, required(ctx.state.step_point, "the step point") + up
         return IKTarget.with_orientation(start + quintic(t / STEP_MOVE_TIME) * (end - start), FACE_FLOOR)
 
     def lower(t: float, ctx: PhaseContext) -> IKTarget:
         return IKTarget.with_orientation(
-            ctx.shared["step_point"] + up * (1.0 - quintic(t / STEP_LOWER_TIME)), FACE_FLOOR
+            required(ctx.state.step_point, "the step point") + up * (1.0 - quintic(t / STEP_LOWER_TIME)), FACE_FLOOR
         )
 
     def seat_enter(ctx: PhaseContext) -> None:
@@ -166,7 +167,7 @@ def floor_step(foot: str) -> list[Phase]:
         Phase(
             "STEP_SEAT",
             STEP_SEAT_TIME,
-            lambda t, ctx: IKTarget.with_orientation(ctx.shared["step_point"], FACE_FLOOR),
+            lambda t, ctx: IKTarget.with_orientation(required(ctx.state.step_point, "the step point"), FACE_FLOOR),
             seat_enter,
         ),
     ]
@@ -188,11 +189,11 @@ def body_square() -> list[Phase]:
 
     def enter(ctx: PhaseContext) -> None:
         start = ctx.body()
-        ctx.shared["square"] = (start, start.squared())
+        ctx.state.square = BodyMove(start, start.squared())
 
     def step(t: float, ctx: PhaseContext) -> BodyTarget:
-        start, goal = ctx.shared["square"]
-        return start.toward(goal, quintic(t / SQUARE_TIME))
+        turn = required(ctx.state.square, "BODY_SQUARE's turn")
+        return turn.start.toward(turn.goal, quintic(t / SQUARE_TIME))
 
     return [Phase("BODY_SQUARE", SQUARE_TIME, step, enter)]
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 
@@ -12,6 +11,7 @@ from sally_node_common.body_target import BodyTarget
 from sally_node_common.ik_target import IKTarget
 
 from .errors import SequenceError
+from .phase_state import PhaseState
 
 
 @dataclass
@@ -31,8 +31,8 @@ class PhaseContext:
     """Distance from a point to the wall along its normal, if the runner knows the wall."""
     body_fn: Callable[[], BodyTarget] | None = None
     """main_frame's current pose (from the hips), if the runner knows it."""
-    shared: dict[str, Any] = field(default_factory=dict)
-    """Free cross-phase state (e.g. F2W_MEASURE -> F2W_REACH's target)."""
+    state: PhaseState = field(default_factory=PhaseState)
+    """What earlier phases of the sequence left for later ones (e.g. F2W_MEASURE's plan for F2W_REACH)."""
 
     def ee_pos(self) -> np.ndarray:
         return np.asarray(self.ee_pos_fn(), dtype=float)

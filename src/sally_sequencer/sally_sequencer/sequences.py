@@ -1,4 +1,5 @@
-"""The sequences: ``orient``, ``f2w`` (FL floor to wall) and ``f2w_fr`` (its FR mirror).
+"""The phases of ``orient``, ``f2w`` (FL floor to wall) and ``f2w_fr`` (its FR mirror); the climb
+(:mod:`.climb`) builds on them; :mod:`.catalogue` names every sequence.
 
 f2w phases:
   LIFT (3.0 s)        quintic raise of the EE by 10 cm from its home; the swing magnet off on entry
@@ -38,6 +39,7 @@ from sally_node_common.ik_target import IKTarget
 
 from .errors import SequenceError
 from .phase import Phase, PhaseContext
+from .phase_state import Move, ReachPlan, Seating, required
 from .seat_trim import SeatTrim
 from .trajectory import quintic
 
@@ -54,19 +56,6 @@ ORIENT_HEIGHT, ORIENT_TIME = 0.40, 3.0
 REACH_TIME = 2.0
 SEAT_TIME = 0.5
 SEAT_SETTLE = 0.25
-SEQUENCE_FEET = {
-    "orient": "FL",
-    "f2w": "FL",
-    "f2w_fr": "FR",
-    "lift": "FL",
-    "b2w_bl": "BL",
-    "b2w_br": "BR",
-    "step_bl": "BL",
-    "step_br": "BR",
-    "body_climb": "BODY",
-    "body_square": "BODY",
-}
-"""Sequence -> the foot it swings (BODY: a body move while every foot holds; see :mod:`.climb`)."""
 
 
 def wall_distance(point: np.ndarray) -> float:
@@ -102,11 +91,11 @@ def swing(angle_deg: float) -> Phase:
     def enter(ctx: PhaseContext) -> None:
         start = ctx.ee_home + [0.0, 0.0, LIFT_HEIGHT]
         pivot = ctx.hip_pivot()
-        ctx.shared["swing"] = (start, pivot)
-        ctx.shared["swing_end"] = _arc(start, pivot, math.radians(angle_deg))
+        ctx.state.swing_arc = (start, pivot)
+        ctx.state.swing_end = _arc(start, pivot, math.radians(angle_deg))
 
     def step(t: float, ctx: PhaseContext) -> IKTarget:
-        start, pivot = ctx.shared["swing"]
+        start, pivot = required(ctx.state.swing_arc, "SWING's arc")
         return IKTarget.position_only(_arc(start, pivot, math.radians(angle_deg) * quintic(t / SWING_TIME)))
 
     return Phase("SWING", SWING_TIME, step, enter)
@@ -120,11 +109,12 @@ def _arc(start: np.ndarray, pivot: np.ndarray, angle: float) -> np.ndarray:
 
 def orient(name: str = "F2W_ORIENT", unbounded: bool = False) -> Phase:
     def enter(ctx: PhaseContext) -> None:
-        start = ctx.shared.get("swing_end", ctx.ee_pos())
-        ctx.shared["orient"] = (start, np.array([start[0], start[1], ctx.ee_home[2] + ORIENT_HEIGHT]))
+        start = ctx.state.swing_end if ctx.state.swing_end is not None else ctx.ee_pos()
+        ctx.state.orient = Move(start, np.array([start[0], start[1], ctx.ee_home[2] + ORIENT_HEIGHT]))
 
     def step(t: float, ctx: PhaseContext) -> IKTarget:
-        start, waypoint = ctx.shared["orient"]
+        move = required(ctx.state.orient, "the orient move")
+        start, waypoint = move.start, move.end
         s = quintic(t / ORIENT_TIME)
         return IKTarget.with_orientation(start + s * (waypoint - start), slerp(FACE_FLOOR, FACE_WALL, s))
 
@@ -140,13 +130,12 @@ def measure() -> Phase:
         direction = reach_direction(here, ctx.hip_pivot())
         along = float(direction @ FACE_WALL)  # m toward the wall per m along the direction
         plant = here + (distance - FOOT_STANDOFF) / along * direction
-        ctx.shared["f2w_plant_target"] = plant
         # the seat's last 2 cm go straight along the wall normal: a foot that moves along the plate
         # as its face touches is held there by friction, trailing its target (4 mm for the back feet)
-        ctx.shared["f2w_reach_target"] = plant - REACH_CLEARANCE * FACE_WALL
+        ctx.state.reach = ReachPlan(plant, plant - REACH_CLEARANCE * FACE_WALL)
 
     def step(t: float, ctx: PhaseContext) -> IKTarget:
-        return IKTarget.with_orientation(ctx.shared["orient"][1], FACE_WALL)
+        return IKTarget.with_orientation(required(ctx.state.orient, "the staging point").end, FACE_WALL)
 
     return Phase("F2W_MEASURE", 0.0, step, enter)
 
@@ -171,22 +160,23 @@ def reach_direction(ee: np.ndarray, hip_pivot: np.ndarray) -> np.ndarray:
 
 def reach() -> Phase:
     def enter(ctx: PhaseContext) -> None:
-        ctx.shared["reach_start"] = ctx.ee_pos()
-        ctx.shared["magnet_on"] = False
-        ctx.shared["seat_trim"] = SeatTrim(FACE_WALL)
+        ctx.state.seating = Seating(ctx.ee_pos(), SeatTrim(FACE_WALL))
 
     def step(t: float, ctx: PhaseContext) -> IKTarget:
-        start, target = ctx.shared["reach_start"], ctx.shared["f2w_reach_target"]
-        plant = ctx.shared["f2w_plant_target"]
-        if t >= REACH_TIME + SEAT_TIME + SEAT_SETTLE and not ctx.shared["magnet_on"]:
+        seating, plan = (
+            required(ctx.state.seating, "the reach's start"),
+            required(ctx.state.reach, "F2W_MEASURE's plan"),
+        )
+        start, target, plant = seating.start, plan.approach, plan.plant
+        if t >= REACH_TIME + SEAT_TIME + SEAT_SETTLE and not seating.magnet_on:
             ctx.enable_magnet()
-            ctx.shared["magnet_on"] = True
+            seating.magnet_on = True
         if t < REACH_TIME:  # untrimmed: moving, the foot trails its target, a lag a trim would wind up
             return IKTarget.with_orientation(start + quintic(t / REACH_TIME) * (target - start), FACE_WALL)
         seat = target + quintic((t - REACH_TIME) / SEAT_TIME) * (plant - target)
-        if ctx.shared["magnet_on"]:  # the magnet holds the foot where it landed: the plan again
+        if seating.magnet_on:  # the magnet holds the foot where it landed: the plan again
             return IKTarget.with_orientation(seat, FACE_WALL)
-        return IKTarget.with_orientation(ctx.shared["seat_trim"].update(t, seat, ctx.ee_pos()), FACE_WALL)
+        return IKTarget.with_orientation(seating.trim.update(t, seat, ctx.ee_pos()), FACE_WALL)
 
     return Phase("F2W_REACH", REACH_TIME, step, enter, unbounded=True)
 
@@ -197,26 +187,3 @@ def slerp(a: np.ndarray, b: np.ndarray, s: float) -> np.ndarray:
     if angle < 1e-9:
         return np.array(b, dtype=float)
     return (math.sin((1.0 - s) * angle) * a + math.sin(s * angle) * b) / math.sin(angle)
-
-
-def make_sequence(name: str) -> list[Phase]:
-    """The phases of sequence ``name`` (fresh objects every call)."""
-    if name == "orient":
-        return [lift(), swing(-SWING_ANGLE_DEG), orient("ORIENT_HOLD", unbounded=True)]
-    if name == "lift":
-        return [lift(), lift_hold()]
-    if name == "f2w":
-        return [lift(), swing(-SWING_ANGLE_DEG), orient(), measure(), reach()]
-    if name == "f2w_fr":
-        return [lift(), swing(+SWING_ANGLE_DEG), orient(), measure(), reach()]
-    if name in ("b2w_bl", "b2w_br", "step_bl", "step_br", "body_climb", "body_square"):
-        from . import climb  # the climb builds on these phases
-
-        if name == "body_climb":
-            return climb.body_climb()
-        if name == "body_square":
-            return climb.body_square()
-        if name.startswith("step_"):
-            return climb.floor_step(SEQUENCE_FEET[name])
-        return climb.back_to_wall(SEQUENCE_FEET[name])
-    raise SequenceError(f"unknown sequence {name!r}; valid: {sorted(SEQUENCE_FEET)}")

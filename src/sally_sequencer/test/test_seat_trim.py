@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from sally_sequencer import PhaseContext, SequenceError, SequenceRunner, make_sequence
+from sally_sequencer.phase_state import Move
 from sally_sequencer.seat_trim import TRIM_LIMIT, SeatTrim
 from sally_sequencer.sequences import FACE_WALL, REACH_TIME, SEAT_SETTLE, SEAT_TIME
 
@@ -68,7 +69,7 @@ def test_reach_seats_a_lagging_foot_on_its_plant_point_and_then_asks_for_the_pla
         disable_magnet=lambda: magnet.append("off"),
     )
     phases = make_sequence("f2w")[3:]  # F2W_MEASURE, F2W_REACH from a foot already facing the wall
-    ctx.shared["orient"] = (ee.copy(), ee.copy())
+    ctx.state.orient = Move(ee.copy(), ee.copy())
     runner = SequenceRunner(phases, ctx, 0.0)
     on = REACH_TIME + SEAT_TIME + SEAT_SETTLE
     seated = None
@@ -79,7 +80,7 @@ def test_reach_seats_a_lagging_foot_on_its_plant_point_and_then_asks_for_the_pla
             seated = ee.copy()  # where the magnet found the foot
         if not magnet:
             ee[:] = target.position + BIAS
-    plant = ctx.shared["f2w_plant_target"]
+    plant = ctx.state.reach.plant
     assert magnet == ["on"]
     assert np.linalg.norm(seated - plant) < 2e-4
     assert target.position == pytest.approx(plant)

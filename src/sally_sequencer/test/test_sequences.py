@@ -85,7 +85,7 @@ def test_swing_arcs_about_the_hip_pivot(name, angle):
 
 def test_orient_rises_40_cm_above_home_and_faces_the_wall():
     _, fake, out = run("f2w", np.arange(0.0, 7.5 + 1e-9, 0.05))
-    start, waypoint = fake.ctx.shared["orient"]
+    start, waypoint = fake.ctx.state.orient.start, fake.ctx.state.orient.end
     assert waypoint == pytest.approx([start[0], start[1], HOME[2] + 0.40])
     orienting = [target for _, phase, target in out if phase == "F2W_ORIENT"]
     assert all(t.face_axis is not None and t.orientation_cost > 0 for t in orienting)
@@ -110,7 +110,7 @@ def test_measure_reach_and_seat_then_the_magnet_on():
         if on_at is None and "on" in fake.magnet:
             on_at = t
         out.append((t, runner.phase.name, target))
-    reach, plant = fake.ctx.shared["f2w_reach_target"], fake.ctx.shared["f2w_plant_target"]
+    reach, plant = fake.ctx.state.reach.approach, fake.ctx.state.reach.plant
     assert reach[0] == pytest.approx(WALL_X - FOOT_STANDOFF - REACH_CLEARANCE)
     assert wall_distance(reach) == pytest.approx(FOOT_STANDOFF + REACH_CLEARANCE)
     assert wall_distance(plant) == pytest.approx(FOOT_STANDOFF)  # the face on the wall
