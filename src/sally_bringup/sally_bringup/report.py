@@ -17,6 +17,7 @@ import numpy as np
 from sally_node_common.body_target import body_from_hips
 from sally_node_common.stance import HELD
 from sally_sequencer.climb import MIN_PITCH_DEG
+from sally_sequencer.verdict import feet_to_plant, held_on_wall, pitched_enough
 
 PLANT_LIMIT_MM = 5.0
 DRIFT_LIMIT_MM = 3.0
@@ -119,11 +120,10 @@ def build_report(record: RunRecord, sequence: str, wall_time_s: float, exit_code
             continue
         target = reach[-1][1]
         error = float(np.linalg.norm(end.position[foot] - target)) * 1e3
-        held = bool(
-            last_magnet
-            and last_magnet.enabled.get(foot)
-            and last_magnet.surface.get(foot) == "wall"
-            and last_magnet.in_contact.get(foot)
+        held = last_magnet is not None and held_on_wall(
+            bool(last_magnet.enabled.get(foot)),
+            last_magnet.surface.get(foot, "none"),
+            bool(last_magnet.in_contact.get(foot)),
         )
         plants[foot] = {
             "target": [round(float(v), 6) for v in target],
@@ -136,8 +136,7 @@ def build_report(record: RunRecord, sequence: str, wall_time_s: float, exit_code
             problems.append(f"{foot} ended {error:.2f} mm from its plant target (limit {PLANT_LIMIT_MM} mm)")
         if not held:
             problems.append(f"{foot} is not held on the wall by its magnet")
-    expected = {"f2w": ("FL", "FR"), "f2w_fr": ("FR",), "f2w_all": ("FL", "FR", "BL", "BR")}.get(sequence, ())
-    for foot in expected:
+    for foot in feet_to_plant(sequence):
         if foot not in plants:
             problems.append(f"{foot} never reached F2W_REACH")
             report[f"{foot.lower()}_plant_error_mm"] = None
@@ -167,7 +166,7 @@ def build_report(record: RunRecord, sequence: str, wall_time_s: float, exit_code
     if end.hips:
         pitch = body_from_hips(end.hips).pitch_deg
         report["body_pitch_deg"] = round(pitch, 2)
-        if sequence in CLIMBS and pitch < MIN_PITCH_DEG:
+        if sequence in CLIMBS and not pitched_enough(pitch):
             problems.append(f"the body ended pitched {pitch:.1f} deg (at least {MIN_PITCH_DEG:g} needed)")
     lost = _contact_losses(record, base.t)
     if lost:

@@ -57,6 +57,7 @@ from .climb import MIN_PITCH_DEG
 from .errors import SequenceError
 from .readiness import missing_readers
 from .telemetry import FootView, face_normal, telemetry_block
+from .verdict import held_on_wall, pitched_enough
 
 MODES = {mode.name: int(mode) for mode in StanceMode}
 """Stance name (the core's) -> the StanceCommand value."""
@@ -348,12 +349,12 @@ class SequencerNode(Node):
             problems.append(f"not done within {self._duration_ns * 1e-9:g} s of sim time")
         for foot in self.campaign.planted:
             enabled, surface, contact = self._magnets.get(foot, (False, "none", False))
-            if not (enabled and surface == "wall" and contact):
+            if not held_on_wall(enabled, surface, contact):
                 problems.append(
                     f"{foot} is not held on the wall (magnet {'on' if enabled else 'off'}, surface {surface}, "
                     f"contact {contact})"
                 )
-        if self.campaign.moves_body and (self._body_pitch is None or self._body_pitch < MIN_PITCH_DEG):
+        if self.campaign.moves_body and not pitched_enough(self._body_pitch):
             problems.append(f"the body is pitched {self._body_pitch or 0.0:.1f} deg, not at least {MIN_PITCH_DEG:g}")
         self.succeeded = not problems
         final = self._status_msg(when, t)

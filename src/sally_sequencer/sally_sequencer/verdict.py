@@ -1,0 +1,35 @@
+"""What a run must end with to count as a success, one function per criterion: the sequencer judges
+its run with them live (on what it hears) and the run report afterwards (on the record), so the two
+never disagree about what success means."""
+
+from __future__ import annotations
+
+from .campaign import CAMPAIGNS
+from .climb import MIN_PITCH_DEG
+
+WALL_PLANT_SEQUENCES = frozenset({"f2w", "f2w_fr", "b2w_bl", "b2w_br"})
+"""Stage sequences that end with their foot planted on the wall (F2W_REACH, magnet on)."""
+SCENARIOS = frozenset({"wall_hold", "floor_lift"})
+"""The optimizer's scenarios: judged by its costs, not by where the feet end."""
+
+
+def feet_to_plant(campaign: str) -> tuple[str, ...]:
+    """The feet campaign ``campaign`` must end with planted on the wall, in the order it plants
+    them (none for the optimizer's scenarios and for campaigns that plant none)."""
+    if campaign in SCENARIOS:
+        return ()
+    feet: list[str] = []
+    for foot, sequence in CAMPAIGNS.get(campaign, ()):
+        if sequence in WALL_PLANT_SEQUENCES and foot not in feet:
+            feet.append(foot)
+    return tuple(feet)
+
+
+def held_on_wall(enabled: bool, surface: str, in_contact: bool) -> bool:
+    """A planted foot is held: its magnet on, against the wall, in contact."""
+    return bool(enabled and surface == "wall" and in_contact)
+
+
+def pitched_enough(pitch_deg: float | None) -> bool:
+    """A climb ends with the body pitched at least :data:`~.climb.MIN_PITCH_DEG` (None: unknown, not enough)."""
+    return pitch_deg is not None and pitch_deg >= MIN_PITCH_DEG

@@ -1,0 +1,25 @@
+"""One home for what success means: the sequencer and the run report judge with these."""
+
+from sally_sequencer.campaign import CAMPAIGNS
+from sally_sequencer.climb import MIN_PITCH_DEG
+from sally_sequencer.verdict import SCENARIOS, feet_to_plant, held_on_wall, pitched_enough
+
+
+def test_each_campaign_plants_the_feet_of_its_wall_stages():
+    assert feet_to_plant("f2w") == ("FL", "FR")
+    assert feet_to_plant("f2w_fr") == ("FR",)
+    assert feet_to_plant("f2w_all") == ("FL", "FR", "BL", "BR")
+    assert feet_to_plant("orient") == () and feet_to_plant("no such campaign") == ()
+    assert all(feet_to_plant(s) == () for s in SCENARIOS) and SCENARIOS <= set(CAMPAIGNS)
+
+
+def test_a_planted_foot_is_held_only_with_its_magnet_on_against_the_wall_in_contact():
+    assert held_on_wall(True, "wall", True)
+    assert not held_on_wall(False, "wall", True)
+    assert not held_on_wall(True, "floor", True)
+    assert not held_on_wall(True, "wall", False)
+
+
+def test_a_climb_ends_pitched_at_least_the_minimum():
+    assert pitched_enough(MIN_PITCH_DEG) and pitched_enough(89.0)
+    assert not pitched_enough(MIN_PITCH_DEG - 0.01) and not pitched_enough(None)
