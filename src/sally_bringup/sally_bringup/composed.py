@@ -18,6 +18,7 @@ import signal
 import sys
 import threading
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 
 from sally_node_common.discovery import default_to_loopback
 from sally_node_common.graph_end import EndsGraph
@@ -36,6 +37,24 @@ NODE_CLASSES = {
 EXIT_FAILED, EXIT_BAD_START = 1, 2
 FLUSH = 0.1
 """Wall seconds the executor keeps spinning after the graph ends, for its last messages."""
+
+
+def keep_record(host):
+    """A :class:`~.recording.RunRecorder` fed by ``host``'s tap: the record of the run as it was
+    published, whatever an outside reader missed. Outside messages come as bytes and are converted."""
+    from rclpy.serialization import deserialize_message
+
+    from .recording import RunRecorder
+
+    recorder = RunRecorder()
+
+    def feed(topic: str, msg, _log_time: int) -> None:
+        if isinstance(msg, (bytes, bytearray)):
+            msg = deserialize_message(bytes(msg), recorder.handlers[topic][0])
+        recorder.feed(topic, msg)
+
+    host.tap(feed, recorder.handlers)
+    return recorder
 
 
 def node_class(executable: str) -> type:
@@ -96,10 +115,13 @@ def run(
     stop: threading.Event,
     params_files: Sequence[str] = (),
     record_to: str | None = None,
+    record_file: str | None = None,
 ) -> int:
     """Host graph ``name`` here until it ends or ``stop`` is set; the process exit status.
     ``params_files`` (``--ros-args --params-file F``) go to every hosted node; ``record_to``: write
-    the run's MCAP there from this process (:mod:`.host_recording`)."""
+    the run's MCAP there from this process (:mod:`.host_recording`); ``record_file``: keep the run's
+    record (what the report is computed from) here and write it there at the end
+    (:mod:`.record_file`)."""
     import rclpy
     from rclpy.duration import Duration
     from rclpy.experimental import EventsExecutor
@@ -113,8 +135,10 @@ def run(
     rclpy.init(args=[], signal_handler_options=SignalHandlerOptions.NO)
     context = rclpy.get_default_context()
     host = Host()
-    recording = recorder_node = None
+    recording = recorder_node = run_record = None
     try:
+        if record_file:
+            run_record = keep_record(host)
         if record_to:
             from .host_recording import open_recording
 
@@ -156,6 +180,13 @@ def run(
     finally:
         if recording is not None:
             recording.close()  # what was published is written before the nodes go
+        if run_record is not None:
+            from .record_file import write_record
+
+            try:
+                write_record(run_record.record, Path(record_file or ""))
+            except OSError as exc:  # a full disk: the runner falls back on what it heard itself
+                print(f"sally_composed: cannot write the run record: {exc}", file=sys.stderr)
         for node in [*host.nodes, *([recorder_node] if recorder_node else [])]:
             node.destroy_node()
         context.try_shutdown()
@@ -192,8 +223,8 @@ def main(argv: list[str] | None = None) -> int:
             if not sep or not key:
                 raise GraphError(f"argument {item!r} is not name:=value")
             values[key] = value
-        record_to = values.pop("record_to", None)
-        return run(argv[0], values, stop, params_files, record_to)
+        record_to, record_file = values.pop("record_to", None), values.pop("record_file", None)
+        return run(argv[0], values, stop, params_files, record_to, record_file)
     except GraphError as exc:
         print(f"sally_composed: {exc}", file=sys.stderr)
         return EXIT_BAD_START

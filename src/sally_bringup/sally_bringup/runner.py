@@ -26,6 +26,7 @@ from .environment import graph_environment, lease_domain
 from .graphs import GRAPHS, GraphError, NodeSpec, graph, resolve
 from .node_backends import NodeBackend, ProcessBackend
 from .processes import wait_until
+from .record_file import RECORD_FILE
 
 EXIT_OK, EXIT_FAILED, EXIT_INTERRUPTED, EXIT_BAD_ARGS = 0, 1, 130, 2
 DISCOVERY_TIMEOUT = 60.0
@@ -174,10 +175,11 @@ class GraphRun:
                     sink.close()
             probe.close()
             remove_stale_segments()
+        record = self._final_record(recorder.record)
         if self.name == "pulloff":
-            report = build_pulloff_report(recorder.record, wall, codes)
+            report = build_pulloff_report(record, wall, codes)
         else:
-            report = build_report(recorder.record, self.arguments["sequence"], wall, codes)
+            report = build_report(record, self.arguments["sequence"], wall, codes)
         if failure is not None and not report.get("diverged"):
             report["success"] = False
             report["problems"].insert(0, failure)
@@ -187,20 +189,20 @@ class GraphRun:
                 "interrupted (Ctrl-C)" if interrupted else f"stopped at the wall-clock limit of {self.wall_timeout:g} s"
             )
         report["timed_out"] = timed_out
-        if recorder.record.behind_result():
-            report["record_short_of_verdict"] = recorder.record.behind_result()
+        if record.behind_result():
+            report["record_short_of_verdict"] = record.behind_result()
         if mcap is not None:
             report["recording"] = {"path": mcap.path.name, "messages": dict(sorted(mcap.counts.items()))}
             if mcap.stopped:  # the run went on without it (a full disk): said, not a failed run
                 report["recording"]["stopped"] = mcap.stopped
         elif self.records_itself:
-            report["recording"] = self._own_recording(recorder.record)
+            report["recording"] = self._own_recording(record)
         report["graph"], report["arguments"], report["exit_codes"] = self.name, self.arguments, codes
         path = write_report(report, self.run_dir)
         figure = forces = None
         if not interrupted:  # Ctrl-C wants the prompt back: the report is written, drawing (~1 s) is not
-            figure = plot_run(recorder.record, report, self.run_dir / "run.png")
-            forces = plot_leg_forces(recorder.record, report, self.run_dir / "forces.png")
+            figure = plot_run(record, report, self.run_dir / "run.png")
+            forces = plot_leg_forces(record, report, self.run_dir / "forces.png")
         self.say("\n" + summary(report))
         self.say(f"report: {path}")
         for plot in (figure, forces):
@@ -208,7 +210,7 @@ class GraphRun:
                 self.say(f"plot: {plot}")
         self.say(f"run folder: {self.run_dir.resolve()}")
         code = EXIT_INTERRUPTED if interrupted else EXIT_OK if report["success"] else EXIT_FAILED
-        return RunResult(code, self.run_dir, report, recorder.record)
+        return RunResult(code, self.run_dir, report, record)
 
     @staticmethod
     def node_parameters(spec: NodeSpec) -> dict[str, object]:
@@ -224,8 +226,28 @@ class GraphRun:
 
     def _arguments(self, spec: NodeSpec) -> tuple[str, ...]:
         """:meth:`node_arguments`, and where a composed container records the run."""
-        own = (f"record_to:={self.run_dir.resolve() / 'run.mcap'}",) if spec.hosts and self.records_itself else ()
-        return (*self.node_arguments(spec), *own)
+        if not spec.hosts:
+            return self.node_arguments(spec)
+        own = (f"record_to:={self.run_dir.resolve() / 'run.mcap'}",) if self.records_itself else ()
+        return (*self.node_arguments(spec), *own, f"record_file:={self.run_dir.resolve() / RECORD_FILE}")
+
+    def _final_record(self, heard):
+        """The record to report on: the one a composed container kept where the messages were
+        published (:mod:`.record_file`), with what only this process heard (a recording that
+        stopped, a divergence) added; else what this process heard over DDS."""
+        from .record_file import read_record
+
+        path = self.run_dir / RECORD_FILE
+        if not any(spec.hosts for spec in self.nodes) or not path.exists():
+            return heard
+        try:
+            kept = read_record(path)
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            self.say(f"the container's run record is unreadable ({exc}); reporting what the runner heard")
+            return heard
+        kept.recording_stopped = kept.recording_stopped or heard.recording_stopped
+        kept.divergence = kept.divergence or heard.divergence
+        return kept
 
     def _own_recording(self, record) -> dict:
         """The report's ``recording`` for a run the container recorded: what the file holds, and

@@ -32,11 +32,11 @@ injector), every topic stays on DDS:
   on that topic recently) is dropped there, before it is converted: nothing is delivered twice.
   An outside message byte-identical to one of those is dropped too.
 
-A recorder in the host (:meth:`Host.tap`) gets every message published by a hosted node on the
+A recorder in the host (:meth:`Host.tap`; there may be several) gets every message published by a hosted node on the
 topics it names, as the object itself (serializing it is the recorder's business, off the
 publishing thread: a published message is not changed afterwards), and every outside message a
-hosted subscription receives on them, as the bytes that came. For a hosted publisher, a tapped
-topic counts as one more matched subscription (nodes that publish only while someone listens,
+hosted subscription receives on them, as the bytes that came. For a hosted publisher, each tap of
+its topic counts as one more matched subscription (nodes that publish only while someone listens,
 like the sim's /tf, publish for it).
 """
 
@@ -109,9 +109,11 @@ class HostedPublisher:
         self._kept: deque | None = deque(maxlen=max(1, qos.depth)) if self._latched else None
 
     def publish(self, msg) -> None:
-        tap = self._host.tap_for(self.topic)
-        if tap is not None:
-            tap(self.topic, msg, time.time_ns())
+        taps = self._host.taps_for(self.topic)
+        if taps:
+            now = time.time_ns()
+            for tap in taps:
+                tap(self.topic, msg, now)
         if isinstance(msg, (bytes, bytearray)):  # already serialized: for DDS only
             self.real.publish(msg)
             return
@@ -130,7 +132,7 @@ class HostedPublisher:
     def get_subscription_count(self) -> int:
         """Matched subscriptions, hosted ones included (each hosted one is also on DDS), and the
         host's recorder when it takes this topic."""
-        return self.real.get_subscription_count() + (self._host.tap_for(self.topic) is not None)
+        return self.real.get_subscription_count() + len(self._host.taps_for(self.topic))
 
     def __getattr__(self, name: str):
         return getattr(self.real, name)
@@ -146,18 +148,18 @@ class Host:
         self._recent: dict[str, _RecentBytes] = defaultdict(lambda: _RecentBytes(RECENT_COPIES))
         self._constructing: list[tuple[list[_Reader], Any]] | None = None
         self._late: list[tuple[_Reader, HostedPublisher]] = []
-        self._tap: Callable[[str, Any, int], None] | None = None
-        self._tapped: frozenset[str] = frozenset()
+        self._taps: dict[str, tuple[Callable[[str, Any, int], None], ...]] = {}
         self.nodes: list[Node] = []
 
     def tap(self, sink: Callable[[str, Any, int], None], topics) -> None:
         """Hand ``sink(topic, message or bytes, wall ns)`` everything published on ``topics`` (see
-        the module's text); set before the nodes are built, so it sees their first messages."""
-        self._tap, self._tapped = sink, frozenset(topics)
+        the module's text); added before the nodes are built, so it sees their first messages."""
+        for topic in topics:
+            self._taps[topic] = (*self._taps.get(topic, ()), sink)
 
-    def tap_for(self, topic: str) -> Callable[[str, Any, int], None] | None:
-        """The recorder's sink if it takes ``topic``."""
-        return self._tap if topic in self._tapped else None
+    def taps_for(self, topic: str) -> tuple[Callable[[str, Any, int], None], ...]:
+        """The sinks that take ``topic`` (empty: none)."""
+        return self._taps.get(topic, ())
 
     # --- building nodes -------------------------------------------------------------------------
     def create(self, node_class: type[Node], *args, **kwargs) -> Node:
@@ -258,9 +260,10 @@ class _HostedMixin(Node):
         def from_dds(data: bytes) -> None:
             if host.is_copy(name, data):
                 return  # a hosted publisher's message: already delivered
-            tap = host.tap_for(name)
-            if tap is not None and first:  # an outside publisher's: recorded once, as it came
-                tap(name, data, time.time_ns())
+            if first:  # an outside publisher's: recorded once, as it came
+                now = time.time_ns()
+                for tap in host.taps_for(name):
+                    tap(name, data, now)
             msg = deserialize_message(data, msg_type)
             with host.lock:
                 callback(msg)

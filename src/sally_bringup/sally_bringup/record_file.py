@@ -1,0 +1,65 @@
+"""A :class:`~sally_bringup.report.RunRecord` to and from JSON: the composed container keeps the
+run's record where the messages are (fed by its host, nothing lost to a busy reader) and hands it
+to the runner in the run folder (``record.json``) when the graph ends."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .report import FootSample, MagnetSample, RunRecord
+
+RECORD_FILE = "record.json"
+
+
+def _vectors(values: dict[str, np.ndarray]) -> dict[str, list[float]]:
+    return {k: [float(x) for x in v] for k, v in values.items()}
+
+
+def _arrays(values: dict[str, list[float]]) -> dict[str, np.ndarray]:
+    return {k: np.array(v, dtype=float) for k, v in values.items()}
+
+
+def record_to_dict(record: RunRecord) -> dict[str, Any]:
+    return {
+        "feet": [[s.t, _vectors(s.position), s.mode, s.in_contact, _vectors(s.hips)] for s in record.feet],
+        "magnets": [[s.t, s.force, s.enabled, s.surface, s.in_contact, s.contact_force] for s in record.magnets],
+        "targets": [[t, foot, phase, [float(x) for x in position]] for t, foot, phase, position in record.targets],
+        "phases": [list(p) for p in record.phases],
+        "result": record.result,
+        "pacing": record.pacing,
+        "pulloff": record.pulloff,
+        "divergence": record.divergence,
+        "status_t": record.status_t,
+        "recording_stopped": record.recording_stopped,
+    }
+
+
+def record_from_dict(data: dict[str, Any]) -> RunRecord:
+    return RunRecord(
+        feet=[FootSample(t, _arrays(p), dict(m), dict(c), _arrays(h)) for t, p, m, c, h in data["feet"]],
+        magnets=[MagnetSample(t, dict(f), dict(e), dict(s), dict(c), dict(n)) for t, f, e, s, c, n in data["magnets"]],
+        targets=[(t, foot, phase, np.array(p, dtype=float)) for t, foot, phase, p in data["targets"]],
+        phases=[(t, foot, phase) for t, foot, phase in data["phases"]],
+        result=data["result"],
+        pacing=dict(data["pacing"]),
+        pulloff=data["pulloff"],
+        divergence=data["divergence"],
+        status_t=data["status_t"],
+        recording_stopped=data["recording_stopped"],
+    )
+
+
+def write_record(record: RunRecord, path: Path) -> None:
+    """Write ``record`` to ``path`` whole or not at all (a temporary file renamed into place)."""
+    path = Path(path)
+    partial = path.with_suffix(".partial")
+    partial.write_text(json.dumps(record_to_dict(record)))
+    partial.replace(path)
+
+
+def read_record(path: Path) -> RunRecord:
+    return record_from_dict(json.loads(Path(path).read_text()))
