@@ -91,6 +91,7 @@ class GraphRun:
 
     def run(self) -> RunResult:
         self.run_dir.mkdir(parents=True, exist_ok=True)
+        (self.run_dir / RECORD_FILE).unlink(missing_ok=True)  # a run folder used again: never an old run's record
         (self.run_dir / "logs").mkdir(exist_ok=True)
         # a domain the caller names is used as it is (the caller leased it, or chose it on purpose);
         # leasing it again here would fail on the caller's own lock and quietly pick another one
