@@ -149,18 +149,9 @@ def run(host: str, pacing: str, folder: Path, observed: bool, extra: dict | None
 def physics_alone(sim_seconds: float) -> tuple[float, float]:
     """(wall s, CPU s) of the physics with PID and magnets stepping ``sim_seconds`` from the settled
     start pose, in this thread (:mod:`physics_speed`'s full step)."""
-    import numpy as np
+    from physics_speed import settled  # beside this script
 
-    from sally_node_common.pid import HoldController, JointPID, PIDGains
-    from sally_sim_node import Simulator
-
-    sim = Simulator()
-    pid = HoldController(
-        JointPID(PIDGains.uniform(len(sim.actuated_joint_names), effort_limit=sim.actuators.effort_limit)),
-        np.zeros(len(sim.actuated_joint_names)),
-        sim.timestep,
-    )
-    sim.step(round(1.0 / sim.timestep), pid)  # settled on its feet (as physics_speed.py), kernels compiled
+    sim, pid = settled()
     steps = round(sim_seconds / sim.timestep)
     wall, cpu = time.perf_counter(), time.thread_time()
     for done in range(0, steps, 1000):

@@ -23,14 +23,21 @@ from sally_node_common.pid import HoldController, JointPID, PIDGains
 from sally_sim_node import Simulator
 
 
-def measure(params: PhysicsParams, steps: int, rounds: int) -> tuple[float, float]:
-    sim = Simulator(params=params)
+def settled(params: PhysicsParams | None = None) -> tuple[Simulator, HoldController]:
+    """The full step's pieces, the sim with magnets and the PID holding the start pose, after 1 s of
+    sim time (settled on its feet, the kernels compiled): what every physics-alone figure times."""
+    sim = Simulator(params=params or PhysicsParams())
     pid = HoldController(
         JointPID(PIDGains.uniform(len(sim.actuated_joint_names), effort_limit=sim.actuators.effort_limit)),
         np.zeros(len(sim.actuated_joint_names)),
         sim.timestep,
     )
-    sim.step(round(1.0 / sim.timestep), pid)  # settle (and compile the kernels)
+    sim.step(round(1.0 / sim.timestep), pid)
+    return sim, pid
+
+
+def measure(params: PhysicsParams, steps: int, rounds: int) -> tuple[float, float]:
+    sim, pid = settled(params)
     qpos, qvel = sim.get_state()
     ctrl, integral = sim.data.ctrl.copy(), pid.pid.integral.copy()
     bare, full = [], []

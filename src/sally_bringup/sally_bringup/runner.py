@@ -26,7 +26,7 @@ from .environment import graph_environment, lease_domain
 from .graphs import GRAPHS, GraphError, NodeSpec, graph, resolve
 from .node_backends import NodeBackend, ProcessBackend
 from .processes import wait_until
-from .record_file import RECORD_FILE
+from .record_file import RECORD_FILE, read_record
 
 EXIT_OK, EXIT_FAILED, EXIT_INTERRUPTED, EXIT_BAD_ARGS = 0, 1, 130, 2
 DISCOVERY_TIMEOUT = 60.0
@@ -220,10 +220,15 @@ class GraphRun:
         return {**spec.parameters, **({"start_paused": True} if spec.name == "sim" else {})}
 
     @property
+    def composed(self) -> bool:
+        """The graph runs in a composed container (it keeps the run's record itself)."""
+        return any(spec.hosts for spec in self.nodes)
+
+    @property
     def records_itself(self) -> bool:
         """``record:=true`` in a composed graph: the container writes run.mcap where the messages
         are (:mod:`.host_recording`), not this process over DDS."""
-        return self.arguments["record"] == "true" and any(spec.hosts for spec in self.nodes)
+        return self.arguments["record"] == "true" and self.composed
 
     def _arguments(self, spec: NodeSpec) -> tuple[str, ...]:
         """:meth:`node_arguments`, and where a composed container records the run."""
@@ -236,10 +241,8 @@ class GraphRun:
         """The record to report on: the one a composed container kept where the messages were
         published (:mod:`.record_file`), with what only this process heard (a recording that
         stopped, a divergence) added; else what this process heard over DDS."""
-        from .record_file import read_record
-
         path = self.run_dir / RECORD_FILE
-        if not any(spec.hosts for spec in self.nodes) or not path.exists():
+        if not self.composed or not path.exists():
             return heard
         try:
             kept = read_record(path)

@@ -32,8 +32,8 @@ injector), every topic stays on DDS:
   on that topic recently) is dropped there, before it is converted: nothing is delivered twice.
   An outside message byte-identical to one of those is dropped too.
 
-A recorder in the host (:meth:`Host.tap`; there may be several) gets every message published by a hosted node on the
-topics it names, as the object itself (serializing it is the recorder's business, off the
+A recorder in the host (:meth:`Host.tap`; there may be several) gets every message published by a
+hosted node on the topics it names, as the object itself (serializing it is the recorder's business, off the
 publishing thread: a published message is not changed afterwards), and every outside message a
 hosted subscription receives on them, as the bytes that came. For a hosted publisher, each tap of
 its topic counts as one more matched subscription (nodes that publish only while someone listens,
@@ -130,8 +130,8 @@ class HostedPublisher:
         return list(self._kept or ())
 
     def get_subscription_count(self) -> int:
-        """Matched subscriptions, hosted ones included (each hosted one is also on DDS), and the
-        host's recorder when it takes this topic."""
+        """Matched subscriptions, hosted ones included (each hosted one is also on DDS), and each of
+        the host's taps of this topic."""
         return self.real.get_subscription_count() + len(self._host.taps_for(self.topic))
 
     def __getattr__(self, name: str):

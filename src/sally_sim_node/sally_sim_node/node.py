@@ -50,6 +50,7 @@ from sally_node_common.partners import SLOW_PARTNER_WAIT, keep_waiting, other_pu
 from sally_node_common.pid import JointPID, PIDGains
 from sally_node_common.qos import LATCHED, LATEST, RELIABLE_DEEP
 from sally_node_common.sim_resets import RESET_TOPIC
+from sally_node_common.stamps import stamp_ns
 from sally_node_common.unique_names import full_name
 
 from . import conversions as conv
@@ -446,7 +447,7 @@ class SimNode(Node):
 
     def _on_magnet_cmd(self, msg: MagnetCommand) -> None:
         """Applied now, or at the step its stamp names when that is still ahead of sim time."""
-        stamp = conv.stamp_ns(msg.header.stamp)
+        stamp = stamp_ns(msg.header.stamp)
         try:
             switches = conv.parse_magnet_command(msg)
             if stamp:  # unstamped: before the next step, outside the order
