@@ -71,14 +71,13 @@ class IKConfig:
     damping: float = 1e-3
     solver: str = "daqp"
     posture_cost: float = 1e-3
-    """At 1e-2 the pull toward the baked pose held a seating foot 2-3.5 mm short of its target
-    (the seat needs the wrist near its -87 deg end; the IK reported STALLED), and f2w planted FL
-    up to 4.9 mm off from perturbed starts; at 1e-3 the seat converges (front plants 1.2-1.6 mm)."""
+    """Weight of the pull toward the baked pose (dimensionless): weak enough that a seating foot
+    reaches its target with the wrist near its end stop (the figures behind it: design notes,
+    "Why these values")."""
     body_position_cost: float = 10.0
     body_orientation_cost: float = 10.0
-    """The body holds its pose as firmly as the stance feet: at 1.0 the IK traded body pose for the
-    swing target and the posture; during FR's swing in the f2w graph the body crept 22 mm sideways
-    and rolled 1 deg, which unloaded BL until FR's magnet switched on and peeled it off the floor."""
+    """The body holds its pose as firmly as the stance feet (dimensionless weights; a weaker body
+    lets the swing trade body pose for its target: design notes, "Why these values")."""
     stance_position_cost: float = 10.0
     wall_orientation_cost: float = 30.0
     position_tolerance: float = 1e-3

@@ -93,7 +93,7 @@ def lateral(ctx: PhaseContext) -> float:
     """main_frame's world y now (m): the climb keeps the body and places the back feet relative to
     it sideways. A body started off y = 0 plants FL and FR off it by as much (f2w reaches from the
     body); a body target at y = 0 would then pull one front leg out sideways against its hip stop
-    (a start 9 mm off made FR slide 3.8 mm on the wall during BODY_MOVE)."""
+    and slide its foot on the wall (design notes, "Why these values")."""
     return float(ctx.body().position[1])
 
 
@@ -184,8 +184,9 @@ SQUARE_MIN_DEG = 0.5
 
 def body_square() -> list[Phase]:
     """Every foot holds; the body turns about world z to face the wall (heading 0). f2w's swing
-    leaves FL's hip at its -45 deg stop with the leg at the wall: on a body turned +2 deg the
-    face cannot turn the last 2 deg to the wall and lands 6-7 mm off its plant target."""
+    leaves FL's hip at its -45 deg stop with the leg at the wall: on a turned body the face
+    cannot turn the rest of the way to the wall and lands off its plant target (design notes,
+    "Why these values")."""
 
     def enter(ctx: PhaseContext) -> None:
         start = ctx.body()

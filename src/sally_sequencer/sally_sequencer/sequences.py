@@ -148,8 +148,8 @@ def reach_direction(ee: np.ndarray, hip_pivot: np.ndarray) -> np.ndarray:
     """The horizontal direction from the hip pivot through the EE (unit): reaching along it moves
     the foot straight out along its leg, so the hip's yaw joint does not turn. f2w's swing ends
     with the leg heading at the wall and the hip at its stop; on a body yawed a few degrees, a reach
-    straight along the wall normal asked the hip past its stop (FL 7 mm off its plant target at
-    +1.9 deg). Along the wall normal when the leg heads more than :data:`REACH_MAX_ANGLE` off it."""
+    straight along the wall normal asks the hip past its stop (design notes, "Why these values").
+    Along the wall normal when the leg heads more than :data:`REACH_MAX_ANGLE` off it."""
     d = np.asarray(ee, float) - np.asarray(hip_pivot, float)
     d[2] = 0.0
     norm = float(np.linalg.norm(d))

@@ -14,9 +14,8 @@ four-wheeled magnetic crawler built around the same EML63mm-12 class magnets as 
   turning the chassis.
 * **Wheels** radius 0.05 m, width 0.04 m, 0.6 kg: a steel-rimmed magnetic wheel of this class.
   The rim is crowned: it touches a plate at one point (the collision shape is a sphere of the
-  wheel's radius), so a wheel steers in place under its magnet's 800 N pull. A flat rim makes a
-  line contact whose friction (0.6 x 800 N over +-2 cm, ~10 N m) holds the steering: tried, the
-  pivots stalled at 4 deg with 20 N m.
+  wheel's radius), so a wheel steers in place under its magnet's 800 N pull (a flat rim's line
+  contact holds the steering by friction: design notes, "Why these values").
 * **Magnets**: one per wheel, in the steering yoke (it turns with the wheel, does not spin with
   it), its core the EML63mm-12's (63 mm x 28 mm): 24 sampling spheres (a 4 x 6 grid, 4 across
   the wheel's width, 6 along its rolling direction) on a plane ``MAGNET_INSET`` inside the rim's
