@@ -4,13 +4,18 @@ the same handlers on the same messages, so a recorded run's report can be comput
 
 from __future__ import annotations
 
+from dataclasses import asdict
+
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus
 
 from sally_interfaces.msg import FootStates, IKTarget, MagnetArray, PullOffResult, SequenceStatus
 from sally_node_common.foot_states_msg import foot_states_from_msg
 from sally_node_common.ik_target_msg import ik_target_from_msg
 from sally_node_common.inputs import InputError
+from sally_node_common.magnet_array_msg import magnet_array_from_msg
+from sally_node_common.pulloff_result_msg import pulloff_result_from_msg
 from sally_node_common.qos import LATCHED
+from sally_node_common.sequence_status_msg import sequence_status_from_msg
 from sally_node_common.stamps import stamp_ns
 
 from .probe import Probe
@@ -83,14 +88,18 @@ class RunRecorder:
         )
 
     def _on_magnets(self, msg: MagnetArray) -> None:
+        try:
+            _, magnets = magnet_array_from_msg(msg)
+        except InputError:
+            return
         self.record.magnets.append(
             MagnetSample(
                 seconds(msg.header.stamp),
-                {m.foot: float(m.magnitude) for m in msg.magnets},
-                {m.foot: bool(m.enabled) for m in msg.magnets},
-                {m.foot: m.surface for m in msg.magnets},
-                {m.foot: bool(m.in_contact) for m in msg.magnets},
-                {m.foot: float(m.contact_force) for m in msg.magnets},
+                {foot: m.magnitude for foot, m in magnets.items()},
+                {foot: m.enabled for foot, m in magnets.items()},
+                {foot: m.surface for foot, m in magnets.items()},
+                {foot: m.in_contact for foot, m in magnets.items()},
+                {foot: m.contact_force for foot, m in magnets.items()},
             )
         )
 
@@ -103,34 +112,33 @@ class RunRecorder:
             self.record.targets.append((tick.stamp * 1e-9, tick.foot, tick.phase, tick.target.position))
 
     def _on_status(self, msg: SequenceStatus) -> None:
+        try:
+            _, status = sequence_status_from_msg(msg)
+        except InputError:
+            return
         t = seconds(msg.header.stamp)
         self.record.status_t = t
-        key = (msg.foot, msg.phase)
+        key = (status.foot, status.phase)
         if key != self._last_phase:  # the phase's own start: right even when messages were lost
             self._last_phase = key
-            self.record.phases.append((msg.phase_start if msg.phase_start > 0.0 else t, msg.foot, msg.phase))
+            self.record.phases.append(
+                (status.phase_start if status.phase_start > 0.0 else t, status.foot, status.phase)
+            )
 
     def _on_result(self, msg: SequenceStatus) -> None:
-        self.record.result = {
-            "done": msg.done,
-            "failed": msg.failed,
-            "message": msg.message,
-            "t": seconds(msg.header.stamp),
-        }
+        try:
+            _, status = sequence_status_from_msg(msg)
+        except InputError:
+            return
+        t = seconds(msg.header.stamp)
+        self.record.result = {"done": status.done, "failed": status.failed, "message": status.message, "t": t}
 
     def _on_pulloff(self, msg: PullOffResult) -> None:
-        self.record.pulloff = {
-            "foot": msg.foot,
-            "held": bool(msg.held),
-            "detached": bool(msg.detached),
-            "pulloff_force": float(msg.pulloff_force),
-            "detach_time": float(msg.detach_time),
-            "clip": float(msg.clip),
-            "detach_threshold": float(msg.detach_threshold),
-            "max_applied": float(msg.max_applied),
-            "message": msg.message,
-            "t": seconds(msg.header.stamp),
-        }
+        try:
+            _, outcome = pulloff_result_from_msg(msg)
+        except InputError:
+            return
+        self.record.pulloff = {**asdict(outcome), "t": seconds(msg.header.stamp)}
 
     def _on_diagnostics(self, msg: DiagnosticArray) -> None:
         for status in msg.status:

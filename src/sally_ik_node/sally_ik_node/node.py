@@ -40,16 +40,11 @@ from sally_node_common import run_node
 from sally_node_common.body_target import BodyTarget
 from sally_node_common.diagnostics import diagnostic_array, diagnostic_status
 from sally_node_common.foot_states_msg import FootStateData, foot_states_to_msg
+from sally_node_common.ik_status_msg import IKCode, IKStatusData, ik_status_to_msg
 from sally_node_common.ik_target import IKTarget
 from sally_node_common.ik_target_msg import TargetTick, ik_target_from_msg
 from sally_node_common.input_health import InputHealth
-from sally_node_common.inputs import (
-    UNKNOWN,
-    InputError,
-    StampOrder,
-    joint_arrays,
-    known,
-)
+from sally_node_common.inputs import InputError, StampOrder, joint_arrays
 from sally_node_common.kept_topics import subscribe_kept
 from sally_node_common.messages import odometry_pose
 from sally_node_common.parameters import Param, ParameterTable
@@ -57,6 +52,7 @@ from sally_node_common.partners import publishes
 from sally_node_common.qos import KEPT, RELIABLE_DEEP
 from sally_node_common.sim_resets import ResetWatch, subscribe_resets
 from sally_node_common.stamps import set_stamp, stamp_ns
+from sally_node_common.stance_msg import stance_from_msg
 from sally_node_common.wall_timers import wall_timer
 
 from .errors import IKError
@@ -260,17 +256,8 @@ class IKNode(Node):
         return None
 
     def _on_stance(self, msg: StanceCommand, kept: bool = False) -> None:
-        feet, modes = list(msg.feet), list(msg.modes)
-        stamp = stamp_ns(msg.header.stamp)
         try:
-            if len(feet) != len(modes) or not feet:
-                raise InputError("length", f"stance command has {len(feet)} feet and {len(modes)} modes")
-            known(feet, LEGS, "stance command")
-            bad = [m for m in modes if m not in (StanceMode.SWING, StanceMode.FLOOR, StanceMode.WALL)]
-            if bad:
-                raise InputError(UNKNOWN, f"stance command has unknown modes {bad}; valid: SWING 0, FLOOR 1, WALL 2")
-            if sum(m == StanceMode.SWING for m in modes) > 1:
-                raise InputError("invalid", "stance command swings more than one foot")
+            stamp, modes = stance_from_msg(msg)
             if stamp:
                 self._stance_order.admit(stamp)
         except InputError as exc:
@@ -278,7 +265,7 @@ class IKNode(Node):
         # applied at the next solve, after the measured state is in: a lock (and the contact
         # baseline) taken from the IK's own last output sat up to 10 mm inside the wall for a foot
         # seated with its face a few degrees off flat, and the foot's contact flag was lost
-        self._pending_stance.update(zip(feet, (StanceMode(m) for m in modes)))
+        self._pending_stance.update(modes)
         self._counts["stance_commands"] += 1
         for tick in self._after_stance.stance(stamp):
             self._take_target(tick)
@@ -303,11 +290,10 @@ class IKNode(Node):
         of a kept topic (this IK restarted) is only counted."""
         if not self._health.reject(topic, reason, text, replayed=kept):
             return
-        msg = IKStatus(
-            status=IKStatus.REJECTED, foot=foot if foot in LEGS else "", message=f"rejected {topic} ({reason}): {text}"
+        refusal = IKStatusData(
+            IKCode.REJECTED, foot if foot in LEGS else "", message=f"rejected {topic} ({reason}): {text}"
         )
-        set_stamp(msg.header, max(self._last_solved or 0, 0))
-        self._pub_status.publish(msg)
+        self._pub_status.publish(ik_status_to_msg(max(self._last_solved or 0, 0), refusal))
 
     # --- solving --------------------------------------------------------------------------------
     def _solve(self, stamp: int, joints: np.ndarray, body: np.ndarray) -> None:
@@ -345,16 +331,10 @@ class IKNode(Node):
         set_stamp(self._targets_msg.header, stamp)
         self._targets_msg.position = targets.tolist()
         self._pub_targets.publish(self._targets_msg)
-        status = IKStatus(
-            status=int(result.code),
-            foot=result.foot,
-            position_error=result.position_error,
-            orientation_error=result.orientation_error,
-            solve_time=result.solve_time,
-            message=result.message,
+        status = IKStatusData(
+            result.code, result.foot, result.position_error, result.orientation_error, result.solve_time, result.message
         )
-        set_stamp(status.header, stamp)
-        self._pub_status.publish(status)
+        self._pub_status.publish(ik_status_to_msg(stamp, status))
         self._pub_feet.publish(feet)
         self._counts["solves"] += 1
         self._counts[f"code_{result.code.name.lower()}"] += 1

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from enum import IntEnum
 
 import mink
 import mujoco
@@ -42,6 +41,7 @@ from sally_description.constants import (
     hip_site,
     joint_name,
 )
+from sally_node_common.ik_status_msg import IKCode
 from sally_node_common.ik_target import IKTarget
 from sally_node_common.stance import StanceMode
 
@@ -52,16 +52,6 @@ TILT_AXES = 1.0 - np.abs(np.asarray(FACE_AXIS_LOCAL, dtype=float))
 """Foot orientation costs act on the face's tilt only (mink's frame error is in the site's own
 axes): the magnet turns freely about its face normal on the passive em_z joint, so a cost on that
 turn would make the IK roll the body to undo a spin no motor can make."""
-
-
-class IKCode(IntEnum):
-    """Same values as sally_interfaces/IKStatus."""
-
-    SUCCESS = 0
-    INFEASIBLE = 1
-    STALLED = 2
-    RECOVERING = 3
-    REJECTED = 4
 
 
 @dataclass(frozen=True)

@@ -4,16 +4,25 @@ refused by name (the pattern of pyrobosim's ros_conversions and its test)."""
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
 
+from sally_interfaces.msg import IKStatus
 from sally_node_common.body_target import BodyTarget
+from sally_node_common.external_force_msg import ExternalLoad, external_force_from_msg, external_force_to_msg
 from sally_node_common.foot_states_msg import FootStateData, foot_states_from_msg, foot_states_to_msg
+from sally_node_common.ik_status_msg import IKCode, IKStatusData, ik_status_from_msg, ik_status_to_msg
 from sally_node_common.ik_target import IKTarget
 from sally_node_common.ik_target_msg import TargetTick, ik_target_from_msg, ik_target_to_msg
 from sally_node_common.inputs import InputError
+from sally_node_common.magnet_array_msg import FAR, MagnetStateData, magnet_array_from_msg, magnet_array_to_msg
+from sally_node_common.magnet_command_msg import magnet_command_from_msg, magnet_command_to_msg
+from sally_node_common.pulloff_result_msg import PullOffOutcome, pulloff_result_from_msg, pulloff_result_to_msg
+from sally_node_common.sequence_status_msg import SequenceStatusData, sequence_status_from_msg, sequence_status_to_msg
 from sally_node_common.stance import StanceMode
+from sally_node_common.stance_msg import stance_from_msg, stance_to_msg
 
 HALF = math.sqrt(0.5)
 
@@ -121,3 +130,232 @@ def test_bad_foot_states_are_refused_by_name(change, says):
     change(msg)
     with pytest.raises(InputError, match=says):
         foot_states_from_msg(msg)
+
+
+# --- StanceCommand ---------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "modes",
+    [
+        {"FL": StanceMode.SWING, "FR": StanceMode.FLOOR, "BL": StanceMode.FLOOR, "BR": StanceMode.WALL},
+        {"BR": StanceMode.WALL},
+    ],
+    ids=["all", "one"],
+)
+def test_a_stance_command_round_trips(modes):
+    stamp, back = stance_from_msg(stance_to_msg(42_000_000, modes))
+    assert stamp == 42_000_000 and back == modes and list(back) == list(modes)
+    assert all(isinstance(m, StanceMode) for m in back.values())
+
+
+@pytest.mark.parametrize(
+    ("change", "reason", "says"),
+    [
+        (lambda m: m.modes.pop(), "length", "1 feet and 0 modes"),
+        (lambda m: (setattr(m, "feet", []), setattr(m, "modes", [])), "length", "0 feet"),
+        (lambda m: setattr(m, "feet", ["XX"]), "unknown", "unknown"),
+        (lambda m: setattr(m, "modes", [9]), "unknown", "unknown modes [9]; valid: SWING 0, FLOOR 1, WALL 2"),
+        (lambda m: (setattr(m, "feet", ["FL", "FR"]), setattr(m, "modes", [0, 0])), "invalid", "more than one"),
+    ],
+)
+def test_a_bad_stance_command_is_refused_by_name(change, reason, says):
+    msg = stance_to_msg(1, {"FL": StanceMode.FLOOR})
+    change(msg)
+    with pytest.raises(InputError, match=re.escape(says)) as err:
+        stance_from_msg(msg)
+    assert err.value.reason == reason
+
+
+# --- MagnetCommand ---------------------------------------------------------------------------------
+def test_a_magnet_command_round_trips():
+    switches = {"FL": False, "BR": True}
+    stamp, back = magnet_command_from_msg(magnet_command_to_msg(7_500_000, switches))
+    assert stamp == 7_500_000 and back == switches and list(back) == list(switches)
+
+
+@pytest.mark.parametrize(
+    ("feet", "enable", "reason"),
+    [
+        ([], [], "empty"),
+        (["FL"], [True, False], "length"),
+        (["XL"], [True], "unknown"),
+        (["FL", "FL"], [True, True], "duplicate"),
+    ],
+)
+def test_a_bad_magnet_command_is_refused_by_name(feet, enable, reason):
+    msg = magnet_command_to_msg(0, {})
+    msg.feet, msg.enable = feet, enable
+    with pytest.raises(InputError) as err:
+        magnet_command_from_msg(msg)
+    assert err.value.reason == reason
+
+
+# --- ExternalForce ---------------------------------------------------------------------------------
+def test_an_external_force_round_trips_and_grows_from_its_stamp():
+    load = ExternalLoad("FR", 2_000_000_000, np.array([0.0, 1.5, 12.0]), np.array([0.0, 0.0, 250.0]))
+    back = external_force_from_msg(external_force_to_msg(load))
+    assert (back.foot, back.stamp) == (load.foot, load.stamp)
+    assert np.array_equal(back.force, load.force) and np.array_equal(back.rate, load.rate)
+    assert np.array_equal(back.at(0), load.force)  # before its stamp: the stamp's value
+    assert np.allclose(back.at(3_000_000_000), [0.0, 1.5, 262.0])
+
+
+@pytest.mark.parametrize(
+    ("change", "reason"),
+    [
+        (lambda m: setattr(m, "foot", "XX"), "unknown"),
+        (lambda m: setattr(m.force, "x", math.nan), "non_finite"),
+        (lambda m: setattr(m.force_rate, "z", math.inf), "non_finite"),
+        (lambda m: setattr(m.force, "y", 2e5), "out_of_range"),
+    ],
+)
+def test_a_bad_external_force_is_refused_by_name(change, reason):
+    msg = external_force_to_msg(ExternalLoad("FL", 0, np.zeros(3), np.zeros(3)))
+    change(msg)
+    with pytest.raises(InputError) as err:
+        external_force_from_msg(msg)
+    assert err.value.reason == reason
+
+
+# --- IKStatus --------------------------------------------------------------------------------------
+def test_the_ik_codes_are_the_message_constants():
+    assert {code.name: int(code) for code in IKCode} == {
+        name: getattr(IKStatus, name) for name in ("SUCCESS", "INFEASIBLE", "STALLED", "RECOVERING", "REJECTED")
+    }
+
+
+@pytest.mark.parametrize(
+    "status",
+    [
+        IKStatusData(IKCode.SUCCESS, "FL", 0.0004, 0.01, 0.0021),
+        IKStatusData(IKCode.STALLED, "BR", 0.003, 0.2, 0.004, "BR 3.0 mm from its target without progress"),
+        IKStatusData(IKCode.REJECTED, message="rejected /sally/stance (unknown): ..."),
+    ],
+    ids=lambda s: s.code.name,
+)
+def test_an_ik_status_round_trips(status):
+    stamp, back = ik_status_from_msg(ik_status_to_msg(5_000_000, status))
+    assert stamp == 5_000_000 and back == status and isinstance(back.code, IKCode)
+
+
+@pytest.mark.parametrize(
+    ("change", "says"),
+    [
+        (lambda m: setattr(m, "foot", "XX"), "unknown"),
+        (lambda m: setattr(m, "status", 9), "unknown code 9"),
+        (lambda m: setattr(m, "position_error", math.nan), "non-finite"),
+        (lambda m: setattr(m, "solve_time", 1e9), "beyond the plausible"),
+    ],
+)
+def test_a_bad_ik_status_is_refused_by_name(change, says):
+    msg = ik_status_to_msg(1, IKStatusData(IKCode.SUCCESS, "FL"))
+    change(msg)
+    with pytest.raises(InputError, match=says):
+        ik_status_from_msg(msg)
+
+
+# --- SequenceStatus --------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "status",
+    [
+        SequenceStatusData("f2w"),
+        SequenceStatusData("f2w_all", "FR", "F2W_REACH", 3, 7, 0.25, 12.5, 11.75),
+        SequenceStatusData("f2w", "FR", "HOLD", 6, 7, 1.0, 22.0, 21.0, True, False, "f2w done: FL, FR planted"),
+    ],
+    ids=["settle", "running", "done"],
+)
+def test_a_sequence_status_round_trips(status):
+    stamp, back = sequence_status_from_msg(sequence_status_to_msg(22_500_000_000, status))
+    assert stamp == 22_500_000_000 and back == status
+
+
+@pytest.mark.parametrize(
+    ("change", "says"),
+    [
+        (lambda m: setattr(m, "phase_progress", 1.5), "outside 0..1"),
+        (lambda m: setattr(m, "elapsed", math.nan), "non-finite"),
+        (lambda m: setattr(m, "phase_start", 1e12), "beyond the plausible"),
+    ],
+)
+def test_a_bad_sequence_status_is_refused_by_name(change, says):
+    msg = sequence_status_to_msg(1, SequenceStatusData("f2w"))
+    change(msg)
+    with pytest.raises(InputError, match=says):
+        sequence_status_from_msg(msg)
+
+
+# --- PullOffResult ---------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "outcome",
+    [
+        PullOffOutcome("FL", True, True, 812.5, 1.625, 800.0, 40.0, 830.0, "detached at 812.5 N"),
+        PullOffOutcome("BR", clip=800.0, detach_threshold=40.0, max_applied=12.0, message="no verdict"),
+    ],
+    ids=["detached", "no verdict"],
+)
+def test_a_pulloff_result_round_trips(outcome):
+    stamp, back = pulloff_result_from_msg(pulloff_result_to_msg(3_000_000_000, outcome))
+    assert stamp == 3_000_000_000 and back == outcome
+
+
+@pytest.mark.parametrize(
+    ("change", "says"),
+    [
+        (lambda m: setattr(m, "foot", ""), "unknown"),
+        (lambda m: setattr(m, "pulloff_force", math.inf), "non-finite"),
+        (lambda m: setattr(m, "detach_time", -1e9), "beyond the plausible"),
+    ],
+)
+def test_a_bad_pulloff_result_is_refused_by_name(change, says):
+    msg = pulloff_result_to_msg(1, PullOffOutcome("FL"))
+    change(msg)
+    with pytest.raises(InputError, match=says):
+        pulloff_result_from_msg(msg)
+
+
+# --- MagnetArray -----------------------------------------------------------------------------------
+def magnets() -> list[MagnetStateData]:
+    return [
+        MagnetStateData("FL", True, np.array([0.0, 0.0, -812.5]), 812.5, -0.0004, "floor", True, 830.0),
+        MagnetStateData("FR", True, np.array([-790.0, 1.0, 0.5]), 790.0, 0.002, "wall", False, 0.0),
+        MagnetStateData("BL", False, np.zeros(3), 0.0, FAR, "none", False, 0.0),
+        MagnetStateData("BR", False, np.zeros(3), 0.0, 0.05, "floor", False, 0.0),
+    ]
+
+
+def test_a_magnet_array_round_trips():
+    sent = magnets()
+    stamp, back = magnet_array_from_msg(magnet_array_to_msg(9_000_000, sent))
+    assert stamp == 9_000_000 and list(back) == [m.foot for m in sent]
+    for m in sent:
+        b = back[m.foot]
+        assert np.array_equal(b.force, m.force)
+        assert (b.enabled, b.magnitude, b.min_distance, b.surface, b.in_contact, b.contact_force) == (
+            m.enabled, m.magnitude, m.min_distance, m.surface, m.in_contact, m.contact_force,
+        )  # fmt: skip
+    assert back["FL"].penetration == pytest.approx(0.0004) and back["FR"].penetration == 0.0
+
+
+def test_a_magnet_with_no_plate_in_reach_is_sent_far_not_inf():
+    far = MagnetStateData("BL", False, np.zeros(3), 0.0, math.inf, "none", False, 0.0)
+    msg = magnet_array_to_msg(1, [far])
+    assert msg.magnets[0].min_distance == FAR and msg.magnets[0].penetration == 0.0
+    assert magnet_array_from_msg(msg)[1]["BL"].min_distance == FAR
+
+
+@pytest.mark.parametrize(
+    ("change", "reason"),
+    [
+        (lambda m: setattr(m.magnets[0], "foot", "XL"), "unknown"),
+        (lambda m: setattr(m.magnets[1], "foot", "FL"), "duplicate"),
+        (lambda m: setattr(m.magnets[2], "surface", "ceiling"), "unknown"),
+        (lambda m: setattr(m.magnets[0], "magnitude", math.nan), "non_finite"),
+        (lambda m: setattr(m.magnets[3].force, "z", 1e9), "out_of_range"),
+        (lambda m: setattr(m.magnets[3], "min_distance", -math.inf), "non_finite"),
+    ],
+)
+def test_a_bad_magnet_array_is_refused_by_name(change, reason):
+    msg = magnet_array_to_msg(1, magnets())
+    change(msg)
+    with pytest.raises(InputError) as err:
+        magnet_array_from_msg(msg)
+    assert err.value.reason == reason

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import sys
 import threading
+from dataclasses import replace
 
 import numpy as np
 from diagnostic_msgs.msg import DiagnosticArray
@@ -39,29 +40,30 @@ from sally_node_common import StartupError, run_node, run_until_finished
 from sally_node_common.body_target import BodyTarget, body_from_hips
 from sally_node_common.diagnostics import diagnostic_array, diagnostic_status
 from sally_node_common.foot_states_msg import foot_states_from_msg
+from sally_node_common.ik_status_msg import IKCode, ik_status_from_msg
 from sally_node_common.ik_target import IKTarget
 from sally_node_common.ik_target_msg import TargetTick, ik_target_to_msg
 from sally_node_common.input_health import InputHealth
-from sally_node_common.inputs import MAX_DISTANCE, UNKNOWN, InputError, StampOrder, known, numbers
+from sally_node_common.inputs import InputError, StampOrder
 from sally_node_common.kept_topics import subscribe_kept
-from sally_node_common.messages import check_magnet_array
+from sally_node_common.magnet_array_msg import magnet_array_from_msg
+from sally_node_common.magnet_command_msg import magnet_command_to_msg
 from sally_node_common.parameters import Param, ParameterTable
 from sally_node_common.qos import KEPT, LATCHED, RELIABLE_DEEP
+from sally_node_common.sequence_status_msg import SequenceStatusData, sequence_status_to_msg
 from sally_node_common.sim_resets import ResetWatch, subscribe_resets
-from sally_node_common.stamps import set_stamp, stamp_ns
+from sally_node_common.stamps import stamp_ns
 from sally_node_common.stance import StanceMode
+from sally_node_common.stance_msg import stance_to_msg
 from sally_node_common.wall_timers import wall_timer
 
-from .campaign import CAMPAIGNS, FEET, Campaign, FootReading
+from .campaign import CAMPAIGNS, Campaign, FootReading
 from .climb import MIN_PITCH_DEG
 from .errors import SequenceError
 from .readiness import missing_readers
 from .telemetry import FootView, face_normal, telemetry_block
 from .verdict import held_on_wall, pitched_enough
 
-MODES = {mode.name: int(mode) for mode in StanceMode}
-"""Stance name (the core's) -> the StanceCommand value."""
-MODE_NAMES = {v: k for k, v in MODES.items()}
 EXIT_FAILED = 1
 MAX_STEP_NS = 100_000_000
 """The most campaign time one foot state may add: a longer gap (the IK restarted) adds this only."""
@@ -170,29 +172,26 @@ class SequencerNode(Node):
     # --- inputs ---------------------------------------------------------------------------------
     def _on_magnets(self, msg: MagnetArray) -> None:
         try:
-            check_magnet_array(msg)
-            self._magnets_order.admit(stamp_ns(msg.header.stamp))
+            stamp, magnets = magnet_array_from_msg(msg)
+            self._magnets_order.admit(stamp)
         except InputError as exc:
             return self._health.reject(MAGNETS, exc.reason, str(exc))
         self._health.heard(MAGNETS)
-        self._magnets = {m.foot: (m.enabled, m.surface, m.in_contact) for m in msg.magnets}
+        self._magnets = {foot: (m.enabled, m.surface, m.in_contact) for foot, m in magnets.items()}
         return None
 
     def _on_ik_status(self, msg: IKStatus) -> None:
         try:
-            known([msg.foot], ("", *FEET), "IK status foot")
-            if msg.status > IKStatus.REJECTED:
-                raise InputError(UNKNOWN, f"IK status has unknown code {msg.status}")
-            numbers((msg.position_error, msg.orientation_error, msg.solve_time), MAX_DISTANCE, "IK status errors")
+            stamp, status = ik_status_from_msg(msg)
             if (
-                msg.status != IKStatus.REJECTED
+                status.code is not IKCode.REJECTED
             ):  # a refusal is an event, reported when it happens; solves are the stream
-                self._status_order.admit(stamp_ns(msg.header.stamp))
+                self._status_order.admit(stamp)
         except InputError as exc:
             return self._health.reject(IK_STATUS, exc.reason, str(exc))
-        if msg.status == IKStatus.REJECTED and self.campaign.stage >= 0 and msg.foot in ("", self.campaign.foot):
+        if status.code is IKCode.REJECTED and self.campaign.stage >= 0 and status.foot in ("", self.campaign.foot):
             self._rejections += 1
-            self.get_logger().error(f"the IK rejected our input: {msg.message}", throttle_duration_sec=1.0)
+            self.get_logger().error(f"the IK rejected our input: {status.message}", throttle_duration_sec=1.0)
         return None
 
     def _readings(self, msg: FootStates) -> dict[str, FootReading]:
@@ -280,14 +279,10 @@ class SequencerNode(Node):
         for event in tick.events:
             self.get_logger().info(event)
         if tick.stance is not None:
-            out = StanceCommand(feet=list(tick.stance), modes=[MODES[m] for m in tick.stance.values()])
-            set_stamp(out.header, when)
-            self._pub_stance.publish(out)
+            self._pub_stance.publish(stance_to_msg(when, {f: StanceMode[m] for f, m in tick.stance.items()}))
             self._stance_sent = when
         if tick.magnets:
-            out = MagnetCommand(feet=list(tick.magnets), enable=list(tick.magnets.values()))
-            set_stamp(out.header, when)
-            self._pub_magnets.publish(out)
+            self._pub_magnets.publish(magnet_command_to_msg(when, tick.magnets))
         self._publish_target(when, tick.target, tick.body)
         if tick.target is not None:
             self._target = tick.target
@@ -309,25 +304,29 @@ class SequencerNode(Node):
         foot, goal = target if target is not None else ("", None)
         self._pub_target.publish(ik_target_to_msg(TargetTick(when, self._stance_sent, foot, goal, body, phase)))
 
-    def _status_msg(self, when: int, t: float) -> SequenceStatus:
+    def _status(self, when: int, t: float) -> SequenceStatusData:
+        """The sequence's progress at the step stamped ``when`` (ns), sequence time ``t`` (s)."""
         status = self.campaign.status(t)
-        out = SequenceStatus(
-            sequence=status.sequence, foot=status.foot, done=status.done, failed=status.failed, message=status.message
+        out = SequenceStatusData(
+            status.sequence, status.foot, done=status.done, failed=status.failed, message=status.message
         )
-        set_stamp(out.header, when)
         if status.runner is not None:
             r = status.runner
-            out.phase, out.phase_index, out.phase_count = r.phase, r.phase_index, r.phase_count
-            out.phase_progress, out.elapsed = r.phase_progress, max(0.0, t - self.campaign.start_time)
             runner = self.campaign.runner
-            if runner is not None:  # on the stamps' clock: a reader that missed messages still gets it
-                out.phase_start = when * 1e-9 - (t - runner.phase_start)
-        else:
-            out.phase = "SETTLE"
+            out = replace(
+                out,
+                phase=r.phase,
+                phase_index=r.phase_index,
+                phase_count=r.phase_count,
+                phase_progress=r.phase_progress,
+                elapsed=max(0.0, t - self.campaign.start_time),
+                # on the stamps' clock: a reader that missed messages still gets it
+                phase_start=when * 1e-9 - (t - runner.phase_start) if runner is not None else 0.0,
+            )
         return out
 
     def _publish_status(self, when: int, t: float) -> None:
-        self._pub_status.publish(self._status_msg(when, t))
+        self._pub_status.publish(sequence_status_to_msg(when, self._status(when, t)))
 
     def _on_sim_reset(self, stamp: int) -> None:
         """The sim put the robot back in its initial state mid-sequence: no phase can go on from
@@ -357,18 +356,19 @@ class SequencerNode(Node):
         if self.campaign.moves_body and not pitched_enough(self._body_pitch):
             problems.append(f"the body is pitched {self._body_pitch or 0.0:.1f} deg, not at least {MIN_PITCH_DEG:g}")
         self.succeeded = not problems
-        final = self._status_msg(when, t)
-        final.done, final.failed = True, not self.succeeded
-        final.message = (
+        message = (
             "; ".join(problems)
             or f"{self.campaign.sequence} done: {', '.join(self.campaign.planted) or 'no foot'} planted"
         )
         if self._rejections:
-            final.message += f" ({self._rejections} IK rejections of our input)"
+            message += f" ({self._rejections} IK rejections of our input)"
+        final = sequence_status_to_msg(
+            when, replace(self._status(when, t), done=True, failed=not self.succeeded, message=message)
+        )
         self._pub_status.publish(final)
         self._pub_final.publish(final)
         log = self.get_logger().info if self.succeeded else self.get_logger().error
-        log(f"run {'succeeded' if self.succeeded else 'FAILED'} at t={t:.3f} s: {final.message}")
+        log(f"run {'succeeded' if self.succeeded else 'FAILED'} at t={t:.3f} s: {message}")
         self.finished.set()
 
     def _publish_diagnostics(self) -> None:
@@ -409,7 +409,7 @@ class SequencerNode(Node):
             q = f.pose.orientation
             feet[f.foot] = FootView(
                 f.foot,
-                MODE_NAMES.get(f.mode, "?"),
+                StanceMode(f.mode).name,  # checked when the message came
                 np.array([f.pose.position.x, f.pose.position.y, f.pose.position.z]),
                 face_normal((q.w, q.x, q.y, q.z)),
                 f.in_contact,

@@ -13,14 +13,13 @@ from dataclasses import dataclass
 import mujoco
 import numpy as np
 from builtin_interfaces.msg import Time
-from geometry_msgs.msg import Vector3
 from nav_msgs.msg import Odometry
 from rosgraph_msgs.msg import Clock
 from sensor_msgs.msg import JointState
 
 from sally_description import LEGS
-from sally_interfaces.msg import ExternalForce, MagnetArray, MagnetCommand, MagnetState
 from sally_node_common.inputs import MAX_FORCE, InputError
+from sally_node_common.magnet_array_msg import MagnetStateData
 from sally_node_common.stamps import stamp_ns
 
 WORLD_FRAME = "world"
@@ -96,79 +95,23 @@ def parse_effort_command(msg: JointState, actuated: Sequence[str], passive: Iter
     return EffortCommand(np.array([index[n] for n in names]), efforts, stamp_ns(msg.header.stamp))
 
 
-def parse_magnet_command(msg: MagnetCommand) -> dict[str, bool]:
-    feet, enable = list(msg.feet), list(msg.enable)
-    if not feet:
-        raise CommandError("empty", "magnet command names no feet")
-    if len(feet) != len(enable):
-        raise CommandError("length", f"magnet command has {len(feet)} feet but {len(enable)} enable flags")
-    unknown = [f for f in feet if f not in LEGS]
-    if unknown:
-        raise CommandError("unknown", f"magnet command names unknown feet {unknown}; valid: {list(LEGS)}")
-    if len(set(feet)) != len(feet):
-        raise CommandError("duplicate", "magnet command names a foot twice")
-    return dict(zip(feet, map(bool, enable)))
-
-
-@dataclass(frozen=True)
-class ExternalLoad:
-    foot: str
-    stamp: int
-    """ns of sim time the load starts (0: at once)."""
-    force: np.ndarray
-    rate: np.ndarray
-
-    def at(self, nanoseconds: int) -> np.ndarray:
-        """The force at sim time ``nanoseconds`` (the stamp's value before it)."""
-        return self.force + self.rate * (max(0, nanoseconds - self.stamp) * 1e-9)
-
-
-MAX_EXTERNAL_FORCE = 1e5
-"""N (and N/s): larger is not a test rig but a typo."""
-
-
-def parse_external_force(msg: ExternalForce) -> ExternalLoad:
-    if msg.foot not in LEGS:
-        raise CommandError("unknown", f"external force names unknown foot {msg.foot!r}; valid: {list(LEGS)}")
-    force = np.array([msg.force.x, msg.force.y, msg.force.z], dtype=float)
-    rate = np.array([msg.force_rate.x, msg.force_rate.y, msg.force_rate.z], dtype=float)
-    if not (np.isfinite(force).all() and np.isfinite(rate).all()):
-        raise CommandError(
-            "non_finite", f"external force on {msg.foot} is not finite: force {force.tolist()}, rate {rate.tolist()}"
-        )
-    if np.abs(force).max() > MAX_EXTERNAL_FORCE or np.abs(rate).max() > MAX_EXTERNAL_FORCE:
-        raise CommandError(
-            "out_of_range", f"external force on {msg.foot} exceeds {MAX_EXTERNAL_FORCE:g} N (or N/s) per axis"
-        )
-    return ExternalLoad(msg.foot, stamp_ns(msg.header.stamp), force, rate)
-
-
-def magnet_command_msg(switches: Mapping[str, bool]) -> MagnetCommand:
-    return MagnetCommand(feet=list(switches), enable=[bool(v) for v in switches.values()])
-
-
 # --- telemetry ----------------------------------------------------------------------------------
-def magnet_array_msg(nanoseconds: int, readouts: Mapping, contact_forces: Mapping[str, float]) -> MagnetArray:
-    """``readouts``: leg -> MagnetReadout (sally_sim_node.magnets)."""
-    msg = MagnetArray()
-    msg.header.stamp = time_msg(nanoseconds)
-    msg.header.frame_id = WORLD_FRAME
-    for leg in LEGS:
-        r = readouts[leg]
-        msg.magnets.append(
-            MagnetState(
-                foot=leg,
-                enabled=r.enabled,
-                force=Vector3(x=r.force[0], y=r.force[1], z=r.force[2]),
-                magnitude=r.magnitude,
-                min_distance=r.min_distance if math.isfinite(r.min_distance) else 1e9,
-                surface=r.surface,
-                in_contact=r.in_contact,
-                penetration=max(0.0, -r.min_distance),
-                contact_force=float(contact_forces[leg]),
-            )
+def magnet_states(readouts: Mapping, contact_forces: Mapping[str, float]) -> list[MagnetStateData]:
+    """The telemetry of every leg in :data:`LEGS` order. ``readouts``: leg -> MagnetReadout
+    (sally_sim_node.magnets); ``contact_forces``: leg -> the plates' normal force on it (N)."""
+    return [
+        MagnetStateData(
+            leg,
+            r.enabled,
+            np.asarray(r.force, dtype=float),
+            r.magnitude,
+            r.min_distance,
+            r.surface,
+            r.in_contact,
+            float(contact_forces[leg]),
         )
-    return msg
+        for leg, r in ((leg, readouts[leg]) for leg in LEGS)
+    ]
 
 
 class OdometryWriter:

@@ -44,13 +44,15 @@ from sally_interfaces.msg import ExternalForce, MagnetArray, MagnetCommand
 from sally_interfaces.srv import StepSim
 from sally_node_common import StartupError, run_node, spin_until_shutdown
 from sally_node_common.diagnostics import diagnostic_array
+from sally_node_common.external_force_msg import ExternalLoad, external_force_from_msg
 from sally_node_common.input_health import InputHealth
 from sally_node_common.inputs import InputError, StampOrder
+from sally_node_common.magnet_array_msg import magnet_array_to_msg
+from sally_node_common.magnet_command_msg import magnet_command_from_msg
 from sally_node_common.partners import SLOW_PARTNER_WAIT, keep_waiting, other_publishers, publishes
 from sally_node_common.pid import JointPID, PIDGains
 from sally_node_common.qos import LATCHED, LATEST, RELIABLE_DEEP
 from sally_node_common.sim_resets import RESET_TOPIC
-from sally_node_common.stamps import stamp_ns
 from sally_node_common.unique_names import full_name
 
 from . import conversions as conv
@@ -115,7 +117,7 @@ class SimNode(Node):
         self._answer = threading.Condition()
         self._scheduled: CommandSchedule[Action] = CommandSchedule()
         """Magnet and external-force commands, applied at the step their stamp names."""
-        self._loads: dict[str, conv.ExternalLoad] = {}
+        self._loads: dict[str, ExternalLoad] = {}
         """Active external forces (pull-off rig) by foot, re-evaluated at every publication step."""
         self._gate = EffortGate()  # read and changed under self._answer
         self._last_effort_wall = -float("inf")  # realtime/fast: when the latest effort came (monotonic)
@@ -447,9 +449,8 @@ class SimNode(Node):
 
     def _on_magnet_cmd(self, msg: MagnetCommand) -> None:
         """Applied now, or at the step its stamp names when that is still ahead of sim time."""
-        stamp = stamp_ns(msg.header.stamp)
         try:
-            switches = conv.parse_magnet_command(msg)
+            stamp, switches = magnet_command_from_msg(msg)
             if stamp:  # unstamped: before the next step, outside the order
                 self._magnet_order.admit(stamp)
         except InputError as exc:
@@ -468,7 +469,7 @@ class SimNode(Node):
     def _on_external_force(self, msg: ExternalForce) -> None:
         """A rig's force on a foot, from the step its stamp names; zero force and rate remove it."""
         try:
-            load = conv.parse_external_force(msg)
+            load = external_force_from_msg(msg)
             if load.stamp:
                 self._force_order.admit(load.stamp)
         except InputError as exc:
@@ -478,7 +479,7 @@ class SimNode(Node):
         self._counts["external_forces"] += 1
         return None
 
-    def _set_load(self, load: conv.ExternalLoad) -> None:
+    def _set_load(self, load: ExternalLoad) -> None:
         if not load.force.any() and not load.rate.any():
             self._loads.pop(load.foot, None)
             self.sim.apply_external_force(magnet_body(load.foot), (0.0, 0.0, 0.0))
@@ -591,7 +592,9 @@ class SimNode(Node):
 
     def _publish_magnets(self) -> None:
         forces = {leg: self.sim.foot_contact_force(leg) for leg in LEGS}
-        self._pub_magnets.publish(conv.magnet_array_msg(self.now_ns, self.sim.magnet_readouts(), forces))
+        self._pub_magnets.publish(
+            magnet_array_to_msg(self.now_ns, conv.magnet_states(self.sim.magnet_readouts(), forces))
+        )
 
     def _publish_diagnostics(self) -> None:
         self._next_diag = time.monotonic() + self._diag_period

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import sys
 import threading
+from dataclasses import replace
 
 import mujoco
+import numpy as np
 from diagnostic_msgs.msg import DiagnosticArray
 from rclpy.node import Node
 
@@ -21,12 +23,15 @@ from sally_description import LEGS, DescriptionError, PhysicsParams, build_model
 from sally_interfaces.msg import ExternalForce, MagnetArray, MagnetCommand, PullOffResult
 from sally_node_common import StartupError, run_node, run_until_finished
 from sally_node_common.diagnostics import diagnostic_array, diagnostic_status
+from sally_node_common.external_force_msg import ExternalLoad, external_force_to_msg
 from sally_node_common.input_health import InputHealth
 from sally_node_common.inputs import InputError, StampOrder
-from sally_node_common.messages import check_magnet_array
+from sally_node_common.magnet_array_msg import magnet_array_from_msg
+from sally_node_common.magnet_command_msg import magnet_command_to_msg
 from sally_node_common.parameters import Param, ParameterTable
+from sally_node_common.pulloff_result_msg import PullOffOutcome, pulloff_result_to_msg
 from sally_node_common.qos import LATCHED, RELIABLE_DEEP
-from sally_node_common.stamps import NS, set_stamp, stamp_ns
+from sally_node_common.stamps import NS
 from sally_node_common.wall_timers import wall_timer
 
 from .pulloff_rig import Pull, PullOffRig, RigConfig
@@ -157,26 +162,26 @@ class PullOffNode(Node):
         self._armed = True
         self._arm_timer.cancel()
         c = self.rig.config
-        switch = MagnetCommand(feet=[c.foot], enable=[True])
-        set_stamp(switch.header, round(c.magnet_on_at * NS))
-        self._pub_magnets.publish(switch)
+        self._pub_magnets.publish(magnet_command_to_msg(round(c.magnet_on_at * NS), {c.foot: True}))
         self._send(self.rig.pull)
 
     def _send(self, pull: Pull) -> None:
-        msg = ExternalForce(foot=self.rig.config.foot)
-        set_stamp(msg.header, round(pull.start * NS))
-        msg.force.z, msg.force_rate.z = pull.force, pull.rate
-        self._pub_force.publish(msg)
+        load = ExternalLoad(
+            self.rig.config.foot,
+            round(pull.start * NS),
+            np.array([0.0, 0.0, pull.force]),
+            np.array([0.0, 0.0, pull.rate]),
+        )
+        self._pub_force.publish(external_force_to_msg(load))
 
     def _on_magnets(self, msg: MagnetArray) -> None:
         if self.finished.is_set():
             return
-        now = stamp_ns(msg.header.stamp)
         try:
-            check_magnet_array(msg)
-            force = next((m.magnitude for m in msg.magnets if m.foot == self.rig.config.foot), None)
-            if force is None:
+            now, magnets = magnet_array_from_msg(msg)
+            if self.rig.config.foot not in magnets:
                 raise InputError("length", f"magnet telemetry lacks {self.rig.config.foot}")
+            force = magnets[self.rig.config.foot].magnitude
             self._order.admit(now)
         except InputError as exc:
             return self._health.reject(MAGNETS, exc.reason, str(exc))
@@ -210,21 +215,23 @@ class PullOffNode(Node):
 
     def _finish(self, now: int, verdict: bool) -> None:
         rig, v = self.rig, self.rig.verdict
-        result = PullOffResult(
-            foot=rig.config.foot, clip=rig.clip, detach_threshold=rig.threshold, max_applied=rig.max_applied
+        result = PullOffOutcome(
+            rig.config.foot, clip=rig.clip, detach_threshold=rig.threshold, max_applied=rig.max_applied
         )
-        set_stamp(result.header, now)
         if v is not None:
-            result.held, result.detached, result.pulloff_force, result.detach_time, result.message = (
-                v.held,
-                v.detached,
-                v.pulloff_force,
-                v.detach_time,
-                v.message,
+            result = replace(
+                result,
+                held=v.held,
+                detached=v.detached,
+                pulloff_force=v.pulloff_force,
+                detach_time=v.detach_time,
+                message=v.message,
             )
         else:
-            result.held, result.message = rig.held, f"no verdict within {self._duration_ns / NS:g} s of sim time"
-        self._pub_result.publish(result)
+            result = replace(
+                result, held=rig.held, message=f"no verdict within {self._duration_ns / NS:g} s of sim time"
+            )
+        self._pub_result.publish(pulloff_result_to_msg(now, result))
         self.succeeded = verdict
         log = self.get_logger().info if verdict else self.get_logger().error
         log(

@@ -7,8 +7,8 @@ import pytest
 from sensor_msgs.msg import JointState
 
 from sally_description import ACTUATED_JOINT_NAMES, JOINT_NAMES, LEGS
-from sally_interfaces.msg import MagnetCommand
 from sally_node_common.diagnostics import diagnostic_array, diagnostic_status, diagnostic_values
+from sally_node_common.magnet_array_msg import magnet_array_to_msg
 from sally_node_common.stamps import stamp_ns
 from sally_sim_node import conversions as conv
 from sally_sim_node.magnets import MagnetReadout
@@ -69,32 +69,12 @@ def test_bad_effort_commands(names, efforts, reason, text):
     assert err.value.reason == reason and text in str(err.value)
 
 
-def test_magnet_command_round_trip():
-    switches = {"FL": False, "BR": True}
-    assert conv.parse_magnet_command(conv.magnet_command_msg(switches)) == switches
-
-
-@pytest.mark.parametrize(
-    "feet, enable, reason",
-    [
-        ([], [], "empty"),
-        (["FL"], [True, False], "length"),
-        (["XL"], [True], "unknown"),
-        (["FL", "FL"], [True, True], "duplicate"),
-    ],
-)
-def test_bad_magnet_commands(feet, enable, reason):
-    with pytest.raises(conv.CommandError) as err:
-        conv.parse_magnet_command(MagnetCommand(feet=feet, enable=enable))
-    assert err.value.reason == reason
-
-
 def test_magnet_array_carries_every_field():
     readouts = {
         leg: MagnetReadout(leg, i % 2 == 0, (0.0, 0.0, -800.0 + i), 800.0 - i, -0.0005 * i, "floor", True)
         for i, leg in enumerate(LEGS)
     }
-    msg = conv.magnet_array_msg(9, readouts, {leg: 820.0 for leg in LEGS})
+    msg = magnet_array_to_msg(9, conv.magnet_states(readouts, {leg: 820.0 for leg in LEGS}))
     assert [m.foot for m in msg.magnets] == list(LEGS)
     m = msg.magnets[3]
     assert (m.enabled, m.force.z, m.magnitude, m.surface, m.in_contact) == (False, -797.0, 797.0, "floor", True)
