@@ -38,7 +38,7 @@ from rosgraph_msgs.msg import Clock
 from std_srvs.srv import SetBool
 
 from sally_bringup.environment import lease_domain
-from sally_bringup.probe import Probe, ProbeTimeout
+from sally_bringup.probe import Probe, ProbeTimeoutError
 from sally_bringup.processes import ProcessGroup
 from sally_bringup.shm import remove_stale_segments
 from sally_node_common.discovery import force_loopback
@@ -97,7 +97,7 @@ class Run:
         first = len(self.diag)
         try:
             self.probe.wait_for(lambda: len(self.diag) > first + 4 and steady(), timeout, "steady realtime pacing")
-        except ProbeTimeout:
+        except ProbeTimeoutError:
             lag = diag_value(self.diag, "sally_sim: pacing", "lag_p99_ms")
             state = diag_value(self.diag, "sally_sim: pacing", "catch_up_state")
             return f"not steady after {timeout:g} s (the sim's lag p99 {lag} ms, state {state})"

@@ -22,7 +22,7 @@ DOMAIN_IDS = range(1, 102)
 """Leasable domains; 0 is left to interactive runs. Domains >= 233 fail with Fast DDS here."""
 
 
-class NoFreeDomain(RuntimeError):
+class NoFreeDomainError(RuntimeError):
     pass
 
 
@@ -66,7 +66,7 @@ def lease_domain(preferred: int | None = None) -> DomainLease:
             os.close(fd)
             continue
         return DomainLease(domain, fd)
-    raise NoFreeDomain(f"every ROS domain in {DOMAIN_IDS.start}..{DOMAIN_IDS.stop - 1} is leased")
+    raise NoFreeDomainError(f"every ROS domain in {DOMAIN_IDS.start}..{DOMAIN_IDS.stop - 1} is leased")
 
 
 def graph_environment(domain_id: int, base: Mapping[str, str] | None = None) -> dict[str, str]:

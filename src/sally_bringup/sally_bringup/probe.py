@@ -26,7 +26,7 @@ from .processes import wait_until
 RELIABLE_DEEP = QoSProfile(depth=1000, reliability=ReliabilityPolicy.RELIABLE, history=HistoryPolicy.KEEP_LAST)
 
 
-class ProbeTimeout(AssertionError):
+class ProbeTimeoutError(AssertionError):
     pass
 
 
@@ -98,20 +98,20 @@ class Probe:
 
     def wait_for_subscribers(self, publisher, count: int = 1, timeout: float = 15.0) -> None:
         if not wait_until(lambda: publisher.get_subscription_count() >= count, timeout):
-            raise ProbeTimeout(
+            raise ProbeTimeoutError(
                 f"{publisher.topic_name}: {publisher.get_subscription_count()} of {count} subscribers after {timeout} s"
             )
 
     def wait_for_publishers(self, recording: Recording, count: int = 1, timeout: float = 15.0) -> None:
         sub = recording.subscription
         if not wait_until(lambda: sub.get_publisher_count() >= count, timeout):
-            raise ProbeTimeout(
+            raise ProbeTimeoutError(
                 f"{recording.topic}: {sub.get_publisher_count()} of {count} publishers after {timeout} s"
             )
 
     def wait_for(self, predicate: Callable[[], bool], timeout: float, what: str) -> None:
         if not wait_until(predicate, timeout):
-            raise ProbeTimeout(f"timed out after {timeout} s waiting for {what}")
+            raise ProbeTimeoutError(f"timed out after {timeout} s waiting for {what}")
 
     def wait_for_messages(self, recording: Recording, count: int, timeout: float = 15.0) -> None:
         self.wait_for(
@@ -128,7 +128,7 @@ class Probe:
         client: Any = self.node.create_client(srv_type, name)
         try:
             if not client.wait_for_service(timeout_sec=timeout):
-                raise ProbeTimeout(f"service {name} not available after {timeout} s")
+                raise ProbeTimeoutError(f"service {name} not available after {timeout} s")
             deadline = time.monotonic() + timeout
             futures = [client.call_async(request)]
             while True:
@@ -137,7 +137,7 @@ class Probe:
                 if wait_until(lambda: any(f.done() for f in futures), max(wait, 0.0)):
                     return next(f for f in futures if f.done()).result()
                 if time.monotonic() >= deadline:
-                    raise ProbeTimeout(f"timed out after {timeout} s waiting for the answer of {name}")
+                    raise ProbeTimeoutError(f"timed out after {timeout} s waiting for the answer of {name}")
                 futures.append(client.call_async(request))
         finally:
             self.node.destroy_client(client)

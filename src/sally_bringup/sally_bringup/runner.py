@@ -106,7 +106,7 @@ class GraphRun:
 
     def _run(self, domain: int) -> RunResult:
         from .plot import plot_leg_forces, plot_run
-        from .probe import Probe, ProbeTimeout
+        from .probe import Probe, ProbeTimeoutError
         from .recording import RunRecorder
         from .report import build_pulloff_report, build_report, summary, write_report
         from .shm import remove_stale_segments
@@ -157,10 +157,10 @@ class GraphRun:
                     self.say(f"the record stops short of the verdict: {recorder.record.behind_result()}")
                 if exited is not None and exited != DIVERGED and backend.failed(exited) and not verdict():
                     failure = self.exit_reason(exited)  # it ended the graph without a verdict: say why
-        except NodeExited as exc:
+        except NodeExitedError as exc:
             failure = f"{self.exit_reason(str(exc))} (while the graph was coming up)"
             self.say(f"the graph did not come up: {failure}")
-        except ProbeTimeout as exc:
+        except ProbeTimeoutError as exc:
             failure = f"the graph did not come up: {exc}"
             self.say(failure)
         finally:
@@ -315,7 +315,7 @@ class GraphRun:
 
     def _unpause_when_heard(self, probe, recorder) -> float:
         """Wait until every node's topics are matched both ways, then start sim time. A required
-        node that exits meanwhile ends the wait at once (:class:`NodeExited`)."""
+        node that exits meanwhile ends the wait at once (:class:`NodeExitedError`)."""
         names = self.node_names
         recordings = (
             [recorder.recordings[t] for t in ("/sally/foot_states", "/sally/ik_target")] if "ik" in names else []
@@ -364,7 +364,7 @@ def readiness(names: set[str]) -> tuple[dict[str, int], dict[str, int]]:
     return publishers, subscribers
 
 
-class NodeExited(RuntimeError):
+class NodeExitedError(RuntimeError):
     """A required node exited while the graph was coming up; the message is its name."""
 
 
@@ -377,7 +377,7 @@ def start_sim_time(
 ) -> None:
     """Once the nodes ``names`` are matched both ways (:func:`readiness`), each of the probe's
     ``recordings`` has its publisher and each of ``heard`` a message, unpause the sim. ``exited()``
-    names a required node that is gone: the wait then ends at once with :class:`NodeExited`
+    names a required node that is gone: the wait then ends at once with :class:`NodeExitedError`
     instead of running out.
 
     The nodes' own subscriptions are checked: states reach the controller and the IK, foot states
@@ -391,7 +391,7 @@ def start_sim_time(
     def matched() -> bool:
         gone = exited()
         if gone is not None:
-            raise NodeExited(gone)
+            raise NodeExitedError(gone)
         return (
             all(node.count_publishers(topic) >= n for topic, n in publishers.items())
             and all(node.count_subscribers(topic) >= n for topic, n in subscribers.items())

@@ -82,7 +82,7 @@ def optimize_main(argv: list[str] | None = None) -> int:
     except (ValueError, FileNotFoundError, KeyError, DescriptionError) as exc:
         print(f"sally-optimize: {exc}", file=sys.stderr)
         return 2
-    except optimizer.BackendMismatch as exc:
+    except optimizer.BackendMismatchError as exc:
         print(f"sally-optimize: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:

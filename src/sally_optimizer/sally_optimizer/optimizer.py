@@ -59,7 +59,7 @@ AGREEMENT = 1e-9
 """Relative difference within which the two backends' costs count as the same."""
 
 
-class BackendMismatch(RuntimeError):
+class BackendMismatchError(RuntimeError):
     """The in-process backend's costs differ from the multi-process graph's: its numbers are not
     the graph's, so the run stops."""
 
@@ -67,7 +67,7 @@ class BackendMismatch(RuntimeError):
 def check_backends(x0: np.ndarray, config: ScenarioConfig, workdir: Path, say=print) -> None:
     """Evaluate ``x0`` with both backends (at once, in a worker process each, on machines with two
     cores or more: both run lockstep graphs, whose costs do not depend on how the machine shares its
-    time) and raise :class:`BackendMismatch` unless every scenario's cost agrees within
+    time) and raise :class:`BackendMismatchError` unless every scenario's cost agrees within
     :data:`AGREEMENT`. A backend whose run of a scenario broke (penalised: timed out, crashed,
     unscorable) where the other's did not is run once more first, and the output says why."""
     say("checking that the in-process backend gives the multi-process graph's costs at x0 ...")
@@ -90,7 +90,7 @@ def check_backends(x0: np.ndarray, config: ScenarioConfig, workdir: Path, say=pr
     fast, graph = found["inprocess"], found["processes"]
     differ = disagreements(fast, graph)
     if differ:
-        raise BackendMismatch(
+        raise BackendMismatchError(
             "the in-process backend does not give the multi-process graph's costs at x0 ("
             + "; ".join(differ)
             + f"; runs in {workdir}): use --backend processes, and report this"
