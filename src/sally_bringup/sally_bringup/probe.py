@@ -69,11 +69,12 @@ class Probe:
 
         self.executor = EventsExecutor(context=self.context)
         self.executor.add_node(self.node)
+        self._closing = threading.Event()
         self._thread = threading.Thread(target=self._spin, name=f"{name} spin", daemon=True)
         self._thread.start()
 
     def _spin(self) -> None:
-        while self.context.ok():
+        while self.context.ok() and not self._closing.is_set():
             try:
                 self.executor.spin_once(timeout_sec=0.05)
             except (ExternalShutdownException, rclpy._rclpy_pybind11.InvalidHandle):
@@ -152,11 +153,22 @@ class Probe:
         return list(answer.results)
 
     def close(self) -> None:
-        self.context.try_shutdown()
+        """Leave the graph at once: the spinning stops, the node's endpoints are deleted while the
+        context is still valid (the others' graphs drop them now, not when a lease runs out), then
+        the context and its DDS participant go. (Shutting the context down first left the node's
+        publishers alive: a sim went on listing a closed probe's /clock for over 30 s.)"""
+        self._closing.set()
         self._thread.join(timeout=2.0)
         try:
+            self.executor.remove_node(self.node)
+            self.executor.shutdown(timeout_sec=1.0)
             self.node.destroy_node()
-        except Exception:  # noqa: BLE001 - the context is gone already; nothing to clean
+        except Exception:  # noqa: BLE001 - closed twice, or the context is gone already: nothing to clean
+            pass
+        self.context.try_shutdown()
+        try:
+            self.context.destroy()
+        except Exception:  # noqa: BLE001 - destroyed already
             pass
 
     def __enter__(self) -> Probe:
