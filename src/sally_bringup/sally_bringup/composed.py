@@ -24,7 +24,7 @@ from sally_node_common.discovery import default_to_loopback
 from sally_node_common.graph_end import EndsGraph
 from sally_node_common.node_main import watch_parent
 
-from .graphs import GraphError, NodeSpec, graph
+from .graphs import GraphError, NodeSpec, hosted_specs
 
 NODE_CLASSES = {
     "sally_sim_node": "sally_sim_node.node:SimNode",
@@ -131,7 +131,7 @@ def run(
     from sally_node_common.host import Host
     from sally_node_common.node_main import FINAL_ACK_WAIT, START_ERRORS, watch_unique_names
 
-    specs = graph(name, {**arguments, "composed": "false"})
+    specs = hosted_specs(name, arguments)
     rclpy.init(args=[], signal_handler_options=SignalHandlerOptions.NO)
     context = rclpy.get_default_context()
     host = Host()

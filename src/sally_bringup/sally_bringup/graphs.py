@@ -30,7 +30,7 @@ pull-off rig node: the magnet pull-off test, no IK).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from sally_description.constants import LEGS
@@ -68,6 +68,11 @@ ARGUMENTS: dict[str, Argument] = {
         "run every node of the graph in one process (sally_composed), handing messages between them as Python "
         "objects; every topic stays on DDS for others",
         ("true", "false"),
+    ),
+    "apart": Argument(
+        "none",
+        "with composed:=true, these nodes (comma-separated: sim, controller, ik, sequencer, pulloff) run as processes "
+        "of their own beside the container, over DDS (none: every node in the container)",
     ),
     "magnets": Argument("FL,FR,BL,BR", "feet whose magnets start on (comma-separated)"),
     "controller": Argument("pid", "joint controller node (none: bring your own)", ("pid", "none")),
@@ -168,6 +173,29 @@ def magnet_list(text: str) -> list[str]:
     return feet
 
 
+def apart_nodes(text: str, nodes: Sequence[str]) -> list[str]:
+    """The nodes ``apart:=text`` names (comma-separated, each once, of ``nodes``; ``none``: none);
+    refused when it names no node of the graph or every one (that is ``composed:=false``)."""
+    if text.strip() == "none":
+        return []
+    named = [n.strip() for n in text.split(",") if n.strip()]
+    bad = [n for n in named if n not in nodes]
+    if bad or not named or len(set(named)) != len(named):
+        raise GraphError(
+            f"apart:={text} must name nodes of this graph {list(nodes)}, comma-separated, each once, or be none"
+        )
+    if set(named) == set(nodes):
+        raise GraphError(f"apart:={text} names every node; for one process per node use composed:=false")
+    return named
+
+
+def hosted_specs(name: str, arguments: Mapping[str, str]) -> list[NodeSpec]:
+    """The nodes a composed container of graph ``name`` hosts: every node but those ``apart``."""
+    nodes = graph(name, {**arguments, "composed": "false", "apart": "none"})
+    apart = apart_nodes(resolve({**GRAPHS.get(name, {}), **arguments})["apart"], [n.name for n in nodes])
+    return [n for n in nodes if n.name not in apart]
+
+
 def graph(name: str, arguments: Mapping[str, str] | None = None) -> list[NodeSpec]:
     """The processes of graph ``name`` with ``arguments``; the sequencer (or the pull-off rig) is
     required, and so is every node it needs."""
@@ -175,11 +203,14 @@ def graph(name: str, arguments: Mapping[str, str] | None = None) -> list[NodeSpe
         raise GraphError(f"unknown graph {name!r}; valid: {sorted(GRAPHS)}")
     values = resolve({**GRAPHS[name], **(arguments or {})})
     if values["composed"] == "true":
-        nodes = graph(name, {**values, "composed": "false"})
+        nodes = graph(name, {**values, "composed": "false", "apart": "none"})
+        apart = apart_nodes(values["apart"], [n.name for n in nodes])
         given = tuple(f"{key}:={value}" for key, value in values.items() if key != "composed")
-        return [
-            NodeSpec("graph", "sally_bringup", "sally_composed", {}, True, (name, *given), tuple(n.name for n in nodes))
-        ]
+        hosted = tuple(n.name for n in nodes if n.name not in apart)
+        container = NodeSpec("graph", "sally_bringup", "sally_composed", {}, True, (name, *given), hosted)
+        return [container, *(n for n in nodes if n.name in apart)]
+    if values["apart"] != "none":
+        raise GraphError(f"apart:={values['apart']} runs nodes beside a composed container: it needs composed:=true")
     lockstep = values["pacing"] == "lockstep"
     pulloff = name == "pulloff"
     synchronous = lockstep or (

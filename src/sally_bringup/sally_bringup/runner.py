@@ -221,8 +221,10 @@ class GraphRun:
 
     @property
     def composed(self) -> bool:
-        """The graph runs in a composed container (it keeps the run's record itself)."""
-        return any(spec.hosts for spec in self.nodes)
+        """Every node of the graph runs in one composed container: it sees every message published
+        and keeps the run's record itself. (With nodes ``apart``, what they publish and no hosted
+        node reads never reaches the container: this process records over DDS.)"""
+        return len(self.nodes) == 1 and bool(self.nodes[0].hosts)
 
     @property
     def records_itself(self) -> bool:

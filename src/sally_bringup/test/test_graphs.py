@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from sally_bringup.cli import main as cli_main
-from sally_bringup.graphs import GraphError
+from sally_bringup.graphs import GraphError, hosted_specs
 from sally_bringup.graphs import graph as composed_or_not
 
 
@@ -57,6 +57,7 @@ def test_hardware_swap_in_drops_the_sim_and_the_controller():
         ("f2w", {"duration": "-1"}, "positive"),
         ("f2w", {"magnets": "FL,XX"}, "must name feet"),
         ("f2w", {"speed": "1"}, "unknown argument"),
+        ("f2w", {"apart": "ik"}, r"apart:=ik runs nodes beside a composed container: it needs composed:=true"),
     ],
 )
 def test_bad_graph_arguments_are_refused_by_name(name, arguments, match):
@@ -134,3 +135,30 @@ def test_composed_is_the_default_and_hosts_the_same_nodes_with_the_same_argument
     # the container builds exactly what the processes would run
     values = dict(a.split(":=", 1) for a in container.arguments[1:])
     assert graph("f2w", values) == graph("f2w", {"pacing": "lockstep", "settle": "2.0"})
+
+
+@pytest.mark.parametrize(
+    "name, apart, match",
+    [
+        ("f2w", "viewer", r"apart:=viewer must name nodes of this graph \['sim', 'controller'"),
+        ("f2w", "ik,ik", "each once"),
+        ("pulloff", "ik", "must name nodes of this graph"),
+        ("f2w", "sim,controller,ik,sequencer", "names every node; for one process per node use composed:=false"),
+    ],
+)
+def test_bad_nodes_apart_are_refused_by_name(name, apart, match):
+    with pytest.raises(GraphError, match=match):
+        composed_or_not(name, {"apart": apart})
+
+
+@pytest.mark.parametrize("apart", [("controller",), ("sim",), ("ik", "sequencer")])
+def test_nodes_apart_run_beside_the_container_that_hosts_the_rest(apart):
+    arguments = {"pacing": "lockstep", "apart": ",".join(apart)}
+    container, *separate = composed_or_not("f2w", arguments)
+    assert container.executable == "sally_composed" and container.required
+    assert container.hosts == tuple(n for n in ("sim", "controller", "ik", "sequencer") if n not in apart)
+    assert f"apart:={','.join(apart)}" in container.arguments
+    alone = {n.name: n for n in graph("f2w", {"pacing": "lockstep", "composed": "false"})}
+    assert separate == [alone[n] for n in alone if n in apart]  # each as it runs on its own
+    values = dict(a.split(":=", 1) for a in container.arguments[1:])
+    assert [n.name for n in hosted_specs("f2w", values)] == list(container.hosts)  # what the container builds
