@@ -96,14 +96,17 @@ into the plate, the gap below zero; "the gap never opens")."""
 
 
 def kill_node(node: str, hold: float = 10.0, work: Path | None = None, hang: float = 0.0) -> list[CaseResult]:
-    """f2w in lockstep; once FL is planted on the wall, SIGKILL ``node``; ``hold`` sim seconds later
-    start it again; the run must then finish with FL and FR planted. With ``hang`` > 0 the node is
-    not killed but hung (SIGSTOP) for ``hang`` wall seconds and then continued (SIGCONT): alive to
-    the OS, silent on DDS (it leaves the graph when its lease runs out)."""
+    """f2w in lockstep, ``node`` in a process of its own beside the composed others; once FL is
+    planted on the wall, SIGKILL ``node``; ``hold`` sim seconds later start it again; the run must
+    then finish with FL and FR planted. With ``hang`` > 0 the node is not killed but hung (SIGSTOP)
+    for ``hang`` wall seconds and then continued (SIGCONT): alive to the OS, silent on DDS (it
+    leaves the graph when its lease runs out)."""
     name = f"hang_{node}" if hang else f"kill_{node}"
     check = Check(name)
     with lease_domain() as lease:
-        graph = LiveGraph("f2w", {**LOCKSTEP, "duration": "200"}, _work_dir(work, name), lease.domain_id)
+        graph = LiveGraph(
+            "f2w", {**LOCKSTEP, "duration": "200"}, _work_dir(work, name), lease.domain_id, apart=(node,)
+        )  # the others composed, as users run them
         try:
             graph.start()
             if not check.expect(wait_until(graph.fl_held_frs_turn, 240.0, 0.05), "FL planted on the wall (FR's turn)"):
@@ -165,7 +168,9 @@ def kill_sim(down: float = 3.0, work: Path | None = None) -> list[CaseResult]:
     one. The others must keep running, report stale states, publish no NaN and carry on with the new sim."""
     check = Check("kill_sim")
     with lease_domain() as lease:
-        graph = LiveGraph("f2w", {**LOCKSTEP, "duration": "200"}, _work_dir(work, "kill_sim"), lease.domain_id)
+        graph = LiveGraph(
+            "f2w", {**LOCKSTEP, "duration": "200"}, _work_dir(work, "kill_sim"), lease.domain_id, apart=("sim",)
+        )
         try:
             graph.start()
             check.expect(wait_until(lambda: graph.sim_ns >= 2 * NS, 120.0, 0.05), "the graph ran 2 s of sim time")
@@ -230,7 +235,9 @@ def sim_reset(work: Path | None = None) -> list[CaseResult]:
 
     check = Check("sim_reset")
     with lease_domain() as lease:
-        graph = LiveGraph("f2w", {**LOCKSTEP, "duration": "200"}, _work_dir(work, "sim_reset"), lease.domain_id)
+        graph = LiveGraph(
+            "f2w", {**LOCKSTEP, "duration": "200"}, _work_dir(work, "sim_reset"), lease.domain_id, apart=("sequencer",)
+        )  # the sequencer ends the run (a container hosting it would end with it); the rest runs on
         try:
             graph.start()
             if not check.expect(wait_until(graph.fl_held_frs_turn, 240.0, 0.05), "FL planted on the wall (FR's turn)"):
@@ -268,7 +275,7 @@ def clock_back(work: Path | None = None) -> list[CaseResult]:
 
     check = Check("clock_back")
     with lease_domain() as lease:
-        graph = LiveGraph("f2w", LOCKSTEP, _work_dir(work, "clock_back"), lease.domain_id)
+        graph = LiveGraph("f2w", LOCKSTEP, _work_dir(work, "clock_back"), lease.domain_id, apart=())  # composed
         try:
             graph.start()
             check.expect(wait_until(lambda: graph.sim_ns >= 3 * NS, 120.0, 0.05), "the graph ran 3 s of sim time")
