@@ -105,3 +105,26 @@ def test_nodes_stop_when_the_runner_is_killed(tmp_path, ros_domain):
             os.killpg(runner.pid, signal.SIGKILL)
         if node and not gone():
             os.killpg(node, signal.SIGKILL)
+
+
+def test_a_node_apart_beside_the_container_gives_the_composed_run(tmp_path, ros_domain):
+    """``apart:=pulloff``: the rig in a process of its own, the sim and controller composed; the
+    rig's one-off switch and ramp reach the hosted sim over DDS (it arms once the sim itself reads
+    them, not when the runner's recorder matches first), the runner records over DDS, and the
+    lockstep figures are the fully composed run's."""
+    from sally_bringup.report import comparable
+
+    base = {"pacing": "lockstep", "pull_rate": "800"}
+    reports = {}
+    for name, extra in (("composed", {}), ("apart", {"apart": "pulloff"})):
+        run = GraphRun("pulloff", {**base, **extra}, run_dir=tmp_path / name, domain_id=ros_domain, out=None)
+        assert run.run().exit_code == 0, name
+        reports[name] = json.loads((tmp_path / name / "report.json").read_text())
+    apart, composed = reports["apart"], reports["composed"]
+    assert apart["exit_codes"] == {"graph": 0, "pulloff": 0} and composed["exit_codes"] == {"graph": 0}
+    assert apart["success"] and apart["pulloff_force"] > apart["clip"] > 0, apart["problems"]
+    assert apart["recording"]["messages"]["/sally/pulloff_result"] == 1  # recorded by the runner, over DDS
+    ignored = ("arguments", "exit_codes")
+    assert {k: v for k, v in comparable(apart).items() if k not in ignored} == {
+        k: v for k, v in comparable(composed).items() if k not in ignored
+    }

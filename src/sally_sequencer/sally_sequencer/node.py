@@ -50,6 +50,7 @@ from sally_node_common.magnet_array_msg import magnet_array_from_msg
 from sally_node_common.magnet_command_msg import magnet_command_to_msg
 from sally_node_common.parameters import Param, ParameterTable
 from sally_node_common.qos import KEPT, LATCHED, RELIABLE_DEEP
+from sally_node_common.readiness import missing_readers
 from sally_node_common.sequence_status_msg import SequenceStatusData, sequence_status_to_msg
 from sally_node_common.sim_resets import ResetWatch, subscribe_resets
 from sally_node_common.stamps import stamp_ns
@@ -60,7 +61,6 @@ from sally_node_common.wall_timers import wall_timer
 from .campaign import CAMPAIGNS, Campaign, FootReading
 from .climb import MIN_PITCH_DEG
 from .errors import SequenceError
-from .readiness import missing_readers
 from .telemetry import FootView, face_normal, telemetry_block
 from .verdict import held_on_wall, pitched_enough
 
@@ -199,7 +199,7 @@ class SequencerNode(Node):
         return {foot: FootReading(f.position, f.hip_pivot) for foot, f in feet.items()}
 
     def _check_outputs(self) -> None:
-        """Until every output reaches its readers (:mod:`.readiness`); then say so with a tick
+        """Until every output reaches its readers (:mod:`sally_node_common.readiness`); then say so with a tick
         stamped 0 on /sally/ik_target (kept: a runner starts sim time once it has it; the IK takes
         it as no target) and step on the foot states that came meanwhile."""
         info = self.get_subscriptions_info_by_topic

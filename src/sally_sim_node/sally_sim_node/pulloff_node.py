@@ -31,12 +31,15 @@ from sally_node_common.magnet_command_msg import magnet_command_to_msg
 from sally_node_common.parameters import Param, ParameterTable
 from sally_node_common.pulloff_result_msg import PullOffOutcome, pulloff_result_to_msg
 from sally_node_common.qos import LATCHED, RELIABLE_DEEP
+from sally_node_common.readiness import missing_readers
 from sally_node_common.stamps import NS
 from sally_node_common.wall_timers import wall_timer
 
 from .pulloff_rig import Pull, PullOffRig, RigConfig
 
 EXIT_NO_VERDICT = 1
+SIM_NODE = "sally_sim"
+"""The node that must read the rig's switch and ramp before it sends them."""
 _RIG = RigConfig()
 TABLE = ParameterTable(
     (
@@ -152,13 +155,16 @@ class PullOffNode(Node):
         )
 
     def _arm(self) -> None:
-        """Once the sim reads both topics: the magnet switch and the ramp, stamped for their times."""
-        if (
-            self._armed
-            or self._pub_magnets.get_subscription_count() < 1
-            or self._pub_force.get_subscription_count() < 1
-        ):
+        """Once the sim reads both topics (another reader, the runner's recorder, matching first is
+        not enough: :mod:`sally_node_common.readiness`): the magnet switch and the ramp, stamped
+        for their times."""
+        if self._armed:
             return
+        for publisher in (self._pub_magnets, self._pub_force):
+            topic = publisher.topic_name
+            seen = {topic: [i.node_name for i in self.get_subscriptions_info_by_topic(topic)]}
+            if missing_readers(seen, {topic: publisher.get_subscription_count()}, [SIM_NODE]):
+                return
         self._armed = True
         self._arm_timer.cancel()
         c = self.rig.config

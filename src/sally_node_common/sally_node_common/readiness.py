@@ -1,11 +1,12 @@
-"""Whether the sequencer's commands will reach their readers. No ROS.
+"""Whether a node's volatile commands will reach their readers. No ROS.
 
-The sequencer's magnet commands are volatile: one published before the sim's subscription has
-matched the sequencer's publisher is lost, and the run then differs from every other run (a CI
-run once kept FL's magnet on through its lift). So before its first step the sequencer waits
-until every output topic has a reader, every reader it sees is matched, and every node named in
-``readers`` is among them (its own view of the graph: seeing a node's subscription and matching
-it happen together in one discovery step).
+A volatile command published before its reader's subscription has matched the publisher is lost,
+and the run then differs from every other run (a CI run once kept FL's magnet on through its
+lift). So a node that sends one-off commands (the sequencer before its first step, the pull-off
+rig before it arms) waits until every output topic has a reader, every reader it sees is matched,
+and every node named in ``readers`` is among them (its own view of the graph: seeing a node's
+subscription and matching it happen together in one discovery step). Another reader (a recorder,
+a probe) matching first is not enough.
 """
 
 from __future__ import annotations

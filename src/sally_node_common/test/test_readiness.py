@@ -1,4 +1,4 @@
-from sally_sequencer.readiness import missing_readers
+from sally_node_common.readiness import missing_readers
 
 
 def test_ready_once_every_output_has_matched_readers_and_the_named_nodes_read():
