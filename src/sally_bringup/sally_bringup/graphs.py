@@ -191,9 +191,8 @@ def apart_nodes(text: str, nodes: Sequence[str]) -> list[str]:
 
 def hosted_specs(name: str, arguments: Mapping[str, str]) -> list[NodeSpec]:
     """The nodes a composed container of graph ``name`` hosts: every node but those ``apart``."""
-    nodes = graph(name, {**arguments, "composed": "false", "apart": "none"})
-    apart = apart_nodes(resolve({**GRAPHS.get(name, {}), **arguments})["apart"], [n.name for n in nodes])
-    return [n for n in nodes if n.name not in apart]
+    container = graph(name, {**arguments, "composed": "true"})[0]
+    return [n for n in graph(name, {**arguments, "composed": "false", "apart": "none"}) if n.name in container.hosts]
 
 
 def graph(name: str, arguments: Mapping[str, str] | None = None) -> list[NodeSpec]:

@@ -233,8 +233,9 @@ class GraphRun:
         return self.arguments["record"] == "true" and self.composed
 
     def _arguments(self, spec: NodeSpec) -> tuple[str, ...]:
-        """:meth:`node_arguments`, and where a composed container records the run."""
-        if not spec.hosts:
+        """:meth:`node_arguments`, and where a container hosting every node records the run (one
+        beside nodes apart does not: this process records)."""
+        if not self.composed:
             return self.node_arguments(spec)
         own = (f"record_to:={self.run_dir.resolve() / 'run.mcap'}",) if self.records_itself else ()
         return (*self.node_arguments(spec), *own, f"record_file:={self.run_dir.resolve() / RECORD_FILE}")

@@ -183,9 +183,8 @@ class SequencerNode(Node):
     def _on_ik_status(self, msg: IKStatus) -> None:
         try:
             stamp, status = ik_status_from_msg(msg)
-            if (
-                status.code is not IKCode.REJECTED
-            ):  # a refusal is an event, reported when it happens; solves are the stream
+            # a refusal is an event, reported when it happens; solves are the stream
+            if status.code is not IKCode.REJECTED:
                 self._status_order.admit(stamp)
         except InputError as exc:
             return self._health.reject(IK_STATUS, exc.reason, str(exc))

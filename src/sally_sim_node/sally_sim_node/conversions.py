@@ -99,19 +99,15 @@ def parse_effort_command(msg: JointState, actuated: Sequence[str], passive: Iter
 def magnet_states(readouts: Mapping, contact_forces: Mapping[str, float]) -> list[MagnetStateData]:
     """The telemetry of every leg in :data:`LEGS` order. ``readouts``: leg -> MagnetReadout
     (sally_sim_node.magnets); ``contact_forces``: leg -> the plates' normal force on it (N)."""
-    return [
-        MagnetStateData(
-            leg,
-            r.enabled,
-            np.asarray(r.force, dtype=float),
-            r.magnitude,
-            r.min_distance,
-            r.surface,
-            r.in_contact,
-            float(contact_forces[leg]),
+    states = []
+    for leg in LEGS:
+        r = readouts[leg]
+        force = np.asarray(r.force, dtype=float)
+        contact = float(contact_forces[leg])
+        states.append(
+            MagnetStateData(leg, r.enabled, force, r.magnitude, r.min_distance, r.surface, r.in_contact, contact)
         )
-        for leg, r in ((leg, readouts[leg]) for leg in LEGS)
-    ]
+    return states
 
 
 class OdometryWriter:

@@ -40,6 +40,7 @@ from sally_interfaces.msg import (
     SequenceStatus,
     StanceCommand,
 )
+from sally_node_common.stamps import stamp_ns
 
 TOPICS = {
     "/clock": Clock,
@@ -147,21 +148,22 @@ class NaNWatch:
         if not words_finite(data):  # perhaps a NaN: read it properly
             self._on(topic, deserialize_message(data, kind))
             return
-        self.messages[topic] += 1
-        self.heard_at[topic] = time.monotonic()
+        stamp = None
         if stamped and len(data) >= ENCAPSULATION + 8:
             sec, nanosec = np.frombuffer(data, dtype="<i4", count=2, offset=ENCAPSULATION).tolist()
             stamp = sec * 1_000_000_000 + (nanosec & 0xFFFFFFFF)
-            self.last_stamp[topic] = stamp
-            self.latest_stamp[topic] = max(stamp, self.latest_stamp.get(topic, 0))
+        self._heard(topic, stamp)
 
     def _on(self, topic: str, msg) -> None:
-        self.messages[topic] += 1
-        self.heard_at[topic] = time.monotonic()
         time_ = msg.header.stamp if hasattr(msg, "header") else getattr(msg, "clock", None)
-        if time_ is not None:
-            stamp = time_.sec * 1_000_000_000 + time_.nanosec
-            self.last_stamp[topic] = stamp
-            self.latest_stamp[topic] = max(stamp, self.latest_stamp.get(topic, 0))
+        self._heard(topic, None if time_ is None else stamp_ns(time_))
         if non_finite(msg):
             self.bad[topic] += 1
+
+    def _heard(self, topic: str, stamp: int | None) -> None:
+        """Count a message on ``topic`` and keep its stamp (ns), if it has one."""
+        self.messages[topic] += 1
+        self.heard_at[topic] = time.monotonic()
+        if stamp is not None:
+            self.last_stamp[topic] = stamp
+            self.latest_stamp[topic] = max(stamp, self.latest_stamp.get(topic, 0))
