@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sally_node_common.body_target import body_from_hips, rotation
+from sally_description.pose import pose_from_hips, rotation
 
 from .report import RunRecord
 
@@ -139,7 +139,7 @@ def _body_path(record: RunRecord) -> tuple[np.ndarray, np.ndarray, np.ndarray, n
     samples = [s for s in record.feet if len(s.hips) == 4]
     if not samples:
         return None
-    poses = [body_from_hips(s.hips) for s in samples]
+    poses = [pose_from_hips(s.hips) for s in samples]
     nose = np.array([rotation(p.quat)[:, 0] for p in poses])
     return (
         np.array([s.t for s in samples]),

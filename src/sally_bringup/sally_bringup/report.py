@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sally_node_common.body_target import body_from_hips
+from sally_description.pose import pose_from_hips
 from sally_node_common.stance import HELD
 from sally_sequencer.climb import MIN_PITCH_DEG
 from sally_sequencer.verdict import feet_to_plant, held_on_wall, pitched_enough
@@ -40,16 +40,20 @@ WALL_TIMING_KEYS = ("real_time_factor", "wall_time_s", "sim_pacing", "recording"
 
 @dataclass
 class FootSample:
+    """The feet as the IK published them at one instant (sim time ``t``, s)."""
+
     t: float
     position: dict[str, np.ndarray]
     mode: dict[str, int]
     in_contact: dict[str, bool]
     hips: dict[str, np.ndarray] = field(default_factory=dict)
-    """Each leg's hip pivot (world): main_frame's pose follows from them (body_from_hips)."""
+    """Each leg's hip pivot (world): main_frame's pose follows from them (pose_from_hips)."""
 
 
 @dataclass
 class MagnetSample:
+    """The magnets as the sim published them at one instant (sim time ``t``, s)."""
+
     t: float
     force: dict[str, float]
     enabled: dict[str, bool]
@@ -61,6 +65,8 @@ class MagnetSample:
 
 @dataclass
 class RunRecord:
+    """What a run's report is computed from: the feet, the magnets, the targets and the sequencer's result."""
+
     feet: list[FootSample] = field(default_factory=list)
     magnets: list[MagnetSample] = field(default_factory=list)
     targets: list[tuple[float, str, str, np.ndarray]] = field(default_factory=list)
@@ -96,6 +102,7 @@ class RunRecord:
 
 
 def build_report(record: RunRecord, sequence: str, wall_time_s: float, exit_codes: dict[str, int | None]) -> dict:
+    """The report of a run of ``sequence``: plants, drift, verdict and the problems found, as a JSON-able dict."""
     problems: list[str] = []
     result = record.result or {}
     if "t" in result:  # judged at the verdict: how many steps ran after it, until the graph stopped, is the OS's
@@ -164,7 +171,7 @@ def build_report(record: RunRecord, sequence: str, wall_time_s: float, exit_code
         if worst >= DRIFT_LIMIT_MM:
             problems.append(f"stance feet drifted {worst:.2f} mm (limit {DRIFT_LIMIT_MM} mm)")
     if end.hips:
-        pitch = body_from_hips(end.hips).pitch_deg
+        pitch = pose_from_hips(end.hips).pitch_deg
         report["body_pitch_deg"] = round(pitch, 2)
         if sequence in CLIMBS and not pitched_enough(pitch):
             problems.append(f"the body ended pitched {pitch:.1f} deg (at least {MIN_PITCH_DEG:g} needed)")
@@ -285,6 +292,7 @@ def comparable(report: dict) -> dict:
 
 
 def write_report(report: dict, run_dir: Path) -> Path:
+    """Write ``report`` to ``run_dir/report.json``; its path."""
     path = Path(run_dir) / "report.json"
     path.write_text(json.dumps(report, indent=2, sort_keys=False, default=_json_default) + "\n")
     return path

@@ -106,6 +106,8 @@ TABLE = ParameterTable(
 
 
 class ControllerNode(Node):
+    """The PID controller node: joint targets and states in, efforts out (the hardware contract)."""
+
     def __init__(self, **kwargs) -> None:
         super().__init__("sally_controller", **kwargs)
         model = build_model()
@@ -183,7 +185,7 @@ class ControllerNode(Node):
 
     def _on_odom(self, msg: Odometry) -> None:
         try:
-            _, quat = odometry_pose(msg)
+            quat = odometry_pose(msg).quat
             self._odom_order.admit(_stamp(msg))
         except InputError as exc:
             return self._health.reject(ODOM, exc.reason, str(exc))
@@ -308,6 +310,7 @@ def _stamp(msg) -> int:
 
 
 def main(args: list[str] | None = None) -> int:
+    """Run the controller node (executable ``sally_controller``)."""
     return run_node("sally_controller", ControllerNode, args, start_errors=(ControllerError, PIDError))
 
 

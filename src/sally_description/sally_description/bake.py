@@ -54,6 +54,7 @@ class Bake:
             object.__setattr__(self, f"{kind}_deg", MappingProxyType({k: float(v) for k, v in table.items()}))
 
     def angle_deg(self, kind: str, leg: str) -> float:
+        """The baked angle (deg) of joint ``kind`` of ``leg``."""
         if kind not in BAKED_KINDS:
             raise DescriptionError(f"unknown baked joint kind {kind!r}; valid: {list(BAKED_KINDS)}")
         if leg not in LEGS:

@@ -30,6 +30,7 @@ ROOT_BODY = "main_frame"
 
 
 def joint_name(kind: str, leg: str) -> str:
+    """The MJCF name of joint ``kind`` of ``leg`` (e.g. ``knee_FL``)."""
     return f"{kind}_{leg}"
 
 
@@ -40,22 +41,27 @@ ACTUATED_JOINT_NAMES = tuple(joint_name(k, leg) for leg in LEGS for k in ACTUATE
 
 
 def magnet_body(leg: str) -> str:
+    """The name of ``leg``'s electromagnet body."""
     return f"em_{leg}"
 
 
 def magnet_geom(leg: str) -> str:
+    """The name of ``leg``'s electromagnet housing geom."""
     return f"em_{leg}"
 
 
 def sampler_geoms(leg: str) -> tuple[str, ...]:
+    """The names of ``leg``'s magnet sampling spheres."""
     return tuple(f"em_{leg}_s{k}" for k in range(N_SAMPLING_SPHERES))
 
 
 def ee_site(leg: str) -> str:
+    """The name of ``leg``'s end-effector site (the foot's point)."""
     return f"ee_site_{leg}"
 
 
 def hip_site(leg: str) -> str:
+    """The name of ``leg``'s hip pivot site."""
     return f"hip_site_{leg}"
 
 

@@ -22,6 +22,8 @@ LOST_CONTACT = 0.008
 
 @dataclass(frozen=True)
 class FootContact:
+    """One foot's contact readout against its baseline surface."""
+
     leg: str
     surface: str
     """"floor", "wall" or "free" (no baseline: swinging)."""
@@ -33,22 +35,29 @@ class FootContact:
 
 
 class FootContactMonitor:
+    """Foot contact from kinematics: each stance foot's surface and baseline, its penetration and lift against it."""
+
     def __init__(self) -> None:
         self._baselines: dict[str, tuple[str, float]] = {}
 
     def set_floor_baseline(self, leg: str, ee_pos) -> None:
+        """``leg`` stands on the floor at the height of ``ee_pos`` (world, m)."""
         self._baselines[_check(leg)] = ("floor", float(ee_pos[2]))
 
     def set_wall_baseline(self, leg: str, ee_pos) -> None:
+        """``leg`` holds the wall at the depth of ``ee_pos`` (world, m)."""
         self._baselines[_check(leg)] = ("wall", float(ee_pos[0]))
 
     def clear(self, leg: str) -> None:
+        """``leg`` swings: no baseline."""
         self._baselines.pop(_check(leg), None)
 
     def surface(self, leg: str) -> str:
+        """The surface ``leg`` stands on ("floor", "wall" or "free")."""
         return self._baselines.get(_check(leg), ("free", 0.0))[0]
 
     def readout(self, leg: str, ee_pos) -> FootContact:
+        """``leg``'s contact with its surface, the foot at ``ee_pos`` (world, m)."""
         surface, base = self._baselines.get(_check(leg), ("free", 0.0))
         if surface == "free":
             return FootContact(leg, surface, 0.0, 0.0, False)

@@ -13,6 +13,8 @@ from .errors import DescriptionError
 
 @dataclass(frozen=True)
 class ActuatedLimits:
+    """The actuated joints' names, position and effort limits, and their actuators, in the actuated order."""
+
     names: tuple[str, ...]
     lower: np.ndarray
     """Joint position limits (rad)."""
@@ -24,6 +26,7 @@ class ActuatedLimits:
 
 
 def actuated_limits(model: mujoco.MjModel) -> ActuatedLimits:
+    """The actuated joints' limits as ``model`` has them (each joint's one motor)."""
     lower, upper, effort, ids = [], [], [], []
     for name in ACTUATED_JOINT_NAMES:
         joint = model.joint(name)

@@ -55,6 +55,7 @@ class Dim:
         return float(value)
 
     def range_text(self) -> str:
+        """The parameter's range as text, with its unit."""
         unit = f" {self.unit}" if self.unit else ""
         return f"[{self.low:g}, {self.high:g}]{unit}"
 
@@ -131,14 +132,17 @@ class PhysicsParams:
             raise ParameterError(f"{path}: {exc}") from None
 
     def as_dict(self) -> dict[str, float | int]:
+        """Every parameter by name."""
         return {name: getattr(self, name) for name in PARAM_NAMES}
 
     @property
     def solref(self) -> tuple[float, float]:
+        """MuJoCo's ``solref`` (time constant, damping ratio) of the contacts."""
         return (self.solref_timeconst, SOLREF_DAMPRATIO)
 
     @property
     def solimp(self) -> tuple[float, float, float, float, float]:
+        """MuJoCo's ``solimp`` of the contacts."""
         return (self.solimp_dmin, SOLIMP_DMAX, self.solimp_width, self.solimp_midpoint, self.solimp_power)
 
 

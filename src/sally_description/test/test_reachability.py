@@ -5,10 +5,11 @@ import pytest
 
 from sally_description import build_model
 from sally_description.constants import FOOT_STANDOFF, WALL_X
-from sally_description.reachability import BodyPose, LegKinematics, ReachError, body_clear, solve_plant
+from sally_description.leg_ik import LegKinematics
+from sally_description.reachability import CornerPose, ReachError, body_clear, solve_plant
 
 MODEL = build_model()
-STANDING = BodyPose(WALL_X - float(MODEL.qpos0[0]), float(MODEL.qpos0[2]), 0.0)
+STANDING = CornerPose(WALL_X - float(MODEL.qpos0[0]), float(MODEL.qpos0[2]), 0.0).pose
 
 
 def test_every_foot_stands_on_the_floor_where_the_model_puts_it():
@@ -32,9 +33,9 @@ def test_a_margin_keeps_the_bend_joints_off_their_stops():
 
 def test_bad_poses_and_surfaces_are_refused():
     with pytest.raises(ReachError, match="pitch"):
-        BodyPose(0.3, 0.2, 120.0)
+        CornerPose(0.3, 0.2, 120.0)
     with pytest.raises(ReachError, match="finite"):
-        BodyPose(float("nan"), 0.2, 0.0)
+        CornerPose(float("nan"), 0.2, 0.0)
     with pytest.raises(ReachError, match="unknown surface"):
         solve_plant(LegKinematics(MODEL, "FL", 2), STANDING, "ceiling")
-    assert body_clear(STANDING) and not body_clear(BodyPose(0.1, 0.2, 0.0))
+    assert body_clear(STANDING) and not body_clear(CornerPose(0.1, 0.2, 0.0).pose)

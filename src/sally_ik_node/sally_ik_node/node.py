@@ -34,10 +34,10 @@ from sensor_msgs.msg import JointState
 from sally_description import JOINT_NAMES, LEGS, build_model
 from sally_description.constants import ACTUATED_JOINT_NAMES, hip_site
 from sally_description.contact import FootContactMonitor
+from sally_description.pose import Pose
 from sally_interfaces.msg import FootStates, IKStatus, StanceCommand
 from sally_interfaces.msg import IKTarget as IKTargetMsg
 from sally_node_common import run_node
-from sally_node_common.body_target import BodyTarget
 from sally_node_common.diagnostics import diagnostic_array, diagnostic_status
 from sally_node_common.foot_states_msg import FootStateData, foot_states_to_msg
 from sally_node_common.ik_status_msg import IKCode, IKStatusData, ik_status_to_msg
@@ -81,11 +81,12 @@ TABLE = ParameterTable(
 )
 PENDING = 64
 """How many unmatched joint-state / odom stamps are kept while waiting for their partner."""
-Pose7 = np.ndarray
 """Body position and wxyz quaternion, 7 numbers."""
 
 
 class IKNode(Node):
+    """The IK node: joint states and odometry in, joint targets and foot states out, one step per IK tick."""
+
     def __init__(self, **kwargs) -> None:
         super().__init__("sally_ik", **kwargs)
         TABLE.declare(self, on_change=lambda names: self._read_settings())
@@ -102,13 +103,13 @@ class IKNode(Node):
         self._qpos_adr = np.array([model.joint(n).qposadr[0] for n in JOINT_NAMES])
         self._act_adr = np.array([model.joint(n).qposadr[0] for n in ACTUATED_JOINT_NAMES])
         self._hip_sites = {leg: model.site(hip_site(leg)).id for leg in LEGS}
-        self._pairs: StampPairs[np.ndarray, Pose7] = StampPairs(PENDING)
+        self._pairs: StampPairs[np.ndarray, Pose] = StampPairs(PENDING)
         """Checked joint positions (JOINT_NAMES order) and body poses by stamp, until matched."""
         self._last_solved: int | None = None
         self._started = False
         self._pending_target: tuple[str, IKTarget] | None = None
         self._pending_stance: dict[str, StanceMode] = {}
-        self._ticks: TickWait[tuple[int, np.ndarray, Pose7]] = TickWait(bool(self.get_parameter("target_sync").value))
+        self._ticks: TickWait[tuple[int, np.ndarray, Pose]] = TickWait(bool(self.get_parameter("target_sync").value))
         """Matched states (stamp, joints, body) waiting for the sequencer's tick; wall clock."""
         self._after_stance: AfterStance[TargetTick] = AfterStance()
         """Targets (message, checked foot and body targets, kept) waiting for the stance command they
@@ -116,7 +117,7 @@ class IKNode(Node):
         self._ticks.partner_present = lambda: publishes(self, TARGET)  # a slow sequencer is waited for
         self._after_stance.partner_present = lambda: publishes(self, STANCE)
         self._resets = ResetWatch()
-        self._pending_body: BodyTarget | None = None
+        self._pending_body: Pose | None = None
         self._read_settings()  # ik_period, target_wait (again on every accepted set request)
         self._contacts = FootContactMonitor()
         self._counts: Counter[str] = Counter()
@@ -158,12 +159,12 @@ class IKNode(Node):
     def _on_odom(self, msg: Odometry) -> None:
         stamp = stamp_ns(msg.header.stamp)
         try:
-            position, quat = odometry_pose(msg)
+            body = odometry_pose(msg)
             self._odom_order.admit(stamp)
         except InputError as exc:
             return self._health.reject(ODOM, exc.reason, str(exc))
         self._health.heard(ODOM)
-        self._matched(stamp, self._pairs.add_second(stamp, np.concatenate([position, quat])))
+        self._matched(stamp, self._pairs.add_second(stamp, body))
         return None
 
     def _on_sim_reset(self, stamp: int) -> None:
@@ -189,7 +190,7 @@ class IKNode(Node):
         self._period_ns = round(self.get_parameter("ik_period").value * 1e9)
         self._ticks.wait = self._after_stance.wait = self.get_parameter("target_wait").value
 
-    def _matched(self, stamp: int, pair: tuple[np.ndarray, Pose7] | None) -> None:
+    def _matched(self, stamp: int, pair: tuple[np.ndarray, Pose] | None) -> None:
         """A state and its odometry are both in: solve it when it is an IK state not solved yet."""
         if pair is None or stamp % self._period_ns != 0:  # IK states are the multiples of the period:
             return  # the controller (and a lockstep sim through it) knows which stamps get targets
@@ -296,9 +297,9 @@ class IKNode(Node):
         self._pub_status.publish(ik_status_to_msg(max(self._last_solved or 0, 0), refusal))
 
     # --- solving --------------------------------------------------------------------------------
-    def _solve(self, stamp: int, joints: np.ndarray, body: np.ndarray) -> None:
+    def _solve(self, stamp: int, joints: np.ndarray, body: Pose) -> None:
         qpos = self.ik.model.qpos0.copy()
-        qpos[:7] = body
+        qpos[:3], qpos[3:7] = body.position, body.quat
         qpos[self._qpos_adr] = joints
         self.ik.update(qpos)
         if not self._started:  # the measured feet and body become the stance locks
@@ -311,7 +312,7 @@ class IKNode(Node):
             self.get_logger().info(f"first state solved: {stamp * 1e-9:.3f} s; its feet are the stance locks")
         self._apply_stance()
         if self._pending_body is not None:
-            self.ik.set_body_target(self._pending_body.position, self._pending_body.quat)
+            self.ik.set_body_target(self._pending_body)
             self._pending_body = None
         if self._pending_target is not None:
             foot, target = self._pending_target
@@ -381,6 +382,7 @@ class IKNode(Node):
 
 
 def main(args: list[str] | None = None) -> int:
+    """Run the IK node (executable ``sally_ik_node``)."""
     return run_node("sally_ik", IKNode, args, start_errors=(IKError,))
 
 

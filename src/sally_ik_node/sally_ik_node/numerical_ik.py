@@ -1,8 +1,10 @@
-"""Single-foot numerical IK by bounded least squares, independent of mink (a cross-check of the whole-body IK).
+"""Single-foot numerical IK, independent of mink (a cross-check of the whole-body IK).
 
 Solves for one leg's actuated joints (hip_pitch, knee, wrist, ee) with the body and the other legs
-frozen, from a warm start, within the joint limits. Used to cross-check the whole-body mink solver
-and by tests that need a joint-space target for a foot position.
+frozen, from a warm start, within the joint limits, with the model's one leg-IK solver
+(:func:`sally_description.leg_ik.solve_leg`: bounded least squares on MuJoCo's kinematics). Used to
+cross-check the whole-body mink solver and by tests that need a joint-space target for a foot
+position.
 """
 
 from __future__ import annotations
@@ -11,16 +13,19 @@ from dataclasses import dataclass
 
 import mujoco
 import numpy as np
-from scipy.optimize import least_squares
 
 from sally_description import LEGS
-from sally_description.constants import ACTUATED_KINDS, FACE_AXIS_LOCAL, ee_site, joint_name
+from sally_description.constants import ROOT_BODY, joint_name
+from sally_description.leg_ik import ACTUATED, LEG_JOINTS, LegGoal, LegKinematics, solve_leg
+from sally_description.pose import Pose
 
 from .errors import IKError
 
 
 @dataclass(frozen=True)
 class NumericalIKResult:
+    """A leg solved: the full configuration and how far the foot is from its target."""
+
     qpos: np.ndarray
     """The full configuration with the leg's joints solved."""
     position_error: float
@@ -28,13 +33,18 @@ class NumericalIKResult:
     face_error: float
     """Angle between the magnet face normal and the requested face axis (rad; 0 if none requested)."""
     success: bool
+    """Whether the foot is within the requested tolerance of its target."""
 
 
 class NumericalFootIK:
-    def __init__(self, model: mujoco.MjModel, face_weight: float = 0.1) -> None:
+    """One foot at a time, on ``model``: :meth:`solve` moves a leg's foot to a target."""
+
+    def __init__(self, model: mujoco.MjModel) -> None:
+        """Build the legs' kinematics on ``model`` (no seeds: every solve starts from its warm start)."""
         self.model = model
         self.data = mujoco.MjData(model)
-        self.face_weight = face_weight
+        self._legs = {leg: LegKinematics(model, leg, seeds_per_joint=1) for leg in LEGS}
+        self._root = int(model.joint(model.body(ROOT_BODY).jntadr[0]).qposadr[0])
 
     def solve(
         self,
@@ -51,29 +61,12 @@ class NumericalFootIK:
         if target.shape != (3,) or not np.isfinite(target).all():
             raise IKError(f"target must be a finite 3-vector, got {target!r}")
         m = self.model
-        jids = [m.joint(joint_name(kind, leg)).id for kind in ACTUATED_KINDS]
-        adr = m.jnt_qposadr[jids]
-        lower, upper = m.jnt_range[jids, 0], m.jnt_range[jids, 1]
-        site = m.site(ee_site(leg)).id
+        adr = np.array([int(m.joint(joint_name(kind, leg)).qposadr[0]) for kind in LEG_JOINTS])
         qpos = np.array(qpos_seed, dtype=float)
-        want_face = None if face_axis is None else np.asarray(face_axis, float) / np.linalg.norm(face_axis)
-        local_face = np.asarray(FACE_AXIS_LOCAL)
-
-        def forward(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-            qpos[adr] = x
-            self.data.qpos[:] = qpos
-            mujoco.mj_kinematics(m, self.data)
-            return self.data.site_xpos[site], self.data.site_xmat[site].reshape(3, 3) @ local_face
-
-        def residual(x: np.ndarray) -> np.ndarray:
-            pos, face = forward(x)
-            if want_face is None:
-                return pos - target
-            return np.concatenate([pos - target, self.face_weight * (face - want_face)])
-
-        x0 = np.clip(qpos[adr], lower, upper)
-        fit = least_squares(residual, x0, bounds=(lower, upper), xtol=1e-12, ftol=1e-12, gtol=1e-12)
-        pos, face = forward(fit.x)
-        pos_err = float(np.linalg.norm(pos - target))
-        face_err = 0.0 if want_face is None else float(np.arccos(np.clip(face @ want_face, -1.0, 1.0)))
-        return NumericalIKResult(qpos.copy(), pos_err, face_err, pos_err <= tolerance)
+        body = Pose(qpos[self._root : self._root + 3], qpos[self._root + 3 : self._root + 7])
+        found = solve_leg(
+            self._legs[leg], body, LegGoal(point=target, face=face_axis), qpos[adr], twist=False, max_nfev=200
+        )
+        qpos[adr[:ACTUATED]] = found.joints[:ACTUATED]
+        face_err = float(np.radians(found.angle_error_deg))
+        return NumericalIKResult(qpos, found.position_error, face_err, found.position_error <= tolerance)

@@ -32,6 +32,8 @@ T = TypeVar("T")
 
 
 class StampPairs(Generic[A, B]):
+    """Pairs two streams by stamp: a pair is given out once both halves of a stamp are in (``pending`` at most wait)."""
+
     def __init__(self, pending: int = 64) -> None:
         if pending < 1:
             raise ValueError(f"pending must be >= 1, got {pending}")
@@ -41,14 +43,17 @@ class StampPairs(Generic[A, B]):
         self._second: dict[int, B] = {}
 
     def add_first(self, stamp: int, value: A) -> tuple[A, B] | None:
+        """The first half of ``stamp``; the pair when the second is in already."""
         self._first[stamp] = value
         return self._match(stamp)
 
     def add_second(self, stamp: int, value: B) -> tuple[A, B] | None:
+        """The second half of ``stamp``; the pair when the first is in already."""
         self._second[stamp] = value
         return self._match(stamp)
 
     def clear(self) -> None:
+        """Forget every half waiting (a new time line)."""
         self._first.clear()
         self._second.clear()
 
@@ -69,6 +74,8 @@ class StampPairs(Generic[A, B]):
 
 
 class TickWait(Generic[T]):
+    """A state to solve waits for the sequencer's tick of its stamp (lockstep), or goes without after ``wait`` s."""
+
     def __init__(self, enabled: bool, wait: float = 2.0) -> None:
         self.enabled = enabled
         self.wait = wait
@@ -83,6 +90,7 @@ class TickWait(Generic[T]):
 
     @property
     def waiting_stamp(self) -> int | None:
+        """The stamp of the state waiting, if any."""
         return None if self._waiting is None else self._waiting[0]
 
     def state(self, stamp: int, item: T, now: float, first: bool = False) -> T | None:
@@ -115,6 +123,7 @@ class TickWait(Generic[T]):
         return None
 
     def restart(self) -> None:
+        """Forget the ticks and the state waiting (a new time line)."""
         self.tick_stamp, self.lost, self._waiting = -1, False, None
 
     def _release(self) -> T:
@@ -125,6 +134,8 @@ class TickWait(Generic[T]):
 
 
 class AfterStance(Generic[T]):
+    """Targets wait for the stance command they name, or go without after ``wait`` s."""
+
     def __init__(self, wait: float = 2.0) -> None:
         self.wait = wait
         """Seconds (the caller's clock) a target waits for its stance command before it goes without."""
@@ -158,6 +169,7 @@ class AfterStance(Generic[T]):
         return self._release(now) if self._waiting else []
 
     def restart(self) -> None:
+        """Forget the stance stamp and the targets waiting (a new time line)."""
         self.stance_stamp = 0
         self._waiting.clear()
 

@@ -41,6 +41,7 @@ from sally_description.constants import (
     hip_site,
     joint_name,
 )
+from sally_description.pose import Pose
 from sally_node_common.ik_status_msg import IKCode
 from sally_node_common.ik_target import IKTarget
 from sally_node_common.stance import StanceMode
@@ -56,6 +57,8 @@ turn would make the IK roll the body to undo a spin no motor can make."""
 
 @dataclass(frozen=True)
 class IKConfig:
+    """The whole-body IK's step, costs and limits."""
+
     dt: float = 0.005
     """Differential step (s): one solve every 5 ms of sim time."""
     damping: float = 1e-3
@@ -83,6 +86,8 @@ class IKConfig:
 
 @dataclass(frozen=True)
 class IKResult:
+    """One IK step: the configuration reached, how it went and how far the swing foot is from its target."""
+
     qpos: np.ndarray
     """The configuration after this step: its joint part is the joint targets."""
     code: IKCode
@@ -94,6 +99,8 @@ class IKResult:
 
 
 class WholeBodyIK:
+    """Whole-body differential IK with mink: stance feet locked, the swing foot and the body moved to their targets."""
+
     def __init__(self, model: mujoco.MjModel, config: IKConfig = IKConfig()) -> None:
         self.model = model
         self.config = config
@@ -158,8 +165,8 @@ class WholeBodyIK:
         """Keep main_frame where it is now."""
         self.body_task.set_target(self.configuration.get_transform_frame_to_world(ROOT_BODY, "body"))
 
-    def set_body_target(self, position: np.ndarray, quat_wxyz: np.ndarray) -> None:
-        """Move main_frame toward this pose (world; the stance feet stay locked, faces flat)."""
+    def set_body_target(self, body: Pose) -> None:
+        """Move main_frame toward ``body`` (world; the stance feet stay locked, faces flat)."""
         if not self.conform:
             self.conform = True
             for leg, mode in self.modes.items():
@@ -168,7 +175,7 @@ class WholeBodyIK:
                     assert locked is not None, "a stance foot's task always has its lock"
                     task = self._foot_task(leg, self.config.stance_position_cost, self.config.wall_orientation_cost)
                     task.set_target(locked)
-        self.body_task.set_target(mink.SE3(np.concatenate([np.asarray(quat_wxyz, float), np.asarray(position, float)])))
+        self.body_task.set_target(mink.SE3(np.concatenate([body.quat, body.position])))
 
     def set_stance(self, foot: str, mode: StanceMode) -> None:
         """FLOOR locks the foot's position where it is; WALL locks its full pose; SWING frees it."""
@@ -187,6 +194,7 @@ class WholeBodyIK:
         self._history.clear()
 
     def set_target(self, foot: str, target: IKTarget) -> None:
+        """The swing ``foot``'s target from now on (refused for a foot in stance)."""
         _check_foot(foot)
         if self.modes[foot] is not StanceMode.SWING:
             raise IKError(f"foot {foot} is in {self.modes[foot].name} stance; only a SWING foot takes targets")
@@ -197,6 +205,7 @@ class WholeBodyIK:
 
     # --- solving --------------------------------------------------------------------------------
     def solve(self) -> IKResult:
+        """One differential step of ``dt`` from the configuration last given; the result."""
         cfg = self.config
         start = time.perf_counter()
         q0 = self.configuration.q.copy()
@@ -344,6 +353,7 @@ class WholeBodyIK:
         return pos_err, float(np.arccos(np.clip(normal @ target.face_axis, -1.0, 1.0)))
 
     def foot_pose(self, foot: str) -> mink.SE3:
+        """``foot``'s EE site pose in the world, at the current configuration."""
         return self.configuration.get_transform_frame_to_world(ee_site(_check_foot(foot)), "site")
 
     def _leg_reach(self) -> float:

@@ -6,6 +6,7 @@ import pytest
 
 from sally_description import LEGS, build_model
 from sally_description.constants import ACTUATED_KINDS, joint_name
+from sally_description.pose import Pose
 from sally_ik_node import IKError, NumericalFootIK
 from sally_ik_node.whole_body_ik import IKCode, StanceMode, WholeBodyIK, rodrigues
 from sally_node_common.ik_target import IKTarget, IKTargetError
@@ -189,7 +190,7 @@ def test_a_body_target_moves_the_body_with_every_foot_held_and_faces_flat():
     start = ik.configuration.get_transform_frame_to_world("main_frame", "body")
     half = np.radians(12.0) / 2  # 12 deg nose-up, 3 cm up
     goal = start.translation() + [0.0, 0.0, 0.03]
-    ik.set_body_target(goal, np.array([np.cos(half), 0.0, -np.sin(half), 0.0]))
+    ik.set_body_target(Pose(goal, [np.cos(half), 0.0, -np.sin(half), 0.0]))
     assert ik.conform
     result = converge(ik, 400)
     body = ik.configuration.get_transform_frame_to_world("main_frame", "body")

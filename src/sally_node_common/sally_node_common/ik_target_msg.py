@@ -7,9 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sally_description.constants import LEGS
+from sally_description.pose import Pose
 from sally_interfaces.msg import IKTarget as IKTargetMsg
 
-from .body_target import BodyTarget
 from .ik_target import IKTarget, IKTargetError
 from .inputs import MAX_DISTANCE, InputError, known, numbers, unit_quaternion
 from .stamps import set_stamp, set_time, stamp_ns
@@ -29,7 +29,7 @@ class TargetTick:
     foot: str = ""
     """The swinging foot ``target`` is for ('' with no target)."""
     target: IKTarget | None = None
-    body: BodyTarget | None = None
+    body: Pose | None = None
     phase: str = ""
     """The sequencer's phase when it had a target (the run report and its plots read it)."""
 
@@ -41,6 +41,7 @@ class TargetTick:
 
 
 def ik_target_to_msg(tick: TargetTick) -> IKTargetMsg:
+    """The IKTarget message of one sequencer tick."""
     msg = IKTargetMsg()
     set_stamp(msg.header, tick.stamp)
     set_time(msg.stance_stamp, tick.stance_stamp)
@@ -81,5 +82,5 @@ def ik_target_from_msg(msg: IKTargetMsg) -> TargetTick:
     if msg.has_body_pose:
         p, q = msg.body_pose.position, msg.body_pose.orientation
         position = numbers((p.x, p.y, p.z), MAX_DISTANCE, "IK target body position", " m")
-        body = BodyTarget(position, unit_quaternion((q.w, q.x, q.y, q.z), "IK target body orientation"))
+        body = Pose(position, unit_quaternion((q.w, q.x, q.y, q.z), "IK target body orientation"))
     return TargetTick(stamp_ns(msg.header.stamp), stamp_ns(msg.stance_stamp), msg.foot, target, body, msg.phase)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import numpy as np
+from sally_description.pose import Pose
 
 from .inputs import MAX_DISTANCE, MAX_RATE, UNKNOWN, InputError, numbers, unit_quaternion
 
@@ -10,9 +10,9 @@ ODOM_FRAMES = ("world", "main_frame")
 """The sim's odometry: main_frame in the world (an empty frame id is taken as these)."""
 
 
-def odometry_pose(msg, frames: tuple[str, str] = ODOM_FRAMES) -> tuple[np.ndarray, np.ndarray]:
-    """Position and wxyz orientation of a nav_msgs/Odometry, with its twist checked too; raises
-    InputError (unknown frames, non-finite or implausible numbers, a non-unit quaternion)."""
+def odometry_pose(msg, frames: tuple[str, str] = ODOM_FRAMES) -> Pose:
+    """The pose of a nav_msgs/Odometry, with its twist checked too; raises InputError (unknown
+    frames, non-finite or implausible numbers, a non-unit quaternion)."""
     if msg.header.frame_id not in ("", frames[0]) or msg.child_frame_id not in ("", frames[1]):
         raise InputError(
             UNKNOWN,
@@ -21,4 +21,4 @@ def odometry_pose(msg, frames: tuple[str, str] = ODOM_FRAMES) -> tuple[np.ndarra
     p, q, t = msg.pose.pose.position, msg.pose.pose.orientation, msg.twist.twist
     position = numbers((p.x, p.y, p.z), MAX_DISTANCE, "odometry position", " m")
     numbers((t.linear.x, t.linear.y, t.linear.z, t.angular.x, t.angular.y, t.angular.z), MAX_RATE, "odometry twist")
-    return position, unit_quaternion((q.w, q.x, q.y, q.z), "odometry orientation")
+    return Pose(position, unit_quaternion((q.w, q.x, q.y, q.z), "odometry orientation"))

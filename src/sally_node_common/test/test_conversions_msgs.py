@@ -9,8 +9,8 @@ import re
 import numpy as np
 import pytest
 
+from sally_description.pose import Pose
 from sally_interfaces.msg import IKStatus
-from sally_node_common.body_target import BodyTarget
 from sally_node_common.external_force_msg import ExternalLoad, external_force_from_msg, external_force_to_msg
 from sally_node_common.foot_states_msg import FootStateData, foot_states_from_msg, foot_states_to_msg
 from sally_node_common.ik_status_msg import IKCode, IKStatusData, ik_status_from_msg, ik_status_to_msg
@@ -38,7 +38,7 @@ def ticks():
         phase="F2W_REACH",
     )
     yield TargetTick(15_000_000, foot="BR", target=IKTarget.position_only([0.1, -0.2, 0.05], 3.5), phase="LIFT")
-    yield TargetTick(20_000_000, body=BodyTarget([0.1, 0.0, 0.25], [HALF, 0.0, -HALF, 0.0]), phase="BODY_SQUARE")
+    yield TargetTick(20_000_000, body=Pose([0.1, 0.0, 0.25], [HALF, 0.0, -HALF, 0.0]), phase="BODY_SQUARE")
 
 
 @pytest.mark.parametrize("tick", list(ticks()), ids=lambda t: f"{t.foot or 'none'}@{t.stamp}")

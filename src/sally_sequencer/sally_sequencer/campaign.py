@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sally_description.constants import LEGS
-from sally_node_common.body_target import BodyTarget, body_from_hips
+from sally_description.pose import Pose, pose_from_hips
 from sally_node_common.ik_target import IKTarget
 from sally_node_common.stance import StanceMode
 
@@ -69,6 +69,8 @@ HOLD = 1.0
 
 @dataclass(frozen=True)
 class FootReading:
+    """One foot as last measured: its EE site and hip pivot (world, m)."""
+
     position: np.ndarray
     hip_pivot: np.ndarray
 
@@ -78,7 +80,7 @@ class Tick:
     """What to send for one step: None / empty where nothing changed."""
 
     target: tuple[str, IKTarget] | None = None
-    body: BodyTarget | None = None
+    body: Pose | None = None
     """Where the body should be (a BODY stage); None: the IK keeps its latest body target."""
     stance: dict[str, str] | None = None
     magnets: dict[str, bool] = field(default_factory=dict)
@@ -87,6 +89,8 @@ class Tick:
 
 @dataclass(frozen=True)
 class CampaignStatus:
+    """Where a campaign stands: its sequence, foot, phase, and whether it has started, finished or failed."""
+
     sequence: str
     foot: str
     runner: RunnerStatus | None
@@ -97,6 +101,8 @@ class CampaignStatus:
 
 
 class Campaign:
+    """A whole sequence (one foot after another, body moves between): the sequencer's pure core."""
+
     def __init__(
         self,
         sequence: str,
@@ -167,12 +173,14 @@ class Campaign:
 
     @property
     def foot(self) -> str:
+        """The foot moving now (or the first one, before the start)."""
         if self.stage < 0:  # not started: the first foot (a squaring of the body may come first)
             return next(who for who, _ in self.stages if who != BODY)
         return self.stages[self.stage][0]
 
     @property
     def done(self) -> bool:
+        """Whether the campaign has finished or failed."""
         return self.done_at is not None or self.failed
 
     def step(self, t: float, feet: Mapping[str, FootReading]) -> Tick:
@@ -221,7 +229,7 @@ class Campaign:
         target = runner.step(t)
         for index in range(before + 1, runner.index + 1):  # an instant phase is passed within a step
             self._log_phase(runner.phases[index].name, runner.phase_start)
-        if isinstance(target, BodyTarget):
+        if isinstance(target, Pose):
             self._tick.body = target
             if runner.done:
                 self._body_moved(t)
@@ -271,9 +279,9 @@ class Campaign:
         if advance:
             self._advance(t)
 
-    def body(self) -> BodyTarget:
+    def body(self) -> Pose:
         """main_frame's pose from the hips as last measured."""
-        return body_from_hips({foot: self._reading(foot).hip_pivot for foot in FEET})
+        return pose_from_hips({foot: self._reading(foot).hip_pivot for foot in FEET})
 
     def _start_stage(self, index: int, t: float) -> None:
         self.stage = index
@@ -310,6 +318,7 @@ class Campaign:
         self._tick.events.append(f"{self.foot} {phase} from {t:.3f} s")
 
     def status(self, t: float) -> CampaignStatus:
+        """Where the campaign stands at sim time ``t``."""
         runner = None if self.runner is None else self.runner.status(t)
         return CampaignStatus(
             self.sequence, self.foot, runner, self.stage >= 0, self.done_at is not None, self.failed, self.message

@@ -45,8 +45,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from sally_description.constants import WALL_X
-from sally_description.reachability import BodyPose
-from sally_node_common.body_target import BodyTarget
+from sally_description.pose import Pose
+from sally_description.reachability import CornerPose
 from sally_node_common.ik_target import IKTarget
 
 from .phase import Phase, PhaseContext
@@ -55,9 +55,9 @@ from .sequences import FACE_FLOOR, FACE_WALL, FOOT_STANDOFF, lift, measure, reac
 from .swing_path import JointSwing
 from .trajectory import quintic
 
-CLIMB_POSE = BodyPose(distance=0.35, height=0.25, pitch_deg=90.0)
+CLIMB_POSE = CornerPose(distance=0.35, height=0.25, pitch_deg=90.0)
 """The body pose the back feet step to the wall from (m from the wall, m up, deg nose-up)."""
-CLIMB_BODY = BodyTarget(CLIMB_POSE.position, CLIMB_POSE.quat)
+CLIMB_BODY = CLIMB_POSE.pose
 BODY_TIME, BODY_SETTLE = 10.0, 1.0
 BACK_LIFT, BACK_LIFT_TIME = 0.05, 2.0
 BACK_LIFT_START = 0.005
@@ -97,17 +97,19 @@ def lateral(ctx: PhaseContext) -> float:
     return float(ctx.body().position[1])
 
 
-def climb_body(y: float) -> BodyTarget:
+def climb_body(y: float) -> Pose:
     """:data:`CLIMB_BODY` with main_frame at world y ``y`` (m)."""
-    return BodyTarget(CLIMB_BODY.position + [0.0, y, 0.0], CLIMB_BODY.quat)
+    return Pose(CLIMB_BODY.position + [0.0, y, 0.0], CLIMB_BODY.quat)
 
 
 def body_move() -> Phase:
+    """BODY_MOVE: the body from where it is to the climb pose, every foot held."""
+
     def enter(ctx: PhaseContext) -> None:
         start = ctx.body()
         ctx.state.body_move = BodyMove(start, climb_body(float(start.position[1])))
 
-    def step(t: float, ctx: PhaseContext) -> BodyTarget:
+    def step(t: float, ctx: PhaseContext) -> Pose:
         move = required(ctx.state.body_move, "BODY_MOVE's move")
         return move.start.toward(move.goal, quintic(t / BODY_TIME))
 
@@ -115,6 +117,7 @@ def body_move() -> Phase:
 
 
 def body_settle() -> Phase:
+    """BODY_SETTLE: the body held at its goal while the feet settle."""
     return Phase("BODY_SETTLE", BODY_SETTLE, lambda t, ctx: required(ctx.state.body_move, "BODY_MOVE's goal").goal)
 
 
@@ -174,6 +177,7 @@ def floor_step(foot: str) -> list[Phase]:
 
 
 def body_climb() -> list[Phase]:
+    """The body's climb: its move, then its settle."""
     return [body_move(), body_settle()]
 
 
@@ -192,7 +196,7 @@ def body_square() -> list[Phase]:
         start = ctx.body()
         ctx.state.square = BodyMove(start, start.squared())
 
-    def step(t: float, ctx: PhaseContext) -> BodyTarget:
+    def step(t: float, ctx: PhaseContext) -> Pose:
         turn = required(ctx.state.square, "BODY_SQUARE's turn")
         return turn.start.toward(turn.goal, quintic(t / SQUARE_TIME))
 
@@ -200,6 +204,7 @@ def body_square() -> list[Phase]:
 
 
 def back_to_wall(foot: str) -> list[Phase]:
+    """A back foot from the floor to the wall: lift, swing, measure, reach."""
     return [lift("BACK_LIFT", BACK_LIFT, BACK_LIFT_TIME, BACK_LIFT_START), back_swing(foot), measure(), reach()]
 
 
@@ -207,7 +212,7 @@ def back_to_wall(foot: str) -> list[Phase]:
 class ClimbPlan:
     """The plan's geometry, for :mod:`.reach_map` and a test to check with the model's kinematics."""
 
-    body: BodyPose
+    body: CornerPose
     """Where BODY_MOVE takes the body."""
     front_plants: dict[str, np.ndarray]
     """Where f2w holds FL and FR on the wall (EE sites, about)."""
@@ -218,6 +223,7 @@ class ClimbPlan:
 
 
 def plan_checks() -> ClimbPlan:
+    """The climb's plan: the body pose and the feet's plants, for the reachability check."""
     return ClimbPlan(
         CLIMB_POSE,
         {

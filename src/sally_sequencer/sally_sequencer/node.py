@@ -34,10 +34,10 @@ from diagnostic_msgs.msg import DiagnosticArray
 from rclpy.node import Node
 from std_msgs.msg import Bool
 
+from sally_description.pose import Pose, pose_from_hips
 from sally_interfaces.msg import FootStates, IKStatus, MagnetArray, MagnetCommand, SequenceStatus, StanceCommand
 from sally_interfaces.msg import IKTarget as IKTargetMsg
 from sally_node_common import StartupError, run_node, run_until_finished
-from sally_node_common.body_target import BodyTarget, body_from_hips
 from sally_node_common.diagnostics import diagnostic_array, diagnostic_status
 from sally_node_common.foot_states_msg import foot_states_from_msg
 from sally_node_common.ik_status_msg import IKCode, ik_status_from_msg
@@ -96,6 +96,8 @@ TABLE = ParameterTable(
 
 
 class SequencerNode(Node):
+    """The sequencer node: foot states in, IK targets, stance and magnet commands out, on sim time."""
+
     def __init__(self, **kwargs) -> None:
         super().__init__("sally_sequencer", **kwargs)
         TABLE.declare(self)  # every parameter is read-only: a run is configured at its start
@@ -270,7 +272,7 @@ class SequencerNode(Node):
         elif not self._holding:  # ...and does not run on while the sim holds or over a gap
             self._campaign_ns += min(stamp - self._last_stamp, MAX_STEP_NS)
         self._last_stamp = stamp
-        self._body_pitch = body_from_hips({foot: r.hip_pivot for foot, r in readings.items()}).pitch_deg
+        self._body_pitch = pose_from_hips({foot: r.hip_pivot for foot, r in readings.items()}).pitch_deg
         t = self._campaign_ns * 1e-9
         if not self.campaign.runner and t >= self.campaign.start_time:
             self._baselines = {foot: r.position.copy() for foot, r in readings.items()}
@@ -293,7 +295,7 @@ class SequencerNode(Node):
             self._finish(when, t)
 
     # --- outputs --------------------------------------------------------------------------------
-    def _publish_target(self, when: int, target, body: BodyTarget | None = None) -> None:
+    def _publish_target(self, when: int, target, body: Pose | None = None) -> None:
         """The tick for the solve at ``when``: the swing target and body target if any (an empty
         foot: a tick with no swing target)."""
         phase = ""
@@ -436,6 +438,7 @@ class SequencerNode(Node):
 
 
 def main(args: list[str] | None = None) -> int:
+    """Run the sequencer node (executable ``sally_sequencer``)."""
     return run_node(
         "sally_sequencer",
         SequencerNode,

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sally_node_common.body_target import BodyTarget
+from sally_description.pose import Pose
 from sally_node_common.ik_target import IKTarget
 
 from .errors import SequenceError
@@ -29,18 +29,21 @@ class PhaseContext:
     disable_magnet: Callable[[], None]
     wall_dist_fn: Callable[[np.ndarray], float] | None = None
     """Distance from a point to the wall along its normal, if the runner knows the wall."""
-    body_fn: Callable[[], BodyTarget] | None = None
+    body_fn: Callable[[], Pose] | None = None
     """main_frame's current pose (from the hips), if the runner knows it."""
     state: PhaseState = field(default_factory=PhaseState)
     """What earlier phases of the sequence left for later ones (e.g. F2W_MEASURE's plan for F2W_REACH)."""
 
     def ee_pos(self) -> np.ndarray:
+        """The swing foot's EE site now (world, m)."""
         return np.asarray(self.ee_pos_fn(), dtype=float)
 
     def hip_pivot(self) -> np.ndarray:
+        """The swing foot's hip pivot now (world, m)."""
         return np.asarray(self.hip_pivot_fn(), dtype=float)
 
-    def body(self) -> BodyTarget:
+    def body(self) -> Pose:
+        """The body's pose now (refused where nobody gave one)."""
         if self.body_fn is None:
             raise SequenceError("this phase moves the body, and whoever runs it gave no body pose")
         return self.body_fn()
@@ -48,9 +51,11 @@ class PhaseContext:
 
 @dataclass(frozen=True)
 class Phase:
+    """One phase of a sequence: its name, duration, step function and what it does on entry."""
+
     name: str
     duration: float
-    step: Callable[[float, PhaseContext], IKTarget | BodyTarget]
+    step: Callable[[float, PhaseContext], IKTarget | Pose]
     """(time since the phase began, context) -> the target for now: the swing foot's, or (a body
     phase, every foot holding) the body's."""
     on_enter: Callable[[PhaseContext], None] | None = None

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 
-from sally_node_common.body_target import BodyTarget
+from sally_description.pose import Pose
 
 from .errors import SequenceError
 
@@ -34,8 +34,8 @@ class Move:
 class BodyMove:
     """A body move (every foot holds) from ``start`` to ``goal``."""
 
-    start: BodyTarget
-    goal: BodyTarget
+    start: Pose
+    goal: Pose
 
 
 @dataclass
@@ -60,6 +60,8 @@ class Seating:
 
 @dataclass
 class PhaseState:
+    """What phases of one foot's sequence leave for the phases after them, one typed field each."""
+
     swing_arc: tuple[np.ndarray, np.ndarray] | None = None
     """SWING: (the lifted start, the hip pivot the arc turns about)."""
     swing_end: np.ndarray | None = None

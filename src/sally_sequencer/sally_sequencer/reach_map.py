@@ -19,14 +19,15 @@ from pathlib import Path
 import numpy as np
 
 from sally_description import build_model
-from sally_description.reachability import BodyPose, LegKinematics, body_clear, solve_plant
+from sally_description.leg_ik import LegKinematics
+from sally_description.reachability import CornerPose, body_clear, solve_plant
 
 from . import climb
 
 PITCHES = (0.0, 30.0, 60.0, 75.0, 90.0)
 DISTANCES = tuple(np.round(np.linspace(0.20, 0.50, 7), 3))
 HEIGHTS = tuple(np.round(np.linspace(0.10, 0.40, 7), 3))
-START = BodyPose(0.5, 0.12365, 0.0)
+START = CornerPose(0.5, 0.12365, 0.0)
 """Where f2w leaves the body (about: spawned at the origin, 0.124 m up, level)."""
 PATH_STEPS = 10
 MARGINS = (5.0, 10.0)
@@ -35,21 +36,23 @@ MARGINS = (5.0, 10.0)
 
 @dataclass(frozen=True)
 class PathPoint:
-    pose: BodyPose
+    """One pose on the body's path: which feet held and how far each ee2 twisted (deg)."""
+
+    pose: CornerPose
     held: dict[str, bool]
     twist_deg: dict[str, float]
 
 
-def classify(kin: LegKinematics, pose: BodyPose) -> int:
+def classify(kin: LegKinematics, pose: CornerPose) -> int:
     """0 body in a plate, 1 neither surface, 2 floor only, 3 wall only, 4 both."""
-    if not body_clear(pose):
+    if not body_clear(pose.pose):
         return 0
-    floor, wall = solve_plant(kin, pose, "floor", seeds=2).ok, solve_plant(kin, pose, "wall", seeds=2).ok
+    floor, wall = solve_plant(kin, pose.pose, "floor", seeds=2).ok, solve_plant(kin, pose.pose, "wall", seeds=2).ok
     return 1 + int(floor) + 2 * int(wall)
 
 
 def reach_grid(model) -> dict[str, np.ndarray]:
-    """foot kind (FL / BL) -> classes [pitch, distance, height]."""
+    """Foot kind (FL / BL) -> classes [pitch, distance, height]."""
     out = {}
     for leg in ("FL", "BL"):
         kin = LegKinematics(model, leg, 4)
@@ -57,7 +60,7 @@ def reach_grid(model) -> dict[str, np.ndarray]:
         for i, pitch in enumerate(PITCHES):
             for j, d in enumerate(DISTANCES):
                 for k, h in enumerate(HEIGHTS):
-                    grid[i, j, k] = classify(kin, BodyPose(float(d), float(h), pitch))
+                    grid[i, j, k] = classify(kin, CornerPose(float(d), float(h), pitch))
         out[leg] = grid
     return out
 
@@ -71,14 +74,14 @@ def check_plan(model, margin_deg: float = 0.0) -> tuple[list[PathPoint], dict[st
     plan = climb.plan_checks()
     end = plan.body
     kins = {leg: LegKinematics(model, leg, 4, margin_deg) for leg in ("FL", "FR", "BL", "BR")}
-    branch = {f: solve_plant(kins[f], START, "wall", p, seeds=4).joints for f, p in plan.front_plants.items()}
+    branch = {f: solve_plant(kins[f], START.pose, "wall", p, seeds=4).joints for f, p in plan.front_plants.items()}
     holds = {**{f: ("wall", p) for f, p in plan.front_plants.items()}}
     path: list[PathPoint] = []
     for foot, point in plan.floor_steps.items():  # the standing pose is the joints at zero
         q = np.zeros(5)
-        home = kins[foot].site(START, q)[0]
+        home = kins[foot].site(START.pose, q)[0]
         for s in np.linspace(0.0, 1.0, PATH_STEPS + 1)[1:]:
-            found = solve_plant(kins[foot], START, "floor", home + s * (point - home), start=q)
+            found = solve_plant(kins[foot], START.pose, "floor", home + s * (point - home), start=q)
             q = found.joints
             if not found.ok:
                 path.append(PathPoint(START, {foot: False}, {foot: found.twist_deg}))
@@ -86,22 +89,23 @@ def check_plan(model, margin_deg: float = 0.0) -> tuple[list[PathPoint], dict[st
         branch[foot] = q
         holds[foot] = ("floor", point)
     for s in np.linspace(0.0, 1.0, PATH_STEPS + 1):
-        pose = BodyPose(
+        pose = CornerPose(
             START.distance + s * (end.distance - START.distance),
             START.height + s * (end.height - START.height),
             START.pitch_deg + s * (end.pitch_deg - START.pitch_deg),
         )
-        plants = {f: solve_plant(kins[f], pose, surface, p, start=branch[f]) for f, (surface, p) in holds.items()}
+        plants = {f: solve_plant(kins[f], pose.pose, surface, p, start=branch[f]) for f, (surface, p) in holds.items()}
         branch.update({f: p.joints for f, p in plants.items()})
         path.append(PathPoint(pose, {f: p.ok for f, p in plants.items()}, {f: p.twist_deg for f, p in plants.items()}))
     backs = {}
     for foot, point in plan.back_plants.items():
-        found = solve_plant(kins[foot], end, "wall", point, seeds=3)
+        found = solve_plant(kins[foot], end.pose, "wall", point, seeds=3)
         backs[foot] = (found.ok, found.twist_deg)
     return path, backs
 
 
 def draw(grid: dict[str, np.ndarray], path: list[PathPoint], out: Path) -> None:
+    """Draw the reach grid and the plan's path to ``out`` (PNG)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -137,6 +141,7 @@ def draw(grid: dict[str, np.ndarray], path: list[PathPoint], out: Path) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """``sally-reach``: the reachability map and the climb plan's check, drawn."""
     parser = argparse.ArgumentParser(prog="sally-reach", description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=Path("reach.png"), help="PNG to write (default reach.png)")
     args = parser.parse_args(argv)

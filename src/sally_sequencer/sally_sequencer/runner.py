@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sally_node_common.body_target import BodyTarget
+from sally_description.pose import Pose
 from sally_node_common.ik_target import IKTarget
 
 from .errors import SequenceError
@@ -15,6 +15,8 @@ from .trajectory import progress
 
 @dataclass(frozen=True)
 class RunnerStatus:
+    """Where a phase runner stands: its phase, index, count and progress."""
+
     phase: str
     phase_index: int
     phase_count: int
@@ -36,7 +38,7 @@ class SequenceRunner:
         self.index = 0
         self.phase_start = start_time
         self.done = False
-        self._last: IKTarget | BodyTarget | None = None
+        self._last: IKTarget | Pose | None = None
         self._enter(0, start_time)
 
     def _enter(self, index: int, t: float) -> None:
@@ -47,9 +49,10 @@ class SequenceRunner:
 
     @property
     def phase(self) -> Phase:
+        """The phase running now."""
         return self.phases[self.index]
 
-    def step(self, t: float) -> IKTarget | BodyTarget:
+    def step(self, t: float) -> IKTarget | Pose:
         """The target at sim time ``t`` (non-decreasing); enters the next phases as their times come."""
         if self.done:
             if self._last is None:
@@ -76,6 +79,7 @@ class SequenceRunner:
         self.done = True
 
     def status(self, t: float) -> RunnerStatus:
+        """Where the runner stands at sim time ``t``."""
         phase = self.phase
         return RunnerStatus(
             phase=phase.name,

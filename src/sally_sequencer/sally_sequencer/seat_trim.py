@@ -22,6 +22,8 @@ TRIM_LIMIT = 0.01
 
 
 class SeatTrim:
+    """Moves a seating foot's target in the plate's plane by the measured foot's integrated error, within a limit."""
+
     def __init__(self, normal: np.ndarray, rate: float = TRIM_RATE, limit: float = TRIM_LIMIT) -> None:
         """``normal``: the plate's normal (any length, world); ``rate`` in 1/s; ``limit`` in m."""
         normal = np.asarray(normal, dtype=float)

@@ -35,6 +35,7 @@ import math
 import numpy as np
 
 from sally_description.constants import WALL_X
+from sally_description.pose import turn_toward
 from sally_node_common.ik_target import IKTarget
 
 from .errors import SequenceError
@@ -108,6 +109,8 @@ def _arc(start: np.ndarray, pivot: np.ndarray, angle: float) -> np.ndarray:
 
 
 def orient(name: str = "F2W_ORIENT", unbounded: bool = False) -> Phase:
+    """ORIENT: the foot rises to its orient height and turns its face to the wall."""
+
     def enter(ctx: PhaseContext) -> None:
         start = ctx.state.swing_end if ctx.state.swing_end is not None else ctx.ee_pos()
         ctx.state.orient = Move(start, np.array([start[0], start[1], ctx.ee_home[2] + ORIENT_HEIGHT]))
@@ -116,12 +119,14 @@ def orient(name: str = "F2W_ORIENT", unbounded: bool = False) -> Phase:
         move = required(ctx.state.orient, "the orient move")
         start, waypoint = move.start, move.end
         s = quintic(t / ORIENT_TIME)
-        return IKTarget.with_orientation(start + s * (waypoint - start), slerp(FACE_FLOOR, FACE_WALL, s))
+        return IKTarget.with_orientation(start + s * (waypoint - start), turn_toward(FACE_FLOOR, FACE_WALL, s))
 
     return Phase(name, ORIENT_TIME, step, enter, unbounded)
 
 
 def measure() -> Phase:
+    """MEASURE: the foot stops; the wall's distance is measured and the plant chosen from it."""
+
     def enter(ctx: PhaseContext) -> None:
         here = ctx.ee_pos()
         distance = ctx.wall_dist_fn(here) if ctx.wall_dist_fn is not None else wall_distance(here)
@@ -159,6 +164,8 @@ def reach_direction(ee: np.ndarray, hip_pivot: np.ndarray) -> np.ndarray:
 
 
 def reach() -> Phase:
+    """REACH: the foot goes to its approach point, then seats on its plant and its magnet comes on."""
+
     def enter(ctx: PhaseContext) -> None:
         ctx.state.seating = Seating(ctx.ee_pos(), SeatTrim(FACE_WALL))
 
@@ -179,11 +186,3 @@ def reach() -> Phase:
         return IKTarget.with_orientation(seating.trim.update(t, seat, ctx.ee_pos()), FACE_WALL)
 
     return Phase("F2W_REACH", REACH_TIME, step, enter, unbounded=True)
-
-
-def slerp(a: np.ndarray, b: np.ndarray, s: float) -> np.ndarray:
-    """Unit vector a fraction ``s`` of the way from unit ``a`` to unit ``b`` along the great circle."""
-    angle = math.acos(min(max(float(a @ b), -1.0), 1.0))
-    if angle < 1e-9:
-        return np.array(b, dtype=float)
-    return (math.sin((1.0 - s) * angle) * a + math.sin(s * angle) * b) / math.sin(angle)

@@ -10,25 +10,24 @@ kinematics at the body's measured pose, are the targets the sequencer sends, so 
 one the IK reaches from the last with a small joint change. The passive ee2 twist is 0 on the
 whole path (a lifted foot's spring has returned it; the IK cannot move it).
 
-Pure computation: MuJoCo kinematics and scipy least squares, no ROS.
+Pure computation: the model's leg IK (:func:`sally_description.leg_ik.solve_leg`), no ROS.
 """
 
 from __future__ import annotations
 
 import functools
-import math
 
 import numpy as np
-from scipy.optimize import least_squares
 
 from sally_description import build_model
 from sally_description.constants import FLOOR_Z
-from sally_description.reachability import ANGLE_TOLERANCE_DEG, POSITION_TOLERANCE, BodyPose, LegKinematics
-from sally_node_common.body_target import BodyTarget, rotation
+from sally_description.leg_ik import ACTUATED, LegGoal, LegKinematics, leg_cost, solve_leg
+from sally_description.pose import Pose
+from sally_description.reachability import CornerPose
 
 from .errors import SequenceError
 
-REFERENCE = BodyPose(distance=0.5, height=0.2, pitch_deg=0.0)
+REFERENCE_POSE = CornerPose(distance=0.5, height=0.2, pitch_deg=0.0).pose
 """The body pose the leg's kinematics are evaluated at; points move to and from it rigidly with
 the body, so the path holds for any measured body pose (yaw, roll and y offset included)."""
 SAMPLES = 41
@@ -48,41 +47,33 @@ def solve_joints(
     kin: LegKinematics, point: np.ndarray, face: np.ndarray | None, knee_sign: float
 ) -> tuple[np.ndarray, float]:
     """The leg's actuated joints (ee2 at 0) that put the EE site at ``point`` (world, at
-    :data:`REFERENCE`) with the face along ``face`` (None: any), the knee bent to ``knee_sign``
+    :data:`REFERENCE_POSE`) with the face along ``face`` (None: any), the knee bent to ``knee_sign``
     (-1 down, +1 up). Returns (joints [5], position error in m)."""
-    angle_scale = 1.0 / math.radians(ANGLE_TOLERANCE_DEG)
-
-    def residual(q4: np.ndarray) -> np.ndarray:
-        site, normal = kin.site(REFERENCE, np.append(q4, 0.0))
-        out = (site - point) / POSITION_TOLERANCE
-        return out if face is None else np.concatenate([out, np.cross(normal, face) * angle_scale])
-
-    lower, upper = kin.lower[:4].copy(), kin.upper[:4].copy()
+    goal = LegGoal(point=point, face=face)
+    lower, upper = kin.lower[:ACTUATED].copy(), kin.upper[:ACTUATED].copy()
     if knee_sign < 0:
         upper[KNEE] = 0.0
     else:
         lower[KNEE] = 0.0
-    seeds = [q[:4] for q in kin.seeds if np.sign(q[KNEE]) == np.sign(knee_sign)]
-    seeds.sort(key=lambda q: float(residual(q) @ residual(q)))
-    best, best_cost = None, math.inf
-    for start in seeds[:4]:
-        fit = least_squares(residual, np.clip(start, lower, upper), bounds=(lower, upper), xtol=1e-10, max_nfev=200)
-        if fit.cost < best_cost:
-            best, best_cost = fit.x, fit.cost
-    assert best is not None
-    site, _ = kin.site(REFERENCE, np.append(best, 0.0))
-    return np.append(best, 0.0), float(np.linalg.norm(site - point))
+    seeds = [q for q in kin.seeds if np.sign(q[KNEE]) == np.sign(knee_sign)]
+    seeds.sort(key=lambda q: leg_cost(kin, REFERENCE_POSE, goal, q, twist=False))
+    found = [
+        solve_leg(kin, REFERENCE_POSE, goal, start, twist=False, lower=lower, upper=upper, max_nfev=200)
+        for start in seeds[:4]
+    ]
+    best = min(found, key=lambda solution: solution.cost)
+    return best.joints, best.position_error
 
 
 class JointSwing:
     """The EE targets of one back leg's swing, from ``start`` (the lifted foot) to ``end`` (its
     staging point in front of the wall, face to the wall), both world, for a body at ``body``."""
 
-    def __init__(self, leg: str, body: BodyTarget, start: np.ndarray, end: np.ndarray, end_face: np.ndarray) -> None:
+    def __init__(self, leg: str, body: Pose, start: np.ndarray, end: np.ndarray, end_face: np.ndarray) -> None:
         kin = leg_kinematics(leg)
         # world at ``body`` -> world at REFERENCE (the same place on the body): p_ref = turn (p - body) + ref
-        turn = REFERENCE.rotation @ rotation(body.quat).T
-        ref, here = REFERENCE.position, body.position
+        turn = REFERENCE_POSE.rotation @ body.rotation.T
+        ref, here = REFERENCE_POSE.position, body.position
 
         def to_ref(p: np.ndarray) -> np.ndarray:
             return turn @ (np.asarray(p, float) - here) + ref
@@ -93,7 +84,7 @@ class JointSwing:
             raise SequenceError(f"{leg}'s staging point {np.round(end, 3)} is out of reach ({miss * 1e3:.0f} mm short)")
         points, faces = [], []
         for s in np.linspace(0.0, 1.0, SAMPLES):
-            site, normal = kin.site(REFERENCE, q0 + s * (q1 - q0))
+            site, normal = kin.site(REFERENCE_POSE, q0 + s * (q1 - q0))
             points.append(turn.T @ (site - ref) + here)
             faces.append(turn.T @ normal)
         self.points, self.faces = np.array(points), np.array(faces)

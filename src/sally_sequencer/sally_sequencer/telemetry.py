@@ -7,14 +7,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from sally_description.constants import FACE_AXIS_LOCAL
+from sally_description.pose import rotation
 from sally_node_common.stance import StanceMode
 
-FACE_AXIS_LOCAL = np.array([0.0, -1.0, 0.0])
 BAR = 12
 
 
 @dataclass(frozen=True)
 class FootView:
+    """One foot as the sequencer's telemetry shows it."""
+
     foot: str
     mode: str
     position: np.ndarray
@@ -26,15 +29,8 @@ class FootView:
 
 
 def face_normal(quat_wxyz) -> np.ndarray:
-    w, x, y, z = quat_wxyz
-    rotation = np.array(
-        [
-            [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
-            [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
-            [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)],
-        ]
-    )
-    return rotation @ FACE_AXIS_LOCAL
+    """The magnet face's normal (world) of a foot at orientation ``quat_wxyz``."""
+    return rotation(quat_wxyz) @ np.asarray(FACE_AXIS_LOCAL)
 
 
 def telemetry_block(

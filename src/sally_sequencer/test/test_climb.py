@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from sally_node_common.body_target import rotation
+from sally_description.pose import rotation
 from sally_sequencer import Campaign, FootReading
 from sally_sequencer.climb import BACK_LIFT_START, BACK_STAGING, plant_point
 from sally_sequencer.reach_map import check_plan

@@ -85,6 +85,8 @@ EFFORTS, MAGNET_CMD, EXTERNAL_FORCE = "/sally/joint_efforts", "/sally/magnet_cmd
 
 
 class SimNode(Node):
+    """The sim node: steps MuJoCo at 2 kHz and publishes the clock, joint states, magnets and visuals."""
+
     def __init__(self, **kwargs) -> None:
         super().__init__("sally_sim", **kwargs)
         # a refused start value raises; run_node reports it in one line (exit 2)
@@ -219,6 +221,7 @@ class SimNode(Node):
     # --- time -----------------------------------------------------------------------------------
     @property
     def now_ns(self) -> int:
+        """Sim time now (ns), counted from the last reset."""
         return self._offset_ns + (self._steps - self._reset_steps) * self._dt_ns
 
     # --- main loop ------------------------------------------------------------------------------
@@ -271,7 +274,7 @@ class SimNode(Node):
                 self._viewer.close()
 
     def _advance(self, n: int) -> None:
-        """n physics steps with the latest efforts (or the hold), publishing what falls due.
+        """Step ``n`` physics steps with the latest efforts (or the hold), publishing what falls due.
 
         Steps run in one Simulator call up to the next publication (at most 1 ms of sim time at
         the default rates), which is also how often the watchdog is checked.
@@ -586,9 +589,8 @@ class SimNode(Node):
             self._joint_writer.fill(now, sim.joint_positions(), sim.joint_velocities(), sim.joint_efforts())
         )
         if self._steps % self._odom_every == 0:
-            pos, quat = sim.body_pose()
-            qvel = sim.data.qvel
-            self._pub_odom.publish(self._odom_writer.fill(now, pos, quat, qvel[0:3], qvel[3:6]))
+            body, qvel = sim.body_pose(), sim.data.qvel
+            self._pub_odom.publish(self._odom_writer.fill(now, body.position, body.quat, qvel[0:3], qvel[3:6]))
 
     def _publish_magnets(self) -> None:
         forces = {leg: self.sim.foot_contact_force(leg) for leg in LEGS}
@@ -632,6 +634,7 @@ class SimNode(Node):
 
 
 def main(args: list[str] | None = None) -> int:
+    """Run the sim node (executable ``sally_sim_node``)."""
     return run_node("sally_sim", SimNode, args, run=lambda node, executor, stop: node.run(executor, stop))
 
 

@@ -17,6 +17,7 @@ import numpy as np
 from sally_description import DEFAULT_BAKE, DEFAULT_PARAMS, LEGS, Bake, PhysicsParams, build_model
 from sally_description.constants import PLATE_GEOMS, ROOT_BODY, ee_site, magnet_geom, sampler_geoms
 from sally_description.contact import FootContact, FootContactMonitor
+from sally_description.pose import Pose
 from sally_node_common.inputs import MAX_RATE
 
 from .errors import DivergenceError, SimulationError
@@ -36,6 +37,8 @@ _UNSTABLE = tuple(
 
 
 class Simulator:
+    """Sally in MuJoCo with the magnets applied each step: the sim node's pure core."""
+
     def __init__(
         self,
         model: mujoco.MjModel | None = None,
@@ -72,10 +75,12 @@ class Simulator:
     # --- time and state -------------------------------------------------------------------------
     @property
     def time(self) -> float:
+        """Sim time (s)."""
         return float(self.data.time)
 
     @property
     def timestep(self) -> float:
+        """Physics step (s)."""
         return float(self.model.opt.timestep)
 
     def reset(self) -> None:
@@ -89,9 +94,11 @@ class Simulator:
         self._unstable_count = int(self._warnings[list(_UNSTABLE)].sum())
 
     def get_state(self) -> tuple[np.ndarray, np.ndarray]:
+        """(qpos, qvel), copies."""
         return self.data.qpos.copy(), self.data.qvel.copy()
 
     def set_state(self, qpos: np.ndarray, qvel: np.ndarray | None = None) -> None:
+        """Set qpos and qvel (qvel zero when not given); the kinematics follow."""
         qpos = np.asarray(qpos, dtype=float)
         qvel = np.zeros(self.model.nv) if qvel is None else np.asarray(qvel, dtype=float)
         if qpos.shape != (self.model.nq,) or qvel.shape != (self.model.nv,):
@@ -147,31 +154,39 @@ class Simulator:
         self._external[self._id(mujoco.mjtObj.mjOBJ_BODY, body)] = wrench
 
     def clear_external_forces(self) -> None:
+        """Remove every external force."""
         self._external[:] = 0.0
 
     # --- magnets --------------------------------------------------------------------------------
     def set_magnet(self, leg: str, on: bool) -> None:
+        """Switch ``leg``'s magnet on or off."""
         self.magnets.set_enabled(on, leg=leg)
 
     def magnet_enabled(self, leg: str) -> bool:
+        """Whether ``leg``'s magnet is on."""
         return bool(self.magnets.enabled[leg_index(leg)])
 
     def magnet_readouts(self) -> dict[str, MagnetReadout]:
+        """Every magnet's readout as of the last step."""
         return self.magnets.readouts()
 
     # --- joints ---------------------------------------------------------------------------------
     @property
     def joint_names(self) -> tuple[str, ...]:
+        """Every joint of Sally, in qpos order."""
         return self.joints.names
 
     @property
     def actuated_joint_names(self) -> tuple[str, ...]:
+        """The actuated joints, in actuator order."""
         return self.actuators.joints.names
 
     def joint_positions(self) -> np.ndarray:
+        """Every joint's position (rad)."""
         return self.data.qpos[self.joints.qpos_adr].copy()
 
     def joint_velocities(self) -> np.ndarray:
+        """Every joint's velocity (rad/s)."""
         return self.data.qvel[self.joints.dof_adr].copy()
 
     def joint_efforts(self) -> np.ndarray:
@@ -179,27 +194,28 @@ class Simulator:
         return self.data.qfrc_actuator[self.joints.dof_adr].copy()
 
     def actuated_positions(self) -> np.ndarray:
+        """The actuated joints' positions (rad)."""
         return self.data.qpos[self._act_q].copy()
 
     # --- frames and readouts --------------------------------------------------------------------
     def ee_position(self, leg: str) -> np.ndarray:
+        """``leg``'s EE site (world, m)."""
         return self.data.site_xpos[self._ee_sites[leg_index(leg)]].copy()
 
-    def body_pose(self) -> tuple[np.ndarray, np.ndarray]:
-        """main_frame position and (w, x, y, z) quaternion."""
-        return self.data.xpos[self._root].copy(), self.data.xquat[self._root].copy()
+    def body_pose(self) -> Pose:
+        """main_frame's pose in the world."""
+        return Pose(self.data.xpos[self._root].copy(), self.data.xquat[self._root].copy())
 
-    def frame_pose(self, name: str) -> tuple[np.ndarray, np.ndarray]:
-        """World position and (w, x, y, z) quaternion of a body or site."""
+    def frame_pose(self, name: str) -> Pose:
+        """The world pose of a body or site."""
         bid = mujoco.mj_name2id(self.model, mujoco.mjtObj.mjOBJ_BODY, name)
         if bid >= 0:
-            return self.data.xpos[bid].copy(), self.data.xquat[bid].copy()
+            return Pose(self.data.xpos[bid].copy(), self.data.xquat[bid].copy())
         sid = self._id(mujoco.mjtObj.mjOBJ_SITE, name, "body or site")
-        quat = np.zeros(4)
-        mujoco.mju_mat2Quat(quat, self.data.site_xmat[sid])
-        return self.data.site_xpos[sid].copy(), quat
+        return Pose.from_matrix(self.data.site_xpos[sid].copy(), self.data.site_xmat[sid])
 
     def center_of_mass(self) -> np.ndarray:
+        """The robot's centre of mass (world, m)."""
         return self.data.subtree_com[self._root].copy()
 
     def foot_contact_force(self, leg: str) -> float:
@@ -243,6 +259,7 @@ class Simulator:
         return np.array(points).reshape(-1, 3)
 
     def magnet_position(self, leg: str) -> np.ndarray:
+        """``leg``'s magnet body (world, m)."""
         return self.data.xpos[self._magnet_bodies[leg_index(leg)]].copy()
 
     def magnet_rotation(self, leg: str) -> np.ndarray:
@@ -272,10 +289,12 @@ class Simulator:
         return out
 
     def snapshot_floor_baselines(self, legs=LEGS) -> None:
+        """Every foot of ``legs`` stands on the floor where it is now (contact baselines)."""
         for leg in legs:
             self.contacts.set_floor_baseline(leg, self.ee_position(leg))
 
     def foot_contacts(self) -> dict[str, FootContact]:
+        """Every foot's contact readout against its baseline."""
         return {leg: self.contacts.readout(leg, self.ee_position(leg)) for leg in LEGS}
 
     def _id(self, kind: mujoco.mjtObj, name: str, what: str | None = None) -> int:

@@ -18,9 +18,9 @@ def test_settles_on_the_floor_with_magnets_on(hold):
     sim = Simulator()
     pid = hold(sim)
     sim.step(seconds(sim, 1.0), pid)
-    z1 = sim.body_pose()[0][2]
+    z1 = sim.body_pose().position[2]
     sim.step(seconds(sim, 2.0), pid)
-    z3 = sim.body_pose()[0][2]
+    z3 = sim.body_pose().position[2]
     assert abs(z3 - z1) < 1e-3
     for leg, r in sim.magnet_readouts().items():
         assert r.enabled and r.in_contact and r.surface == "floor", leg
@@ -177,10 +177,9 @@ def test_set_state_rejects_non_finite():
 
 def test_frames_and_com():
     sim = Simulator()
-    pos, quat = sim.frame_pose("main_frame")
-    assert quat == pytest.approx([1, 0, 0, 0])
+    assert sim.frame_pose("main_frame").quat == pytest.approx([1, 0, 0, 0])
     assert sim.center_of_mass()[:2] == pytest.approx([0, 0], abs=1e-9)
     for leg in LEGS:
-        assert np.linalg.norm(sim.frame_pose(f"ee_site_{leg}")[0] - sim.ee_position(leg)) < 1e-12
+        assert np.linalg.norm(sim.frame_pose(f"ee_site_{leg}").position - sim.ee_position(leg)) < 1e-12
     with pytest.raises(SimulationError, match="no body or site named 'nose'"):
         sim.frame_pose("nose")
