@@ -8,4 +8,5 @@ from sally_bringup.launching import describe
 
 
 def generate_launch_description():
+    """The pull-off graph's launch description (its arguments are the graph's, as in ``sally-launch pulloff``)."""
     return describe("pulloff")

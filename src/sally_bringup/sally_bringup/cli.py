@@ -16,6 +16,7 @@ from .runner import EXIT_BAD_ARGS, run_graph
 
 
 def parse(argv: list[str]) -> tuple[argparse.Namespace, dict[str, str]]:
+    """Split ``sally-launch``'s command line into its options and its ``name:=value`` graph arguments."""
     parser = argparse.ArgumentParser(
         prog="sally-launch",
         description="Run a node graph as `ros2 launch sally_bringup GRAPH.launch.py` does, without launch_ros.",
@@ -56,6 +57,7 @@ def parse(argv: list[str]) -> tuple[argparse.Namespace, dict[str, str]]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """``sally-launch GRAPH [name:=value ...]``: run a graph to its end; the exit code is the run's."""
     default_to_loopback()  # this process's own probe, and through it every node it starts
     try:
         args, values = parse(sys.argv[1:] if argv is None else argv)

@@ -205,6 +205,7 @@ def _params_files(ros_arguments: Sequence[str]) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """``sally_composed``: host the graph's nodes in this one process until the sim ends or a signal comes."""
     default_to_loopback()
     argv = sys.argv[1:] if argv is None else argv
     stop = threading.Event()

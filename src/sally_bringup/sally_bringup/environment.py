@@ -23,15 +23,20 @@ DOMAIN_IDS = range(1, 102)
 
 
 class NoFreeDomainError(RuntimeError):
+    """Every ROS domain id a graph may use (0-101) is leased by another run on this machine."""
+
     pass
 
 
 @dataclass
 class DomainLease:
+    """A ROS domain id held for one run (an flock on a file per id) until :meth:`release`."""
+
     domain_id: int
     _fd: int
 
     def release(self) -> None:
+        """Give the domain id back (closing the lock file drops the flock); safe to call twice."""
         if self._fd >= 0:
             os.close(self._fd)  # closing drops the flock
             self._fd = -1
@@ -44,6 +49,7 @@ class DomainLease:
 
 
 def lock_dir() -> Path:
+    """The folder of the per-domain lock files (``SALLY_DOMAIN_LOCK_DIR``, else under the temp dir), created."""
     path = Path(os.environ.get("SALLY_DOMAIN_LOCK_DIR", Path(tempfile.gettempdir()) / "sally-ros-domains"))
     path.mkdir(parents=True, exist_ok=True)
     return path

@@ -33,13 +33,16 @@ class FoxgloveLive:
             )
 
     def __call__(self, topic: str, data: bytes, log_time: int) -> None:
+        """Log one serialized message of ``topic`` to the live server's channel (ignored for an unknown topic)."""
         channel = self._channels.get(topic)
         if channel is not None:
             channel.log(data, log_time=log_time)
 
     @property
     def url(self) -> str:
+        """The WebSocket address a Foxglove client connects to."""
         return f"ws://{DEFAULT_HOST}:{self.port}"
 
     def close(self) -> None:
+        """Stop the server (clients are disconnected)."""
         self._server.stop()

@@ -45,6 +45,8 @@ PACINGS = ("realtime", "fast", "lockstep")
 
 @dataclass(frozen=True)
 class Argument:
+    """One graph argument: its default, its help text and, when it has a fixed set, its choices."""
+
     default: str
     description: str
     choices: tuple[str, ...] = ()
@@ -102,6 +104,8 @@ class GraphError(ValueError):
 
 @dataclass(frozen=True)
 class NodeSpec:
+    """One node of a graph: how to start it alone and how a container hosts it."""
+
     name: str
     """Process name (output prefix)."""
     package: str

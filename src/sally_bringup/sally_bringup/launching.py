@@ -10,6 +10,7 @@ from .graphs import ARGUMENTS, GRAPHS, graph
 
 
 def describe(name: str):
+    """The ``launch`` description of graph ``name``: its arguments declared, its nodes started, ended with them."""
     from launch.actions import DeclareLaunchArgument, EmitEvent, OpaqueFunction, RegisterEventHandler
     from launch.event_handlers import OnProcessExit
     from launch.events import Shutdown

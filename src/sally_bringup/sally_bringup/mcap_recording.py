@@ -97,6 +97,8 @@ class McapRecorder:
         """Where the last whole record ends: what a failed write is cut back to."""
 
     def __call__(self, topic: str, data: bytes, log_time: int) -> None:
+        """Write one serialized message of ``topic`` (log time ``log_time`` ns); ignored once closed or for an unknown
+        topic."""
         with self._lock:
             if self._closed or topic not in self._channels:
                 return

@@ -103,6 +103,7 @@ class ProcessBackend(NodeBackend):
         self._out: IO[str] | None = None
 
     def open(self, domain: int, log_dir: Path, out: IO[str] | None) -> None:  # noqa: B027 - optional hook
+        """Prepare for a graph on ``domain``: node logs go under ``log_dir``, node output to ``out``."""
         self._log_dir, self._out = log_dir, out
 
     def start(
@@ -113,6 +114,7 @@ class ProcessBackend(NodeBackend):
         params_files: Sequence[Path],
         env: Mapping[str, str],
     ) -> str:
+        """Start node ``spec`` as a process with these parameters, arguments, files and environment; its name."""
         argv = [find_executable(spec.executable), *arguments, *ros_args(parameters, params_files=params_files)]
         process = NodeProcess(spec.name, argv, {**env, PARENT_ENV: str(os.getpid())})  # it stops when we are gone
         process.start(stdout=subprocess.PIPE)
@@ -125,16 +127,20 @@ class ProcessBackend(NodeBackend):
         return f"started {spec.name} ({spec.executable}, pid {process.pid})"
 
     def gone(self) -> str | None:
+        """The name of a required node whose process has exited, if any."""
         return next((name for name in self._required if not self.processes[name].running), None)
 
     def ended(self, name: str) -> str:
+        """How node ``name`` ended, in words."""
         return f"exited with {self.processes[name].returncode}"
 
     def failed(self, name: str) -> bool:
+        """Whether node ``name``'s process exited with an error code."""
         process = self.processes.get(name)
         return process is not None and process.returncode not in (0, None)
 
     def last_words(self, name: str) -> str:
+        """The last lines node ``name`` wrote (for a failure's message)."""
         pump = self._pumps.get(name)
         if pump is None:
             return ""
@@ -142,4 +148,5 @@ class ProcessBackend(NodeBackend):
         return pump.last_line
 
     def stop_all(self) -> dict[str, int | None]:
+        """Stop every node process together; their exit codes by name."""
         return stop_together(list(self.processes.values()), timeout=3.0)

@@ -27,6 +27,8 @@ RELIABLE_DEEP = QoSProfile(depth=1000, reliability=ReliabilityPolicy.RELIABLE, h
 
 
 class ProbeTimeoutError(AssertionError):
+    """A probe's wait ran out (an ``AssertionError``: tests report it as a failure)."""
+
     pass
 
 
@@ -42,6 +44,7 @@ class Recording:
     """False: only the last message is kept (a long run's consumer keeps what it needs itself)."""
 
     def append(self, msg) -> None:
+        """Keep ``msg`` and the wall time it arrived (only the latest when ``keep`` is off)."""
         if not self.keep:
             self.messages.clear()
             self.arrivals.clear()
@@ -53,14 +56,18 @@ class Recording:
 
     @property
     def last(self):
+        """The latest message, or None before the first."""
         return self.messages[-1] if self.messages else None
 
     def clear(self) -> None:
+        """Forget every message kept so far."""
         self.messages.clear()
         self.arrivals.clear()
 
 
 class Probe:
+    """A ROS node of its own (own context, own domain) that tests and tools use to talk to a graph."""
+
     def __init__(self, domain_id: int, name: str = "sally_probe") -> None:
         self.context = rclpy.Context()
         rclpy.init(args=[], context=self.context, domain_id=domain_id, signal_handler_options=SignalHandlerOptions.NO)
@@ -84,6 +91,7 @@ class Probe:
     def record(
         self, msg_type, topic: str, qos: QoSProfile | int = RELIABLE_DEEP, on_message: Callable | None = None
     ) -> Recording:
+        """Subscribe to ``topic`` and keep what arrives in a :class:`Recording` (``on_message`` is called too)."""
         rec = Recording(topic)
 
         def callback(msg) -> None:
@@ -95,15 +103,18 @@ class Probe:
         return rec
 
     def publisher(self, msg_type, topic: str, qos: QoSProfile | int = RELIABLE_DEEP):
+        """A publisher of ``msg_type`` on ``topic`` on the probe's node."""
         return self.node.create_publisher(msg_type, topic, qos)
 
     def wait_for_subscribers(self, publisher, count: int = 1, timeout: float = 15.0) -> None:
+        """Wait until ``publisher`` has ``count`` matched subscriptions; else :class:`ProbeTimeoutError`."""
         if not wait_until(lambda: publisher.get_subscription_count() >= count, timeout):
             raise ProbeTimeoutError(
                 f"{publisher.topic_name}: {publisher.get_subscription_count()} of {count} subscribers after {timeout} s"
             )
 
     def wait_for_publishers(self, recording: Recording, count: int = 1, timeout: float = 15.0) -> None:
+        """Wait until ``recording``'s topic has ``count`` matched publishers; else :class:`ProbeTimeoutError`."""
         sub = recording.subscription
         if not wait_until(lambda: sub.get_publisher_count() >= count, timeout):
             raise ProbeTimeoutError(
@@ -111,10 +122,12 @@ class Probe:
             )
 
     def wait_for(self, predicate: Callable[[], bool], timeout: float, what: str) -> None:
+        """Wait until ``predicate()`` holds; :class:`ProbeTimeoutError` naming ``what`` after ``timeout`` s."""
         if not wait_until(predicate, timeout):
             raise ProbeTimeoutError(f"timed out after {timeout} s waiting for {what}")
 
     def wait_for_messages(self, recording: Recording, count: int, timeout: float = 15.0) -> None:
+        """Wait until ``recording`` holds ``count`` messages."""
         self.wait_for(
             lambda: len(recording) >= count, timeout, f"{count} messages on {recording.topic} (got {len(recording)})"
         )
@@ -146,6 +159,7 @@ class Probe:
     def set_parameters(
         self, node_name: str, values: Mapping[str, Any], timeout: float = 10.0
     ) -> list[SetParametersResult]:
+        """Set parameters of node ``node_name`` over its ``set_parameters`` service; one result per value."""
         request = SetParameters.Request(
             parameters=[Parameter(name=k, value=_parameter_value(v)) for k, v in values.items()]
         )
@@ -153,7 +167,9 @@ class Probe:
         return list(answer.results)
 
     def close(self) -> None:
-        """Leave the graph at once: the spinning stops, the node's endpoints are deleted while the
+        """Leave the graph at once.
+
+        The spinning stops, the node's endpoints are deleted while the
         context is still valid (the others' graphs drop them now, not when a lease runs out), then
         the context and its DDS participant go. (Shutting the context down first left the node's
         publishers alive: a sim went on listing a closed probe's /clock for over 30 s.)"""

@@ -51,6 +51,8 @@ what a test session or a fault run checks is gone at its end."""
 
 
 class NodeProcess:
+    """One child process of a graph in its own process group, its output to a log file or a pipe."""
+
     def __init__(
         self, name: str, argv: Sequence[str], env: Mapping[str, str], log: Path | IO[bytes] | None = None
     ) -> None:
@@ -86,24 +88,29 @@ class NodeProcess:
 
     @property
     def pid(self) -> int:
+        """The process id (once started)."""
         assert self.popen is not None
         return self.popen.pid
 
     @property
     def running(self) -> bool:
+        """Whether the process has started and not exited."""
         return self.popen is not None and self.popen.poll() is None
 
     @property
     def returncode(self) -> int | None:
+        """The exit code, or None while it runs (or before it starts)."""
         return None if self.popen is None else self.popen.poll()
 
     def wait(self, timeout: float) -> int | None:
+        """Wait up to ``timeout`` s for the process to exit; its exit code, or None if it still runs."""
         try:
             return self.popen.wait(timeout=timeout) if self.popen else None
         except subprocess.TimeoutExpired:
             return None
 
     def signal_group(self, sig: int) -> None:
+        """Send ``sig`` to the process's whole group (a process already gone is ignored)."""
         if self.popen is not None:
             try:
                 os.killpg(self.popen.pid, sig)
@@ -120,6 +127,7 @@ class NodeProcess:
         self.wait(5.0)
 
     def log_text(self) -> str:
+        """What the process wrote to its log file ('' without one)."""
         if self.log_path is None or not self.log_path.exists():
             return ""
         return self.log_path.read_text(errors="replace")
@@ -183,6 +191,7 @@ class ProcessGroup:
         remaps: Mapping[str, str] | None = None,
         argv: Sequence[str] = (),
     ) -> NodeProcess:
+        """Start node ``executable`` as ``name`` with these parameters, remaps and extra arguments."""
         return self.start_command(name, [find_executable(executable), *argv, *ros_args(parameters, remaps)])
 
     def start_command(self, name: str, command: Sequence[str]) -> NodeProcess:
@@ -194,7 +203,9 @@ class ProcessGroup:
         return process.start()
 
     def stop_all(self, timeout: float = 5.0) -> dict[str, int | None]:
+        """Stop every process together (SIGINT, then harder after ``timeout`` s); their exit codes by name."""
         return stop_together(list(self.processes.values()), timeout)
 
     def logs(self) -> str:
+        """Every process's log, one section each."""
         return "\n".join(f"----- {name} -----\n{p.log_text()}" for name, p in self.processes.items())

@@ -72,6 +72,7 @@ def message_class(type_name: str):
 
 
 def qos_for(topic: str) -> QoSProfile:
+    """The QoS the tap reads ``topic`` with: reliable, transient local for a kept topic."""
     durability = DurabilityPolicy.TRANSIENT_LOCAL if topic in KEPT_TOPICS else DurabilityPolicy.VOLATILE
     return QoSProfile(depth=DEPTH, reliability=ReliabilityPolicy.RELIABLE, durability=durability)
 

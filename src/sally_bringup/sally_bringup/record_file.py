@@ -24,6 +24,7 @@ def _arrays(values: dict[str, list[float]]) -> dict[str, np.ndarray]:
 
 
 def record_to_dict(record: RunRecord) -> dict[str, Any]:
+    """A run record as plain JSON-able data (what :func:`record_from_dict` reads back)."""
     return {
         "feet": [[s.t, _vectors(s.position), s.mode, s.in_contact, _vectors(s.hips)] for s in record.feet],
         "magnets": [[s.t, s.force, s.enabled, s.surface, s.in_contact, s.contact_force] for s in record.magnets],
@@ -39,6 +40,7 @@ def record_to_dict(record: RunRecord) -> dict[str, Any]:
 
 
 def record_from_dict(data: dict[str, Any]) -> RunRecord:
+    """The run record :func:`record_to_dict` wrote."""
     return RunRecord(
         feet=[FootSample(t, _arrays(p), dict(m), dict(c), _arrays(h)) for t, p, m, c, h in data["feet"]],
         magnets=[MagnetSample(t, dict(f), dict(e), dict(s), dict(c), dict(n)) for t, f, e, s, c, n in data["magnets"]],
@@ -62,4 +64,5 @@ def write_record(record: RunRecord, path: Path) -> None:
 
 
 def read_record(path: Path) -> RunRecord:
+    """The run record saved at ``path``."""
     return record_from_dict(json.loads(Path(path).read_text()))

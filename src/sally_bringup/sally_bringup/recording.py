@@ -27,6 +27,7 @@ TOPICS = ("/sally/foot_states", "/sally/magnets", "/sally/ik_target", "/sally/se
 
 
 def seconds(stamp) -> float:
+    """A ``builtin_interfaces/Time`` in seconds."""
     return stamp_ns(stamp) * 1e-9
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 
 
 def main(argv: list[str] | None = None) -> int:
+    """``sally-report RUN``: the report and plots of a recorded run, from its MCAP."""
     parser = argparse.ArgumentParser(prog="sally-report", description=__doc__.splitlines()[0])
     parser.add_argument("run", type=Path, help="a run folder or its run.mcap")
     parser.add_argument("--out", type=Path, help="where the report and plots go (default <run>/from_mcap)")

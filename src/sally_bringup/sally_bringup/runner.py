@@ -37,6 +37,8 @@ CATCH_UP_WAIT = 5.0
 
 @dataclass
 class RunResult:
+    """How a graph run ended: its exit code, folder, report and record."""
+
     exit_code: int
     run_dir: Path
     report: dict | None
@@ -45,6 +47,8 @@ class RunResult:
 
 
 class GraphRun:
+    """One run of a graph: starts its nodes, waits for the end, records, writes the report and plots."""
+
     def __init__(
         self,
         name: str,
@@ -82,14 +86,17 @@ class GraphRun:
         self._stop = threading.Event()
 
     def say(self, text: str) -> None:
+        """Write a ``[runner]`` line to the run's output (if it has one)."""
         if self.out is not None:
             self.out.write(f"[runner] {text}\n")
             self.out.flush()
 
     def request_stop(self, *_args) -> None:
+        """Ask the run to stop (a signal handler's signature: the arguments are ignored)."""
         self._stop.set()
 
     def run(self) -> RunResult:
+        """Run the graph to its end; how it ended."""
         self.run_dir.mkdir(parents=True, exist_ok=True)
         (self.run_dir / RECORD_FILE).unlink(missing_ok=True)  # a run folder used again: never an old run's record
         (self.run_dir / "logs").mkdir(exist_ok=True)
@@ -221,9 +228,11 @@ class GraphRun:
 
     @property
     def composed(self) -> bool:
-        """Every node of the graph runs in one composed container: it sees every message published
-        and keeps the run's record itself. (With nodes ``apart``, what they publish and no hosted
-        node reads never reaches the container: this process records over DDS.)"""
+        """Whether every node of the graph runs in one composed container.
+
+        It then sees every message published and keeps the run's record itself. (With nodes
+        ``apart``, what they publish and no hosted node reads never reaches the container: this
+        process records over DDS.)"""
         return len(self.nodes) == 1 and bool(self.nodes[0].hosts)
 
     @property

@@ -16,6 +16,7 @@ SHM = Path("/dev/shm")
 
 
 def stale_segments(shm: Path = SHM) -> list[Path]:
+    """Fast DDS shared-memory files in ``shm`` that no living process holds (their lock is free)."""
     stale: list[Path] = []
     for lock in sorted(shm.glob("fastdds_*_el")):
         try:
@@ -68,6 +69,7 @@ def _paths_in_use(shm: Path) -> set[str]:
 
 
 def remove_stale_segments(shm: Path = SHM) -> list[str]:
+    """Remove :func:`stale_segments`; the names removed."""
     removed = []
     for path in stale_segments(shm):
         try:

@@ -16,6 +16,8 @@ from sally_description.constants import ACTUATED_JOINT_NAMES
 
 
 class GravityModel:
+    """Gravity torques of the actuated joints at a configuration, from MuJoCo's inverse dynamics of ``model``."""
+
     def __init__(self, model: mujoco.MjModel) -> None:
         self.model = model
         self.data = mujoco.MjData(model)

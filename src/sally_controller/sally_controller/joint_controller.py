@@ -41,11 +41,15 @@ class Targets:
 
 @dataclass(frozen=True)
 class TargetReport:
+    """What :meth:`JointController.apply_targets` did with a target message."""
+
     clamped: tuple[str, ...]
     """Joints whose requested position was outside its limits (clamped to the nearest limit)."""
 
 
 class JointController:
+    """The joint PID of the controller node, pure: targets in, efforts out, within the joints' limits."""
+
     def __init__(self, names: Sequence[str], lower: np.ndarray, upper: np.ndarray, gains: PIDGains) -> None:
         if len(gains) != len(names) or len(lower) != len(names) or len(upper) != len(names):
             raise ControllerError("names, limits and gains must all have one entry per joint")
@@ -61,6 +65,7 @@ class JointController:
         self._last_efforts = np.zeros(len(names))
 
     def set_gains(self, gains: PIDGains) -> None:
+        """Use ``gains`` from the next update on, keeping the integral."""
         integral = self.pid.integral.copy()
         self.pid = JointPID(gains)
         self.pid.integral[:] = integral
@@ -103,6 +108,7 @@ class JointController:
         return Targets(idx, clipped, velocity, clamped)
 
     def apply_targets(self, targets: Targets) -> TargetReport:
+        """Take the named joints' new targets (positions clamped into their limits); which were clamped."""
         target = self.target.copy()
         target[targets.indices] = targets.positions
         self.target = target
@@ -159,5 +165,6 @@ class JointController:
         return efforts
 
     def reset(self) -> None:
+        """Forget the integral and the last state's stamp (a new run)."""
         self.pid.reset()
         self._last_stamp = None

@@ -25,6 +25,8 @@ T = TypeVar("T")
 
 
 class TargetSync(Generic[T]):
+    """Holds states back until the IK's targets of their period are in; *lost* after ``wait`` s without them."""
+
     def __init__(self, period_ns: int = 0, wait: float = 10.0) -> None:
         self.period_ns = period_ns
         """IK period (ns); 0: never hold."""

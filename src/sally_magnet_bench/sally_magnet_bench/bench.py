@@ -1,4 +1,6 @@
-"""The two bench tests on :mod:`.rig`, pure (mujoco and numpy):
+"""The two bench tests on :mod:`.rig`, pure (mujoco and numpy).
+
+The tests:
 
 * **pull-off**: a vertical pull through the face centre, rising at ``rate`` N/s;
 * **peel**: the same pull at a lever ``lever`` m off the axis (on an arm at the housing's top),
@@ -33,6 +35,8 @@ TESTS = ("pulloff", "peel")
 
 @dataclass(frozen=True)
 class BenchConfig:
+    """The bench test's timing and pull: settle, pull rate, how long a drop must last to count as detached."""
+
     settle: float = 0.3
     """s with the magnet on and no pull."""
     rate: float = 400.0
@@ -51,6 +55,8 @@ class BenchConfig:
 
 @dataclass
 class BenchResult:
+    """One bench test's outcome: whether and at what pull the magnet came off."""
+
     test: str
     lever: float
     detached: bool

@@ -18,6 +18,7 @@ from .plots import plot_force_displacement
 
 
 def main(argv: list[str] | None = None) -> int:
+    """``sally-magnet-bench TEST``: one bench test of the EML63mm-12, its figures printed."""
     parser = argparse.ArgumentParser(prog="sally-magnet-bench", description="One EML63mm-12 bench test.")
     parser.add_argument("test", choices=TESTS)
     parser.add_argument("--lever", type=float, help="peel: m off the axis (default: the housing radius, a rim pull)")
@@ -46,6 +47,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def fit_main(argv: list[str] | None = None) -> int:
+    """``sally-magnet-bench-fit TEST``: CMA-ES fit of the magnet's clip to the datasheet hold."""
     parser = argparse.ArgumentParser(
         prog="sally-magnet-bench-fit", description="CMA-ES fit of the magnet's clip to the datasheet hold (956.37 N)."
     )

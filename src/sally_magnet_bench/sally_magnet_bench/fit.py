@@ -49,6 +49,8 @@ COLUMNS += tuple(d.name for d in FIT_SPACE)
 
 @dataclass(frozen=True)
 class FitSettings:
+    """The fit's test, budget and search settings."""
+
     test: str
     lever: float | None = None
     n_calls: int = 30
@@ -70,6 +72,8 @@ def magnet(clip: float) -> MagnetModel:
 
 
 def cost_of(result: BenchResult, target: float, give_up: float) -> float:
+    """Relative miss of a bench result's detach force from ``target`` (``give_up`` counts for a magnet that never came
+    off)."""
     force = result.detach_force if result.detached else give_up
     return abs(force - target) / target
 

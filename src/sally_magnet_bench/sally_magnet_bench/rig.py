@@ -28,6 +28,7 @@ PLATE = "floor_plate"
 
 
 def sphere_names() -> tuple[str, ...]:
+    """The names of the bench magnet's sampling spheres."""
     return tuple(f"{MAGNET}_s{k}" for k in range(N_SAMPLING_SPHERES))
 
 

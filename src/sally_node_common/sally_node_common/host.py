@@ -109,6 +109,7 @@ class HostedPublisher:
         self._kept: deque | None = deque(maxlen=max(1, qos.depth)) if self._latched else None
 
     def publish(self, msg) -> None:
+        """Publish ``msg``: handed to the hosted readers, the taps and, when someone outside reads, DDS."""
         taps = self._host.taps_for(self.topic)
         if taps:
             now = time.time_ns()
@@ -127,6 +128,7 @@ class HostedPublisher:
         self._host.deliver(readers, msg)
 
     def kept(self) -> list:
+        """The messages a transient-local publisher keeps for late readers."""
         return list(self._kept or ())
 
     def get_subscription_count(self) -> int:
@@ -181,21 +183,26 @@ class Host:
         return node
 
     def add_publisher(self, publisher: HostedPublisher) -> None:
+        """Register a hosted publisher."""
         self._publishers[publisher.topic].append(publisher)
 
     def add_reader(self, topic: str, reader: _Reader) -> None:
+        """Register a hosted reader of ``topic`` (a transient-local one gets the kept messages)."""
         self._readers[topic].append(reader)
         if reader.qos.durability == DurabilityPolicy.TRANSIENT_LOCAL:
             self._late.extend((reader, p) for p in self._publishers[topic] if compatible(p.qos, reader.qos))
 
     # --- delivery -------------------------------------------------------------------------------
     def has_readers(self, topic: str) -> bool:
+        """Whether any hosted node reads ``topic``."""
         return bool(self._readers.get(topic))
 
     def readers(self, topic: str, qos: QoSProfile) -> list[_Reader]:
+        """The hosted readers of ``topic`` whose QoS matches a publisher's ``qos``."""
         return [r for r in self._readers.get(topic, ()) if compatible(qos, r.qos)]
 
     def deliver(self, readers: list[_Reader], msg) -> None:
+        """Hand ``msg`` to ``readers`` (queued while a node is being constructed)."""
         if not readers:
             return
         with self.lock:
@@ -206,6 +213,7 @@ class Host:
                 reader.callback(msg)
 
     def remember(self, topic: str, data: bytes) -> None:
+        """Note that ``data`` on ``topic`` was delivered in the host already (its DDS copy is dropped)."""
         self._recent[topic].add(data)
 
     def is_copy(self, topic: str, data: bytes) -> bool:

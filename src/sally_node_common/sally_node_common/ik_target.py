@@ -17,6 +17,8 @@ class IKTargetError(ValueError):
 
 @dataclass(frozen=True)
 class IKTarget:
+    """One swing-foot target for the IK: position, optional face direction and the costs of both."""
+
     position: np.ndarray
     face_axis: np.ndarray | None = None
     """World direction the magnet face normal (EE local -Y) should point along; None: position only."""
@@ -40,10 +42,12 @@ class IKTarget:
 
     @classmethod
     def position_only(cls, position, cost: float = 1.0) -> IKTarget:
+        """A target for the position only."""
         return cls(position, None, cost, 0.0)
 
     @classmethod
     def with_orientation(
         cls, position, face_axis, position_cost: float = 1.0, orientation_cost: float = 1.0
     ) -> IKTarget:
+        """A target for the position and the face's direction."""
         return cls(position, face_axis, position_cost, orientation_cost)

@@ -16,6 +16,8 @@ from collections.abc import Callable, Iterable
 
 
 class InputHealth:
+    """A node's input bookkeeping: rejections by topic and reason, when each input was last heard, what is stale."""
+
     def __init__(
         self,
         log: Callable[[str], None],
@@ -57,13 +59,16 @@ class InputHealth:
 
     @property
     def total(self) -> int:
+        """How many messages were rejected, all topics."""
         return sum(self.rejected.values())
 
     def ages(self) -> dict[str, float]:
+        """Seconds since each watched topic was last heard."""
         now = self._clock()
         return {topic: now - heard for topic, heard in self._heard.items()}
 
     def stale(self) -> dict[str, float]:
+        """The topics not heard for longer than ``stale_after`` s, with their ages."""
         return {topic: age for topic, age in self.ages().items() if age > self.stale_after}
 
     def summary(self) -> str:
@@ -80,6 +85,7 @@ class InputHealth:
         return "; ".join(parts)
 
     def values(self) -> dict[str, object]:
+        """The figures for /diagnostics."""
         out: dict[str, object] = {"rejected": self.total, "stale_inputs": ",".join(self.stale()) or "none"}
         out.update({f"rejected {topic} {reason}": n for (topic, reason), n in sorted(self.rejected.items())})
         out.update({f"replayed history skipped {topic}": n for topic, n in sorted(self.replayed.items())})

@@ -62,6 +62,7 @@ def numbers(values: Iterable[float], limit: float, what: str, unit: str = "") ->
 
 
 def known(names: Iterable[str], valid: Iterable[str], what: str) -> None:
+    """Raise :class:`InputError` if any of ``names`` is not in ``valid`` (``what`` names the field)."""
     valid = list(valid)
     unknown = [n for n in names if n not in valid]
     if unknown:
@@ -69,6 +70,7 @@ def known(names: Iterable[str], valid: Iterable[str], what: str) -> None:
 
 
 def unit_quaternion(wxyz: Sequence[float], what: str) -> np.ndarray:
+    """``wxyz`` as a finite unit quaternion, else :class:`InputError` naming ``what``."""
     q = numbers(wxyz, 1e3, what)
     if abs(math.sqrt(float(q @ q)) - 1.0) > 1e-3:
         raise InputError(OUT_OF_RANGE, f"{what} is not a unit quaternion (norm {math.sqrt(float(q @ q)):.6g})")
@@ -106,6 +108,7 @@ class StampOrder:
         return new_timeline
 
     def restart(self) -> None:
+        """Forget the latest value (a new time line)."""
         self.latest = None
 
 

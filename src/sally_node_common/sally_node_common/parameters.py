@@ -77,6 +77,7 @@ class Param:
         return ParameterType.PARAMETER_STRING
 
     def descriptor(self) -> ParameterDescriptor:
+        """The ROS parameter descriptor: description with unit and choices, read-only, range."""
         text = self.description + (f" [{self.unit}]" if self.unit else "")
         if self.choices:
             text += f"; one of {list(self.choices)}"
@@ -158,9 +159,11 @@ class ParameterTable:
         return self.params[name]
 
     def defaults(self) -> dict[str, Value]:
+        """Every parameter's default by name."""
         return {name: p.default for name, p in self.params.items()}
 
     def refuse(self, name: str, value: Any) -> str | None:
+        """Why ``value`` is refused for parameter ``name``, or None if it is taken."""
         param = self.params.get(name)
         return f"unknown parameter {name!r}" if param is None else param.refuse(value)
 
@@ -187,7 +190,7 @@ class ParameterTable:
 
 
 def _plain(value: Any) -> Any:
-    """rclpy hands arrays over as array.array or numpy arrays: as lists."""
+    """A parameter value as rclpy hands it over, arrays (array.array or numpy) as lists."""
     if value is None or isinstance(value, (bool, int, float, str, list)):
         return value
     return list(value)

@@ -32,6 +32,8 @@ DEFAULT_I_CLAMP = 100.0
 
 @dataclass(frozen=True)
 class PIDGains:
+    """Per-joint PID gains, integral clamp and effort limit."""
+
     kp: np.ndarray
     ki: np.ndarray
     kd: np.ndarray
@@ -48,6 +50,7 @@ class PIDGains:
         i_clamp: float = DEFAULT_I_CLAMP,
         effort_limit: float | np.ndarray = np.inf,
     ) -> PIDGains:
+        """The same gains for each of ``n`` joints."""
         full = lambda v: np.broadcast_to(np.asarray(v, dtype=float), (n,)).copy()  # noqa: E731
         return cls(full(kp), full(ki), full(kd), full(i_clamp), full(effort_limit))
 
@@ -78,6 +81,7 @@ class JointPID:
         self._i_limit = np.divide(gains.i_clamp, gains.ki, out=np.full(n, np.inf), where=gains.ki > 0)
 
     def reset(self) -> None:
+        """Zero the integral."""
         self.integral[:] = 0.0
 
     def update(
@@ -117,4 +121,5 @@ class HoldController:
             raise PIDError(f"target must be {len(pid.gains)} finite joint positions")
 
     def __call__(self, q: np.ndarray, qdot: np.ndarray) -> np.ndarray:
+        """The efforts for state (``q``, ``qdot``) toward the held target."""
         return self.pid.update(self.target, q, qdot, self.dt)

@@ -1,3 +1,5 @@
+"""``python -m sally_optimizer``: the same as ``sally-optimize``."""
+
 import sys
 
 from .cli import optimize_main

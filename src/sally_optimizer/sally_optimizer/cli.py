@@ -23,6 +23,7 @@ def _environment() -> None:
 
 
 def optimize_main(argv: list[str] | None = None) -> int:
+    """``sally-optimize``: CMA-ES over headless graphs (or ``--resume-from`` a run folder)."""
     from . import optimizer
 
     default_to_loopback()  # the workers and every graph they start inherit it
@@ -102,6 +103,7 @@ def optimize_main(argv: list[str] | None = None) -> int:
 
 
 def replay_main(argv: list[str] | None = None) -> int:
+    """``sally-replay PARAMS``: run the scenarios with a parameter file and plot each leg's forces."""
     default_to_loopback()
     parser = argparse.ArgumentParser(
         prog="sally-replay", description="Replay scenarios with a parameter file; per-leg force plots."

@@ -28,6 +28,8 @@ which is a result, not a crash)."""
 
 @dataclass
 class ScenarioOutcome:
+    """One scenario's cost, its metrics and whether (and why) it was penalised."""
+
     cost: float
     metrics: dict[str, float]
     penalised: bool = False
@@ -38,16 +40,20 @@ class ScenarioOutcome:
 
 @dataclass
 class Evaluation:
+    """One candidate's combined cost and its scenarios."""
+
     cost: float
     scenarios: dict[str, ScenarioOutcome] = field(default_factory=dict)
     wall_s: float = 0.0
 
     @property
     def penalised(self) -> bool:
+        """Whether any scenario was penalised."""
         return any(s.penalised for s in self.scenarios.values())
 
     @property
     def reason(self) -> str:
+        """Why the penalised scenarios were, one clause each."""
         return "; ".join(f"{name}: {s.reason}" for name, s in self.scenarios.items() if s.penalised)
 
 
@@ -90,6 +96,8 @@ def broken(result) -> str:
 def evaluate_scenario(
     scenario: str, params_file: Path, config: ScenarioConfig, backend: str, run_dir: Path, out=None
 ) -> ScenarioOutcome:
+    """Run ``scenario`` with the parameters in ``params_file`` on ``backend``; its cost and metrics (penalised if it
+    failed)."""
     start = time.monotonic()
     graph, args, overrides = config.graph(scenario, str(params_file))
     try:

@@ -56,6 +56,7 @@ class InProcessBackend(NodeBackend):
         self._context: Any = None
 
     def open(self, domain: int, log_dir: Path, out: IO[str] | None) -> None:
+        """Start rclpy on ``domain`` in this process and an executor for the nodes to come."""
         import rclpy
         from rclpy.experimental import EventsExecutor
 
@@ -74,6 +75,7 @@ class InProcessBackend(NodeBackend):
         params_files: Sequence[Path],
         env: Mapping[str, str],
     ) -> str:
+        """Create node ``spec`` in this process with these parameters; its name."""
         from rclpy.parameter import Parameter
 
         overrides = [Parameter(name, value=value) for name, value in parameters.items()]
@@ -89,6 +91,7 @@ class InProcessBackend(NodeBackend):
         return f"started {spec.name} ({spec.executable}, in process)"
 
     def started_all(self) -> None:
+        """Every node is created: start the executor (and the sim's loop)."""
         guarded = _GuardedExecutor(self._executor, self._on_error)
         sim = self._hosted.get("sim")
         if sim is not None:
@@ -107,6 +110,7 @@ class InProcessBackend(NodeBackend):
         self._halt.set()
 
     def gone(self) -> str | None:
+        """The name of a node that has finished (its result drained to the probe), if any."""
         for name, node in self._hosted.items():
             if getattr(node, "finished", None) is not None and node.finished.is_set():
                 self._drain()
@@ -118,9 +122,11 @@ class InProcessBackend(NodeBackend):
         return None
 
     def ended(self, name: str) -> str:
+        """How the run ended, in words."""
         return "raised: " + "; ".join(self._errors) if self._errors else "finished"
 
     def failed(self, name: str) -> bool:
+        """Whether a node raised."""
         return bool(self._errors)
 
     def _drain(self) -> None:
@@ -130,6 +136,7 @@ class InProcessBackend(NodeBackend):
             time.sleep(0.02)
 
     def stop_all(self) -> dict[str, int | None]:
+        """Stop the loop and destroy the nodes; exit codes by name (0, or 1 for a node that raised)."""
         self._halt.set()
         if self._loop is not None:
             self._loop.join(timeout=5.0)
@@ -149,6 +156,7 @@ class InProcessBackend(NodeBackend):
         return codes
 
     def close(self) -> None:
+        """Shut this backend's rclpy context down."""
         if self._context is not None:
             self._context.try_shutdown()
 

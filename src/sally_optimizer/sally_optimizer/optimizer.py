@@ -33,6 +33,8 @@ from .space import decode, encode
 
 @dataclass(frozen=True)
 class Settings:
+    """The optimizer's budget and CMA-ES settings."""
+
     n_calls: int = 300
     popsize: int = 16
     sigma0: float = 0.3
@@ -135,6 +137,7 @@ def worst(params: PhysicsParams, reason: str) -> Evaluation:
 
 
 def new_strategy(x0: np.ndarray, settings: Settings):
+    """A CMA-ES strategy from ``x0`` (unit cube) with ``settings``' population, sigma and seed."""
     import cma
 
     options = {"popsize": settings.popsize, "seed": settings.seed, "bounds": [0.0, 1.0], "verbose": -9}
@@ -166,6 +169,8 @@ def write_config(folder: RunFolder, settings: Settings, config: ScenarioConfig, 
 
 
 class Optimization:
+    """One optimization: asks CMA-ES for candidates, evaluates them, tells the costs and keeps the run folder."""
+
     def __init__(
         self, folder: RunFolder, settings: Settings, config: ScenarioConfig, say: Callable[[str], None] = print
     ) -> None:

@@ -41,6 +41,7 @@ BEST_COLUMNS = ("timestamp", "elapsed_min", "evals", "cost", *(f"{s}_cost" for s
 def result_row(
     index: int, batch: int, candidate: int, timestamp: str, elapsed_min: float, params: PhysicsParams, ev: Evaluation
 ) -> dict:
+    """The CSV row of one evaluation."""
     row = {
         "eval": index,
         "batch": batch,
@@ -61,20 +62,25 @@ def result_row(
 
 @dataclass
 class RunFolder:
+    """An optimization's run folder: its result rows, bests, best parameters and CMA-ES state."""
+
     path: Path
     rows: list[dict[str, str]] = field(default_factory=list)
 
     @classmethod
     def open(cls, path: Path) -> RunFolder:
+        """Open (or create) the run folder at ``path``, reading the rows written so far."""
         path = Path(path)
         path.mkdir(parents=True, exist_ok=True)
         return cls(path, read_rows(path / RESULTS))
 
     def add_result(self, row: dict) -> None:
+        """Append one evaluation's row (crash-safe)."""
         append_row(self.path / RESULTS, RESULT_COLUMNS, row)
         self.rows.append({k: str(v) for k, v in row.items()})
 
     def add_best(self, row: dict, params: PhysicsParams) -> None:
+        """Append a new best's row and write its parameters."""
         append_row(self.path / BESTS, BEST_COLUMNS, row)
         write_atomic(self.path / BEST_PARAMS, json.dumps(params.as_dict(), indent=2) + "\n")
 
@@ -83,6 +89,7 @@ class RunFolder:
         write_atomic(self.path / STATE, pickle.dumps({"es": es, "batch": batch, "candidates": candidates}), binary=True)
 
     def load_state(self) -> dict:
+        """The saved CMA-ES state; FileNotFoundError when there is none."""
         path = self.path / STATE
         if not path.exists():
             raise FileNotFoundError(f"{path} does not exist: nothing to resume")
@@ -90,11 +97,12 @@ class RunFolder:
             return pickle.load(f)
 
     def done_in_batch(self, batch: int) -> dict[int, dict[str, str]]:
-        """candidate index -> its result row, for the rows of ``batch``."""
+        """Candidate index -> its result row, for the rows of ``batch``."""
         return {int(r["candidate"]): r for r in self.rows if int(r["batch"]) == batch}
 
     @property
     def best_cost(self) -> float:
+        """The lowest cost of any row (inf with none)."""
         return min((float(r["cost"]) for r in self.rows), default=float("inf"))
 
 

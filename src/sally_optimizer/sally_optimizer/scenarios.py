@@ -55,6 +55,7 @@ class ScenarioConfig:
         return cls(settle=0.5, floor_hold=0.3, wall_hold=0.3, pull_rate=800.0, wall_timeout=300.0)
 
     def as_dict(self) -> dict:
+        """The configuration as a dict (for the run folder)."""
         return asdict(self)
 
     def graph(self, scenario: str, params_file: str) -> tuple[str, dict[str, str], dict[str, dict]]:
@@ -124,6 +125,7 @@ def _lost_fraction(record, feet, start: float, end: float | None) -> float:
 
 
 def floor_metrics(record) -> dict[str, float]:
+    """The floor scenario's metrics from its run record."""
     lift = _phase_start(record, "FL", "LIFT")
     hold = _phase_start(record, "FL", "LIFT_HOLD")
     end = _end_time(record)
@@ -141,6 +143,7 @@ def floor_metrics(record) -> dict[str, float]:
 
 
 def wall_metrics(record, dwell: float) -> dict[str, float]:
+    """The wall scenario's metrics from its run record (the foot judged ``dwell`` s after it planted)."""
     lift = _phase_start(record, "FL", "LIFT")
     planted = _phase_start(record, "FL", "F2W_REACH") + dwell
     end = _end_time(record)
@@ -159,6 +162,7 @@ def wall_metrics(record, dwell: float) -> dict[str, float]:
 
 
 def pulloff_metrics(record) -> dict[str, float]:
+    """The pull-off scenario's metrics from the rig's result."""
     result = record.pulloff
     if result is None:
         raise MetricsError("the pull-off rig published no result")
@@ -184,16 +188,19 @@ def penalised(scenario: str, clip: float) -> dict[str, float]:
 
 
 def floor_cost(m: dict[str, float]) -> float:
+    """The floor scenario's cost from its metrics."""
     a, b, c = TERM_WEIGHTS
     return a * m["mean_norm"] + b * m["mean_neg_z"] + c * m["zero_contact_frac"]
 
 
 def wall_cost(m: dict[str, float]) -> float:
+    """The wall scenario's cost from its metrics."""
     a, b, c = TERM_WEIGHTS
     return a * m["fl_norm"] + b * m["fl_into_x"] + c * m["zero_contact_frac"]
 
 
 def pulloff_cost(m: dict[str, float]) -> float:
+    """The pull-off scenario's cost: the relative shortfall of the pull-off force (NO_ADHESION when it held nothing)."""
     if m["pulloff_force"] <= 0.0:
         return NO_ADHESION
     return max(0.0, m["clip"] - m["pulloff_force"]) / m["clip"]
@@ -203,10 +210,12 @@ COSTS = {"floor": floor_cost, "wall": wall_cost, "pulloff": pulloff_cost}
 
 
 def combined_cost(costs: dict[str, float]) -> float:
+    """The weighted sum of the scenarios' costs."""
     return sum(WEIGHTS[name] * costs[name] for name in SCENARIOS)
 
 
 def metrics(scenario: str, record, config: ScenarioConfig) -> dict[str, float]:
+    """The metrics of ``scenario`` from its run record."""
     if scenario == "floor":
         return floor_metrics(record)
     if scenario == "wall":

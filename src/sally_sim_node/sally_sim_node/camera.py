@@ -67,5 +67,6 @@ class OffscreenCamera:
         return f, f, (self.width - 1) / 2, (self.height - 1) / 2
 
     def close(self) -> None:
+        """Free the renderer's MuJoCo and OpenGL contexts."""
         self._context.free()
         self._gl.free()

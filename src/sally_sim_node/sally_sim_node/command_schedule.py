@@ -22,6 +22,8 @@ NOTHING_SCHEDULED = 1 << 62
 
 
 class CommandSchedule(Generic[T]):
+    """Commands waiting for the sim time they are stamped for, taken in stamp order (thread-safe)."""
+
     def __init__(self) -> None:
         self._stamps: list[int] = []
         self._items: list[T] = []
@@ -55,6 +57,7 @@ class CommandSchedule(Generic[T]):
         return max(1, -(-(following - now) // step_ns))
 
     def clear(self) -> None:
+        """Drop every command waiting."""
         with self._lock:
             self._stamps.clear()
             self._items.clear()

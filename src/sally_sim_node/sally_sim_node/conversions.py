@@ -32,14 +32,17 @@ class CommandError(InputError):
 
 # --- time ---------------------------------------------------------------------------------------
 def to_nanoseconds(seconds: float) -> int:
+    """``seconds`` as integer nanoseconds (rounded)."""
     return round(seconds * 1e9)
 
 
 def time_msg(nanoseconds: int) -> Time:
+    """A ``builtin_interfaces/Time`` of ``nanoseconds``."""
     return Time(sec=nanoseconds // 1_000_000_000, nanosec=nanoseconds % 1_000_000_000)
 
 
 def clock_msg(nanoseconds: int) -> Clock:
+    """A ``rosgraph_msgs/Clock`` of ``nanoseconds``."""
     return Clock(clock=time_msg(nanoseconds))
 
 
@@ -52,6 +55,7 @@ class JointStateWriter:
         self.names = list(names)
 
     def fill(self, nanoseconds: int, position: np.ndarray, velocity: np.ndarray, effort: np.ndarray) -> JointState:
+        """A JointState stamped ``nanoseconds`` with these positions, velocities and efforts."""
         msg = JointState(name=self.names)
         msg.header.stamp = time_msg(nanoseconds)
         msg.position = position.tolist()
@@ -62,6 +66,8 @@ class JointStateWriter:
 
 @dataclass(frozen=True)
 class EffortCommand:
+    """An accepted effort command: which actuated joints, their efforts and its stamp."""
+
     indices: np.ndarray
     """Positions of the named joints in the actuated-joint order."""
     efforts: np.ndarray
@@ -115,6 +121,8 @@ class OdometryWriter:
     wants). Each call returns a new message (see :class:`JointStateWriter`)."""
 
     def fill(self, nanoseconds: int, position, quat_wxyz, linear_world, angular_body) -> Odometry:
+        """An Odometry of main_frame in the world stamped ``nanoseconds``: pose, linear velocity (world) and angular
+        velocity (body)."""
         msg = Odometry(child_frame_id=BODY_FRAME)
         msg.header.frame_id = WORLD_FRAME
         msg.header.stamp = time_msg(nanoseconds)

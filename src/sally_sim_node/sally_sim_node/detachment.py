@@ -12,6 +12,8 @@ from dataclasses import dataclass
 
 @dataclass
 class DetachmentDetector:
+    """Whether a magnet has come off: its force below ``threshold`` for ``hold`` s."""
+
     threshold: float
     hold: float = 1.0
     drop_start: float | None = None
@@ -35,4 +37,5 @@ class DetachmentDetector:
 
     @property
     def dropping(self) -> bool:
+        """Whether the force is below the threshold now, not yet for long enough."""
         return self.drop_start is not None and not self.detached

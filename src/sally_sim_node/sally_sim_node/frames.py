@@ -62,6 +62,8 @@ class Plate:
 
 
 class BodyFrames:
+    """The TF frames of Sally's bodies: each body's transform from its parent, from MuJoCo's data."""
+
     def __init__(self, model: mujoco.MjModel) -> None:
         root = model.body(ROOT_BODY).id
         bodies = [b for b in subtree(model, root) if b != root]

@@ -15,6 +15,8 @@ from .errors import SimulationError
 
 @dataclass(frozen=True)
 class JointIndex:
+    """Named joints' addresses in qpos and qvel and their limits."""
+
     names: tuple[str, ...]
     qpos_adr: np.ndarray
     dof_adr: np.ndarray
@@ -23,6 +25,7 @@ class JointIndex:
 
     @classmethod
     def build(cls, model: mujoco.MjModel, names: tuple[str, ...]) -> JointIndex:
+        """The index of ``names`` in ``model`` (an unknown name is refused)."""
         ids = []
         for name in names:
             jid = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_JOINT, name)
@@ -42,6 +45,7 @@ class JointIndex:
         return len(self.names)
 
     def index(self, name: str) -> int:
+        """The position of joint ``name`` in :attr:`names`."""
         try:
             return self.names.index(name)
         except ValueError:
@@ -58,9 +62,11 @@ class ActuatorIndex:
 
     @classmethod
     def build(cls, model: mujoco.MjModel) -> ActuatorIndex:
+        """The actuated joints of ``model`` and their motors."""
         limits = actuated_limits(model)
         return cls(JointIndex.build(model, ACTUATED_JOINT_NAMES), limits.actuator_ids, limits.effort)
 
 
 def all_joints(model: mujoco.MjModel) -> JointIndex:
+    """The index of every joint of Sally in ``model``."""
     return JointIndex.build(model, JOINT_NAMES)

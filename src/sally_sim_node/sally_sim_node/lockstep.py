@@ -24,6 +24,8 @@ from sally_node_common.inputs import OUT_OF_ORDER
 
 
 class Verdict(str, Enum):
+    """What becomes of a command the sim is offered."""
+
     TAKEN = "taken"
     """Apply it."""
     LATE = "late"
@@ -34,6 +36,8 @@ class Verdict(str, Enum):
 
 @dataclass(frozen=True)
 class Admission:
+    """The verdict on one command, and for a rejected one its reason and detail."""
+
     verdict: Verdict
     reason: str = ""
     """For REJECTED: the reason counted on /diagnostics (``out_of_order``, ``future``)."""
@@ -59,6 +63,7 @@ class EffortGate:
 
     @property
     def ever_answered(self) -> bool:
+        """Whether any state has been answered yet."""
         return self.answered >= 0
 
     def expect(self, stamp: int) -> None:
@@ -66,6 +71,7 @@ class EffortGate:
         self.awaiting = stamp
 
     def is_answered(self, stamp: int) -> bool:
+        """Whether the state of ``stamp`` has had its answer."""
         return self.answered == stamp
 
     def offer_gated(self, stamp: int, holding: bool) -> Admission:
@@ -115,6 +121,7 @@ class EffortGate:
         return False, timeout if self.ever_answered else float("inf")
 
     def hold_engaged(self) -> None:
+        """The effort watchdog took over: the controller is no longer answering."""
         self.controller_back = False
 
     def restart_free(self) -> None:
@@ -123,6 +130,8 @@ class EffortGate:
 
 
 class Step(str, Enum):
+    """What the sim does next while it waits for an answer."""
+
     WAIT = "wait"
     RESEND = "resend"
     EXPIRED = "expired"
@@ -130,6 +139,8 @@ class Step(str, Enum):
 
 @dataclass(frozen=True)
 class WaitStep:
+    """The next wait step and, for WAIT, how long."""
+
     step: Step
     seconds: float = 0.0
     """For WAIT: how long to wait at most before asking again."""

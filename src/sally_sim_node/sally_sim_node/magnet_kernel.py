@@ -38,6 +38,7 @@ def magnet_step(
     out_sphere_distance,  # (M, S)
     out_sphere_force,  # (M, S, 3) per-sphere attraction after the clip scale
 ):
+    """The dipole-dipole force and torque on every enabled magnet from its sampling spheres and the plates (numba)."""
     xfrc[:, :] = external
     n_magnets, n_spheres = sphere_geoms.shape
     n_plates = plate_pos.shape[0]

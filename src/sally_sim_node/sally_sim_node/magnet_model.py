@@ -23,6 +23,8 @@ MIN_DISTANCE = 1e-3
 
 @dataclass(frozen=True)
 class MagnetModel:
+    """The dipole-dipole magnet model: remanence, reach, clip and the sampling spheres' share of the volume."""
+
     Br: float
     max_distance: float
     max_force: float
@@ -35,7 +37,7 @@ class MagnetModel:
 
     @property
     def dipole_moment(self) -> float:
-        """m = Br V / mu0 of one sampling sphere (A m^2)."""
+        """The dipole moment m = Br V / mu0 of one sampling sphere (A m^2)."""
         return self.Br * self.sphere_volume / MU_0
 
     @property

@@ -150,6 +150,7 @@ class MagnetArray:
             raise SimulationError(f"unknown {self._kind} {name!r}; valid: {list(self.names)}") from None
 
     def readout(self, leg: str) -> MagnetReadout:
+        """``leg``'s magnet as of the last step."""
         i = self.index(leg)
         surface = self.surface[i]
         return MagnetReadout(
@@ -163,10 +164,12 @@ class MagnetArray:
         )
 
     def readouts(self) -> dict[str, MagnetReadout]:
+        """Every magnet as of the last step, by name."""
         return {name: self.readout(name) for name in self.names}
 
 
 def leg_index(leg: str) -> int:
+    """The index of ``leg`` in LEGS (an unknown foot is refused)."""
     try:
         return LEGS.index(leg)
     except ValueError:

@@ -32,6 +32,8 @@ DUE_TOLERANCE = 1e-9
 
 
 class PacingState(str, Enum):
+    """How the sim keeps up with the wall clock."""
+
     ON_TIME = "on_time"
     CATCHING_UP = "catching_up"
     DEGRADED = "degraded"
@@ -39,6 +41,8 @@ class PacingState(str, Enum):
 
 @dataclass(frozen=True)
 class PacingConfig:
+    """The pacing's target factor and its catch-up limits."""
+
     factor: float = 1.0
     """Target real-time factor (sim seconds per wall second)."""
     max_burst: int = 40
@@ -71,6 +75,8 @@ class PacingConfig:
 
 @dataclass(frozen=True)
 class PacingPlan:
+    """What to do now: how many chunks to step, or how long to sleep."""
+
     steps: int
     """Chunks to step now (0 when the next one is not due yet)."""
     sleep: float
@@ -79,6 +85,8 @@ class PacingPlan:
 
 @dataclass
 class PacingStatus:
+    """The pacing's state and figures for /diagnostics."""
+
     state: PacingState = PacingState.ON_TIME
     lag: float = 0.0
     """Sim seconds behind the wall clock at the last plan (>= 0)."""
@@ -95,6 +103,8 @@ class PacingStatus:
 
 
 class Pacer:
+    """Plans the sim's steps against the wall clock, catching up a lag within limits."""
+
     def __init__(
         self, chunk: float, config: PacingConfig = PacingConfig(), clock: Callable[[], float] = time.monotonic
     ):
@@ -117,12 +127,14 @@ class Pacer:
         self._catching_up = False
 
     def set_factor(self, factor: float, sim_time: float) -> None:
+        """Pace at ``factor`` from ``sim_time`` on."""
         self.config = dataclasses.replace(self.config, factor=factor)
         self.status.target_factor = self.status.effective_factor = factor
         self.status.state = PacingState.ON_TIME
         self.restart(sim_time)
 
     def plan(self, sim_time: float) -> PacingPlan:
+        """The plan at sim time ``sim_time``: chunks due now, or the sleep until the next one."""
         cfg, st = self.config, self.status
         now = self.clock()
         lag = self._anchor_sim + st.effective_factor * (now - self._anchor_wall) - sim_time

@@ -25,12 +25,16 @@ from .simulator import EffortFn, Simulator
 
 @dataclass(frozen=True)
 class PullOffConfig(RigConfig):
+    """The pull-off test's settings: the rig's, and how often the pull is updated."""
+
     sample_every: int = 10
     """Physics steps between pull updates and trace samples."""
 
 
 @dataclass(frozen=True)
 class PullOffResult:
+    """A pull-off test's outcome: whether and at what pull the magnet came off, and its trace."""
+
     detached: bool
     pulloff_force: float
     """Applied pull at the start of the sustained drop (N); 0 if the magnet never held."""

@@ -108,6 +108,8 @@ MAGNETS = "/sally/magnets"
 
 
 class PullOffNode(Node):
+    """The pull-off rig node: pulls one foot off its plate over the sim's topics and publishes the result."""
+
     def __init__(self, **kwargs) -> None:
         super().__init__("sally_pulloff", **kwargs)
         TABLE.declare(self)  # every parameter is read-only: a test is configured at its start
@@ -248,6 +250,7 @@ class PullOffNode(Node):
 
 
 def main(args: list[str] | None = None) -> int:
+    """Run the pull-off rig node (executable ``sally_pulloff``)."""
     return run_node(
         "sally_pulloff",
         PullOffNode,

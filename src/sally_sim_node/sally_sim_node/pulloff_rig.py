@@ -19,6 +19,8 @@ from .detachment import DetachmentDetector
 
 @dataclass(frozen=True)
 class RigConfig:
+    """The pull-off rig's foot, pull rate and settle times."""
+
     foot: str = "FL"
     rate: float = 40.0
     """N/s."""
@@ -33,10 +35,12 @@ class RigConfig:
 
     @property
     def magnet_on_at(self) -> float:
+        """Sim time the magnet is switched on (s)."""
         return self.gravity_settle
 
     @property
     def ramp_start(self) -> float:
+        """Sim time the pull starts to ramp (s)."""
         return self.gravity_settle + self.magnet_settle
 
 
@@ -49,11 +53,14 @@ class Pull:
     rate: float
 
     def at(self, t: float) -> float:
+        """The pull (N) at sim time ``t``."""
         return self.force + self.rate * max(0.0, t - self.start)
 
 
 @dataclass(frozen=True)
 class Verdict:
+    """The rig's verdict: held, detached, at what pull and when."""
+
     held: bool
     detached: bool
     pulloff_force: float
@@ -63,6 +70,8 @@ class Verdict:
 
 
 class PullOffRig:
+    """The pull-off rig's logic, pure: magnet force samples in, pulls and a verdict out."""
+
     def __init__(self, config: RigConfig, clip: float, weight: float) -> None:
         self.config, self.clip, self.weight = config, float(clip), float(weight)
         self.detector = DetachmentDetector(config.detach_fraction * self.clip, config.detach_hold)
@@ -75,6 +84,7 @@ class PullOffRig:
 
     @property
     def threshold(self) -> float:
+        """The magnet force (N) below which the foot counts as coming off."""
         return self.detector.threshold
 
     def feed(self, t: float, magnet_force: float) -> Pull | None:

@@ -82,6 +82,7 @@ class SceneOutputs:
         )
 
     def publish_tf(self, now: int) -> None:
+        """Publish every moving frame on /tf, if someone reads it."""
         if self._tf.get_subscription_count():
             self._tf.publish(visuals.tf_message(now, self._frames.moving(self.sim.data)))
 
@@ -101,6 +102,7 @@ class SceneOutputs:
                 publisher.publish(visuals.wrench(now, magnet_body(foot), sim.magnet_rotation(foot), force, torque))
 
     def publish_camera(self, now: int) -> None:
+        """Publish the camera's image, if someone reads it."""
         camera = self.camera
         assert camera is not None
         if self._image.get_subscription_count():

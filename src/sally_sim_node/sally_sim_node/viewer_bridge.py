@@ -21,6 +21,7 @@ SYNC_PERIOD = 1 / 30
 
 
 def display_available() -> bool:
+    """Whether a display (X11 or Wayland) is there for a viewer."""
     return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 

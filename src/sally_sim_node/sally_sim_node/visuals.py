@@ -83,6 +83,7 @@ def tf_message(stamp_ns: int, frames: Sequence[Frame]):
 
 
 def foot_color(readout: MagnetReadout) -> tuple[float, float, float, float]:
+    """The marker colour of a foot: off, holding or loose."""
     if not readout.enabled:
         return OFF
     return HOLDING if readout.in_contact else LOOSE

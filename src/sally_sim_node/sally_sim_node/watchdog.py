@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 @dataclass
 class EffortWatchdog:
+    """Holds the robot when effort commands stop coming for ``timeout`` s of sim time."""
+
     timeout: float
     last_command: float | None = None
     """Sim time of the last accepted command (None: none yet)."""
@@ -24,6 +26,7 @@ class EffortWatchdog:
         self.set_timeout(self.timeout)
 
     def set_timeout(self, timeout: float) -> None:
+        """Use ``timeout`` s from now on (a positive number)."""
         if not (math.isfinite(timeout) and timeout > 0):
             raise ValueError(f"effort timeout must be a positive number of seconds, got {timeout!r}")
         self.timeout = timeout
@@ -44,12 +47,15 @@ class EffortWatchdog:
         return False
 
     def engage(self, sim_time: float) -> None:
+        """Take over at ``sim_time`` (counted once per engagement)."""
         if not self.engaged:
             self.engaged, self.engaged_since = True, sim_time
             self.engagements += 1
 
     def reset(self, sim_time: float) -> None:
+        """A new time line at ``sim_time``: as if a command had just come."""
         self.last_command, self.engaged, self.engaged_since = sim_time, False, None
 
     def age(self, sim_time: float) -> float:
+        """Sim seconds since the last accepted command (inf before the first)."""
         return math.inf if self.last_command is None else sim_time - self.last_command

@@ -47,6 +47,7 @@ def expected(package: Path) -> list[str]:
 
 
 def missing(install: Path) -> list[str]:
+    """What an install base lacks of what the packages install (paths, relative)."""
     gone = []
     for package in sorted(p.parent for p in SRC.glob("*/package.xml")):
         for path in expected(package):
@@ -97,6 +98,7 @@ class BackgroundCheck:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """``python -m sally_testing.colcon_install INSTALL_BASE``: check a colcon install is complete."""
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 1:
         print("usage: python -m sally_testing.colcon_install INSTALL_BASE", file=sys.stderr)

@@ -1,3 +1,5 @@
+"""``python -m sally_wheeled``: the same as ``sally-wheeled``."""
+
 import sys
 
 from .cli import main

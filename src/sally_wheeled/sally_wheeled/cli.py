@@ -24,6 +24,7 @@ from .tuning import TuneSettings, latest_run, ranked, run_config, tune
 
 
 def parse(argv: list[str] | None) -> argparse.Namespace:
+    """``sally-wheeled``'s command line."""
     parser = argparse.ArgumentParser(prog="sally-wheeled", description=__doc__.split("\n\n")[0])
     parser.add_argument("--mode", choices=MODES, default="drive_up", help="behaviour (default drive_up)")
     parser.add_argument("--headless", action="store_true", help="no viewer: run the mode and print its figures")
@@ -41,6 +42,7 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """``sally-wheeled``: run a mode of the wheeled platform in the viewer, or headless with its figures."""
     args = parse(argv)
     try:
         params = WheeledParams.from_file(args.params) if args.params else WheeledParams()
@@ -57,7 +59,9 @@ def main(argv: list[str] | None = None) -> int:
     except (ParameterError, ValueError, FileNotFoundError) as exc:
         print(f"sally-wheeled: {exc}", file=sys.stderr)
         return 2
-    from .viewer import display_available, run_viewer
+    from sally_sim_node.viewer_bridge import display_available
+
+    from .viewer import run_viewer
 
     if args.headless or not display_available():
         if not args.headless:
@@ -78,6 +82,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def tune_main(argv: list[str] | None = None) -> int:
+    """``sally-wheeled-tune``: Gaussian-process tuning of the wheeled platform for one mode."""
     parser = argparse.ArgumentParser(
         prog="sally-wheeled-tune", description="Gaussian-process tuning of the wheeled platform for one mode."
     )

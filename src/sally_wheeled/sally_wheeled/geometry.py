@@ -70,32 +70,40 @@ def wheel_end(wheel: str) -> float:
 
 
 def rocker_body(side: str) -> str:
+    """The name of the ``side`` rocker body."""
     return f"rocker_{side}"
 
 
 def rocker_joint(side: str) -> str:
+    """The name of the ``side`` rocker joint."""
     return f"rocker_{side}"
 
 
 def pivot_body(wheel: str) -> str:
+    """The name of wheel ``wheel``'s steering pivot body."""
     return f"pivot_{wheel}"
 
 
 def pivot_joint(wheel: str) -> str:
+    """The name of wheel ``wheel``'s steering pivot joint."""
     return f"pivot_{wheel}"
 
 
 def wheel_body(wheel: str) -> str:
+    """The name of wheel ``wheel``'s body."""
     return f"wheel_{wheel}"
 
 
 def wheel_joint(wheel: str) -> str:
+    """The name of wheel ``wheel``'s joint."""
     return f"wheel_{wheel}"
 
 
 def magnet_body(wheel: str) -> str:
+    """The name of wheel ``wheel``'s magnet body."""
     return f"em_wheel_{wheel}"
 
 
 def sphere_geoms(wheel: str) -> tuple[str, ...]:
+    """The names of wheel ``wheel``'s magnet sampling spheres."""
     return tuple(f"em_wheel_{wheel}_s{k}" for k in range(N_SPHERES))

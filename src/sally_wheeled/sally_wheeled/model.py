@@ -70,6 +70,7 @@ def build_spec(params: WheeledParams | None = None, start: Start | None = None) 
 
 
 def build_model(params: WheeledParams | None = None, start: Start | None = None) -> mujoco.MjModel:
+    """The wheeled platform's compiled model."""
     return build_spec(params, start).compile()
 
 

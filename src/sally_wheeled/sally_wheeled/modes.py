@@ -30,6 +30,8 @@ DIVERGED_COST = 10.0
 
 @dataclass(frozen=True)
 class ModeConfig:
+    """A mode's settle time, duration and drive."""
+
     settle: float = 0.5
     """s with the wheels stopped before the mode starts."""
     duration: float = 2.0
@@ -44,6 +46,8 @@ class ModeConfig:
 
 @dataclass
 class ModeResult:
+    """A mode's cost, metrics and trace."""
+
     mode: str
     cost: float
     metrics: dict[str, float] = field(default_factory=dict)

@@ -72,6 +72,7 @@ class WheeledParams:
 
     @classmethod
     def from_file(cls, path: str | Path) -> WheeledParams:
+        """Parameters read from a JSON file (unknown names and bad values refused)."""
         path = Path(path)
         try:
             values = json.loads(path.read_text())
@@ -85,6 +86,7 @@ class WheeledParams:
             raise ParameterError(f"{path}: {exc}") from None
 
     def as_dict(self) -> dict[str, float | int]:
+        """Every parameter by name."""
         return {name: getattr(self, name) for name in WHEELED_NAMES}
 
     def magnet(self) -> MagnetModel:

@@ -60,6 +60,7 @@ class WheeledSim:
 
     @property
     def time(self) -> float:
+        """Sim time (s)."""
         return float(self.data.time)
 
     def drive(self, vx: float, vy: float) -> None:
@@ -91,6 +92,7 @@ class WheeledSim:
             raise DivergedError(f"the physics diverged at t = {self.time:.4f} s")
 
     def run(self, seconds: float) -> None:
+        """Step for ``seconds`` of sim time."""
         self.step(max(0, round(seconds / self.model.opt.timestep)))
 
     def position(self) -> np.ndarray:
@@ -108,7 +110,9 @@ class WheeledSim:
         return out[3:].copy()
 
     def readouts(self) -> dict[str, MagnetReadout]:
+        """Every wheel magnet's readout as of the last step."""
         return self.magnets.readouts()
 
     def magnet_position(self, wheel: str) -> np.ndarray:
+        """Wheel ``wheel``'s magnet body (world, m)."""
         return self.data.xpos[self._magnet_bodies[self.magnets.index(wheel)]].copy()

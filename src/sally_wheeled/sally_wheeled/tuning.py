@@ -37,6 +37,8 @@ METRICS = {
 
 @dataclass(frozen=True)
 class TuneSettings:
+    """The tuning's mode, budget and seed."""
+
     mode: str
     n_calls: int = 40
     n_initial_points: int = 10
@@ -50,6 +52,7 @@ class TuneSettings:
 
 
 def columns(mode: str) -> tuple[str, ...]:
+    """The CSV columns of a tuning of ``mode``."""
     return ("eval", "timestamp", "cost", *METRICS[mode], "eval_wall_s", *WHEELED_NAMES)
 
 

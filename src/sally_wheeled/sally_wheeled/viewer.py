@@ -7,7 +7,6 @@ magnet on and in contact, orange for on and not in contact, grey for off (as the
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 from dataclasses import dataclass
@@ -44,10 +43,6 @@ class Controls:
             self.paused = not self.paused
             return "paused" if self.paused else "resumed"
         return ""
-
-
-def display_available() -> bool:
-    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
 def force_arrows(sim: WheeledSim) -> list[tuple[np.ndarray, np.ndarray, tuple[float, ...]]]:

@@ -48,6 +48,8 @@ FEET = LEGS
 
 @dataclass
 class TopicCase:
+    """One topic's bad-message case: its type, who reads it and how to build each kind of bad message."""
+
     topic: str
     kind: type
     readers: tuple[str, ...]
@@ -69,6 +71,7 @@ def _stamp(msg, kind: str, now: int):
 
 
 def joint_message(names, kind: str, now: int, field_name: str, good: float = 0.0) -> JointState:
+    """A JointState of ``names`` with one bad value (or list length) in ``field_name``, of ``kind``."""
     names = list(names)
     values = [good] * len(names)
     if kind in ("nan", "inf", "huge"):
@@ -85,6 +88,7 @@ def joint_message(names, kind: str, now: int, field_name: str, good: float = 0.0
 
 
 def odometry(kind: str, now: int) -> Odometry | None:
+    """A bad Odometry of ``kind`` (None: the type cannot be bad that way)."""
     if kind == "length":
         return None  # fixed-size fields only
     msg = Odometry()
@@ -95,6 +99,7 @@ def odometry(kind: str, now: int) -> Odometry | None:
 
 
 def magnet_command(kind: str, now: int) -> MagnetCommand | None:
+    """A bad MagnetCommand of ``kind`` (None: the type cannot be bad that way)."""
     if kind in ("nan", "inf", "huge"):
         return None  # booleans only
     feet, enable = list(FEET), [True] * 4
@@ -106,6 +111,7 @@ def magnet_command(kind: str, now: int) -> MagnetCommand | None:
 
 
 def external_force(kind: str, now: int) -> ExternalForce | None:
+    """A bad ExternalForce of ``kind`` (None: the type cannot be bad that way)."""
     if kind == "length":
         return None
     msg = ExternalForce(foot="XL" if kind == "unknown" else "FL")
@@ -114,6 +120,7 @@ def external_force(kind: str, now: int) -> ExternalForce | None:
 
 
 def ik_target(kind: str, now: int) -> IKTarget | None:
+    """A bad IKTarget of ``kind`` (None: the type cannot be bad that way)."""
     if kind == "length":
         return None
     msg = IKTarget(foot="XL" if kind == "unknown" else "FL", position_cost=1.0)
@@ -122,6 +129,7 @@ def ik_target(kind: str, now: int) -> IKTarget | None:
 
 
 def stance(kind: str, now: int) -> StanceCommand | None:
+    """A bad StanceCommand of ``kind`` (None: the type cannot be bad that way)."""
     if kind in ("nan", "inf", "huge"):
         return None
     feet, modes = list(FEET), [StanceCommand.FLOOR] * 4
@@ -133,6 +141,7 @@ def stance(kind: str, now: int) -> StanceCommand | None:
 
 
 def foot_states(kind: str, now: int) -> FootStates:
+    """A bad FootStates of ``kind``."""
     msg = FootStates()
     for i, foot in enumerate(FEET):
         state = FootState(foot=foot, mode=StanceCommand.FLOOR, in_contact=True)
@@ -147,6 +156,7 @@ def foot_states(kind: str, now: int) -> FootStates:
 
 
 def magnet_array(kind: str, now: int) -> MagnetArray | None:
+    """A bad MagnetArray of ``kind`` (None: the type cannot be bad that way)."""
     if kind == "length":
         return None
     msg = MagnetArray()
@@ -159,6 +169,7 @@ def magnet_array(kind: str, now: int) -> MagnetArray | None:
 
 
 def ik_status(kind: str, now: int) -> IKStatus | None:
+    """A bad IKStatus of ``kind`` (None: the type cannot be bad that way)."""
     if kind == "length":
         return None
     msg = IKStatus(status=IKStatus.SUCCESS, foot="XL" if kind == "unknown" else "")

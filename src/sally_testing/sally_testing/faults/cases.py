@@ -51,12 +51,15 @@ STALE_WITNESS = {
 
 @dataclass
 class CaseResult:
+    """One fault case's verdict, summary and the checks it made."""
+
     name: str
     passed: bool
     summary: str
     details: list[str] = field(default_factory=list)
 
     def line(self) -> str:
+        """The case's one-line verdict."""
         return f"{'PASS' if self.passed else 'FAIL'} {self.name}: {self.summary}"
 
 
@@ -69,15 +72,18 @@ class Check:
         self.failure: str | None = None
 
     def note(self, text: str) -> None:
+        """Add a note to the case's details."""
         self.details.append(text)
 
     def expect(self, ok: bool, text: str) -> bool:
+        """Record a check: ``text`` as passed or failed; the first failure becomes the summary."""
         self.details.append(("ok: " if ok else "FAILED: ") + text)
         if not ok and self.failure is None:
             self.failure = text
         return ok
 
     def result(self, summary: str) -> CaseResult:
+        """The case's result with ``summary`` (or its first failure)."""
         return CaseResult(
             self.name, self.failure is None, summary if self.failure is None else self.failure, self.details
         )
@@ -908,6 +914,7 @@ class ClockWatch:
         ).keep = False
 
     def close(self) -> None:
+        """Close the probe."""
         self.probe.close()
 
 
@@ -931,6 +938,7 @@ def leftovers() -> tuple[list[str], list[str]]:
 
 
 def hygiene() -> list[CaseResult]:
+    """No Sally process and no stale Fast DDS segment left behind."""
     check = Check("hygiene")
     processes, segments = leftovers()
     check.expect(not processes, f"no Sally processes left ({processes or 'none'})")

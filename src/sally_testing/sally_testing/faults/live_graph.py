@@ -37,6 +37,8 @@ DIAGNOSTICS = {
 
 
 class LiveGraph:
+    """A graph started node by node for a fault case, each node's process at hand, watched for NaNs."""
+
     def __init__(
         self,
         name: str,
@@ -91,6 +93,7 @@ class LiveGraph:
         start_sim_time(self.probe, set(self.process_of))
 
     def start_node(self, name: str, paused: bool = False) -> None:
+        """Start node ``name`` (``paused``: as the runner does, waiting to be released)."""
         spec = self.specs[name]
         parameters = GraphRun.node_parameters(spec) if paused else spec.parameters
         argv = GraphRun.node_arguments(spec) if paused else spec.arguments
@@ -119,6 +122,7 @@ class LiveGraph:
         self.group.processes[self.process_of[name]].kill()
 
     def running(self, name: str) -> bool:
+        """Whether node ``name``'s process runs."""
         return self.group.processes[self.process_of[name]].running
 
     def log(self, name: str) -> str:
@@ -129,6 +133,7 @@ class LiveGraph:
         return "\n".join(line for line in text.splitlines() if f"[sally_{name}]" in line)
 
     def close(self) -> dict[str, int | None]:
+        """Stop every process and the probe, remove stale shared memory; exit codes by process."""
         from sally_bringup.shm import remove_stale_segments
 
         codes = self.group.stop_all()

@@ -127,6 +127,8 @@ def words_finite(data: bytes) -> bool:
 
 
 class NaNWatch:
+    """Counts, per topic, the messages with a non-finite float and the latest stamp heard."""
+
     def __init__(self, probe) -> None:
         self.messages: Counter[str] = Counter()
         self.bad: Counter[str] = Counter()

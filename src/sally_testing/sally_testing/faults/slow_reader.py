@@ -15,6 +15,7 @@ NODE_NAME = "sally_slow_reader"
 
 
 def main() -> int:
+    """Run a reader of /joint_states that takes long over each message (a slow outside client) until stopped."""
     import rclpy
     from rclpy.experimental import EventsExecutor
     from rclpy.signals import SignalHandlerOptions
