@@ -34,6 +34,7 @@ def record_to_dict(record: RunRecord) -> dict[str, Any]:
         "pacing": record.pacing,
         "pulloff": record.pulloff,
         "divergence": record.divergence,
+        "divergence_t": record.divergence_t,
         "status_t": record.status_t,
         "recording_stopped": record.recording_stopped,
     }
@@ -50,6 +51,7 @@ def record_from_dict(data: dict[str, Any]) -> RunRecord:
         pacing=dict(data["pacing"]),
         pulloff=data["pulloff"],
         divergence=data["divergence"],
+        divergence_t=data.get("divergence_t"),
         status_t=data["status_t"],
         recording_stopped=data["recording_stopped"],
     )

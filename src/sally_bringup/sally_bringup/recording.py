@@ -149,6 +149,7 @@ class RunRecorder:
                 and self.record.divergence is None
             ):
                 self.record.divergence = status.message
+                self.record.divergence_t = seconds(msg.header.stamp)
             values = {kv.key: kv.value for kv in status.values}
             if status.name == RECORDING_STATUS and values.get("stopped"):
                 self.record.recording_stopped = values["stopped"]

@@ -81,6 +81,8 @@ class RunRecord:
     """The pull-off rig's verdict (/sally/pulloff_result), in the pull-off graph."""
     divergence: str | None = None
     """The sim's report that the physics diverged (its /diagnostics physics status), if it did."""
+    divergence_t: float | None = None
+    """The sim time of that report (s): where the stepping stopped."""
     status_t: float | None = None
     """The stamp of the last sequence status heard (s)."""
     recording_stopped: str | None = None
@@ -192,7 +194,8 @@ def build_report(record: RunRecord, sequence: str, wall_time_s: float, exit_code
     report["sequencer_message"] = result.get("message", "")
     if record.pacing:
         report["sim_pacing"] = {k: round(v, 3) for k, v in record.pacing.items()}
-    return _finish(report, problems, wall_time_s, report["sim_time_s"], record)
+    verdict_t = record.result.get("t") if record.result else None
+    return _finish(report, problems, wall_time_s, report["sim_time_s"], record, verdict_t)
 
 
 def build_pulloff_report(record: RunRecord, wall_time_s: float, exit_codes: dict[str, int | None]) -> dict:
@@ -214,20 +217,40 @@ def build_pulloff_report(record: RunRecord, wall_time_s: float, exit_codes: dict
     report["sim_time_s"] = round(float(sim_time), 4)
     if record.pacing:
         report["sim_pacing"] = {k: round(v, 3) for k, v in record.pacing.items()}
-    return _finish(report, problems, wall_time_s, report["sim_time_s"], record)
+    return _finish(report, problems, wall_time_s, report["sim_time_s"], record, result["t"] if result else None)
 
 
 def _finish(
-    report: dict, problems: list[str], wall_time_s: float, sim_time_s: float, record: RunRecord | None = None
+    report: dict,
+    problems: list[str],
+    wall_time_s: float,
+    sim_time_s: float,
+    record: RunRecord | None = None,
+    verdict_t: float | None = None,
 ) -> dict:
-    if record is not None and record.divergence:
+    after = diverged_after(record, verdict_t)
+    if after is not None:  # the run was judged first; how far the sim stepped past it is the OS's
+        report["diverged_after_verdict_s"] = round(after, 4)
+    elif record is not None and record.divergence:
         problems.insert(0, f"the physics diverged: {record.divergence}")
-    report["diverged"] = bool(record is not None and record.divergence)
+    report["diverged"] = bool(record is not None and record.divergence) and after is None
     report["success"] = not problems
     report["problems"] = problems
     report["wall_time_s"] = round(wall_time_s, 2)
     report["real_time_factor"] = round(sim_time_s / wall_time_s, 3) if wall_time_s > 0 else None
     return report
+
+
+def diverged_after(record: RunRecord | None, verdict_t: float | None) -> float | None:
+    """The sim time of a divergence that came after the run's verdict (at ``verdict_t``), else None.
+
+    Once the sequencer or the pull-off rig has given its verdict the runner stops the graph, but the
+    sim steps on until the stop reaches it: how far is the machine's timing, not the run's. A
+    physics that diverges in those steps says nothing about the run, and counting it would make the
+    same run penalised or not by chance (seen with a candidate on the edge of divergence)."""
+    if record is None or not record.divergence or verdict_t is None or record.divergence_t is None:
+        return None
+    return record.divergence_t if record.divergence_t > verdict_t else None
 
 
 def _sequence_start(record: RunRecord) -> float:

@@ -262,7 +262,8 @@ class GraphRun:
             self.say(f"the container's run record is unreadable ({exc}); reporting what the runner heard")
             return heard
         kept.recording_stopped = kept.recording_stopped or heard.recording_stopped
-        kept.divergence = kept.divergence or heard.divergence
+        if kept.divergence is None and heard.divergence is not None:
+            kept.divergence, kept.divergence_t = heard.divergence, heard.divergence_t
         return kept
 
     def _own_recording(self, record) -> dict:

@@ -36,7 +36,8 @@ def sample_record() -> RunRecord:
     record.phases = [(0.005, "BL", "SETTLE"), (0.5, "FL", "LIFT")]
     record.result = {"done": True, "failed": False, "message": "f2w done: FL, FR planted", "t": 0.02}
     record.pacing = {"effective_factor": 1.0}
-    record.divergence, record.status_t = None, 0.02
+    record.divergence, record.divergence_t = "simulation diverged at t = 0.0300 s: a velocity of 1e5", 0.03
+    record.status_t = 0.02
     record.recording_stopped = "disk full"
     return record
 

@@ -67,3 +67,24 @@ def test_a_record_behind_its_verdict_says_what_it_lacks():
     rec.result["t"] = 22.0  # the sequencer stamps its verdict with the foot state it decided on
     assert rec.behind_result() == ""
     assert RunRecord().behind_result() == ""  # no verdict: nothing to wait for
+
+
+def test_a_divergence_after_the_verdict_does_not_undo_the_run():
+    """The sim steps on between the verdict and the stop; a divergence there is noted, not counted."""
+    from sally_bringup.report import build_pulloff_report
+
+    after = record()
+    after.divergence, after.divergence_t = "simulation diverged at t = 22.6000 s: a velocity of 1e5", 22.6
+    report = build_report(after, "f2w", 30.0, {"sim": 3})
+    assert not report["diverged"] and report["diverged_after_verdict_s"] == 22.6
+    assert not any("diverged" in p for p in report["problems"])
+    before = record()
+    before.divergence, before.divergence_t = "simulation diverged at t = 12.0000 s: a velocity of 1e5", 12.0
+    report = build_report(before, "f2w", 30.0, {"sim": 3})
+    assert report["diverged"] and not report["success"] and "diverged_after_verdict_s" not in report
+    assert report["problems"][0].startswith("the physics diverged")
+    rig = RunRecord()
+    rig.pulloff = {"held": True, "detached": False, "pulloff_force": 844.0, "message": "held", "t": 3.38}
+    rig.divergence, rig.divergence_t = "simulation diverged at t = 3.3900 s", 3.39
+    report = build_pulloff_report(rig, 10.0, {"sim": 3})
+    assert not report["diverged"] and report["diverged_after_verdict_s"] == 3.39

@@ -45,6 +45,8 @@ class Evaluation:
     cost: float
     scenarios: dict[str, ScenarioOutcome] = field(default_factory=dict)
     wall_s: float = 0.0
+    reports: dict[str, dict] = field(default_factory=dict)
+    """Scenario -> its run's report, for an evaluation that ran elsewhere (its folders stayed there)."""
 
     @property
     def penalised(self) -> bool:
@@ -81,7 +83,8 @@ def broken(result) -> str:
     """Why a finished graph run cannot be scored ('' when it can)."""
     report = result.report or {}
     codes = report.get("exit_codes", {})
-    if codes.get("sim") == 3 or report.get("diverged"):
+    after_verdict = report.get("diverged_after_verdict_s") is not None  # the sim's exit 3 came after the run
+    if report.get("diverged") or (codes.get("sim") == 3 and not after_verdict):
         return "the physics diverged" + (" (sim exit 3)" if codes.get("sim") == 3 else "")
     bad = {name: code for name, code in codes.items() if name in CRASH_EXITS and code not in (0, None)}
     if bad:
