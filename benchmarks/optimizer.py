@@ -9,8 +9,13 @@ each evaluation (cost per scenario, wall seconds per scenario) and the rate.
 Then the same candidates' sim seconds as bare physics (MuJoCo and the magnet kernel, no nodes) on
 the same workers: the rate the physics alone would allow.
 
+With ``--scheduler local:N`` (or ``tcp://HOST:PORT``) the same batch runs on that Dask cluster too,
+alternating with the local pool ``--rounds`` times, and the overhead is Dask's rate over the pool's.
+
 Last line: ``optimizer evals_per_hour X physics_limit_per_hour Y`` (X: the in-process backend,
-``--workers`` in parallel; Y: bare physics, measured in the same run).
+``--workers`` in parallel on the local pool; Y: bare physics, measured in the same run), followed by
+`` overhead Z`` with ``--scheduler`` (Z: evaluations an hour on Dask over evaluations an hour on the
+local pool, the same candidates, in the same run).
 """
 
 from __future__ import annotations
@@ -29,12 +34,32 @@ import numpy as np
 from sally_description import PhysicsParams
 from sally_node_common.discovery import force_loopback
 from sally_optimizer.evaluation import evaluate
+from sally_optimizer.executors import EvaluationTask, LocalPool, open_executor
 from sally_optimizer.scenarios import ScenarioConfig
 from sally_optimizer.space import decode, encode
 
 
 def _task(x, backend, workdir):
     return evaluate(decode(x), ScenarioConfig(), backend, Path(workdir))
+
+
+def run_batch(executor, points, folder: Path) -> tuple[list, float]:
+    """Every point evaluated on ``executor`` at once (the in-process backend); results and wall s."""
+    config = ScenarioConfig().as_dict()
+    start = time.monotonic()
+    futures = [
+        executor.submit(
+            EvaluationTask(
+                tuple(map(float, x)),
+                config,
+                "inprocess",
+                str(folder / f"inprocess_{i}") if executor.keeps_files else None,
+            )
+        )
+        for i, x in enumerate(points)
+    ]
+    results = [f.result() for f in futures]
+    return results, time.monotonic() - start
 
 
 def _physics_task(x, sim_seconds: float) -> float:
@@ -56,9 +81,11 @@ def _sim_seconds(ev) -> float:
     import json
 
     total = 0.0
-    for outcome in ev.scenarios.values():
+    for name, outcome in ev.scenarios.items():
         report = Path(outcome.run_dir) / "report.json"
-        if report.exists():
+        if name in ev.reports:
+            total += float(ev.reports[name].get("sim_time_s") or 0.0)
+        elif outcome.run_dir and report.exists():
             total += float(json.loads(report.read_text()).get("sim_time_s") or 0.0)
     return total
 
@@ -76,26 +103,42 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--skip-processes", action="store_true", help="skip the multi-process comparison")
+    parser.add_argument("--scheduler", help="also run the batch on this Dask scheduler (local:N or tcp://HOST:PORT)")
+    parser.add_argument("--rounds", type=int, default=1, help="with --scheduler: pool and Dask batches, alternated")
     parser.add_argument("--dir", type=Path, default=Path(tempfile.mkdtemp(prefix="sally-optimizer-bench-")))
     args = parser.parse_args()
     x0 = encode(PhysicsParams())
     rng = np.random.default_rng(42)
     points = [x0] + [np.clip(x0 + rng.normal(0.0, 0.02, x0.shape), 0, 1) for _ in range(args.workers - 1)]
-    start = time.monotonic()
-    with ProcessPoolExecutor(args.workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-        futures = [
-            pool.submit(_task, list(x), "inprocess", str(args.dir / f"inprocess_{i}")) for i, x in enumerate(points)
-        ]
-        results = [f.result() for f in futures]
-        batch = time.monotonic() - start
-        for i, ev in enumerate(results):
-            show(f"inprocess candidate {i}", ev)
-        rate = len(results) / batch * 3600.0
-        print(f"inprocess: {len(results)} evaluations in parallel in {batch:.1f} s", flush=True)
-        # the same candidates' sim seconds as bare physics, on the same workers at once
-        seconds = [_sim_seconds(ev) for ev in results]
+    pool = LocalPool(args.workers)
+    dask = open_executor(args.scheduler, args.workers, args.workers) if args.scheduler else None
+    try:
+        pool_s, dask_s = 0.0, 0.0
+        for round_ in range(args.rounds if dask is not None else 1):
+            results, batch = run_batch(pool, points, args.dir / f"pool_{round_}")
+            pool_s += batch
+            for i, ev in enumerate(results):
+                show(f"inprocess candidate {i} (local pool, round {round_})", ev)
+            print(f"local pool: {len(results)} evaluations in parallel in {batch:.1f} s", flush=True)
+            if dask is not None:
+                on_dask, batch = run_batch(dask, points, args.dir / f"dask_{round_}")
+                dask_s += batch
+                for i, ev in enumerate(on_dask):
+                    show(f"inprocess candidate {i} ({dask.description}, round {round_})", ev)
+                same = all(abs(a.cost - b.cost) <= 1e-9 * max(1.0, abs(a.cost)) for a, b in zip(results, on_dask))
+                print(f"dask: {len(on_dask)} evaluations in parallel in {batch:.1f} s; same costs: {same}", flush=True)
+        rounds = args.rounds if dask is not None else 1
+        rate = rounds * len(results) / pool_s * 3600.0
+        overhead = (pool_s / dask_s) if dask is not None else None
+    finally:
+        pool.close()
+        if dask is not None:
+            dask.close()
+    # the same candidates' sim seconds as bare physics, on the same number of workers at once
+    seconds = [_sim_seconds(ev) for ev in results]
+    with ProcessPoolExecutor(args.workers, mp_context=multiprocessing.get_context("spawn")) as physics_pool:
         start = time.monotonic()
-        futures = [pool.submit(_physics_task, list(x), s) for x, s in zip(points, seconds)]
+        futures = [physics_pool.submit(_physics_task, list(x), s) for x, s in zip(points, seconds)]
         physics = [f.result() for f in futures]
         physics_batch = time.monotonic() - start
     physics_rate = len(results) / physics_batch * 3600.0
@@ -116,7 +159,8 @@ def main() -> int:
             f"{abs(alone.cost - results[0].cost) <= 1e-9 * max(1.0, abs(alone.cost))}"
         )
     print(f"run folders: {args.dir}")
-    print(f"optimizer evals_per_hour {rate:.0f} physics_limit_per_hour {physics_rate:.0f}")
+    line = f"optimizer evals_per_hour {rate:.0f} physics_limit_per_hour {physics_rate:.0f}"
+    print(line + (f" overhead {overhead:.3f}" if overhead is not None else ""))
     return 0
 
 

@@ -36,6 +36,12 @@ def optimize_main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--workers", type=int, default=os.cpu_count() or 1, help="parallel evaluations (default: the cores)"
     )
+    parser.add_argument(
+        "--scheduler",
+        help="evaluate on Dask: local:N (a cluster of N worker processes on this machine) or tcp://HOST:PORT "
+        "(a running `dask scheduler`; its workers need this project's environment); default: this machine's "
+        "pool of --workers processes. A resumed run uses the one given now",
+    )
     parser.add_argument("--resume-from", type=Path, help="continue this run folder from its exact CMA-ES state")
     parser.add_argument("--warm-start-from", type=Path, help="x0 from this run folder's last best, fresh CMA-ES")
     parser.add_argument("--popsize", type=int, default=16)
@@ -62,7 +68,11 @@ def optimize_main(argv: list[str] | None = None) -> int:
         if args.resume_from:
             folder = args.resume_from
             best = optimizer.resume(
-                folder, n_calls=args.n_calls, workers=args.workers, check_backend=not args.no_backend_check
+                folder,
+                n_calls=args.n_calls,
+                workers=args.workers,
+                check_backend=not args.no_backend_check,
+                scheduler=args.scheduler,
             )
         else:
             settings = optimizer.Settings(
@@ -72,6 +82,7 @@ def optimize_main(argv: list[str] | None = None) -> int:
                 args.seed,
                 args.workers,
                 args.backend,
+                args.scheduler,
             )
             config = ScenarioConfig.tiny() if args.tiny else ScenarioConfig()
             x0, origin = None, {"x0": "defaults"}

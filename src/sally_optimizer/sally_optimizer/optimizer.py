@@ -1,8 +1,11 @@
-"""The CMA-ES loop (``cma``): ask a batch, evaluate it on parallel workers, tell, checkpoint.
+"""The CMA-ES loop (``cma``): ask a batch, evaluate it on an executor, tell, checkpoint.
 
-Workers are spawned processes (``--workers``, default: the cores); each evaluates one candidate
-at a time, running its three scenario graphs with the chosen backend. See :mod:`results` for what
-is written when, and why a kill -9 loses no completed evaluation and a resume repeats none.
+The executor (:mod:`.executors`) is this machine's pool of spawned processes (``--workers``,
+default: the cores) or a Dask cluster (``--scheduler``); each worker evaluates one candidate at a
+time, running its three scenario graphs with the chosen backend. Results are written, and told to
+CMA-ES, in the order of the batch whatever order they finish in, so a run gives the same CSV on
+any executor. See :mod:`results` for what is written when, and why a kill -9 loses no completed
+evaluation and a resume repeats none.
 """
 
 from __future__ import annotations
@@ -16,8 +19,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -25,7 +27,8 @@ import numpy as np
 
 from sally_description import PhysicsParams
 
-from .evaluation import BACKENDS, Evaluation, ScenarioOutcome, evaluate
+from .evaluation import BACKENDS, Evaluation, ScenarioOutcome
+from .executors import EvaluationTask, Executor, open_executor, parse_scheduler, run_task
 from .results import CONFIG, RunFolder, result_row
 from .scenarios import COSTS, SCENARIOS, ScenarioConfig, combined_cost, penalised
 from .space import decode, encode
@@ -41,8 +44,12 @@ class Settings:
     seed: int = 42
     workers: int = os.cpu_count() or 1
     backend: str = "inprocess"
+    scheduler: str | None = None
+    """None: this machine's process pool of ``workers``; else a Dask cluster (:mod:`.executors`)."""
 
     def __post_init__(self) -> None:
+        """Refuse settings that cannot run, naming the setting."""
+        parse_scheduler(self.scheduler)
         if self.backend not in BACKENDS:
             raise ValueError(f"backend must be one of {list(BACKENDS)}, got {self.backend!r}")
         for name in ("n_calls", "popsize", "workers"):
@@ -52,9 +59,8 @@ class Settings:
             raise ValueError(f"sigma0 must be in (0, 1], got {self.sigma0!r}")
 
 
-def _evaluate_task(x: list[float], config: dict, backend: str, workdir: str) -> Evaluation:
-    """In a worker process: one candidate."""
-    return evaluate(decode(x), ScenarioConfig(**config), backend, Path(workdir))
+RETRIES = 2
+"""How many times a candidate whose worker was lost is evaluated again before it is penalised."""
 
 
 AGREEMENT = 1e-9
@@ -77,7 +83,8 @@ def check_backends(x0: np.ndarray, config: ScenarioConfig, workdir: Path, say=pr
     with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
 
         def submit(backend: str, folder: str):
-            return pool.submit(_evaluate_task, list(map(float, x0)), config.as_dict(), backend, str(workdir / folder))
+            task = EvaluationTask(tuple(map(float, x0)), config.as_dict(), backend, str(workdir / folder))
+            return pool.submit(run_task, task)
 
         def run(backend: str, folder: str) -> Evaluation:
             return submit(backend, folder).result()
@@ -172,9 +179,15 @@ class Optimization:
     """One optimization: asks CMA-ES for candidates, evaluates them, tells the costs and keeps the run folder."""
 
     def __init__(
-        self, folder: RunFolder, settings: Settings, config: ScenarioConfig, say: Callable[[str], None] = print
+        self,
+        folder: RunFolder,
+        settings: Settings,
+        config: ScenarioConfig,
+        executor: Executor,
+        say: Callable[[str], None] = print,
     ) -> None:
-        self.folder, self.settings, self.config, self.say = folder, settings, config, say
+        """``executor``: where the candidates are evaluated (closed when :meth:`run` ends)."""
+        self.folder, self.settings, self.config, self.executor, self.say = folder, settings, config, executor, say
         started = json.loads((folder.path / CONFIG).read_text()).get("started_unix", time.time())
         self.started = float(started)
         self.session_start = time.monotonic()
@@ -183,14 +196,13 @@ class Optimization:
     def run(self, es, batch: int, candidates: np.ndarray | None) -> float:
         """Until ``n_calls`` evaluations have rows; returns the best cost."""
         s = self.settings
-        pool = self._new_pool()
         try:
             while len(self.folder.rows) < s.n_calls:
                 if candidates is None:
                     candidates = np.array(es.ask())
                     batch += 1
                     self.folder.save_state(es, batch, candidates)
-                pool = self._evaluate_batch(pool, batch, candidates)
+                self._evaluate_batch(batch, candidates)
                 done = self.folder.done_in_batch(batch)
                 if len(done) < len(candidates):
                     break  # the budget ended inside this batch
@@ -199,50 +211,60 @@ class Optimization:
                 self.folder.save_state(es, batch, None)
                 self._progress(batch)
         finally:
-            pool.shutdown(wait=True, cancel_futures=True)
+            self.executor.close()
         return self.folder.best_cost
 
-    def _evaluate_batch(self, pool: ProcessPoolExecutor, batch: int, candidates: np.ndarray) -> ProcessPoolExecutor:
+    def _evaluate_batch(self, batch: int, candidates: np.ndarray) -> None:
+        """Evaluate the batch's candidates that have no row yet (within the budget) and write their
+        rows in candidate order as the results come in."""
         done = self.folder.done_in_batch(batch)
         budget = self.settings.n_calls - len(self.folder.rows)
         todo = [i for i in range(len(candidates)) if i not in done][: max(0, budget)]
         config = self.config.as_dict()
-        futures = {}
-        for i in todo:
+
+        def submit(i: int) -> Future[Evaluation]:
             workdir = self.folder.path / "evals" / f"b{batch:03d}_c{i:02d}"
-            futures[
-                pool.submit(
-                    _evaluate_task, list(map(float, candidates[i])), config, self.settings.backend, str(workdir)
-                )
-            ] = i
-        broken = False
+            x = tuple(map(float, candidates[i]))
+            return self.executor.submit(
+                EvaluationTask(x, config, self.settings.backend, str(workdir) if self.executor.keeps_files else None)
+            )
+
+        futures = {submit(i): i for i in todo}
+        results: dict[int, Evaluation] = {}
+        lost_before: dict[int, int] = {}
+        written = 0
         while futures:
             finished, _ = wait(futures, return_when=FIRST_COMPLETED)
+            again = []
             for future in finished:
                 i = futures.pop(future)
-                params = decode(candidates[i])
                 try:
-                    evaluation = future.result()
-                except BrokenProcessPool:
-                    broken = True
-                    evaluation = worst(params, "the worker process died during the evaluation")
+                    results[i] = future.result()
                 except Exception as exc:  # noqa: BLE001 - a candidate's failure is its penalty
-                    evaluation = worst(params, f"{type(exc).__name__}: {exc}")
-                self._record(batch, i, params, evaluation)
-        if broken:
-            pool.shutdown(wait=False, cancel_futures=True)
-            pool = self._new_pool()
-        return pool
-
-    def _new_pool(self) -> ProcessPoolExecutor:
-        workers = min(self.settings.workers, self.settings.popsize)
-        return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+                    if self.executor.worker_lost(exc) and lost_before.get(i, 0) < RETRIES:
+                        lost_before[i] = lost_before.get(i, 0) + 1
+                        again.append(i)
+                        continue
+                    why = "its worker died every time" if self.executor.worker_lost(exc) else "it raised"
+                    results[i] = worst(decode(candidates[i]), f"{why}: {type(exc).__name__}: {exc}")
+            if again:
+                self.say(f"batch {batch}: a worker was lost; evaluating candidates {sorted(again)} again")
+                self.executor.renew()
+                futures.update({submit(i): i for i in again})
+            while written < len(todo) and todo[written] in results:  # rows in the batch's order
+                i = todo[written]
+                self._record(batch, i, decode(candidates[i]), results.pop(i))
+                written += 1
 
     def _record(self, batch: int, candidate: int, params: PhysicsParams, ev: Evaluation) -> None:
         index = len(self.folder.rows) + 1
         new_best = ev.cost < self.folder.best_cost
         elapsed = (time.time() - self.started) / 60.0
         row = result_row(index, batch, candidate, time.strftime("%Y-%m-%dT%H:%M:%S"), elapsed, params, ev)
+        for name, report in ev.reports.items():  # an evaluation that ran elsewhere: its reports, here
+            folder = self.folder.path / "evals" / f"b{batch:03d}_c{candidate:02d}" / name
+            folder.mkdir(parents=True, exist_ok=True)
+            (folder / "report.json").write_text(json.dumps(report, indent=2) + "\n")
         self.folder.add_result(row)
         self.session_evals += 1
         if ev.penalised:
@@ -273,6 +295,12 @@ def _check_or_say(check: bool, x0: np.ndarray, config: ScenarioConfig, run: RunF
         say("the in-process backend's check against the multi-process graph is skipped (--no-backend-check)")
 
 
+def _executor(settings: Settings, say) -> Executor:
+    executor = open_executor(settings.scheduler, settings.workers, settings.popsize, say)
+    say(f"evaluating on {executor.description}")
+    return executor
+
+
 def start(
     folder: Path,
     settings: Settings,
@@ -283,25 +311,37 @@ def start(
     check_backend: bool = True,
 ) -> float:
     """A fresh run in ``folder`` from ``x0`` (default: the default parameters). With the in-process
-    backend, :func:`check_backends` first unless ``check_backend`` is False."""
-    run = RunFolder.open(folder)
-    x = encode(x0 or PhysicsParams())
-    write_config(run, settings, config, x, origin or {"x0": "defaults"})
-    es = new_strategy(x, settings)
-    say(
-        f"optimizing into {run.path}: {settings.n_calls} evaluations, popsize {settings.popsize}, {settings.workers} "
-        f"workers, {settings.backend} backend"
-    )
-    if settings.backend == "inprocess":
-        _check_or_say(check_backend, x, config, run, say)
-    return Optimization(run, settings, config, say).run(es, 0, None)
+    backend, :func:`check_backends` first unless ``check_backend`` is False. A scheduler that cannot
+    be used is refused (:class:`~.executors.SchedulerError`) before anything is written."""
+    executor = _executor(settings, say)
+    try:
+        run = RunFolder.open(folder)
+        x = encode(x0 or PhysicsParams())
+        write_config(run, settings, config, x, origin or {"x0": "defaults"})
+        es = new_strategy(x, settings)
+        say(
+            f"optimizing into {run.path}: {settings.n_calls} evaluations, popsize {settings.popsize}, "
+            f"{settings.backend} backend"
+        )
+        if settings.backend == "inprocess":
+            _check_or_say(check_backend, x, config, run, say)
+    except BaseException:
+        executor.close()
+        raise
+    return Optimization(run, settings, config, executor, say).run(es, 0, None)
 
 
 def resume(
-    folder: Path, n_calls: int | None = None, workers: int | None = None, say=print, check_backend: bool = True
+    folder: Path,
+    n_calls: int | None = None,
+    workers: int | None = None,
+    say=print,
+    check_backend: bool = True,
+    scheduler: str | None = None,
 ) -> float:
     """Continue the run in ``folder`` from its exact CMA-ES state and results (``check_backend``: as
-    in :func:`start`)."""
+    in :func:`start`). Where the evaluations run belongs to this session, not to the run:
+    ``scheduler`` (None: this machine's pool) and ``workers`` are today's, whatever the run started on."""
     if not (Path(folder) / CONFIG).exists():
         raise FileNotFoundError(f"{folder} is not an optimization run folder (no {CONFIG}): nothing to resume")
     run = RunFolder.open(folder)
@@ -311,11 +351,17 @@ def resume(
             **saved["settings"],
             **({"n_calls": n_calls} if n_calls is not None else {}),
             **({"workers": workers} if workers else {}),
+            "scheduler": scheduler,
         }
     )
     config = ScenarioConfig(**saved["scenarios"])
     state = run.load_state()
-    say(f"resuming {run.path}: {len(run.rows)} of {settings.n_calls} evaluations done, batch {state['batch']}")
-    if settings.backend == "inprocess":
-        _check_or_say(check_backend, encode(PhysicsParams.from_mapping(saved["x0"])), config, run, say)
-    return Optimization(run, settings, config, say).run(state["es"], state["batch"], state["candidates"])
+    executor = _executor(settings, say)
+    try:
+        say(f"resuming {run.path}: {len(run.rows)} of {settings.n_calls} evaluations done, batch {state['batch']}")
+        if settings.backend == "inprocess":
+            _check_or_say(check_backend, encode(PhysicsParams.from_mapping(saved["x0"])), config, run, say)
+    except BaseException:
+        executor.close()
+        raise
+    return Optimization(run, settings, config, executor, say).run(state["es"], state["batch"], state["candidates"])

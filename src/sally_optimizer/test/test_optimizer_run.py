@@ -1,10 +1,12 @@
 """The optimizer end to end on real graphs (shortened scenarios): its files, kill -9 and resume,
-warm start, and the in-process backend against the multi-process graph."""
+warm start, the in-process backend against the multi-process graph, and the same evaluations on a
+Dask cluster (a LocalCluster, and a scheduler with two workers started by hand, one killed)."""
 
 import json
 import os
 import pickle
 import signal
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -14,6 +16,7 @@ import pytest
 from sally_bringup.processes import wait_until
 from sally_bringup.shm import remove_stale_segments
 from sally_description import PhysicsParams
+from sally_description.params import PARAM_NAMES
 from sally_optimizer.results import BEST_COLUMNS, RESULT_COLUMNS, read_rows
 from sally_optimizer.space import decode
 
@@ -137,11 +140,116 @@ def test_kill_9_then_resume_loses_and_repeats_nothing(tmp_path):
     assert final["batch"] == 2 and final["es"].countiter == 1  # batch 1 told once; batch 2 cut by the budget
 
 
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
 def test_bad_arguments_are_refused_in_one_line(tmp_path):
     done = optimize(["--resume-from", str(tmp_path / "nope")], tmp_path)
     assert done.returncode == 2 and "nothing to resume" in done.stderr and "Traceback" not in done.stderr
     done = optimize(["--workers", "0"], tmp_path)
     assert done.returncode == 2 and "workers" in done.stderr
+    for scheduler, reason in (("local:0", "N >= 1"), ("slurm", "must be local:N")):
+        done = optimize(["--scheduler", scheduler], tmp_path)
+        assert done.returncode == 2 and reason in done.stderr and len(done.stderr.strip().splitlines()) == 1
+    nobody = f"tcp://127.0.0.1:{free_port()}"  # nothing listens there
+    done = optimize(["--scheduler", nobody, "--n-calls", "1"], tmp_path)
+    assert done.returncode == 2 and f"cannot reach the Dask scheduler at {nobody}" in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr and not list(tmp_path.iterdir())  # refused before anything is written
+
+
+def same_evaluations(folder: Path, expected: Path) -> None:
+    """``folder``'s CSV holds ``expected``'s evaluations, in the same order, and its CMA-ES state
+    is the state ``expected`` reached."""
+    rows, reference = read_rows(folder / "optimization_results.csv"), read_rows(expected / "optimization_results.csv")
+    keys = lambda table: [(r["eval"], r["batch"], r["candidate"], r["penalised"]) for r in table]  # noqa: E731
+    assert keys(rows) == keys(reference)
+    for row, want in zip(rows, reference):
+        for column in ("cost", "floor_cost", "wall_cost", "pulloff_cost"):
+            assert float(row[column]) == pytest.approx(float(want[column]), rel=1e-9, abs=1e-12), column
+        for name in PARAM_NAMES:
+            assert float(row[name]) == pytest.approx(float(want[name]), rel=1e-12), name
+    state, reference_state = (pickle.loads((f / "cmaes_state.pkl").read_bytes()) for f in (folder, expected))
+    assert state["batch"] == reference_state["batch"] and state["candidates"] is None
+    assert state["es"].countiter == reference_state["es"].countiter
+    assert state["es"].mean == pytest.approx(reference_state["es"].mean, rel=1e-9)
+
+
+def test_a_local_dask_cluster_writes_the_local_pools_evaluations(tiny_run, tmp_path):
+    done = optimize(["--n-calls", "2", "--scheduler", "local:2", "--suffix", "dask", "--no-replay", NO_CHECK], tmp_path)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "evaluating on a local Dask cluster of 2 worker processes" in done.stdout
+    folder = run_folder(tmp_path, "dask")
+    same_evaluations(folder, tiny_run[0])
+    for candidate in ("b001_c00", "b001_c01"):  # files stayed on the workers; the reports came back
+        for scenario in ("floor", "wall", "pulloff"):
+            kept = sorted(p.name for p in (folder / "evals" / candidate / scenario).iterdir())
+            assert kept == ["report.json"], (candidate, scenario, kept)
+
+
+@pytest.fixture
+def dask_by_hand(tmp_path):
+    """A Dask scheduler and two single-threaded workers (no nanny: a killed worker stays dead) on
+    127.0.0.1, started as the README's "Running on many machines" does."""
+    dask = str(Path(sys.executable).parent / "dask")
+    address = f"tcp://127.0.0.1:{free_port()}"
+    logs = {name: tmp_path / f"{name}.log" for name in ("scheduler", "w1", "w2")}
+    port = address.rsplit(":", 1)[1]
+    commands = {
+        "scheduler": [dask, "scheduler", "--host", "127.0.0.1", "--port", port, "--no-dashboard"],
+        **{
+            name: [dask, "worker", address, "--nthreads", "1", "--no-nanny", "--no-dashboard", "--host", "127.0.0.1"]
+            + ["--name", name]
+            for name in ("w1", "w2")
+        },
+    }
+    processes = {}
+    try:
+        for name, command in commands.items():
+            with open(logs[name], "wb") as log:
+                processes[name] = subprocess.Popen(
+                    command, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+                )
+        yield address, processes, logs
+    finally:
+        for process in processes.values():  # nothing of theirs is kept: no need for a graceful end
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=30)
+        remove_stale_segments()
+
+
+def test_a_worker_killed_mid_evaluation_costs_only_time(tiny_run, dask_by_hand, tmp_path):
+    from distributed import Client
+
+    address, processes, logs = dask_by_hand
+    output = open(tmp_path / "optimizer.out", "w+b")
+    with Client(address, timeout=30) as client:
+        client.wait_for_workers(2, timeout=60)
+        optimizer = subprocess.Popen(
+            [*OPTIMIZE, "--results", str(tmp_path / "runs"), "--n-calls", "2", "--scheduler", address]
+            + ["--suffix", "killed", "--no-replay", NO_CHECK],
+            stdout=output, stderr=subprocess.STDOUT, start_new_session=True,
+        )  # fmt: skip
+        try:
+            # a worker is mid-evaluation once its first graph's sim is up (its log says so)
+            running = lambda: next((n for n in ("w1", "w2") if b"Sally sim ready" in logs[n].read_bytes()), None)  # noqa: E731
+            assert wait_until(lambda: running() is not None or optimizer.poll() is not None, 300)
+            victim = running()
+            assert victim is not None and optimizer.poll() is None, (tmp_path / "optimizer.out").read_text()[-3000:]
+            processes[victim].send_signal(signal.SIGKILL)
+            processes[victim].wait(timeout=30)
+            assert optimizer.wait(timeout=600) == 0, (tmp_path / "optimizer.out").read_text()[-3000:]
+        finally:
+            if optimizer.poll() is None:
+                os.killpg(optimizer.pid, signal.SIGKILL)
+                optimizer.wait(timeout=30)
+            output.close()
+    same_evaluations(run_folder(tmp_path / "runs", "killed"), tiny_run[0])
+    survivor = logs["w2" if victim == "w1" else "w1"].read_bytes()
+    assert survivor.count(b"Sally sim ready") == 6  # its own three graphs, then the killed worker's again
 
 
 def test_a_backend_disagreement_is_named_per_scenario():
