@@ -182,7 +182,7 @@ def build_report(record: RunRecord, sequence: str, wall_time_s: float, exit_code
         problems.append("stance contact lost: " + ", ".join(f"{f} at {t:.3f} s" for f, t in lost.items()))
     if result.get("failed", True):
         problems.append(f"the sequencer reported: {result.get('message', 'no final status')}")
-    bad_exits = {name: code for name, code in exit_codes.items() if code not in (0, None)}
+    bad_exits = counted_exits(exit_codes, record, result.get("t"))
     if bad_exits:
         problems.append(f"node exit codes {bad_exits}")
     report["sim_time_s"] = round(float(result.get("t", end.t)), 4)
@@ -211,7 +211,7 @@ def build_pulloff_report(record: RunRecord, wall_time_s: float, exit_codes: dict
         sim_time = result["t"]
         if not result["held"]:
             problems.append(f"no adhesion: {result['message']}")
-    bad_exits = {name: code for name, code in exit_codes.items() if code not in (0, None)}
+    bad_exits = counted_exits(exit_codes, record, result["t"] if result else None)
     if bad_exits:
         problems.append(f"node exit codes {bad_exits}")
     report["sim_time_s"] = round(float(sim_time), 4)
@@ -251,6 +251,19 @@ def diverged_after(record: RunRecord | None, verdict_t: float | None) -> float |
     if record is None or not record.divergence or verdict_t is None or record.divergence_t is None:
         return None
     return record.divergence_t if record.divergence_t > verdict_t else None
+
+
+def counted_exits(
+    exit_codes: dict[str, int | None], record: RunRecord | None, verdict_t: float | None
+) -> dict[str, int]:
+    """The nodes' non-zero exit codes that say something about the run: all of them but the sim's
+    3 for a divergence after the verdict (:func:`diverged_after`)."""
+    after = diverged_after(record, verdict_t) is not None
+    return {
+        name: code
+        for name, code in exit_codes.items()
+        if code is not None and code != 0 and not (after and name == "sim" and code == 3)
+    }
 
 
 def _sequence_start(record: RunRecord) -> float:

@@ -75,16 +75,17 @@ def test_a_divergence_after_the_verdict_does_not_undo_the_run():
 
     after = record()
     after.divergence, after.divergence_t = "simulation diverged at t = 22.6000 s: a velocity of 1e5", 22.6
-    report = build_report(after, "f2w", 30.0, {"sim": 3})
+    report = build_report(after, "f2w", 30.0, {"sim": 3, "ik": 0})
     assert not report["diverged"] and report["diverged_after_verdict_s"] == 22.6
-    assert not any("diverged" in p for p in report["problems"])
+    assert report["success"] and report["problems"] == []  # nor does the sim's exit code 3 that came of it
     before = record()
     before.divergence, before.divergence_t = "simulation diverged at t = 12.0000 s: a velocity of 1e5", 12.0
     report = build_report(before, "f2w", 30.0, {"sim": 3})
     assert report["diverged"] and not report["success"] and "diverged_after_verdict_s" not in report
     assert report["problems"][0].startswith("the physics diverged")
+    assert "node exit codes {'sim': 3}" in report["problems"]
     rig = RunRecord()
     rig.pulloff = {"held": True, "detached": False, "pulloff_force": 844.0, "message": "held", "t": 3.38}
     rig.divergence, rig.divergence_t = "simulation diverged at t = 3.3900 s", 3.39
-    report = build_pulloff_report(rig, 10.0, {"sim": 3})
-    assert not report["diverged"] and report["diverged_after_verdict_s"] == 3.39
+    report = build_pulloff_report(rig, 10.0, {"sim": 3, "pulloff": 0})
+    assert not report["diverged"] and report["diverged_after_verdict_s"] == 3.39 and report["success"]

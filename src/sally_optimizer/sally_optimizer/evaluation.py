@@ -86,7 +86,11 @@ def broken(result) -> str:
     after_verdict = report.get("diverged_after_verdict_s") is not None  # the sim's exit 3 came after the run
     if report.get("diverged") or (codes.get("sim") == 3 and not after_verdict):
         return "the physics diverged" + (" (sim exit 3)" if codes.get("sim") == 3 else "")
-    bad = {name: code for name, code in codes.items() if name in CRASH_EXITS and code not in (0, None)}
+    bad = {
+        name: code
+        for name, code in codes.items()
+        if name in CRASH_EXITS and code not in (0, None) and not (after_verdict and name == "sim" and code == 3)
+    }
     if bad:
         return f"node exit codes {bad}"
     if result.exit_code == 130:
