@@ -81,7 +81,6 @@ TABLE = ParameterTable(
 )
 PENDING = 64
 """How many unmatched joint-state / odom stamps are kept while waiting for their partner."""
-"""Body position and wxyz quaternion, 7 numbers."""
 
 
 class IKNode(Node):
