@@ -182,9 +182,6 @@ def build_report(record: RunRecord, sequence: str, wall_time_s: float, exit_code
         problems.append("stance contact lost: " + ", ".join(f"{f} at {t:.3f} s" for f, t in lost.items()))
     if result.get("failed", True):
         problems.append(f"the sequencer reported: {result.get('message', 'no final status')}")
-    bad_exits = counted_exits(exit_codes, record, result.get("t"))
-    if bad_exits:
-        problems.append(f"node exit codes {bad_exits}")
     report["sim_time_s"] = round(float(result.get("t", end.t)), 4)
     report["phases"] = _phase_table(record)
     report["plants"] = plants
@@ -194,8 +191,7 @@ def build_report(record: RunRecord, sequence: str, wall_time_s: float, exit_code
     report["sequencer_message"] = result.get("message", "")
     if record.pacing:
         report["sim_pacing"] = {k: round(v, 3) for k, v in record.pacing.items()}
-    verdict_t = record.result.get("t") if record.result else None
-    return _finish(report, problems, wall_time_s, report["sim_time_s"], record, verdict_t)
+    return _finish(report, problems, wall_time_s, report["sim_time_s"], record, result.get("t"), exit_codes)
 
 
 def build_pulloff_report(record: RunRecord, wall_time_s: float, exit_codes: dict[str, int | None]) -> dict:
@@ -211,13 +207,11 @@ def build_pulloff_report(record: RunRecord, wall_time_s: float, exit_codes: dict
         sim_time = result["t"]
         if not result["held"]:
             problems.append(f"no adhesion: {result['message']}")
-    bad_exits = counted_exits(exit_codes, record, result["t"] if result else None)
-    if bad_exits:
-        problems.append(f"node exit codes {bad_exits}")
     report["sim_time_s"] = round(float(sim_time), 4)
     if record.pacing:
         report["sim_pacing"] = {k: round(v, 3) for k, v in record.pacing.items()}
-    return _finish(report, problems, wall_time_s, report["sim_time_s"], record, result["t"] if result else None)
+    verdict_t = result["t"] if result else None
+    return _finish(report, problems, wall_time_s, report["sim_time_s"], record, verdict_t, exit_codes)
 
 
 def _finish(
@@ -227,8 +221,12 @@ def _finish(
     sim_time_s: float,
     record: RunRecord | None = None,
     verdict_t: float | None = None,
+    exit_codes: dict[str, int | None] | None = None,
 ) -> dict:
     after = diverged_after(record, verdict_t)
+    bad_exits = counted_exits(exit_codes or {}, after is not None)
+    if bad_exits:
+        problems.append(f"node exit codes {bad_exits}")
     if after is not None:  # the run was judged first; how far the sim stepped past it is the OS's
         report["diverged_after_verdict_s"] = round(after, 4)
     elif record is not None and record.divergence:
@@ -253,16 +251,13 @@ def diverged_after(record: RunRecord | None, verdict_t: float | None) -> float |
     return record.divergence_t if record.divergence_t > verdict_t else None
 
 
-def counted_exits(
-    exit_codes: dict[str, int | None], record: RunRecord | None, verdict_t: float | None
-) -> dict[str, int]:
+def counted_exits(exit_codes: dict[str, int | None], diverged_after_verdict: bool) -> dict[str, int]:
     """The nodes' non-zero exit codes that say something about the run: all of them but the sim's
     3 for a divergence after the verdict (:func:`diverged_after`)."""
-    after = diverged_after(record, verdict_t) is not None
     return {
         name: code
         for name, code in exit_codes.items()
-        if code is not None and code != 0 and not (after and name == "sim" and code == 3)
+        if code is not None and code != 0 and not (diverged_after_verdict and name == "sim" and code == 3)
     }
 
 

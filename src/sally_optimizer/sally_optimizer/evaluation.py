@@ -81,16 +81,14 @@ def run_scenario_graph(
 
 def broken(result) -> str:
     """Why a finished graph run cannot be scored ('' when it can)."""
+    from sally_bringup.report import counted_exits
+
     report = result.report or {}
     codes = report.get("exit_codes", {})
     after_verdict = report.get("diverged_after_verdict_s") is not None  # the sim's exit 3 came after the run
     if report.get("diverged") or (codes.get("sim") == 3 and not after_verdict):
         return "the physics diverged" + (" (sim exit 3)" if codes.get("sim") == 3 else "")
-    bad = {
-        name: code
-        for name, code in codes.items()
-        if name in CRASH_EXITS and code not in (0, None) and not (after_verdict and name == "sim" and code == 3)
-    }
+    bad = {name: code for name, code in counted_exits(codes, after_verdict).items() if name in CRASH_EXITS}
     if bad:
         return f"node exit codes {bad}"
     if result.exit_code == 130:
