@@ -33,14 +33,9 @@ import numpy as np
 
 from sally_description import PhysicsParams
 from sally_node_common.discovery import force_loopback
-from sally_optimizer.evaluation import evaluate
-from sally_optimizer.executors import EvaluationTask, LocalPool, open_executor
+from sally_optimizer.executors import EvaluationTask, LocalPool, open_executor, run_task
 from sally_optimizer.scenarios import ScenarioConfig
 from sally_optimizer.space import decode, encode
-
-
-def _task(x, backend, workdir):
-    return evaluate(decode(x), ScenarioConfig(), backend, Path(workdir))
 
 
 def run_batch(executor, points, folder: Path) -> tuple[list, float]:
@@ -148,7 +143,11 @@ def main() -> int:
         flush=True,
     )
     if not args.skip_processes:
-        alone = _task(list(x0), "processes", str(args.dir / "processes_0"))
+        alone = run_task(
+            EvaluationTask(
+                tuple(map(float, x0)), ScenarioConfig().as_dict(), "processes", str(args.dir / "processes_0")
+            )
+        )
         show("processes candidate 0 (alone)", alone)
         print(
             f"processes: one evaluation alone in {alone.wall_s:.1f} s ({3600.0 / alone.wall_s:.0f} evals/h at one at "

@@ -134,15 +134,22 @@ class LegSolution:
     @property
     def within_tolerance(self) -> bool:
         """Whether the foot is within :data:`POSITION_TOLERANCE` and :data:`ANGLE_TOLERANCE_DEG`."""
-        return self.position_error <= POSITION_TOLERANCE and self.angle_error_deg <= ANGLE_TOLERANCE_DEG
+        return within_tolerance(self.position_error, self.angle_error_deg)
+
+
+def within_tolerance(position_error: float, angle_error_deg: float) -> bool:
+    """Whether a foot ``position_error`` m and ``angle_error_deg`` deg off its goal is in place."""
+    return position_error <= POSITION_TOLERANCE and angle_error_deg <= ANGLE_TOLERANCE_DEG
 
 
 class _Problem:
     """The residual and its Jacobian for one goal, body pose and set of solved joints."""
 
-    def __init__(self, kin: LegKinematics, pose: Pose, goal: LegGoal, fixed: np.ndarray, twist: bool) -> None:
-        self.kin, self.pose, self.goal, self.fixed, self.twist = kin, pose, goal, fixed, twist
+    def __init__(self, kin: LegKinematics, pose: Pose, goal: LegGoal, start: np.ndarray, twist: bool) -> None:
+        """``start``: all the leg's joints; the first :attr:`n` are solved for, the rest stay."""
+        self.kin, self.pose, self.goal, self.twist = kin, pose, goal, twist
         self.n = len(LEG_JOINTS) if twist else ACTUATED
+        self.fixed = start[self.n :]
         self.angle_scale = 1.0 / math.radians(ANGLE_TOLERANCE_DEG)
 
     def joints(self, x: np.ndarray) -> np.ndarray:
@@ -183,8 +190,8 @@ def leg_cost(kin: LegKinematics, pose: Pose, goal: LegGoal, joints: np.ndarray, 
     """The least-squares cost :func:`solve_leg` minimises (half the squared residual), at ``joints``
     (:data:`LEG_JOINTS` order, rad): how far they are from ``goal``, to rank starts by."""
     joints = _joints(joints)
-    n = len(LEG_JOINTS) if twist else ACTUATED
-    r = _Problem(kin, pose, goal, joints[n:], twist).residual(joints[:n])
+    problem = _Problem(kin, pose, goal, joints, twist)
+    r = problem.residual(joints[: problem.n])
     return 0.5 * float(r @ r)
 
 
@@ -204,12 +211,12 @@ def solve_leg(
     stays at ``start``'s value). ``lower``/``upper``: bounds of the solved joints (default the
     leg's own); ``max_nfev``: the solver's budget of residual evaluations."""
     start = _joints(start)
-    n = len(LEG_JOINTS) if twist else ACTUATED
+    problem = _Problem(kin, pose, goal, start, twist)
+    n = problem.n
     lo = kin.lower[:n] if lower is None else np.asarray(lower, dtype=float)
     hi = kin.upper[:n] if upper is None else np.asarray(upper, dtype=float)
     if lo.shape != (n,) or hi.shape != (n,) or (lo > hi).any():
         raise LegIKError(f"bounds must be {n} pairs with lower <= upper, got {lo} and {hi}")
-    problem = _Problem(kin, pose, goal, start[n:], twist)
     fit = least_squares(
         problem.residual,
         np.clip(start[:n], lo, hi),

@@ -48,10 +48,10 @@ class Pose:
         if position.shape != (3,) or not np.isfinite(position).all():
             raise PoseError(f"pose position must be a finite 3-vector, got {self.position!r}")
         quat = np.asarray(self.quat, dtype=float)
-        if quat.shape != (4,) or not np.isfinite(quat).all() or abs(np.linalg.norm(quat) - 1.0) > UNIT_TOLERANCE:
+        norm = float(np.linalg.norm(quat)) if quat.shape == (4,) else math.nan
+        if not np.isfinite(quat).all() or not abs(norm - 1.0) <= UNIT_TOLERANCE:
             raise PoseError(f"pose orientation must be a unit quaternion (w, x, y, z), got {self.quat!r}")
         object.__setattr__(self, "position", position)
-        norm = float(np.linalg.norm(quat))
         object.__setattr__(self, "quat", quat if abs(norm - 1.0) <= ROUNDING else quat / norm)
 
     @classmethod

@@ -26,7 +26,15 @@ import numpy as np
 
 from .constants import FLOOR_Z, FOOT_STANDOFF, WALL_X
 from .errors import DescriptionError
-from .leg_ik import ANGLE_TOLERANCE_DEG, POSITION_TOLERANCE, LegGoal, LegKinematics, leg_cost, solve_leg
+from .leg_ik import (
+    ANGLE_TOLERANCE_DEG,
+    POSITION_TOLERANCE,
+    LegGoal,
+    LegKinematics,
+    leg_cost,
+    solve_leg,
+    within_tolerance,
+)
 from .pose import Pose
 
 SURFACES = {
@@ -90,8 +98,7 @@ class Plant:
     @property
     def ok(self) -> bool:
         """Whether the plant is within tolerance and on the plate's steel."""
-        within = self.position_error <= POSITION_TOLERANCE and self.angle_error_deg <= ANGLE_TOLERANCE_DEG
-        return within and self.on_plate
+        return within_tolerance(self.position_error, self.angle_error_deg) and self.on_plate
 
     @property
     def twist_deg(self) -> float:

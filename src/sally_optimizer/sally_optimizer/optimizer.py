@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import json
 import math
-import multiprocessing
 import os
 import shutil
 import subprocess
 import sys
 import time
 from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -28,7 +27,7 @@ import numpy as np
 from sally_description import PhysicsParams
 
 from .evaluation import BACKENDS, Evaluation, ScenarioOutcome
-from .executors import EvaluationTask, Executor, open_executor, parse_scheduler, run_task
+from .executors import EvaluationTask, Executor, LocalPool, open_executor, parse_scheduler
 from .results import CONFIG, RunFolder, result_row
 from .scenarios import COSTS, SCENARIOS, ScenarioConfig, combined_cost, penalised
 from .space import decode, encode
@@ -79,12 +78,11 @@ def check_backends(x0: np.ndarray, config: ScenarioConfig, workdir: Path, say=pr
     :data:`AGREEMENT`. A backend whose run of a scenario broke (penalised: timed out, crashed,
     unscorable) where the other's did not is run once more first, and the output says why."""
     say("checking that the in-process backend gives the multi-process graph's costs at x0 ...")
-    workers = min(len(BACKENDS), os.cpu_count() or 1)
-    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+    pool = LocalPool(min(len(BACKENDS), os.cpu_count() or 1))
+    try:
 
         def submit(backend: str, folder: str):
-            task = EvaluationTask(tuple(map(float, x0)), config.as_dict(), backend, str(workdir / folder))
-            return pool.submit(run_task, task)
+            return pool.submit(EvaluationTask(tuple(map(float, x0)), config.as_dict(), backend, str(workdir / folder)))
 
         def run(backend: str, folder: str) -> Evaluation:
             return submit(backend, folder).result()
@@ -96,6 +94,8 @@ def check_backends(x0: np.ndarray, config: ScenarioConfig, workdir: Path, say=pr
             if broke:  # a run that broke says nothing about the numbers: once more before comparing
                 say(f"{backend}: {'; '.join(broke)}, the other backend's did not; running {backend} once more")
                 found[backend] = run(backend, f"{backend}_again")
+    finally:
+        pool.close()
     fast, graph = found["inprocess"], found["processes"]
     differ = disagreements(fast, graph)
     if differ:
