@@ -8,14 +8,14 @@ cd "$SALLY_ROOT"
 
 PYTHON="${PYTHON:-python3}"
 PACKAGES=(src/sally_description src/sally_search src/sally_node_common src/sally_sim_node src/sally_controller src/sally_ik_node src/sally_sequencer src/sally_bringup src/sally_optimizer src/sally_wheeled src/sally_magnet_bench src/sally_testing)
-INTERFACES=(src/sally_interfaces src/tf2_msgs)  # message packages, built with plain CMake into the venv
+INTERFACES=(src/sally_interfaces src/tf2_msgs src/simulation_interfaces)  # message packages, built with plain CMake into the venv
 STAMP="$SALLY_VENV/.sally-bootstrap"
 
 inputs_hash() {
     {
-        cat scripts/bootstrap.sh scripts/env.sh requirements/*.txt
+        cat scripts/bootstrap.sh scripts/env.sh requirements/*.txt cmake/*.cmake
         for pkg in "${PACKAGES[@]}"; do cat "$pkg/setup.py" "$pkg/setup.cfg" "$pkg/package.xml"; done
-        find "${INTERFACES[@]}" -type f \( -name '*.msg' -o -name '*.srv' -o -name 'CMakeLists.txt' -o -name 'package.xml' \) \
+        find "${INTERFACES[@]}" -type f \( -name '*.msg' -o -name '*.srv' -o -name '*.action' -o -name 'CMakeLists.txt' -o -name 'package.xml' \) \
             -print0 | sort -z | xargs -0 cat
     } | sha256sum | cut -d' ' -f1
 }
@@ -53,7 +53,7 @@ pip install -r requirements/python.txt -r requirements/ros.txt -r requirements/d
 for interfaces in "${INTERFACES[@]}"; do
     echo "bootstrap: building $interfaces" >&2
     build="$SALLY_ROOT/build/$(basename "$interfaces")"
-    mkdir -p "$build"
+    rm -rf "$build" && mkdir -p "$build"  # from scratch: a removed definition leaves no generated code behind
     (
         export PATH="$SALLY_VENV/bin:$PATH" AMENT_PREFIX_PATH="$SALLY_VENV" CMAKE_PREFIX_PATH="$SALLY_VENV"
         cmake -S "$interfaces" -B "$build" -DCMAKE_INSTALL_PREFIX="$SALLY_VENV" \
