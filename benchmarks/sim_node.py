@@ -35,13 +35,13 @@ from pathlib import Path
 import numpy as np
 from diagnostic_msgs.msg import DiagnosticArray
 from rosgraph_msgs.msg import Clock
-from std_srvs.srv import SetBool
 
 from sally_bringup.environment import lease_domain
 from sally_bringup.probe import Probe, ProbeTimeoutError
 from sally_bringup.processes import ProcessGroup
 from sally_bringup.shm import remove_stale_segments
 from sally_node_common.discovery import force_loopback
+from simulation_interfaces.msg import SimulationState
 
 force_loopback()
 PD = {"ki": [0.0]}  # a PD; stamp-driven, so it needs no /clock
@@ -80,8 +80,7 @@ class Run:
             group.start(f"controller_{tag}", "sally_controller", PD)
             self.names = [f"controller_{tag}", f"sim_{tag}"]
         probe.wait_for_publishers(self.diag, timeout=30.0)
-        if not probe.call(SetBool, "/sally_sim/pause", SetBool.Request(data=False)).success:
-            raise RuntimeError("could not start the sim")
+        probe.set_simulation_state(SimulationState.STATE_PLAYING)
         probe.wait_for(lambda: (self.sim_time() or 0.0) > 1.0, 60.0, "1 s of sim time")
 
     def settle(self, timeout: float = 60.0) -> str:

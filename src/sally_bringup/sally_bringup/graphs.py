@@ -16,7 +16,9 @@ Arguments (``name:=value`` on either command line):
 * ``composed``: true / false: every node in one process (``sally_composed``, the ROS 2 component
   idiom), messages between them handed over as Python objects (:mod:`sally_node_common.host`)
 * ``magnets``: feet whose magnets start on, comma-separated (all four by default)
-* ``controller``: pid (our joint controller) / none (bring your own, e.g. a hardware driver's)
+* ``controller``: pid (our joint controller) / none (bring your own, e.g. a hardware driver's) /
+  ros2_control (the sim alone: a controller_manager drives the joints over /sally/joint_commands
+  with JointStateTopicSystem; no PID, IK or sequencer; realtime or fast pacing)
 * ``sim``: true / false (false: no sim node; the real robot publishes the states)
 * ``start_paused``: true / false (the runner starts paused and unpauses once everything is heard)
 * ``params``: physics parameter file for the sim (the optimizer's ``best_params.json``); '' = defaults
@@ -25,7 +27,8 @@ Arguments (``name:=value`` on either command line):
 * ``pull_rate``: the pull-off graph's force ramp (N/s)
 
 Graphs: ``f2w`` and ``orient`` (sim, controller, IK, sequencer), ``pulloff`` (sim, controller and the
-pull-off rig node: the magnet pull-off test, no IK).
+pull-off rig node: the magnet pull-off test, no IK), ``hold`` (sim and controller holding the start
+pose, no IK and no sequencer: a sim to drive through simulation_interfaces; it runs until stopped).
 """
 
 from __future__ import annotations
@@ -77,9 +80,16 @@ ARGUMENTS: dict[str, Argument] = {
         "of their own beside the container, over DDS (none: every node in the container)",
     ),
     "magnets": Argument("FL,FR,BL,BR", "feet whose magnets start on (comma-separated)"),
-    "controller": Argument("pid", "joint controller node (none: bring your own)", ("pid", "none")),
+    "controller": Argument(
+        "pid",
+        "joint controller: pid (our PID node, driven by the IK and the sequencer), none (bring your own efforts), "
+        "ros2_control (the sim alone, taking ros2_control's joint commands on /sally/joint_commands)",
+        ("pid", "none", "ros2_control"),
+    ),
     "sim": Argument("true", "start the MuJoCo sim node (false: real hardware publishes the states)", ("true", "false")),
-    "start_paused": Argument("false", "start the sim paused (unpause with /sally_sim/pause)", ("true", "false")),
+    "start_paused": Argument(
+        "false", "start the sim paused (play with /sally_sim/set_simulation_state)", ("true", "false")
+    ),
     "params": Argument("", "physics parameter file for the sim (JSON/YAML; '' = defaults)"),
     "settle": Argument("0.5", "sim seconds of settling before the sequence starts"),
     "hold": Argument("1.0", "sim seconds the end pose is held before the sequence is done"),
@@ -216,6 +226,13 @@ def graph(name: str, arguments: Mapping[str, str] | None = None) -> list[NodeSpe
         raise GraphError(f"apart:={values['apart']} runs nodes beside a composed container: it needs composed:=true")
     lockstep = values["pacing"] == "lockstep"
     pulloff = name == "pulloff"
+    hold = name == "hold"
+    ros2_control = values["controller"] == "ros2_control"
+    if ros2_control and (lockstep or values["sim"] != "true" or pulloff):
+        raise GraphError(
+            "controller:=ros2_control runs the sim alone, paced realtime or fast (ros2_control does not answer each "
+            "state by its stamp, so no lockstep), and not in the pull-off graph"
+        )
     synchronous = lockstep or (
         values["pacing"] == "realtime" and values["controller"] == "pid" and values["sync"] == "true"
     )
@@ -233,6 +250,8 @@ def graph(name: str, arguments: Mapping[str, str] | None = None) -> list[NodeSpe
         }
         if synchronous and values["pacing"] == "realtime":
             sim["synchronous"] = True
+        if ros2_control:
+            sim["command_source"] = "joint_commands"
         if values["params"]:
             sim["params_file"] = values["params"]
         if pulloff:
@@ -242,7 +261,7 @@ def graph(name: str, arguments: Mapping[str, str] | None = None) -> list[NodeSpe
         # in lockstep the controller holds the IK's states back until their targets come, so the
         # run does not depend on which message wins a race (the pull-off graph has no IK: the
         # controller holds the baked pose)
-        controller: dict[str, object] = {"target_period": 0.005} if synchronous and not pulloff else {}
+        controller: dict[str, object] = {"target_period": 0.005} if synchronous and not (pulloff or hold) else {}
         nodes.append(
             NodeSpec(
                 "controller",
@@ -253,6 +272,8 @@ def graph(name: str, arguments: Mapping[str, str] | None = None) -> list[NodeSpe
                 config="controller.yaml",
             )
         )
+    if ros2_control or hold:
+        return nodes  # ros2_control: the user's controller_manager is the rest of the graph
     duration = float(values["duration"])
     if pulloff:
         rig = {"rate": float(values["pull_rate"]), "duration": duration, "params_file": values["params"]}
@@ -283,5 +304,6 @@ GRAPHS: dict[str, dict[str, str]] = {
     "f2w": {"sequence": "f2w"},
     "orient": {"sequence": "orient", "duration": "12.0"},
     "pulloff": {"magnets": "none", "duration": "90.0"},
+    "hold": {},
 }
 """Each graph's own argument defaults (over :data:`ARGUMENTS`)."""

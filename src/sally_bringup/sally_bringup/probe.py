@@ -23,6 +23,8 @@ from rclpy.signals import SignalHandlerOptions
 
 from .processes import wait_until
 
+SIM = "/sally_sim"
+"""The sim node's namespace for its simulation_interfaces services."""
 RELIABLE_DEEP = QoSProfile(depth=1000, reliability=ReliabilityPolicy.RELIABLE, history=HistoryPolicy.KEEP_LAST)
 
 
@@ -165,6 +167,18 @@ class Probe:
         )
         answer = self.call(SetParameters, f"/{node_name}/set_parameters", request, timeout, resend_every=2.0)
         return list(answer.results)
+
+    def set_simulation_state(self, state: int, timeout: float = 10.0, sim: str = SIM) -> None:
+        """Play, pause or stop the sim (``simulation_interfaces/SetSimulationState``: ``state`` is a
+        ``SimulationState`` value); raises ``RuntimeError`` saying why when it refuses. Resent while
+        unanswered: a repeat answers ALREADY_IN_TARGET_STATE, which counts as done."""
+        from simulation_interfaces.msg import Result, SimulationState
+        from simulation_interfaces.srv import SetSimulationState
+
+        request = SetSimulationState.Request(state=SimulationState(state=state))
+        answer = self.call(SetSimulationState, f"{sim}/set_simulation_state", request, timeout, resend_every=2.0)
+        if answer.result.result not in (Result.RESULT_OK, SetSimulationState.Response.ALREADY_IN_TARGET_STATE):
+            raise RuntimeError(f"the sim refused state {state}: {answer.result.error_message}")
 
     def close(self) -> None:
         """Leave the graph at once.

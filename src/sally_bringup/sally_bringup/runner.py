@@ -396,7 +396,7 @@ def start_sim_time(
     The nodes' own subscriptions are checked: states reach the controller and the IK, foot states
     the sequencer, the sequencer's targets the IK; the 1 kHz streams are checked through the graph,
     not read (reading them would take CPU the realtime control loop needs)."""
-    from std_srvs.srv import SetBool
+    from simulation_interfaces.msg import SimulationState
 
     node = probe.node
     publishers, subscribers = readiness(names)
@@ -413,11 +413,7 @@ def start_sim_time(
         )
 
     probe.wait_for(matched, DISCOVERY_TIMEOUT, "every node's publishers and subscriptions")
-    response = probe.call(
-        SetBool, "/sally_sim/pause", SetBool.Request(data=False), timeout=DISCOVERY_TIMEOUT, resend_every=2.0
-    )
-    if not response.success:
-        raise RuntimeError(f"could not unpause the sim: {response.message}")
+    probe.set_simulation_state(SimulationState.STATE_PLAYING, timeout=DISCOVERY_TIMEOUT)
 
 
 def run_graph(name: str, arguments: Mapping[str, str] | None = None, **kwargs) -> RunResult:

@@ -205,7 +205,7 @@ def _nan_target():
 
 
 def lockstep_graph_run(graph, probe, run: int, until_ns: int):
-    from std_srvs.srv import SetBool
+    from simulation_interfaces.msg import SimulationState
 
     states = probe.record(JointState, "/joint_states")
     targets = probe.record(JointState, "/sally/joint_targets")
@@ -215,7 +215,7 @@ def lockstep_graph_run(graph, probe, run: int, until_ns: int):
     graph.start(f"ik{run}", "sally_ik_node")
     for rec in (states, targets, efforts):  # every node is up and heard before time starts
         probe.wait_for_publishers(rec, timeout=60.0)
-    assert probe.call(SetBool, "/sally_sim/pause", SetBool.Request(data=False)).success
+    probe.set_simulation_state(SimulationState.STATE_PLAYING)
     probe.wait_for(
         lambda: states.last is not None and stamp_s(states.last.header.stamp) * 1e9 >= until_ns, 120.0, "the run"
     )

@@ -9,9 +9,10 @@ This module only wires them to ROS and runs the loop.
 Publishes ``/clock``, ``/joint_states``, ``/sally/odom``, ``/sally/magnets``, ``/diagnostics`` and
 ``/sally_sim/holding`` (latched: true while the watchdog holds the pose because efforts stopped);
 subscribes ``/sally/joint_efforts``, ``/sally/magnet_cmd`` and ``/sally_sim/external_force`` (a
-test rig's force on a foot, e.g. the pull-off ramp); serves ``~/pause``, ``~/step`` and
-``~/reset``. Sim time is a step counter, so stamps are exact; ``~/reset`` restores the initial
-physical state but never turns ``/clock`` back. A magnet command stamped ahead of sim time is
+test rig's force on a foot, e.g. the pull-off ramp); serves the ``simulation_interfaces`` standard
+(:mod:`.sim_interfaces`: play, pause, stop, step, reset, entity states). Sim time is a step
+counter, so stamps are exact; a reset restores the initial physical state but never turns
+``/clock`` back. A magnet command stamped ahead of sim time is
 applied at the step its stamp names (unstamped or past: before the next step).
 
 Threads: the physics loop runs in the main thread and paces itself with ``time.sleep``; the
@@ -36,12 +37,10 @@ from rclpy.node import Node
 from rosgraph_msgs.msg import Clock
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Bool, Header
-from std_srvs.srv import SetBool, Trigger
 
 from sally_description import JOINT_NAMES, LEGS, DescriptionError, PhysicsParams, build_model
 from sally_description.constants import ACTUATED_JOINT_NAMES, magnet_body
 from sally_interfaces.msg import ExternalForce, MagnetArray, MagnetCommand
-from sally_interfaces.srv import StepSim
 from sally_node_common import StartupError, run_node, spin_until_shutdown
 from sally_node_common.diagnostics import diagnostic_array
 from sally_node_common.external_force_msg import ExternalLoad, external_force_from_msg
@@ -56,12 +55,15 @@ from sally_node_common.sim_resets import RESET_TOPIC
 from sally_node_common.unique_names import full_name
 
 from . import conversions as conv
-from . import sim_diagnostics
+from . import entities, sim_diagnostics
 from .command_schedule import Action, CommandSchedule, run_due
 from .errors import DivergenceError, SimulationError
+from .joint_drive import JointCommandError, JointDrive, parse_joint_command
 from .lockstep import EffortGate, LockstepWait, Step, Verdict
 from .pacing import Pacer, PacingConfig
 from .scene_outputs import SceneOutputs
+from .sim_control import Outcome, State, StepRun, reset_plan, step_refusal, transition
+from .sim_interfaces import SimulationInterfaces
 from .sim_parameters import TABLE, steps_per
 from .simulator import Simulator
 from .viewer_bridge import ViewerBridge, display_available
@@ -80,8 +82,9 @@ SWITCH_INTERVAL = 0.0002
 """GIL switch interval (s) while the loop runs; Python's default is 5 ms, ten physics steps."""
 IDLE_WAIT = 0.05
 """Wall seconds the loop waits between checks while paused or diverged."""
-MAX_STEP_REQUEST = 1_000_000
 EFFORTS, MAGNET_CMD, EXTERNAL_FORCE = "/sally/joint_efforts", "/sally/magnet_cmd", "/sally_sim/external_force"
+JOINT_COMMANDS = "/sally/joint_commands"
+"""ros2_control's commands (command_source joint_commands): JointStateTopicSystem's command topic."""
 
 
 class SimNode(Node):
@@ -112,7 +115,18 @@ class SimNode(Node):
         self._watchdog = EffortWatchdog(float(p("effort_timeout")))
         self._pacer = Pacer(self.dt, PacingConfig(factor=float(p("real_time_factor"))))
         self._mode = p("pacing")
+        self._source = p("command_source")
+        if self._source == "joint_commands" and (self._mode == "lockstep" or p("synchronous")):
+            raise StartupError(
+                "command_source joint_commands cannot run lockstep or synchronous: ros2_control does not answer "
+                "each state by its stamp; use pacing realtime (synchronous false) or fast"
+            )
+        self._drive = self._make_drive() if self._source == "joint_commands" else None
         self._paused = bool(p("start_paused"))
+        self._stopped = False
+        """Paused at the start state by a stop (SimulationState STOPPED) and not stepped since."""
+        self._step_run: StepRun | None = None
+        """The steps a client asked for while paused, taken by the loop (read and changed under _answer)."""
         self._stop = threading.Event()
         self._diverged: DivergenceError | None = None
         self._physics = threading.RLock()
@@ -132,6 +146,7 @@ class SimNode(Node):
         self._apply_rates()
 
         self._joint_writer = conv.JointStateWriter(JOINT_NAMES)
+        self._passive_joints = tuple(n for n in JOINT_NAMES if n not in ACTUATED_JOINT_NAMES)
         self._odom_writer = conv.OdometryWriter()
         self._pub_clock = self.create_publisher(Clock, "/clock", LATEST)
         self._pub_joints = self.create_publisher(JointState, "/joint_states", RELIABLE_DEEP)
@@ -145,13 +160,14 @@ class SimNode(Node):
         if self._scene.camera is not None:
             self._camera_every = steps_per(float(p("camera_rate")), self.dt)
             self._apply_rates()  # runs of steps now also stop at camera frames
-        self._sub_efforts = self.create_subscription(JointState, EFFORTS, self._on_efforts, RELIABLE_DEEP)
+        if self._drive is None:
+            self.create_subscription(JointState, EFFORTS, self._on_efforts, RELIABLE_DEEP)
+        else:
+            self.create_subscription(JointState, JOINT_COMMANDS, self._on_joint_commands, 10)
         self.create_subscription(MagnetCommand, MAGNET_CMD, self._on_magnet_cmd, 10)
         self.create_subscription(ExternalForce, EXTERNAL_FORCE, self._on_external_force, RELIABLE_DEEP)
-        self.create_service(SetBool, "~/pause", self._on_pause)
-        self.create_service(StepSim, "~/step", self._on_step)
-        self.create_service(Trigger, "~/reset", self._on_reset)
         self._pub_reset = self.create_publisher(Header, RESET_TOPIC, LATCHED)
+        self._interfaces = SimulationInterfaces(self, self)
         self._next_diag = time.monotonic()
         self._viewer = self._open_viewer() if not p("headless") else None
         self.get_logger().info(
@@ -176,6 +192,10 @@ class SimNode(Node):
             self._watchdog.set_timeout(float(self._p("effort_timeout")))
         if names & {"hold_kp", "hold_kd"}:
             self._hold = self._make_hold()
+        if self._drive is not None and names & {"drive_kp", "drive_kd", "drive_kv"}:
+            self._drive.kp, self._drive.kd, self._drive.kv = (
+                float(self._p(n)) for n in ("drive_kp", "drive_kd", "drive_kv")
+            )
         self._apply_rates()
 
     def _make_hold(self) -> JointPID:
@@ -189,6 +209,11 @@ class SimNode(Node):
         )
         return JointPID(gains)
 
+    def _make_drive(self) -> JointDrive:
+        """The ros2_control joint drive, holding the joints where they are until commanded."""
+        kp, kd, kv = (float(self._p(n)) for n in ("drive_kp", "drive_kd", "drive_kv"))
+        return JointDrive(kp, kd, kv, self.sim.actuators.effort_limit, self.sim.actuated_positions())
+
     def _apply_rates(self) -> None:
         self._clock_every = steps_per(float(self._p("clock_rate")), self.dt)
         self._state_every = steps_per(float(self._p("state_rate")), self.dt)
@@ -198,7 +223,9 @@ class SimNode(Node):
         self._tf_every = steps_per(float(self._p("tf_rate")), self.dt)
         self._visual_every = steps_per(float(self._p("visual_rate")), self.dt)
         self._diag_period = float(self._p("diagnostics_period"))
-        self._gated = self._mode == "lockstep" or (self._mode == "realtime" and bool(self._p("synchronous")))
+        self._gated = self._source == "efforts" and (
+            self._mode == "lockstep" or (self._mode == "realtime" and bool(self._p("synchronous")))
+        )
         """Every state is answered before the sim steps on (lockstep, or realtime synchronous)."""
         self._pacer.chunk = self.dt * (self._state_every if self._gated else 1)  # what one plan step is
         # where a run of physics steps has to stop to publish; a gated period publishes the state
@@ -241,20 +268,25 @@ class SimNode(Node):
                 if self._diverged is not None and self._p("exit_on_divergence"):
                     self._publish_diagnostics()
                     return EXIT_DIVERGED
-                if self._paused or self._diverged is not None:
-                    time.sleep(IDLE_WAIT)
+                if self._paused and self._diverged is None and self._step_run is not None:
+                    self._take_step()
+                elif self._paused or self._diverged is not None:
+                    with self._answer:
+                        if self._step_run is None:
+                            self._answer.wait(IDLE_WAIT)
                 elif self._mode == "realtime" and self._gated:
                     self._paced_period()
                 elif self._mode == "realtime":
                     with self._physics:
                         plan = self._pacer.plan(self.sim.time)
-                        if plan.steps:
+                        if plan.steps and not self._paused:
                             self._advance(plan.steps)
                     if not plan.steps:
                         time.sleep(plan.sleep)
-                elif self._mode == "fast":
+                elif self._mode == "fast" or not self._gated:  # (lockstep without answers to wait for)
                     with self._physics:
-                        self._advance(self._state_every)
+                        if not self._paused:
+                            self._advance(self._state_every)
                 else:
                     self._lockstep_period()
                 if time.monotonic() >= self._next_diag:
@@ -344,6 +376,8 @@ class SimNode(Node):
     def _efforts(self, q: np.ndarray, qdot: np.ndarray) -> np.ndarray:
         if self._watchdog.engaged:
             return self._hold.update(self._hold_target, q, qdot, self.dt)
+        if self._drive is not None:
+            return self._drive.efforts(q, qdot)
         return self._command
 
     def _paced_period(self) -> None:
@@ -356,9 +390,13 @@ class SimNode(Node):
         else:
             time.sleep(plan.sleep)
 
-    def _lockstep_period(self) -> None:
-        """Publish the state, wait for the effort command answering it (matched by stamp), step."""
+    def _lockstep_period(self, stepping: bool = False) -> None:
+        """Publish the state, wait for the effort command answering it (matched by stamp), step.
+
+        ``stepping``: a step a client asked for while paused (a pause does not end the wait then).
+        """
         stamp = self.now_ns
+        halted = (lambda: False) if stepping else (lambda: self._paused)
         with self._answer:
             self._gate.expect(stamp)
             held, limit = self._gate.wait_for(self._watchdog.engaged, self._lockstep_timeout, LOCKSTEP_HELD_WAIT)
@@ -369,7 +407,7 @@ class SimNode(Node):
         # inside the publish call, in this thread, and its answer takes that lock
         while True:
             with self._answer:
-                if self._gate.is_answered(stamp) or not self.context.ok() or self._paused or self._stop.is_set():
+                if self._gate.is_answered(stamp) or not self.context.ok() or halted() or self._stop.is_set():
                     break
                 step = wait.next(time.monotonic())
                 if step.step is Step.WAIT:
@@ -390,10 +428,39 @@ class SimNode(Node):
             self._counts["lockstep_timeouts"] += 1
             self._watchdog.engage(self.sim.time)
             self._engage_hold(f"no effort answer within {limit:g} s in lockstep")
-        if self._paused or self._stop.is_set() or not self.context.ok():
+        if self._stop.is_set() or not self.context.ok():
             return
         with self._physics:
-            self._advance(self._state_every)
+            if not halted():  # (checked under the lock: a pause's reset must not be stepped past)
+                self._advance(self._state_every)
+
+    def _take_step(self) -> None:
+        """One step of a client's step request: a control period, gated as the pacing mode gates it."""
+        with self._answer:
+            run = self._step_run
+            if run is None:
+                return
+            if run.cancelled():
+                self._step_run = None
+                run.stop("cancelled")
+                return
+        self._stopped = False
+        if self._gated:
+            self._lockstep_period(stepping=True)
+        else:
+            with self._physics:  # to the next state's step: the state goes out at its end
+                self._advance(self._state_every - self._steps % self._state_every)
+        with self._answer:
+            if self._step_run is not run:  # ended meanwhile (a play, a reset)
+                return
+            if self._diverged is not None:
+                self._step_run = None
+                run.stop(str(self._diverged))
+            elif self._stop.is_set() or not self.context.ok():
+                self._step_run = None
+                run.stop("the sim is shutting down")
+            elif run.stepped():
+                self._step_run = None
 
     def _other_clocks(self) -> list[str]:
         """Nodes besides this one that publish /clock (a bag played with --clock, a second sim): every
@@ -438,6 +505,23 @@ class SimNode(Node):
             self._counts["late"] += 1
         elif admission.verdict is Verdict.REJECTED:
             self._reject(EFFORTS, admission.reason, admission.detail)
+
+    def _on_joint_commands(self, msg: JointState) -> None:
+        """ros2_control's command: each joint's position, velocity or effort, tracked by the drive."""
+        try:
+            cmd = parse_joint_command(
+                msg.name, msg.position, msg.velocity, msg.effort, ACTUATED_JOINT_NAMES, self._passive_joints
+            )
+        except JointCommandError as exc:
+            return self._reject(JOINT_COMMANDS, exc.reason, str(exc))
+        assert self._drive is not None
+        self._drive.command(cmd)
+        self._counts["joint_commands"] += 1
+        self._health.heard(JOINT_COMMANDS)
+        if self._watchdog.feed(self.sim.time):
+            self.get_logger().info("joint commands are back: watchdog released")
+            self._pub_holding.publish(Bool(data=False))
+        return None
 
     def _set_command(self, cmd: conv.EffortCommand) -> None:
         command = self._command.copy()  # swap, never edit in place: the loop reads it unlocked
@@ -505,63 +589,97 @@ class SimNode(Node):
         self._health.reject(topic, reason, detail)
 
     def _set_paused(self, paused: bool) -> None:
-        """Pause or resume (``~/pause``; the viewer's Space key comes here too)."""
+        """Pause or play (SetSimulationState; the viewer's Space key comes here too)."""
         with self._physics:
             if not paused and self._paused:
                 self._pacer.restart(self.sim.time)
             self._paused = paused
         with self._answer:
+            if not paused:
+                self._end_step_run("the simulation was played")
             self._answer.notify_all()
 
-    def _on_pause(self, request: SetBool.Request, response: SetBool.Response) -> SetBool.Response:
-        self._set_paused(request.data)
-        response.success, response.message = True, "paused" if self._paused else "running"
-        return response
+    def _end_step_run(self, why: str) -> None:
+        """End a client's step request before its last step (call under ``_answer``)."""
+        run, self._step_run = self._step_run, None
+        if run is not None:
+            run.stop(why)
 
-    def _on_step(self, request: StepSim.Request, response: StepSim.Response) -> StepSim.Response:
-        with self._physics:
-            return self._step_paused(request, response)
-
-    def _step_paused(self, request: StepSim.Request, response: StepSim.Response) -> StepSim.Response:
+    # --- simulation_interfaces (sim_interfaces.Controls) ---------------------------------------------
+    @property
+    def sim_state(self) -> State:
+        """PLAYING, PAUSED or STOPPED (paused at the start state by a stop)."""
         if not self._paused:
-            response.success, response.message = False, "pause the simulation first (~/pause)"
-        elif not 0 < request.steps <= MAX_STEP_REQUEST:
-            response.success, response.message = False, f"steps must be in 1..{MAX_STEP_REQUEST}"
-        elif self._diverged is not None:
-            response.success, response.message = False, f"{self._diverged}; call ~/reset"
-        else:
-            self._advance(request.steps)
-            self._publish_state()
-            response.success, response.message = self._diverged is None, str(self._diverged or "stepped")
-        response.sim_time = self.now_ns * 1e-9
-        return response
+            return State.PLAYING
+        return State.STOPPED if self._stopped else State.PAUSED
 
-    def _on_reset(self, request: Trigger.Request, response: Trigger.Response) -> Trigger.Response:
-        with self._physics:
-            return self._reset(response)
+    def set_sim_state(self, target: int) -> Outcome:
+        """Play, pause or stop (reset, then paused)."""
+        change = transition(self.sim_state, target)
+        if change.outcome.ok:
+            self._set_paused(change.state is not State.PLAYING)  # first: no step between a stop's reset and its pause
+            if change.reset:
+                self._reset("the simulation was stopped")
+            self._stopped = change.state is State.STOPPED
+            self.get_logger().info(f"simulation {change.state.name.lower()} at {self.now_ns * 1e-9:.4f} s")
+        return change.outcome
 
-    def _reset(self, response: Trigger.Response) -> Trigger.Response:
-        self._offset_ns = self.now_ns  # the clock never runs backwards
-        self._reset_steps = self._steps
-        self._scheduled.clear()
-        self._loads.clear()
-        self.sim.clear_external_forces()
-        self.sim.reset()
-        self._command = np.zeros_like(self._command)
-        self._hold.reset()
-        self._watchdog = EffortWatchdog(self._watchdog.timeout)
-        self._pub_holding.publish(Bool(data=False))
-        self._diverged = None
+    def reset_sim(self, scope: int) -> Outcome:
+        """Reset what ``scope`` asks for (the state; time runs on)."""
+        plan = reset_plan(scope)
+        if plan.reset_state:
+            self._reset("the simulation was reset")
+        return plan.outcome
+
+    def begin_steps(self, run: StepRun) -> Outcome | None:
+        """Hand a client's step request to the loop, or say why not."""
         with self._answer:
-            self._gate.restart_free()
-        self._pacer.restart(self.sim.time)
-        self._counts["resets"] += 1
-        notice = Header(frame_id="world")
-        notice.stamp = conv.clock_msg(self.now_ns).clock
-        self._pub_reset.publish(notice)  # before the first state after it: the nodes start over
-        self._publish_state()
-        response.success, response.message = True, f"reset to the initial state at sim time {self.now_ns * 1e-9:.4f} s"
-        return response
+            diverged = str(self._diverged) if self._diverged is not None else None
+            refused = step_refusal(self.sim_state, run.total, self._step_run is not None, diverged)
+            if refused is None:
+                self._step_run = run
+                self._answer.notify_all()
+        return refused
+
+    def entity_kinematics(self, name: str) -> entities.Kinematics:
+        """An entity's state now."""
+        with self._physics:
+            return entities.kinematics(self.sim, name)
+
+    def set_base(self, state: entities.Kinematics) -> None:
+        """Sally's base to ``state``'s pose and twist (the magnets see it at the next step)."""
+        with self._physics:
+            self.sim.set_base(state.pose, state.linear, state.angular)
+            self._stopped = False
+        self.get_logger().info(f"base set to {state.pose.position.round(4).tolist()} at {self.now_ns * 1e-9:.4f} s")
+
+    def _reset(self, why: str) -> None:
+        """The robot back at its start state, commands and loads cleared, the reset notice sent."""
+        with self._answer:
+            self._end_step_run(why)
+        with self._physics:
+            self._offset_ns = self.now_ns  # the clock never runs backwards
+            self._reset_steps = self._steps
+            self._scheduled.clear()
+            self._loads.clear()
+            self.sim.clear_external_forces()
+            self.sim.reset()
+            self._command = np.zeros_like(self._command)
+            if self._drive is not None:
+                self._drive = self._make_drive()
+            self._hold.reset()
+            self._watchdog = EffortWatchdog(self._watchdog.timeout)
+            self._pub_holding.publish(Bool(data=False))
+            self._diverged = None
+            with self._answer:
+                self._gate.restart_free()
+            self._pacer.restart(self.sim.time)
+            self._counts["resets"] += 1
+            notice = Header(frame_id="world")
+            notice.stamp = conv.clock_msg(self.now_ns).clock
+            self._pub_reset.publish(notice)  # before the first state after it: the nodes start over
+            self._publish_state()
+        self.get_logger().info(f"reset to the initial state at sim time {self.now_ns * 1e-9:.4f} s")
 
     # --- hold and divergence --------------------------------------------------------------------
     def _engage_hold(self, why: str) -> None:
@@ -576,7 +694,7 @@ class SimNode(Node):
     def _on_divergence(self, exc: DivergenceError) -> None:
         self._diverged = exc
         self._counts["divergences"] += 1
-        self.get_logger().error(f"{exc}; stepping stopped (call ~/reset to continue)")
+        self.get_logger().error(f"{exc}; stepping stopped (reset the simulation to continue: ResetSimulation)")
         self._publish_diagnostics()
 
     # --- publishing -----------------------------------------------------------------------------
@@ -625,11 +743,11 @@ class SimNode(Node):
             self.get_logger().warning("headless:=false but no display is available; running headless")
             return None
         viewer = ViewerBridge(self.sim, self._toggle_pause)
-        self.get_logger().info("viewer open: Space pauses and resumes the sim (as ~/pause does)")
+        self.get_logger().info("viewer open: Space pauses and plays the sim (as SetSimulationState does)")
         return viewer
 
     def _toggle_pause(self) -> None:
-        self._set_paused(not self._paused)
+        self.set_sim_state(State.PAUSED if not self._paused else State.PLAYING)
         self.get_logger().info("paused from the viewer" if self._paused else "resumed from the viewer")
 
 

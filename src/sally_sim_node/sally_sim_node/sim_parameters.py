@@ -10,6 +10,7 @@ from sally_description import LEGS
 from sally_node_common.parameters import Param, ParameterTable
 
 PACING_MODES = ("realtime", "fast", "lockstep")
+COMMAND_SOURCES = ("efforts", "joint_commands")
 MAX_RATE = 2000.0  # the physics rate: nothing is published more often than it steps
 
 
@@ -146,9 +147,27 @@ TABLE = ParameterTable(
         Param(
             "start_paused",
             False,
-            "start paused (resume with ~/pause false), e.g. to let clients discover first",
+            "start paused (play with ~/set_simulation_state), e.g. to let clients discover first",
             read_only=True,
         ),
+        Param(
+            "command_source",
+            "efforts",
+            "what drives the joints: efforts (/sally/joint_efforts, our PID controller) or joint_commands "
+            "(/sally/joint_commands: ros2_control's position, velocity or effort commands, tracked by the sim's drive)",
+            choices=COMMAND_SOURCES,
+            read_only=True,
+        ),
+        Param("drive_kp", 500.0, "joint drive: position stiffness", low=0.0, high=10000.0, unit="N m/rad"),
+        Param(
+            "drive_kd",
+            30.0,
+            "joint drive: damping toward the commanded velocity",
+            low=0.0,
+            high=1000.0,
+            unit="N m s/rad",
+        ),
+        Param("drive_kv", 30.0, "joint drive: velocity-command gain", low=0.0, high=1000.0, unit="N m s/rad"),
         Param("exit_on_divergence", False, "exit with status 3 when the physics diverges (batch runs)"),
         Param("headless", True, "no viewer; false opens a MuJoCo viewer when a display exists", read_only=True),
     )

@@ -63,6 +63,9 @@ class Simulator:
         self._ctrl_ids = self.actuators.actuator_ids
         self._ee_sites = [self._id(mujoco.mjtObj.mjOBJ_SITE, ee_site(leg)) for leg in LEGS]
         self._root = self._id(mujoco.mjtObj.mjOBJ_BODY, ROOT_BODY)
+        base_joint = int(self.model.body_jntadr[self._root])  # the free joint
+        self._base_qpos = int(self.model.jnt_qposadr[base_joint])
+        self._base_dof = int(self.model.jnt_dofadr[base_joint])
         self._magnet_geoms = [self._id(mujoco.mjtObj.mjOBJ_GEOM, magnet_geom(leg)) for leg in LEGS]
         self._plate_geoms = {self._id(mujoco.mjtObj.mjOBJ_GEOM, g) for g in PLATE_GEOMS.values()}
         self._magnet_bodies = [int(self.model.geom_bodyid[g]) for g in self._magnet_geoms]
@@ -205,6 +208,34 @@ class Simulator:
     def body_pose(self) -> Pose:
         """main_frame's pose in the world."""
         return Pose(self.data.xpos[self._root].copy(), self.data.xquat[self._root].copy())
+
+    def base_velocity(self) -> tuple[np.ndarray, np.ndarray]:
+        """main_frame's linear (m/s) and angular (rad/s) velocity, both in the world frame.
+
+        MuJoCo's free joint keeps the angular velocity in the body frame; it is turned into the world's here.
+        """
+        v, rotation = self.data.qvel[self._base_dof : self._base_dof + 6], self.data.xmat[self._root].reshape(3, 3)
+        return v[:3].copy(), rotation @ v[3:]
+
+    def base_acceleration(self) -> tuple[np.ndarray, np.ndarray]:
+        """main_frame's linear (m/s^2) and angular (rad/s^2) acceleration in the world frame, as the
+        last step computed it (``qacc``: the body-frame angular part turned into the world's)."""
+        a, rotation = self.data.qacc[self._base_dof : self._base_dof + 6], self.data.xmat[self._root].reshape(3, 3)
+        return a[:3].copy(), rotation @ a[3:]
+
+    def set_base(self, pose: Pose, linear: np.ndarray, angular: np.ndarray) -> None:
+        """Put main_frame at ``pose`` moving at ``linear`` (m/s) and ``angular`` (rad/s), both in the
+        world frame; the joints keep their positions and velocities, and the kinematics, contacts and
+        magnet readouts follow before the next step."""
+        linear, angular = np.asarray(linear, dtype=float), np.asarray(angular, dtype=float)
+        if linear.shape != (3,) or angular.shape != (3,) or not np.isfinite([linear, angular]).all():
+            raise SimulationError("the base's velocity must be two finite 3-vectors (linear m/s, angular rad/s)")
+        q, dof = self._base_qpos, self._base_dof
+        self.data.qpos[q : q + 3] = pose.position
+        self.data.qpos[q + 3 : q + 7] = pose.quat
+        self.data.qvel[dof : dof + 3] = linear
+        self.data.qvel[dof + 3 : dof + 6] = pose.rotation.T @ angular
+        mujoco.mj_forward(self.model, self.data)
 
     def frame_pose(self, name: str) -> Pose:
         """The world pose of a body or site."""

@@ -12,13 +12,13 @@ from diagnostic_msgs.msg import DiagnosticArray
 from nav_msgs.msg import Odometry
 from rosgraph_msgs.msg import Clock
 from sensor_msgs.msg import JointState
-from std_srvs.srv import SetBool, Trigger
 
 from sally_bringup.processes import wait_until
 from sally_description import ACTUATED_JOINT_NAMES, JOINT_NAMES, LEGS
 from sally_interfaces.msg import MagnetArray, MagnetCommand
-from sally_interfaces.srv import StepSim
 from sally_node_common.stamps import stamp_ns
+from simulation_interfaces.msg import Result, SimulationState
+from simulation_interfaces.srv import GetEntityState, ResetSimulation, StepSimulation
 
 SIM = "sally_sim_node"
 
@@ -205,7 +205,7 @@ def lockstep_run(graph, probe, run: int, until_ns: int):
     graph.start(f"sim{run}", SIM, {"pacing": "lockstep", "start_paused": True})
     graph.start(f"controller{run}", "sally_controller", {"use_sim_time": True})
     probe.wait_for_publishers(states)  # the probe hears the sim before time starts
-    assert probe.call(SetBool, "/sally_sim/pause", SetBool.Request(data=False)).success
+    probe.set_simulation_state(SimulationState.STATE_PLAYING)
     probe.wait_for(
         lambda: states.last is not None and stamp_ns(states.last.header.stamp) >= until_ns,
         60.0,
@@ -263,32 +263,32 @@ def test_pause_step_and_reset(graph, probe):
     states = probe.record(JointState, "/joint_states")
     probe.wait_for(lambda: len(clock) > 0 and clock_ns(clock.last) > 500_000_000, 20.0, "0.5 s of sim time")
 
-    assert probe.call(SetBool, "/sally_sim/pause", SetBool.Request(data=True)).success
-    refused = probe.call(StepSim, "/sally_sim/step", StepSim.Request(steps=0))  # refused, but reports the time
-    assert not refused.success
-    paused_at = refused.sim_time
+    probe.set_simulation_state(SimulationState.STATE_PAUSED)
+    refused = probe.call(StepSimulation, "/sally_sim/step_simulation", StepSimulation.Request(steps=0))
+    assert refused.result.result == Result.RESULT_OPERATION_FAILED
+    sally = probe.call(GetEntityState, "/sally_sim/get_entity_state", GetEntityState.Request(entity="sally"))
+    paused_at = stamp_ns(sally.state.header.stamp)  # sim time now, paused
+    probe.wait_for(lambda: clock_ns(clock.last) >= paused_at - 1_000_000, 5.0, "the last /clock before the pause")
     n = len(clock)
-    assert not wait_until(lambda: clock_ns(clock.last) > round(paused_at * 1e9), 0.5), "the clock ran while paused"
+    assert not wait_until(lambda: clock_ns(clock.last) > paused_at, 0.5), "the clock ran while paused"
 
-    stepped = probe.call(StepSim, "/sally_sim/step", StepSim.Request(steps=100))
-    assert stepped.success and stepped.sim_time == pytest.approx(paused_at + 0.05, abs=1e-9)
-    assert len(clock) > n
+    stepped = probe.call(StepSimulation, "/sally_sim/step_simulation", StepSimulation.Request(steps=100))
+    assert stepped.result.result == Result.RESULT_OK, stepped.result.error_message
+    # realtime pacing steps on to the next control period when paused; 100 steps of 1 ms after it
+    probe.wait_for(lambda: clock_ns(clock.last) >= paused_at + 100_000_000, 5.0, "100 steps of 1 ms")
+    stepped_to = clock_ns(clock.last)
+    assert stepped_to - paused_at <= 101_000_000 and len(clock) > n
 
     moved = any(abs(v) > 1e-6 for v in states.last.position)
-    reset = probe.call(Trigger, "/sally_sim/reset", Trigger.Request())
-    assert reset.success and moved
+    reset = probe.call(ResetSimulation, "/sally_sim/reset_simulation", ResetSimulation.Request())
+    assert reset.result.result == Result.RESULT_OK and moved
     probe.wait_for(
-        lambda: (
-            stamp_ns(states.last.header.stamp) >= round(stepped.sim_time * 1e9)
-            and all(abs(v) < 1e-9 for v in states.last.position)
-        ),
+        lambda: stamp_ns(states.last.header.stamp) >= stepped_to and all(abs(v) < 1e-9 for v in states.last.position),
         5.0,
         "the reset state (all joints back at the baked zero)",
     )
-    assert probe.call(SetBool, "/sally_sim/pause", SetBool.Request(data=False)).success
-    probe.wait_for(
-        lambda: clock_ns(clock.last) > round(stepped.sim_time * 1e9) + 100_000_000, 10.0, "the clock to run on"
-    )
+    probe.set_simulation_state(SimulationState.STATE_PLAYING)
+    probe.wait_for(lambda: clock_ns(clock.last) > stepped_to + 100_000_000, 10.0, "the clock to run on")
     stamps = [clock_ns(m) for m in clock.messages]
     assert all(b >= a for a, b in zip(stamps, stamps[1:])), "reset must not turn the clock back"
 

@@ -233,11 +233,11 @@ def _phase(graph: LiveGraph) -> str:
 
 # --- the sim reset mid-run ---------------------------------------------------------------------------
 def sim_reset(work: Path | None = None) -> list[CaseResult]:
-    """f2w in lockstep; once FL is planted, the sim's ``~/reset`` (the robot back at its start, sim
+    """f2w in lockstep; once FL is planted, the sim's ResetSimulation (the robot back at its start, sim
     time running on). Every node hears the reset notice (/sally_sim/reset) and says so; the
     controller and the IK start over, the sequencer ends the run as failed saying why (no phase can
     go on from the start pose); no NaN, no negative time step (stamps run on), the sim runs on."""
-    from std_srvs.srv import Trigger
+    from simulation_interfaces.srv import ResetSimulation
 
     check = Check("sim_reset")
     with lease_domain() as lease:
@@ -248,8 +248,10 @@ def sim_reset(work: Path | None = None) -> list[CaseResult]:
             graph.start()
             if not check.expect(wait_until(graph.fl_held_frs_turn, 240.0, 0.05), "FL planted on the wall (FR's turn)"):
                 return [check.result("")]
-            answer = graph.probe.call(Trigger, "/sally_sim/reset", Trigger.Request(), timeout=30.0)
-            check.expect(answer.success, f"the sim reset: {answer.message}")
+            answer = graph.probe.call(ResetSimulation, "/sally_sim/reset_simulation", ResetSimulation.Request(), 30.0)
+            check.expect(
+                answer.result.result == answer.result.RESULT_OK, f"the sim reset: {answer.result.error_message}"
+            )
             finished = wait_until(lambda: graph.result.last is not None, 120.0, 0.1)
             result = graph.result.last
             check.expect(

@@ -100,14 +100,14 @@ class LiveGraph:
         self.group.start(name, spec.executable, parameters, argv=argv)
 
     def pause(self, paused: bool) -> None:
-        """Stop (or restart) sim time through the sim's ``~/pause`` service."""
-        from std_srvs.srv import SetBool
+        """Stop (or restart) sim time: the sim's SetSimulationState, PAUSED or PLAYING."""
+        from simulation_interfaces.msg import SimulationState
 
-        response = self.probe.call(
-            SetBool, "/sally_sim/pause", SetBool.Request(data=paused), timeout=30.0, resend_every=2.0
-        )
-        if not response.success:
-            raise AssertionError(f"could not {'pause' if paused else 'unpause'} the sim: {response.message}")
+        state = SimulationState.STATE_PAUSED if paused else SimulationState.STATE_PLAYING
+        try:
+            self.probe.set_simulation_state(state, timeout=30.0)
+        except RuntimeError as exc:
+            raise AssertionError(str(exc)) from None
 
     def wait_quiet(self, quiet: float, timeout: float) -> bool:
         """Until no node has published on a graph topic (timers' /diagnostics and /rosout aside)

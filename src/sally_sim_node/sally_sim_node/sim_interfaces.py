@@ -1,0 +1,231 @@
+"""The sim node's ``simulation_interfaces`` services and its ``SimulateSteps`` action, under the
+node's namespace (``/sally_sim/get_simulator_features``, ...).
+
+A thin ROS shell: what is answered is decided by :mod:`.sim_control` (states, steps, reset scopes)
+and :mod:`.entities`; the sim node carries it out through the :class:`Controls` it passes in.
+Step requests are awaited, not waited on: the executor keeps delivering the controller's answers
+while the sim's loop takes the steps.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from rclpy.action import ActionServer, CancelResponse, GoalResponse
+from rclpy.node import Node
+from rclpy.task import Future
+
+from simulation_interfaces.action import SimulateSteps
+from simulation_interfaces.msg import Result, SimulationState
+from simulation_interfaces.srv import (
+    DeleteEntity,
+    GetEntities,
+    GetEntitiesStates,
+    GetEntityInfo,
+    GetEntityState,
+    GetSimulationState,
+    GetSimulatorFeatures,
+    ResetSimulation,
+    SetEntityState,
+    SetSimulationState,
+    SpawnEntity,
+    StepSimulation,
+)
+
+from . import entities
+from .entity_state_msg import EntityStateError, entity_state_from_msg, entity_state_to_msg
+from .sim_control import FEATURES, INVALID_POSE, Code, Outcome, State, StepRun
+
+CUSTOM_INFO = (
+    "Sally sim (MuJoCo). A step is one control period (1/state_rate, 1 ms by default) in every pacing mode; "
+    "in lockstep it waits for the controller's answer as a lockstep tick does. Reset keeps sim time running "
+    "(no SCOPE_TIME). Entities: sally (main_frame), floor_plate, wall_plate; states in the world frame."
+)
+
+
+class Controls(Protocol):
+    """What the sim node offers these services."""
+
+    @property
+    def sim_state(self) -> State:
+        """The simulation's state now."""
+
+    def set_sim_state(self, target: int) -> Outcome:
+        """Go to ``target`` (a SimulationState value)."""
+
+    def reset_sim(self, scope: int) -> Outcome:
+        """Reset ``scope`` (ResetSimulation bits)."""
+
+    def begin_steps(self, run: StepRun) -> Outcome | None:
+        """Hand ``run`` to the loop; its refusal, or None when taken."""
+
+    def entity_kinematics(self, name: str) -> entities.Kinematics:
+        """An entity's state now (``name`` known)."""
+
+    def set_base(self, state: entities.Kinematics) -> None:
+        """Put Sally's base in ``state`` (pose and twist)."""
+
+    @property
+    def now_ns(self) -> int:
+        """Sim time now (ns)."""
+
+
+def _result(target: Result, outcome: Outcome) -> None:
+    target.result, target.error_message = int(outcome.code), outcome.message
+
+
+UNKNOWN = "entity {!r} is not known; GetEntities lists them: " + ", ".join(entities.BY_NAME)
+
+
+class SimulationInterfaces:
+    """Creates the services and the action on ``node`` and answers them through ``controls``."""
+
+    def __init__(self, node: Node, controls: Controls) -> None:
+        self._node, self._controls = node, controls
+        srv = node.create_service
+        srv(GetSimulatorFeatures, "~/get_simulator_features", self._features)
+        srv(GetSimulationState, "~/get_simulation_state", self._get_state)
+        srv(SetSimulationState, "~/set_simulation_state", self._set_state)
+        srv(ResetSimulation, "~/reset_simulation", self._reset)
+        srv(StepSimulation, "~/step_simulation", self._step)
+        srv(GetEntities, "~/get_entities", self._entities)
+        srv(GetEntitiesStates, "~/get_entities_states", self._entities_states)
+        srv(GetEntityInfo, "~/get_entity_info", self._entity_info)
+        srv(GetEntityState, "~/get_entity_state", self._entity_state)
+        srv(SetEntityState, "~/set_entity_state", self._set_entity_state)
+        srv(SpawnEntity, "~/spawn_entity", self._unsupported("spawning (SpawnEntity)"))
+        srv(DeleteEntity, "~/delete_entity", self._unsupported("deleting entities (DeleteEntity)"))
+        self._action = ActionServer(
+            node,
+            SimulateSteps,
+            "~/simulate_steps",
+            execute_callback=self._simulate_steps,
+            goal_callback=lambda goal: GoalResponse.ACCEPT,
+            cancel_callback=lambda goal: CancelResponse.ACCEPT,
+        )
+
+    def destroy(self) -> None:
+        """Take the action server down (the services go with the node)."""
+        self._action.destroy()
+
+    # --- simulation ----------------------------------------------------------------------------
+    def _features(self, request, response):
+        response.features.features = list(FEATURES)
+        response.features.spawn_formats = []
+        response.features.custom_info = CUSTOM_INFO
+        return response
+
+    def _get_state(self, request, response):
+        response.state = SimulationState(state=int(self._controls.sim_state))
+        _result(response.result, Outcome(Code.OK))
+        return response
+
+    def _set_state(self, request, response):
+        _result(response.result, self._controls.set_sim_state(request.state.state))
+        return response
+
+    def _reset(self, request, response):
+        _result(response.result, self._controls.reset_sim(request.scope))
+        return response
+
+    async def _run(self, steps: int, feedback=None, cancelled=None) -> Outcome:
+        """Hand ``steps`` to the loop and await their end (or the refusal)."""
+        done: Future[Outcome] = Future()
+        run = StepRun(steps, feedback or (lambda d, r: None), done.set_result, cancelled or (lambda: False))
+        refused = self._controls.begin_steps(run)
+        if refused is not None:
+            return refused
+        outcome = await done
+        return outcome if outcome is not None else Outcome(Code.OPERATION_FAILED, "the step request was dropped")
+
+    async def _step(self, request, response):
+        _result(response.result, await self._run(int(request.steps)))
+        return response
+
+    async def _simulate_steps(self, goal_handle):
+        def feedback(completed: int, remaining: int) -> None:
+            goal_handle.publish_feedback(SimulateSteps.Feedback(completed_steps=completed, remaining_steps=remaining))
+
+        outcome = await self._run(int(goal_handle.request.steps), feedback, lambda: goal_handle.is_cancel_requested)
+        result = SimulateSteps.Result()
+        _result(result.result, outcome)
+        if goal_handle.is_cancel_requested:
+            goal_handle.canceled()
+        elif outcome.ok:
+            goal_handle.succeed()
+        else:
+            goal_handle.abort()
+        return result
+
+    # --- entities ------------------------------------------------------------------------------
+    def _filtered(self, filters, response) -> list[str] | None:
+        unsupported = Code.FEATURE_UNSUPPORTED
+        if filters.tags.tags:
+            _result(response.result, Outcome(unsupported, "entity tags are not supported (no ENTITY_TAGS)"))
+            return None
+        if filters.bounds.type != 0 or filters.bounds.points:
+            _result(response.result, Outcome(unsupported, "bounds filters are not supported (no ENTITY_BOUNDS)"))
+            return None
+        try:
+            names = entities.matching(filters.filter, [int(c.category) for c in filters.categories])
+        except entities.FilterError as exc:
+            _result(response.result, Outcome(Code.OPERATION_FAILED, str(exc)))
+            return None
+        _result(response.result, Outcome(Code.OK))
+        return names
+
+    def _entities(self, request, response):
+        names = self._filtered(request.filters, response)
+        response.entities = names or []
+        return response
+
+    def _entities_states(self, request, response):
+        names = self._filtered(request.filters, response)
+        response.entities = names or []
+        now = self._controls.now_ns
+        response.states = [entity_state_to_msg(self._controls.entity_kinematics(n), now) for n in names or []]
+        return response
+
+    def _entity_info(self, request, response):
+        entity = entities.BY_NAME.get(request.entity)
+        if entity is None:
+            _result(response.result, Outcome(Code.NOT_FOUND, UNKNOWN.format(request.entity)))
+            return response
+        response.info.category.category = int(entity.category)
+        response.info.description = entity.description
+        _result(response.result, Outcome(Code.OK))
+        return response
+
+    def _entity_state(self, request, response):
+        if request.entity not in entities.BY_NAME:
+            _result(response.result, Outcome(Code.NOT_FOUND, UNKNOWN.format(request.entity)))
+            return response
+        response.state = entity_state_to_msg(self._controls.entity_kinematics(request.entity), self._controls.now_ns)
+        _result(response.result, Outcome(Code.OK))
+        return response
+
+    def _set_entity_state(self, request, response):
+        entity = entities.BY_NAME.get(request.entity)
+        if entity is None:
+            _result(response.result, Outcome(Code.NOT_FOUND, UNKNOWN.format(request.entity)))
+            return response
+        if entity.name != entities.ROBOT:
+            _result(response.result, Outcome(Code.OPERATION_FAILED, f"{entity.name} is static: part of the model"))
+            return response
+        try:
+            state = entity_state_from_msg(request.state)
+        except EntityStateError as exc:
+            code = INVALID_POSE if exc.invalid_pose else Code.OPERATION_FAILED
+            _result(response.result, Outcome(code, str(exc)))
+            return response
+        self._controls.set_base(state)
+        _result(response.result, Outcome(Code.OK, "pose and twist set (acceleration is not settable)"))
+        return response
+
+    def _unsupported(self, what: str):
+        def answer(request, response):
+            outcome = Outcome(Code.FEATURE_UNSUPPORTED, f"{what} is not supported: Sally's scene is fixed")
+            _result(response.result, outcome)
+            return response
+
+        return answer
