@@ -37,6 +37,7 @@ def record_to_dict(record: RunRecord) -> dict[str, Any]:
         "divergence_t": record.divergence_t,
         "status_t": record.status_t,
         "recording_stopped": record.recording_stopped,
+        "reset_at": record.reset_at,
     }
 
 
@@ -54,6 +55,7 @@ def record_from_dict(data: dict[str, Any]) -> RunRecord:
         divergence_t=data.get("divergence_t"),
         status_t=data["status_t"],
         recording_stopped=data["recording_stopped"],
+        reset_at=data.get("reset_at"),
     )
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import asdict
 
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus
+from std_msgs.msg import Header
 
 from sally_interfaces.msg import FootStates, IKTarget, MagnetArray, PullOffResult, SequenceStatus
 from sally_node_common.foot_states_msg import foot_states_from_msg
@@ -16,6 +17,7 @@ from sally_node_common.magnet_array_msg import magnet_array_from_msg
 from sally_node_common.pulloff_result_msg import pulloff_result_from_msg
 from sally_node_common.qos import LATCHED
 from sally_node_common.sequence_status_msg import sequence_status_from_msg
+from sally_node_common.sim_resets import RESET_TOPIC, ResetWatch
 from sally_node_common.stamps import stamp_ns
 
 from .probe import Probe
@@ -26,18 +28,20 @@ RECORDING_STATUS = "sally_recorder: recording"
 TOPICS = ("/sally/foot_states", "/sally/magnets", "/sally/ik_target", "/sally/sequence_status")
 
 
-def seconds(stamp) -> float:
-    """A ``builtin_interfaces/Time`` in seconds."""
-    return stamp_ns(stamp) * 1e-9
-
-
 class RunRecorder:
     """Fills :attr:`record` from messages: subscribed on ``probe`` (its spin thread calls the
-    handlers as messages come), or fed by :meth:`feed` when ``probe`` is None."""
+    handlers as messages come), or fed by :meth:`feed` when ``probe`` is None.
+
+    A sim reset (its notice on ``/sally_sim/reset``) starts the record again: the sequence starts
+    again from it, and the record is of that run, its times counted from the reset.
+    """
 
     def __init__(self, probe: Probe | None = None) -> None:
         self.record = RunRecord()
         self._last_phase: tuple[str, str] | None = None
+        self._base_ns = 0
+        """Sim time (ns) the record's times count from: 0, or the latest reset's."""
+        self._resets = ResetWatch()
         self.handlers = {
             "/sally/foot_states": (FootStates, self._on_feet),
             "/sally/magnets": (MagnetArray, self._on_magnets),
@@ -46,6 +50,7 @@ class RunRecorder:
             "/sally/sequence_result": (SequenceStatus, self._on_result),
             "/sally/pulloff_result": (PullOffResult, self._on_pulloff),
             "/diagnostics": (DiagnosticArray, self._on_diagnostics),
+            RESET_TOPIC: (Header, self._on_reset),
         }
         """Topic -> (message type, handler)."""
         if probe is not None:
@@ -70,17 +75,35 @@ class RunRecorder:
         self.pulloff = probe.record(PullOffResult, "/sally/pulloff_result", LATCHED, on_message=self._on_pulloff)
         self.diagnostics = probe.record(DiagnosticArray, "/diagnostics", 10, on_message=self._on_diagnostics)
         self.diagnostics.keep = False
+        self.resets = probe.record(Header, RESET_TOPIC, LATCHED, on_message=self._on_reset)
         for rec in self.recordings.values():
             rec.keep = False  # the record keeps what is needed; the raw messages would only pile up
+
+    def _seconds(self, stamp) -> float:
+        """A ``builtin_interfaces/Time`` in seconds since the record's start."""
+        return self._at(stamp_ns(stamp))
+
+    def _at(self, nanoseconds: int) -> float:
+        return (nanoseconds - self._base_ns) * 1e-9
+
+    def _on_reset(self, msg: Header) -> None:
+        stamp = stamp_ns(msg.stamp)
+        if not self._resets.reset(stamp):
+            return  # a reset before this record's run (a kept notice), or one already acted on
+        self.record = RunRecord(reset_at=stamp * 1e-9)
+        self._last_phase, self._base_ns = None, stamp
 
     def _on_feet(self, msg: FootStates) -> None:
         try:
             stamp, feet = foot_states_from_msg(msg)
         except InputError:
             return  # a malformed message (an outside publisher): the nodes refuse it too
+        if stamp < self._base_ns:
+            return  # a straggler of the run before the reset
+        self._resets.state(stamp)
         self.record.feet.append(
             FootSample(
-                stamp * 1e-9,
+                self._at(stamp),
                 {foot: f.position for foot, f in feet.items()},
                 {foot: int(f.mode) for foot, f in feet.items()},
                 {foot: f.in_contact for foot, f in feet.items()},
@@ -90,12 +113,14 @@ class RunRecorder:
 
     def _on_magnets(self, msg: MagnetArray) -> None:
         try:
-            _, magnets = magnet_array_from_msg(msg)
+            stamp, magnets = magnet_array_from_msg(msg)
         except InputError:
+            return
+        if stamp < self._base_ns:
             return
         self.record.magnets.append(
             MagnetSample(
-                seconds(msg.header.stamp),
+                self._seconds(msg.header.stamp),
                 {foot: m.magnitude for foot, m in magnets.items()},
                 {foot: m.enabled for foot, m in magnets.items()},
                 {foot: m.surface for foot, m in magnets.items()},
@@ -109,29 +134,30 @@ class RunRecorder:
             tick = ik_target_from_msg(msg)
         except InputError:
             return
-        if tick.target is not None:
-            self.record.targets.append((tick.stamp * 1e-9, tick.foot, tick.phase, tick.target.position))
+        if tick.target is not None and tick.stamp >= self._base_ns:
+            self.record.targets.append((self._at(tick.stamp), tick.foot, tick.phase, tick.target.position))
 
     def _on_status(self, msg: SequenceStatus) -> None:
         try:
-            _, status = sequence_status_from_msg(msg)
+            stamp, status = sequence_status_from_msg(msg)
         except InputError:
             return
-        t = seconds(msg.header.stamp)
+        if stamp < self._base_ns:
+            return
+        t = self._at(stamp)
         self.record.status_t = t
         key = (status.foot, status.phase)
         if key != self._last_phase:  # the phase's own start: right even when messages were lost
             self._last_phase = key
-            self.record.phases.append(
-                (status.phase_start if status.phase_start > 0.0 else t, status.foot, status.phase)
-            )
+            start = status.phase_start - self._base_ns * 1e-9 if status.phase_start > 0.0 else t
+            self.record.phases.append((start, status.foot, status.phase))
 
     def _on_result(self, msg: SequenceStatus) -> None:
         try:
             _, status = sequence_status_from_msg(msg)
         except InputError:
             return
-        t = seconds(msg.header.stamp)
+        t = self._seconds(msg.header.stamp)
         self.record.result = {"done": status.done, "failed": status.failed, "message": status.message, "t": t}
 
     def _on_pulloff(self, msg: PullOffResult) -> None:
@@ -139,7 +165,7 @@ class RunRecorder:
             _, outcome = pulloff_result_from_msg(msg)
         except InputError:
             return
-        self.record.pulloff = {**asdict(outcome), "t": seconds(msg.header.stamp)}
+        self.record.pulloff = {**asdict(outcome), "t": self._seconds(msg.header.stamp)}
 
     def _on_diagnostics(self, msg: DiagnosticArray) -> None:
         for status in msg.status:
@@ -149,7 +175,7 @@ class RunRecorder:
                 and self.record.divergence is None
             ):
                 self.record.divergence = status.message
-                self.record.divergence_t = seconds(msg.header.stamp)
+                self.record.divergence_t = self._seconds(msg.header.stamp)
             values = {kv.key: kv.value for kv in status.values}
             if status.name == RECORDING_STATUS and values.get("stopped"):
                 self.record.recording_stopped = values["stopped"]

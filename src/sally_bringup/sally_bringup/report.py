@@ -87,6 +87,9 @@ class RunRecord:
     """The stamp of the last sequence status heard (s)."""
     recording_stopped: str | None = None
     """Why a recording written by the graph's own process stopped early (its /diagnostics), if it did."""
+    reset_at: float | None = None
+    """The sim time (s) of the sim reset the record starts from: it holds only the run after it, its
+    times counted from it (as a fresh run's from 0). None: no reset."""
 
     def behind_result(self) -> str:
         """What of the run before the sequencer's verdict has not been heard yet ('' when nothing:

@@ -39,6 +39,7 @@ def sample_record() -> RunRecord:
     record.divergence, record.divergence_t = "simulation diverged at t = 0.0300 s: a velocity of 1e5", 0.03
     record.status_t = 0.02
     record.recording_stopped = "disk full"
+    record.reset_at = 3.0
     return record
 
 

@@ -165,6 +165,9 @@ class JointController:
         return efforts
 
     def reset(self) -> None:
-        """Forget the integral and the last state's stamp (a new run)."""
+        """As constructed (a new run): no integral, no last state, targets back at the baked pose."""
         self.pid.reset()
         self._last_stamp = None
+        self.target = np.zeros(len(self.names))
+        self.target_velocity = None
+        self._last_efforts = np.zeros(len(self.names))

@@ -156,6 +156,9 @@ class ControllerNode(Node):
         stamp = _stamp(msg)
         try:
             targets = self.controller.check_targets(msg.name, msg.position, msg.velocity)
+            if self._resets.stale(stamp):  # for the time line a sim reset ended
+                self._counts["before_reset"] += 1
+                return None
             if stamp:  # unstamped targets (a person's) take no part in the order
                 self._target_order.admit(stamp)
         except InputError as exc:

@@ -91,14 +91,7 @@ class IKNode(Node):
         TABLE.declare(self, on_change=lambda names: self._read_settings())
         model = build_model()
         WholeBodyIK(model).solve()  # warm up: the first solve is slow, and a lockstep graph waits on it
-        self.ik = WholeBodyIK(
-            model,
-            IKConfig(
-                damping=self.get_parameter("damping").value,
-                solver=self.get_parameter("solver").value,
-                **{name: self.get_parameter(name).value for name in COSTS},
-            ),
-        )
+        self.ik = self._new_ik(model)
         self._qpos_adr = np.array([model.joint(n).qposadr[0] for n in JOINT_NAMES])
         self._act_adr = np.array([model.joint(n).qposadr[0] for n in ACTUATED_JOINT_NAMES])
         self._hip_sites = {leg: model.site(hip_site(leg)).id for leg in LEGS}
@@ -166,6 +159,15 @@ class IKNode(Node):
         self._matched(stamp, self._pairs.add_second(stamp, body))
         return None
 
+    def _new_ik(self, model) -> WholeBodyIK:
+        """The whole-body IK as at launch (stance locks at the baked pose, no targets)."""
+        config = IKConfig(
+            damping=self.get_parameter("damping").value,
+            solver=self.get_parameter("solver").value,
+            **{name: self.get_parameter(name).value for name in COSTS},
+        )
+        return WholeBodyIK(model, config)
+
     def _on_sim_reset(self, stamp: int) -> None:
         if self._resets.reset(stamp):
             self._start_over(f"the sim was reset at {stamp * 1e-9:.3f} s")
@@ -183,6 +185,7 @@ class IKNode(Node):
         self._after_stance.restart()
         self._pending_target, self._pending_stance, self._pending_body = None, {}, None
         self._contacts = FootContactMonitor()
+        self.ik = self._new_ik(self.ik.model)
         self._counts["restarts"] += 1
 
     def _read_settings(self) -> None:
@@ -220,6 +223,9 @@ class IKNode(Node):
         """A swing target; an empty foot is a tick (no target this step) from a sequencer."""
         try:
             tick = ik_target_from_msg(msg)
+            if self._resets.stale(tick.stamp):
+                self._counts["before_reset"] += 1
+                return None
             if tick.stamp:
                 self._target_order.admit(tick.stamp)
         except InputError as exc:
@@ -258,6 +264,9 @@ class IKNode(Node):
     def _on_stance(self, msg: StanceCommand, kept: bool = False) -> None:
         try:
             stamp, modes = stance_from_msg(msg)
+            if self._resets.stale(stamp):
+                self._counts["before_reset"] += 1
+                return None
             if stamp:
                 self._stance_order.admit(stamp)
         except InputError as exc:

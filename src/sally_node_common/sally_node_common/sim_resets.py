@@ -36,6 +36,11 @@ class ResetWatch:
         self.latest = stamp
         return True
 
+    def stale(self, stamp: int) -> bool:
+        """A command stamped before the latest reset acted on: meant for the time line the reset
+        ended (in flight when it came), never to be applied. Unstamped (0) is never stale."""
+        return 0 < stamp < self.latest
+
     def new_sim(self) -> None:
         """A new sim (its time started over): what was known of the old one goes."""
         self.first_state, self.latest = None, -1

@@ -21,3 +21,12 @@ def test_a_new_sim_forgets_the_old_one():
     assert not watch.reset(60), "no state of the new sim yet"
     watch.state(0)
     assert watch.reset(5)
+
+
+def test_commands_for_the_time_line_a_reset_ended_are_stale():
+    watch = ResetWatch()
+    watch.state(10)
+    assert not watch.stale(5), "no reset yet: nothing is stale"
+    assert watch.reset(3_000)
+    assert watch.stale(2_995) and not watch.stale(3_000) and not watch.stale(3_005)
+    assert not watch.stale(0), "unstamped commands are never stale"

@@ -153,7 +153,9 @@ class SequencerNode(Node):
         )
         self._resets = ResetWatch()
         self._reset_ns: int | None = None
-        """Sim time of a reset that ended the run mid-sequence."""
+        """Sim time of a reset the run starts again from (at the first foot states stamped from it)."""
+        self._start_ns = 0
+        """Sim time this run started at: 0, or the reset it started again from."""
         subscribe_resets(self, self._on_sim_reset)
         wall_timer(self, 1.0, self._publish_diagnostics)
         self._readers = [name.strip() for name in str(p("readers")).split(",") if name.strip()]
@@ -235,10 +237,12 @@ class SequencerNode(Node):
             self._health.reject(FEET_TOPIC, exc.reason, str(exc), replayed=kept)
             return None
         self._health.heard(FEET_TOPIC)
+        if self._reset_ns is not None:
+            if stamp < self._reset_ns:
+                return None  # the run before the reset: over
+            self._start_over(stamp, f"the sim was reset at {self._reset_ns * 1e-9:.3f} s")
+            self._start_ns, self._reset_ns = stamp, None
         self._resets.state(stamp)
-        if self._reset_ns is not None:  # the sim was reset mid-sequence: the run ends here, failed
-            t = self._campaign_ns * 1e-9 if self._last_stamp >= 0 else 0.0
-            return self._finish(stamp + self._period_ns, t)
         if self._fresh:
             self._fresh = False
             planted = {
@@ -252,11 +256,15 @@ class SequencerNode(Node):
         self._step(stamp, msg, readings)
         return None
 
-    def _start_over(self, stamp: int) -> None:
-        """Foot states from an older time after a silence: a new sim. The run starts again."""
-        self._resets.new_sim()
+    def _start_over(self, stamp: int, why: str = "") -> None:
+        """The run starts again: foot states from an older time after a silence (a new sim), or
+        the first foot states after a sim reset (``why``)."""
+        if not why:
+            self._resets.new_sim()
+            self._start_ns = 0
         self.get_logger().warning(
-            f"foot states start over at {stamp * 1e-9:.3f} s (a new sim): the sequence starts again"
+            f"{why or 'foot states start over'} ({stamp * 1e-9:.3f} s): the sequence starts again"
+            + ("" if why else " (a new sim)")
         )
         self.campaign, self._fresh = self._new_campaign(), True
         self._magnets_order.restart()
@@ -268,7 +276,7 @@ class SequencerNode(Node):
     def _step(self, stamp: int, msg: FootStates, readings: dict[str, FootReading]) -> None:
         when = stamp + self._period_ns  # the solve these commands are for
         if self._last_stamp < 0:  # campaign time starts as sim time...
-            self._campaign_ns = when
+            self._campaign_ns = when - self._start_ns
         elif not self._holding:  # ...and does not run on while the sim holds or over a gap
             self._campaign_ns += min(stamp - self._last_stamp, MAX_STEP_NS)
         self._last_stamp = stamp
@@ -291,7 +299,7 @@ class SequencerNode(Node):
         if self._telemetry_ns and stamp >= self._next_telemetry:
             self._next_telemetry = stamp + self._telemetry_ns
             self.get_logger().info("\n" + self._telemetry(msg, t))
-        if self.campaign.done or stamp >= self._duration_ns:
+        if self.campaign.done or stamp - self._start_ns >= self._duration_ns:
             self._finish(when, t)
 
     # --- outputs --------------------------------------------------------------------------------
@@ -330,20 +338,16 @@ class SequencerNode(Node):
         self._pub_status.publish(sequence_status_to_msg(when, self._status(when, t)))
 
     def _on_sim_reset(self, stamp: int) -> None:
-        """The sim put the robot back in its initial state mid-sequence: no phase can go on from
-        there, so the run ends (failed, saying why) at the next foot states. Start it again."""
+        """The sim put the robot back in its initial state: the sequence starts again from its
+        start, at the first foot states stamped from the reset (the sim starts the new time line
+        on a whole second, so the run repeats a fresh one, shifted)."""
         if self._resets.reset(stamp) and not self.finished.is_set():
             self._reset_ns = stamp
-            self.get_logger().error(f"the sim was reset at {stamp * 1e-9:.3f} s, mid-sequence: the run ends")
+            self.get_logger().warning(f"the sim was reset at {stamp * 1e-9:.3f} s: the sequence starts again")
 
     def _finish(self, when: int, t: float) -> None:
         problems = []
-        if self._reset_ns is not None:
-            problems.append(
-                f"the sim was reset at {self._reset_ns * 1e-9:.3f} s mid-sequence (the robot back at its start); "
-                "run the sequence again"
-            )
-        elif self.campaign.failed:
+        if self.campaign.failed:
             problems.append(self.campaign.message)
         elif not self.campaign.done:
             problems.append(f"not done within {self._duration_ns * 1e-9:g} s of sim time")

@@ -28,6 +28,7 @@ import sys
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 
 import numpy as np
 from diagnostic_msgs.msg import DiagnosticArray
@@ -80,6 +81,8 @@ PARTNER_POLL = 0.5
 """Wall seconds between two looks at the graph while a lockstep wait goes on past lockstep_timeout."""
 SWITCH_INTERVAL = 0.0002
 """GIL switch interval (s) while the loop runs; Python's default is 5 ms, ten physics steps."""
+RESET_ALIGN_NS = 1_000_000_000
+"""A reset starts sim time again at the next multiple of this (ns): a whole second."""
 IDLE_WAIT = 0.05
 """Wall seconds the loop waits between checks while paused or diverged."""
 EFFORTS, MAGNET_CMD, EXTERNAL_FORCE = "/sally/joint_efforts", "/sally/magnet_cmd", "/sally_sim/external_force"
@@ -126,6 +129,8 @@ class SimNode(Node):
         self._stopped = False
         """Paused at the start state by a stop (SimulationState STOPPED) and not stepped since."""
         self._step_run: StepRun | None = None
+        self._resets_asked: list[Callable[[], None]] = []
+        """What to call once the loop has reset (resets asked by clients; read and changed under _answer)."""
         """The steps a client asked for while paused, taken by the loop (read and changed under _answer)."""
         self._stop = threading.Event()
         self._diverged: DivergenceError | None = None
@@ -265,6 +270,8 @@ class SimNode(Node):
         self._publish_clock()
         try:
             while self.context.ok() and not stop.is_set():
+                if self._resets_asked:
+                    self._reset()
                 if self._diverged is not None and self._p("exit_on_divergence"):
                     self._publish_diagnostics()
                     return EXIT_DIVERGED
@@ -272,7 +279,7 @@ class SimNode(Node):
                     self._take_step()
                 elif self._paused or self._diverged is not None:
                     with self._answer:
-                        if self._step_run is None:
+                        if self._step_run is None and not self._resets_asked:
                             self._answer.wait(IDLE_WAIT)
                 elif self._mode == "realtime" and self._gated:
                     self._paced_period()
@@ -317,7 +324,7 @@ class SimNode(Node):
                 self._engage_hold(f"no effort command for {self._watchdog.timeout:.3f} s")
             if not self._gated:
                 self._wait_for_fresh_efforts()
-            k = self._steps
+            k = self._steps - self._reset_steps  # the publication schedule starts over with a reset
             run = min(n - done, *(every - k % every for every in self._publish_periods))
             if self._scheduled:
                 run = min(run, run_due(self._scheduled, self.now_ns, self._dt_ns))
@@ -329,7 +336,8 @@ class SimNode(Node):
                 self._on_divergence(exc)
                 return
             done += run
-            k = self._steps = k + run
+            self._steps += run
+            k += run
             if k % self._clock_every == 0:
                 self._publish_clock()
             if not self._gated and k % self._state_every == 0:
@@ -449,7 +457,7 @@ class SimNode(Node):
             self._lockstep_period(stepping=True)
         else:
             with self._physics:  # to the next state's step: the state goes out at its end
-                self._advance(self._state_every - self._steps % self._state_every)
+                self._advance(self._state_every - (self._steps - self._reset_steps) % self._state_every)
         with self._answer:
             if self._step_run is not run:  # ended meanwhile (a play, a reset)
                 return
@@ -538,6 +546,9 @@ class SimNode(Node):
         """Applied now, or at the step its stamp names when that is still ahead of sim time."""
         try:
             stamp, switches = magnet_command_from_msg(msg)
+            if 0 < stamp < self._offset_ns:  # for the time line a reset ended (in flight when it came)
+                self._counts["commands_before_reset"] += 1
+                return None
             if stamp:  # unstamped: before the next step, outside the order
                 self._magnet_order.admit(stamp)
         except InputError as exc:
@@ -557,6 +568,9 @@ class SimNode(Node):
         """A rig's force on a foot, from the step its stamp names; zero force and rate remove it."""
         try:
             load = external_force_from_msg(msg)
+            if 0 < load.stamp < self._offset_ns:
+                self._counts["commands_before_reset"] += 1
+                return None
             if load.stamp:
                 self._force_order.admit(load.stamp)
         except InputError as exc:
@@ -613,23 +627,36 @@ class SimNode(Node):
             return State.PLAYING
         return State.STOPPED if self._stopped else State.PAUSED
 
-    def set_sim_state(self, target: int) -> Outcome:
-        """Play, pause or stop (reset, then paused)."""
+    def set_sim_state(self, target: int, done: Callable[[Outcome], None]) -> None:
+        """Play, pause or stop (paused, then reset by the loop); ``done`` gets the outcome."""
         change = transition(self.sim_state, target)
-        if change.outcome.ok:
-            self._set_paused(change.state is not State.PLAYING)  # first: no step between a stop's reset and its pause
-            if change.reset:
-                self._reset("the simulation was stopped")
-            self._stopped = change.state is State.STOPPED
-            self.get_logger().info(f"simulation {change.state.name.lower()} at {self.now_ns * 1e-9:.4f} s")
-        return change.outcome
+        if not change.outcome.ok:
+            return done(change.outcome)
+        self._set_paused(change.state is not State.PLAYING)  # first: no step between a stop's reset and its pause
+        self.get_logger().info(f"simulation {change.state.name.lower()} at {self.now_ns * 1e-9:.4f} s")
 
-    def reset_sim(self, scope: int) -> Outcome:
-        """Reset what ``scope`` asks for (the state; time runs on)."""
+        def settled() -> None:
+            self._stopped = change.state is State.STOPPED
+            done(change.outcome)
+
+        if change.reset:
+            return self._request_reset("the simulation was stopped", settled)
+        return settled()
+
+    def reset_sim(self, scope: int, done: Callable[[Outcome], None]) -> None:
+        """Reset what ``scope`` asks for (the state; time runs on); ``done`` gets the outcome."""
         plan = reset_plan(scope)
-        if plan.reset_state:
-            self._reset("the simulation was reset")
-        return plan.outcome
+        if not plan.reset_state:
+            return done(plan.outcome)
+        return self._request_reset("the simulation was reset", lambda: done(plan.outcome))
+
+    def _request_reset(self, why: str, then: Callable[[], None]) -> None:
+        """Have the loop reset between two control periods (never inside one: a lockstep period's
+        answer belongs to the time line it was asked on), then call ``then``."""
+        with self._answer:
+            self._end_step_run(why)
+            self._resets_asked.append(then)
+            self._answer.notify_all()
 
     def begin_steps(self, run: StepRun) -> Outcome | None:
         """Hand a client's step request to the loop, or say why not."""
@@ -653,12 +680,16 @@ class SimNode(Node):
             self._stopped = False
         self.get_logger().info(f"base set to {state.pose.position.round(4).tolist()} at {self.now_ns * 1e-9:.4f} s")
 
-    def _reset(self, why: str) -> None:
-        """The robot back at its start state, commands and loads cleared, the reset notice sent."""
+    def _reset(self) -> None:
+        """The robot back at its start state, commands and loads cleared, the reset notice sent; the
+        clients that asked for it are answered."""
         with self._answer:
-            self._end_step_run(why)
+            asked, self._resets_asked = self._resets_asked, []
         with self._physics:
-            self._offset_ns = self.now_ns  # the clock never runs backwards
+            # the clock never runs backwards: the new time line starts at the next whole second, where
+            # every periodic schedule (states, IK solves, gravity, telemetry) stands as it does at 0,
+            # so the run after a reset is the run from a fresh start, shifted by whole seconds
+            self._offset_ns = -(-(self.now_ns + 1) // RESET_ALIGN_NS) * RESET_ALIGN_NS
             self._reset_steps = self._steps
             self._scheduled.clear()
             self._loads.clear()
@@ -680,6 +711,8 @@ class SimNode(Node):
             self._pub_reset.publish(notice)  # before the first state after it: the nodes start over
             self._publish_state()
         self.get_logger().info(f"reset to the initial state at sim time {self.now_ns * 1e-9:.4f} s")
+        for then in asked:
+            then()
 
     # --- hold and divergence --------------------------------------------------------------------
     def _engage_hold(self, why: str) -> None:
@@ -706,7 +739,7 @@ class SimNode(Node):
         self._pub_joints.publish(
             self._joint_writer.fill(now, sim.joint_positions(), sim.joint_velocities(), sim.joint_efforts())
         )
-        if self._steps % self._odom_every == 0:
+        if (self._steps - self._reset_steps) % self._odom_every == 0:
             body, qvel = sim.body_pose(), sim.data.qvel
             self._pub_odom.publish(self._odom_writer.fill(now, body.position, body.quat, qvel[0:3], qvel[3:6]))
 
@@ -747,7 +780,7 @@ class SimNode(Node):
         return viewer
 
     def _toggle_pause(self) -> None:
-        self.set_sim_state(State.PAUSED if not self._paused else State.PLAYING)
+        self.set_sim_state(State.PAUSED if not self._paused else State.PLAYING, lambda outcome: None)
         self.get_logger().info("paused from the viewer" if self._paused else "resumed from the viewer")
 
 

@@ -29,6 +29,9 @@ COUNTED = (
     ("magnet_commands", "magnet_commands"),
     ("magnet_commands_past_due", "magnet_commands_past_due"),
     ("external_forces", "external_forces"),
+    ("commands_before_reset", "commands_before_reset"),
+    ("joint_commands", "joint_commands"),
+    ("resets", "resets"),
 )
 """(diagnostics key, the node's count) of the commands status."""
 

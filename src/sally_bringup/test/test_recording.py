@@ -1,0 +1,42 @@
+"""The run recorder starts its record again at a sim reset: the record is of the run after it, its
+times counted from the reset, and stragglers of the run before are left out."""
+
+import numpy as np
+from std_msgs.msg import Header
+
+from sally_bringup.recording import RunRecorder
+from sally_node_common.foot_states_msg import FootStateData, foot_states_to_msg
+from sally_node_common.sim_resets import RESET_TOPIC
+from sally_node_common.stamps import set_time
+from sally_node_common.stance import StanceMode
+
+FEET = ("FL", "FR", "BL", "BR")
+
+
+def feet(stamp: int, x: float):
+    one = FootStateData(
+        np.array([x, 0.0, 0.0]), np.array([1.0, 0, 0, 0]), np.zeros(3), StanceMode.FLOOR, True, 0.0, 0.0
+    )
+    return foot_states_to_msg(stamp, dict.fromkeys(FEET, one))
+
+
+def notice(stamp: int) -> Header:
+    header = Header(frame_id="world")
+    set_time(header.stamp, stamp)
+    return header
+
+
+def test_a_reset_starts_the_record_again_counted_from_it():
+    recorder = RunRecorder()
+    recorder.feed(RESET_TOPIC, notice(500_000_000))  # a kept notice of a reset before this run: ignored
+    for stamp in (0, 5_000_000, 10_000_000):
+        recorder.feed("/sally/foot_states", feet(stamp, 1.0))
+    assert recorder.record.reset_at is None and len(recorder.record.feet) == 3
+    recorder.feed(RESET_TOPIC, notice(3_000_000_000))
+    recorder.feed("/sally/foot_states", feet(15_000_000, 9.0))  # in flight at the reset: left out
+    for stamp in (3_000_000_000, 3_005_000_000):
+        recorder.feed("/sally/foot_states", feet(stamp, 2.0))
+    record = recorder.record
+    assert record.reset_at == 3.0
+    assert [s.t for s in record.feet] == [0.0, 0.005]
+    assert all(s.position["FL"][0] == 2.0 for s in record.feet)
