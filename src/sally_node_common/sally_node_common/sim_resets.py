@@ -1,11 +1,13 @@
 """The sim's reset notice: ``/sally_sim/reset`` (``std_msgs/Header``, kept), stamped with the sim
 time the reset took effect. Pure but for :func:`subscribe_resets`.
 
-``~/reset`` puts the robot back in its initial state while sim time runs on (stamps never go back),
-so nothing in the states themselves says that the world jumped. Each node that keeps state across
+A reset (``ResetSimulation``, or a stop) puts the robot back in its initial state while sim time
+runs on (stamps never go back; the new time line starts at the next whole second), so nothing in
+the states themselves says that the world jumped. Each node that keeps state across
 steps (the controller's integral, the IK's stance locks, the sequencer's phase) follows the notice:
 :class:`ResetWatch` says which notices are news to it (a node started after a reset, e.g. one
-restarted after a crash, gets the kept notice of a reset it never saw and ignores it).
+restarted after a crash, gets the kept notice of a reset it never saw and ignores it), and which
+commands are stale (stamped for the time line a reset ended).
 """
 
 from __future__ import annotations

@@ -11,7 +11,8 @@ logged every ``telemetry_period`` of sim time.
 
 The run ends when the campaign is done (its last foot planted and held), fails (a phase refused; at
 the end, a planted foot without its magnet on and in wall contact) or ``duration`` of sim time
-passes; IK rejections of its input are logged and counted in the final message: the node publishes a
+passes (counted from the run's start: 0, or a sim reset, after which the sequence starts again);
+IK rejections of its input are logged and counted in the final message: the node publishes a
 final status and, with ``exit_when_done``, exits 0 on success and 1 on failure, which a runner takes
 as the end of the graph.
 

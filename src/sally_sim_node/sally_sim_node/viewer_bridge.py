@@ -1,6 +1,6 @@
 """The MuJoCo viewer beside the sim node (``headless:=false``): opened on the node's model and data,
 synced from the physics loop at most 30 times a wall second, each magnet's force drawn as an arrow;
-Space pauses and resumes the sim (as ``~/pause`` does)."""
+Space pauses and plays the sim (as ``SetSimulationState`` does)."""
 
 from __future__ import annotations
 
