@@ -16,6 +16,7 @@ import time
 
 import numpy as np
 import pytest
+from action_msgs.msg import GoalStatus
 from diagnostic_msgs.msg import DiagnosticArray
 from rclpy.action import ActionClient
 from rclpy.qos import QoSProfile, ReliabilityPolicy
@@ -88,6 +89,20 @@ class StandardClient:
 
     def entity(self, name: str):
         return self.call(GetEntityState, "get_entity_state", GetEntityState.Request(entity=name))
+
+    def cancel_after(self, steps: int, feedback_before_cancel: int = 20):
+        """SimulateSteps for ``steps``, cancelled after some feedback: (status, result, last feedback)."""
+        assert self.steps.wait_for_server(timeout_sec=30.0), "simulate_steps not available"
+        feedback: list = []
+        sent = self.steps.send_goal_async(SimulateSteps.Goal(steps=steps), feedback_callback=feedback.append)
+        assert wait_until(sent.done, 30.0), "the goal was not answered"
+        handle = sent.result()
+        assert wait_until(lambda: len(feedback) >= feedback_before_cancel, 60.0), "no feedback"
+        canceling = handle.cancel_goal_async()
+        assert wait_until(canceling.done, 30.0), "the cancel was not answered"
+        done = handle.get_result_async()
+        assert wait_until(done.done, 60.0), "the cancelled goal did not end"
+        return done.result().status, done.result().result.result, feedback[-1].feedback
 
     def simulate(self, steps: int, timeout: float = 120.0):
         """SimulateSteps: (result message, feedback messages)."""
@@ -169,6 +184,11 @@ def test_a_standard_client_pauses_steps_moves_resets_and_plays_the_sim(graph, pr
     assert plate.result.result == FAILED and "static" in plate.result.error_message
     zero = client.call(StepSimulation, "step_simulation", StepSimulation.Request(steps=0))
     assert zero.result.result == FAILED
+    before = stamp_ns(client.entity("sally").state.header.stamp)
+    status, result, last = client.cancel_after(100_000)
+    assert status == GoalStatus.STATUS_CANCELED and result.result == FAILED and "cancelled" in result.error_message
+    stepped = stamp_ns(client.entity("sally").state.header.stamp) - before
+    assert last.completed_steps * 1_000_000 <= stepped < 100_000 * 1_000_000, "stopped where it was cancelled"
 
     reset = client.call(ResetSimulation, "reset_simulation", ResetSimulation.Request())
     assert reset.result.result == OK, reset.result.error_message
