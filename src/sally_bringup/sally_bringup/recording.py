@@ -36,7 +36,10 @@ class RunRecorder:
     again from it, and the record is of that run, its times counted from the reset.
     """
 
-    def __init__(self, probe: Probe | None = None) -> None:
+    def __init__(self, probe: Probe | None = None, streams: bool = True) -> None:
+        """``streams`` false: a probe takes only the verdicts, the diagnostics and the reset notices,
+        not the 50-200 Hz streams (a composed container keeps the run's record itself: reading them
+        here would only make it serialize them for DDS)."""
         self.record = RunRecord()
         self._last_phase: tuple[str, str] | None = None
         self._base_ns = 0
@@ -53,8 +56,9 @@ class RunRecorder:
             RESET_TOPIC: (Header, self._on_reset),
         }
         """Topic -> (message type, handler)."""
+        self.recordings: dict = {}
         if probe is not None:
-            self._subscribe(probe)
+            self._subscribe(probe, streams)
 
     def feed(self, topic: str, msg) -> None:
         """Hand ``msg`` of ``topic`` to its handler (topics without one are ignored)."""
@@ -62,15 +66,19 @@ class RunRecorder:
         if entry is not None:
             entry[1](msg)
 
-    def _subscribe(self, probe: Probe) -> None:
-        self.recordings = {
-            "/sally/foot_states": probe.record(FootStates, "/sally/foot_states", on_message=self._on_feet),
-            "/sally/magnets": probe.record(MagnetArray, "/sally/magnets", on_message=self._on_magnets),
-            "/sally/ik_target": probe.record(IKTarget, "/sally/ik_target", on_message=self._on_target),
-            "/sally/sequence_status": probe.record(
-                SequenceStatus, "/sally/sequence_status", on_message=self._on_status
-            ),
-        }
+    def _subscribe(self, probe: Probe, streams: bool) -> None:
+        self.recordings = (
+            {}
+            if not streams
+            else {
+                "/sally/foot_states": probe.record(FootStates, "/sally/foot_states", on_message=self._on_feet),
+                "/sally/magnets": probe.record(MagnetArray, "/sally/magnets", on_message=self._on_magnets),
+                "/sally/ik_target": probe.record(IKTarget, "/sally/ik_target", on_message=self._on_target),
+                "/sally/sequence_status": probe.record(
+                    SequenceStatus, "/sally/sequence_status", on_message=self._on_status
+                ),
+            }
+        )
         self.result = probe.record(SequenceStatus, "/sally/sequence_result", LATCHED, on_message=self._on_result)
         self.pulloff = probe.record(PullOffResult, "/sally/pulloff_result", LATCHED, on_message=self._on_pulloff)
         self.diagnostics = probe.record(DiagnosticArray, "/diagnostics", 10, on_message=self._on_diagnostics)

@@ -130,7 +130,7 @@ class GraphRun:
             domain, self.run_dir / "logs", self.out
         )  # before the probe: an in-process backend sets up rmw's environment
         probe = Probe(domain, name="sally_runner")
-        recorder = RunRecorder(probe)
+        recorder = RunRecorder(probe, streams=not self.composed)  # composed: the container keeps the record
         mcap, live, tap = self._open_taps(probe)
         interrupted = timed_out = False
         failure: str | None = None
@@ -160,7 +160,8 @@ class GraphRun:
                 verdict = lambda: recorder.record.result is not None or recorder.record.pulloff is not None  # noqa: E731
                 wait_until(verdict, 2.0)
                 # the verdict's own topic can overtake the last foot states and status before it
-                if not wait_until(lambda: not recorder.record.behind_result(), CATCH_UP_WAIT):
+                # (composed: the container's record is whole when it ends)
+                if not self.composed and not wait_until(lambda: not recorder.record.behind_result(), CATCH_UP_WAIT):
                     self.say(f"the record stops short of the verdict: {recorder.record.behind_result()}")
                 if exited is not None and exited != DIVERGED and backend.failed(exited) and not verdict():
                     failure = self.exit_reason(exited)  # it ended the graph without a verdict: say why
@@ -330,16 +331,15 @@ class GraphRun:
         """Wait until every node's topics are matched both ways, then start sim time. A required
         node that exits meanwhile ends the wait at once (:class:`NodeExitedError`)."""
         names = self.node_names
-        recordings = (
-            [recorder.recordings[t] for t in ("/sally/foot_states", "/sally/ik_target")] if "ik" in names else []
-        )
+        streams = ("/sally/foot_states", "/sally/ik_target") if "ik" in names else ()
+        recordings = [recorder.recordings[t] for t in streams if t in recorder.recordings]
         from sally_interfaces.msg import IKTarget
         from sally_node_common.qos import KEPT
 
         # the sequencer's ready tick (stamp 0, kept): its commands reach the sim and the IK
         heard = [probe.record(IKTarget, "/sally/ik_target", KEPT)] if "sequencer" in names else []
         try:
-            start_sim_time(probe, names, self.backend.gone, recordings, heard)
+            start_sim_time(probe, names, self.backend.gone, recordings, heard, runner_reads=bool(recorder.recordings))
         finally:
             for rec in heard:
                 probe.node.destroy_subscription(rec.subscription)
@@ -363,17 +363,19 @@ class GraphRun:
         return None
 
 
-def readiness(names: set[str]) -> tuple[dict[str, int], dict[str, int]]:
+def readiness(names: set[str], runner_reads: bool = True) -> tuple[dict[str, int], dict[str, int]]:
     """Publisher and subscriber counts per topic that show every node of a graph is up and matched
-    (the runner's probe records /sally/foot_states, /sally/ik_target and /sally/magnets itself)."""
+    (``runner_reads``: the runner's probe records /sally/foot_states, /sally/ik_target and
+    /sally/magnets itself; it reads the sequencer's ready tick on /sally/ik_target either way)."""
     controller, ik = "controller" in names, "ik" in names
     publishers = {"/joint_states": 1, **({"/sally/joint_efforts": 1} if controller else {})}
     subscribers = {"/joint_states": int(controller) + int(ik) or 1, "/sally/magnet_cmd": 1}
     if ik:
-        subscribers.update({"/sally/foot_states": 2, "/sally/ik_target": 2})
+        subscribers.update({"/sally/foot_states": 1 + int(runner_reads), "/sally/ik_target": 2})
+        publishers["/sally/foot_states"] = 1
     if "pulloff" in names:  # the rig arms (sends its stamped commands) once the sim reads them
         publishers.update({"/sally/magnet_cmd": 1, "/sally_sim/external_force": 1})
-        subscribers.update({"/sally_sim/external_force": 1, "/sally/magnets": 2})
+        subscribers.update({"/sally_sim/external_force": 1, "/sally/magnets": 1 + int(runner_reads)})
     return publishers, subscribers
 
 
@@ -387,6 +389,7 @@ def start_sim_time(
     exited: Callable[[], str | None] = lambda: None,
     recordings: Sequence = (),
     heard: Sequence = (),
+    runner_reads: bool = True,
 ) -> None:
     """Once the nodes ``names`` are matched both ways (:func:`readiness`), each of the probe's
     ``recordings`` has its publisher and each of ``heard`` a message, unpause the sim. ``exited()``
@@ -399,7 +402,7 @@ def start_sim_time(
     from simulation_interfaces.msg import SimulationState
 
     node = probe.node
-    publishers, subscribers = readiness(names)
+    publishers, subscribers = readiness(names, runner_reads)
 
     def matched() -> bool:
         gone = exited()
