@@ -25,8 +25,10 @@ With the world outside the host (rviz, a recorder, a test probe, a hardware driv
 injector), every topic stays on DDS:
 
 * Each hosted publisher is a real publisher. A message goes out on DDS, serialized once, when a
-  subscription outside the host is matched, and always on transient-local topics (late outside
-  readers get their history). With nobody outside, nothing is serialized.
+  subscription outside the host is matched. On a transient-local topic, when the first outside
+  reader matches, the kept messages go out at once (a late outside reader gets the history, as from
+  a transient-local writer), then every new one while it stays. With nobody outside, nothing is
+  serialized (and no hosted subscription takes its own host's copies).
 * Each hosted subscription is also a real (raw) DDS subscription, so outside publishers reach it.
   What it receives from a hosted publisher through DDS (byte for byte a message the host published
   on that topic recently) is dropped there, before it is converted: nothing is delivered twice.
@@ -49,6 +51,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from rclpy.event_handler import PublisherEventCallbacks
 from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 from rclpy.serialization import deserialize_message, serialize_message
@@ -107,6 +110,11 @@ class HostedPublisher:
         self.topic = publisher.topic_name
         self._latched = qos.durability == DurabilityPolicy.TRANSIENT_LOCAL
         self._kept: deque | None = deque(maxlen=max(1, qos.depth)) if self._latched else None
+        self._outside = False
+        """A transient-local topic is being published on DDS: a reader outside the host is matched."""
+        self._lock = threading.Lock()
+        """Keeps the kept messages, the outside flag and what went to DDS consistent between the
+        publishing threads and the executor's matched events."""
 
     def publish(self, msg) -> None:
         """Publish ``msg``: handed to the hosted readers, the taps and, when someone outside reads, DDS."""
@@ -119,13 +127,39 @@ class HostedPublisher:
             self.real.publish(msg)
             return
         readers = self._host.readers(self.topic, self.qos)
-        if self._kept is not None:
-            self._kept.append(msg)
-        if self._latched or self.real.get_subscription_count() > len(readers):
-            data = serialize_message(msg)
-            self._host.remember(self.topic, data)
-            self.real.publish(data)
+        if self._kept is None:
+            if self.real.get_subscription_count() > len(readers):
+                self._to_dds(msg)
+        else:
+            with self._lock:
+                self._kept.append(msg)
+                self._follow_outside(readers, msg)
         self._host.deliver(readers, msg)
+
+    def _to_dds(self, msg) -> None:
+        data = serialize_message(msg)
+        self._host.remember(self.topic, data)
+        self.real.publish(data)
+
+    def _follow_outside(self, readers: list, msg=None) -> None:
+        """(Under ``_lock``, transient-local only.) Publish on DDS while a reader outside the host is
+        matched: when one appears, the kept messages first (late readers get their history, as from
+        a transient-local writer), then each new one (``msg``); with none, nothing is serialized."""
+        outside = self.real.get_subscription_count() > len(readers)
+        if outside and not self._outside:
+            for kept in self._kept or ():
+                self._to_dds(kept)
+        elif outside and msg is not None:
+            self._to_dds(msg)
+        self._outside = outside
+
+    def on_matched(self, _info=None) -> None:
+        """A reader matched or left (the executor's event): a late outside reader gets the kept
+        messages at once, not at the next publication (a latched topic may never publish again)."""
+        if self._kept is None:
+            return
+        with self._lock:
+            self._follow_outside(self._host.readers(self.topic, self.qos))
 
     def kept(self) -> list:
         """The messages a transient-local publisher keeps for late readers."""
@@ -253,8 +287,14 @@ class _HostedMixin(Node):
 
     def create_publisher(self, msg_type, topic, qos_profile, **kwargs):
         qos = _profile(qos_profile)
+        made: list[HostedPublisher] = []
+        if qos.durability == DurabilityPolicy.TRANSIENT_LOCAL:
+            events = kwargs.setdefault("event_callbacks", PublisherEventCallbacks())
+            if events.matched is None:
+                events.matched = lambda info: made[0].on_matched(info) if made else None
         real = super().create_publisher(msg_type, topic, qos, **kwargs)
         publisher = HostedPublisher(self._host, real, qos)
+        made.append(publisher)
         self._host.add_publisher(publisher)
         return publisher
 
