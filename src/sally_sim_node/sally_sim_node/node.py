@@ -129,9 +129,9 @@ class SimNode(Node):
         self._stopped = False
         """Paused at the start state by a stop (SimulationState STOPPED) and not stepped since."""
         self._step_run: StepRun | None = None
+        """The steps a client asked for while paused, taken by the loop (read and changed under _answer)."""
         self._resets_asked: list[Callable[[], None]] = []
         """What to call once the loop has reset (resets asked by clients; read and changed under _answer)."""
-        """The steps a client asked for while paused, taken by the loop (read and changed under _answer)."""
         self._stop = threading.Event()
         self._diverged: DivergenceError | None = None
         self._physics = threading.RLock()
