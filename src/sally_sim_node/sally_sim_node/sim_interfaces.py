@@ -141,13 +141,14 @@ class SimulationInterfaces:
 
     async def _run(self, steps: int, feedback=None, cancelled=None) -> Outcome:
         """Hand ``steps`` to the loop and await their end (or the refusal)."""
-        done: Future[Outcome] = Future()
-        run = StepRun(steps, feedback or (lambda d, r: None), done.set_result, cancelled or (lambda: False))
-        refused = self._controls.begin_steps(run)
-        if refused is not None:
-            return refused
-        outcome = await done
-        return outcome if outcome is not None else Outcome(Code.OPERATION_FAILED, "the step request was dropped")
+
+        def ask(done: Callable[[Outcome], None]) -> None:
+            run = StepRun(steps, feedback or (lambda d, r: None), done, cancelled or (lambda: False))
+            refused = self._controls.begin_steps(run)
+            if refused is not None:
+                done(refused)
+
+        return await self._outcome(ask)
 
     async def _step(self, request, response):
         _result(response.result, await self._run(int(request.steps)))
@@ -197,10 +198,17 @@ class SimulationInterfaces:
         response.states = [entity_state_to_msg(self._controls.entity_kinematics(n), now) for n in names or []]
         return response
 
-    def _entity_info(self, request, response):
-        entity = entities.BY_NAME.get(request.entity)
+    @staticmethod
+    def _known(name: str, response) -> entities.Entity | None:
+        """The entity called ``name``, or None with ``response`` answered NOT_FOUND."""
+        entity = entities.BY_NAME.get(name)
         if entity is None:
-            _result(response.result, Outcome(Code.NOT_FOUND, UNKNOWN.format(request.entity)))
+            _result(response.result, Outcome(Code.NOT_FOUND, UNKNOWN.format(name)))
+        return entity
+
+    def _entity_info(self, request, response):
+        entity = self._known(request.entity, response)
+        if entity is None:
             return response
         response.info.category.category = int(entity.category)
         response.info.description = entity.description
@@ -208,17 +216,15 @@ class SimulationInterfaces:
         return response
 
     def _entity_state(self, request, response):
-        if request.entity not in entities.BY_NAME:
-            _result(response.result, Outcome(Code.NOT_FOUND, UNKNOWN.format(request.entity)))
+        if self._known(request.entity, response) is None:
             return response
         response.state = entity_state_to_msg(self._controls.entity_kinematics(request.entity), self._controls.now_ns)
         _result(response.result, Outcome(Code.OK))
         return response
 
     def _set_entity_state(self, request, response):
-        entity = entities.BY_NAME.get(request.entity)
+        entity = self._known(request.entity, response)
         if entity is None:
-            _result(response.result, Outcome(Code.NOT_FOUND, UNKNOWN.format(request.entity)))
             return response
         if entity.name != entities.ROBOT:
             _result(response.result, Outcome(Code.OPERATION_FAILED, f"{entity.name} is static: part of the model"))
