@@ -1,10 +1,15 @@
-"""The composed graph's own recording: what the host hands over is written, serialized once, in
-order, and the file reads back as the raw tap's does."""
+"""The composed graph's own recording: what the host hands over is serialized once, sent to a writer
+process of its own, written in order, and the file reads back as the raw tap's does; a writer that
+cannot write, or dies, stops the recording (said once, with the reason), never the publisher."""
 
 from __future__ import annotations
 
+import io
 import os
+import signal
+import time
 
+import pytest
 from mcap.reader import make_reader
 from mcap_ros2.decoder import DecoderFactory
 from rclpy.serialization import serialize_message
@@ -12,6 +17,10 @@ from std_msgs.msg import Bool, String
 
 from sally_bringup.host_recording import HostRecording
 from sally_bringup.mcap_recording import McapRecorder, message_counts
+from sally_bringup.mcap_writer import FRAME, STOPPED, frames, say_stopped, serve
+from sally_bringup.processes import wait_until
+
+pytestmark = pytest.mark.timeout(60)
 
 
 def test_queued_messages_are_written_in_order_and_read_back(tmp_path):
@@ -22,23 +31,79 @@ def test_queued_messages_are_written_in_order_and_read_back(tmp_path):
         serialized.append(msg)
         return serialize_message(msg)
 
-    recording = HostRecording(McapRecorder(path), serialize)
-    for i in range(500):
+    stops: list[str] = []
+    recording = HostRecording(path, on_stop=stops.append, serialize=serialize)
+    for i in range(5000):
         recording("/robot_description", String(data=f"m{i}"), 1_000 + i)
-    recording("/sally_sim/holding", serialize_message(Bool(data=True)), 5_000)  # an outside message: bytes
+    recording("/sally_sim/holding", serialize_message(Bool(data=True)), 9_000)  # an outside message: bytes
+    recording("/not/recorded", String(data="x"), 9_001)  # not a topic of the run: left out
     recording.close()
-    assert len(serialized) == 500  # bytes are written as they came
+    assert stops == [] and recording.stopped is None
+    assert len(serialized) == 5000  # bytes are written as they came, once each
     with open(path, "rb") as stream:
         reader = make_reader(stream, decoder_factories=[DecoderFactory()])
         decoded = [
             (channel.topic, message.log_time, msg) for _, channel, message, msg in reader.iter_decoded_messages()
         ]
-    assert [msg.data for topic, _, msg in decoded if topic == "/robot_description"] == [f"m{i}" for i in range(500)]
-    assert decoded[-1][0] == "/sally_sim/holding" and decoded[-1][2].data is True and decoded[-1][1] == 5_000
-    assert message_counts(path) == {"/robot_description": 500, "/sally_sim/holding": 1}
+    assert [msg.data for topic, _, msg in decoded if topic == "/robot_description"] == [f"m{i}" for i in range(5000)]
+    assert decoded[-1][0] == "/sally_sim/holding" and decoded[-1][2].data is True and decoded[-1][1] == 9_000
+    assert message_counts(path) == {"/robot_description": 5000, "/sally_sim/holding": 1}
 
 
-def test_a_failed_write_stops_the_recording_and_the_rest_is_dropped(tmp_path):
+def test_a_file_that_cannot_be_written_stops_the_recording_not_the_publisher(tmp_path):
+    stops: list[str] = []
+    recording = HostRecording("/dev/full", on_stop=stops.append)  # every write: no space left on device
+    assert wait_until(lambda: stops, 30.0), "the writer never said it stopped"
+    start = time.monotonic()
+    for i in range(2000):
+        recording("/robot_description", String(data=f"m{i}"), i)
+    assert time.monotonic() - start < 5.0, "the publisher was held up"
+    recording.close()
+    assert len(stops) == 1 and "No space left on device" in stops[0] and recording.stopped == stops[0]
+
+
+def test_a_writer_killed_mid_run_stops_the_recording_and_keeps_what_it_wrote(tmp_path):
+    path = tmp_path / "run.mcap"
+    stops: list[str] = []
+    recording = HostRecording(path, on_stop=stops.append)
+    for i in range(100):
+        recording("/robot_description", String(data=f"m{i}"), i)
+    assert wait_until(lambda: path.exists() and path.stat().st_size > 0, 30.0), "the writer never opened the file"
+    os.kill(recording._writer.pid, signal.SIGKILL)
+    i = 100
+    while not stops and i < 1_000_000:  # published on until the pipe says the writer is gone
+        recording("/robot_description", String(data=os.urandom(100).hex()), i)
+        i += 1
+        if i % 1000 == 0:
+            time.sleep(0.01)
+    recording.close()
+    assert len(stops) == 1 and "writer process ended" in stops[0], stops
+    assert path.exists()  # what it wrote stays (a streaming reader gets the whole chunks)
+
+
+def frame(index: int, data: bytes, log_time: int) -> bytes:
+    return FRAME.pack(index, len(data), log_time) + data
+
+
+def test_frames_are_read_whole_across_reads_and_a_cut_one_is_dropped():
+    stream = b"".join(frame(i % 3, bytes([i % 256]) * i, 10 * i) for i in range(300))
+    cut = stream + FRAME.pack(1, 50, 7) + b"x" * 10  # a writer that died mid-frame
+
+    class Trickle(io.RawIOBase):
+        """Gives at most 7 bytes a read: frames split anywhere."""
+
+        def __init__(self, data: bytes) -> None:
+            self.data = data
+
+        def read(self, n: int = -1) -> bytes:
+            out, self.data = self.data[:7], self.data[7:]
+            return out
+
+    got = list(frames(Trickle(cut)))  # type: ignore[arg-type]
+    assert got == [(i % 3, 10 * i, bytes([i % 256]) * i) for i in range(300)]
+
+
+def test_a_full_disk_in_the_writer_says_stopped_once_and_keeps_what_was_written(tmp_path):
     class Full:
         def __init__(self, path):
             self.raw = open(path, "wb", buffering=0)  # noqa: SIM115 - closed by the recorder
@@ -59,12 +124,49 @@ def test_a_failed_write_stops_the_recording_and_the_rest_is_dropped(tmp_path):
         def close(self):
             self.raw.close()
 
-    stops: list[str] = []
     path = tmp_path / "run.mcap"
-    recording = HostRecording(McapRecorder(path, on_stop=stops.append, open_file=Full))
-    for i in range(20_000):
-        recording("/robot_description", String(data=os.urandom(200).hex()), i)  # 8 MB, hardly compressible
-    recording.close()
-    assert len(stops) == 1 and "No space left on device" in stops[0]
+    out = io.StringIO()
+    recorder = McapRecorder(path, on_stop=lambda why: say_stopped(out, why), open_file=Full)
+    topics = ["/robot_description"]
+    data = [serialize_message(String(data=os.urandom(200).hex())) for _ in range(20_000)]  # 8 MB, hardly compressible
+    assert serve(io.BytesIO(b"".join(frame(0, d, i) for i, d in enumerate(data))), topics, recorder) == 20_000
+    recorder.close()
+    lines = out.getvalue().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"{STOPPED}\t") and "No space left on device" in lines[0]
     held = message_counts(path)["/robot_description"]
-    assert 0 < held < 20_000 and f"holds the first {held} messages" in stops[0]
+    assert 0 < held < 20_000 and f"holds the first {held} messages" in lines[0]
+
+
+def test_a_container_killed_with_9_leaves_a_whole_file(tmp_path):
+    """The writer finishes the file when its input ends, however the container ended."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "run.mcap"
+    script = (
+        "import os, signal, time\n"
+        "from std_msgs.msg import String\n"
+        "from sally_bringup.host_recording import HostRecording\n"
+        f"recording = HostRecording({str(path)!r})\n"
+        "for i in range(3000):\n"
+        "    recording('/robot_description', String(data=f'm{i}'), i)\n"
+        "deadline = time.monotonic() + 30\n"
+        "while recording.pending and time.monotonic() < deadline:  # all sent to the writer\n"
+        "    time.sleep(0.01)\n"
+        "os.kill(os.getpid(), signal.SIGKILL)\n"
+    )
+    container = subprocess.run([sys.executable, "-c", script], timeout=60)
+    assert container.returncode == -signal.SIGKILL
+
+    def summary_written() -> bool:
+        from mcap.exceptions import McapError
+
+        try:
+            with open(path, "rb") as stream:
+                summary = make_reader(stream).get_summary()
+        except (McapError, EOFError, ValueError):
+            return False  # still being written
+        return summary is not None and summary.statistics is not None
+
+    assert wait_until(summary_written, 30.0), "the writer did not finish the file"
+    assert message_counts(path) == {"/robot_description": 3000}
