@@ -13,6 +13,10 @@ by its innermost frame that names one:
 * ``delivery``: the host handing messages between nodes;
 * ``other``: the rest (start-up, waiting threads' wake-ups).
 
+A sample whose innermost frame is a wait in ``threading`` (``Event.wait``, ``Condition.wait``: a
+thread blocked on a lock) is no CPU at all: py-spy's ``--nonblocking`` sampling cannot always tell
+a blocked thread from a running one. Such samples are ``idle`` and count in no part.
+
 :func:`cpu_ms_per_sim_ms` turns the counts into CPU milliseconds per millisecond of sim time.
 """
 
@@ -40,9 +44,15 @@ _RULES: tuple[tuple[str, str], ...] = (
 _DDS = ("rclpy/publisher", "rclpy/serialization", "spin_until_shutdown", "rclpy/executors", "rclpy/experimental")
 
 
+IDLE = "idle"
+"""A sample of a thread blocked in ``threading``'s waits (in no part)."""
+
+
 def part_of(stack: str) -> str:
     """The part one sample's stack (``frame;frame;...``, outermost first) belongs to."""
     frames = stack.split(";")
+    if "wait (" in frames[-1] and "threading.py" in frames[-1]:
+        return IDLE
     recording = any("host_recording" in f or "mcap_recording" in f for f in frames)
     if not recording and any(key in frames[-1] for key in _DDS):
         return "dds"

@@ -32,6 +32,11 @@ SIM = "thread (1): MainThread;run (sally_sim_node/node.py:253);_advance (sally_s
         (f"{SIM};_publish_tf (sally_sim_node/node.py:726)", "sim"),
         (f"{SIM};deliver (sally_node_common/host.py:204)", "delivery"),
         ("thread (1): MainThread;<module> (x:1)", "other"),
+        (
+            "thread (4): sally recording;_send (sally_bringup/host_recording.py:112);wait (threading.py:629);"
+            "wait (threading.py:331)",
+            "idle",
+        ),  # fmt: skip
     ],
 )
 def test_each_stack_goes_to_its_innermost_part(stack, part):
@@ -40,9 +45,10 @@ def test_each_stack_goes_to_its_innermost_part(stack, part):
 
 def test_counts_become_cpu_ms_per_sim_ms():
     lines = [f"{SIM};step (sally_sim_node/simulator.py:114) 300\n", "thread (2): x;spin_until_shutdown (a) 100\n"]
+    lines.append("thread (3): y;wait (threading.py:331) 50\n")  # blocked: in no part
     lines.append("bad")
     samples = samples_by_part(lines)
-    assert samples == {"physics": 300, "dds": 100}
+    assert samples == {"physics": 300, "dds": 100, "idle": 50}
     figures = cpu_ms_per_sim_ms(samples, 100.0, 2.0)  # 3 CPU s of physics over 2 s of sim
     assert set(figures) == set(PARTS)
     assert figures["physics"] == pytest.approx(1.5) and figures["dds"] == pytest.approx(0.5)
