@@ -8,7 +8,9 @@ process. Every topic stays on DDS for others (rviz, a recorder, the runner's pro
 injector). The process ends when a node that ends its graph (the sequencer, the pull-off rig)
 finishes, with that node's status (0 success, 1 failure), or 3 when the physics diverged, 2 when
 a node cannot start, 0 on SIGINT/SIGTERM. ``record_to:=PATH`` writes the run's MCAP from this
-process (:mod:`.host_recording`): no DDS between the publishers and the file.
+process and ``foxglove_to:=PORT`` serves it live over the Foxglove WebSocket protocol on
+127.0.0.1:PORT (0: a free one, said in the log), both through an outlet process of this process's
+own (:mod:`.host_recording`): no DDS between the publishers and the file or the viewer.
 """
 
 from __future__ import annotations
@@ -117,12 +119,14 @@ def run(
     record_to: str | None = None,
     record_file: str | None = None,
     own_endpoints_ignored: bool = False,
+    foxglove_to: int | None = None,
 ) -> int:
     """Host graph ``name`` here until it ends or ``stop`` is set; the process exit status.
     ``params_files`` (``--ros-args --params-file F``) go to every hosted node; ``record_to``: write
     the run's MCAP there from this process (:mod:`.host_recording`); ``record_file``: keep the run's
     record (what the report is computed from) here and write it there at the end
-    (:mod:`.record_file`); ``own_endpoints_ignored``: this process's DDS participant was given
+    (:mod:`.record_file`); ``foxglove_to``: serve it live on this port (:mod:`.host_recording`);
+    ``own_endpoints_ignored``: this process's DDS participant was given
     :data:`~sally_node_common.discovery.CONTAINER_PROFILE` (see :class:`~sally_node_common.host.Host`)."""
     import rclpy
     from rclpy.duration import Duration
@@ -141,11 +145,11 @@ def run(
     try:
         if record_file:
             run_record = keep_record(host)
-        if record_to:
+        if record_to or foxglove_to is not None:
             from .host_recording import open_recording
 
             recorder_node = rclpy.create_node("sally_recorder", context=context)
-            recording = open_recording(host, recorder_node, record_to)
+            recording = open_recording(host, recorder_node, record_to or None, foxglove_to)
         try:
             nodes = build(host, specs, context, params_files=params_files)
         except START_ERRORS as exc:
@@ -228,7 +232,11 @@ def main(argv: list[str] | None = None) -> int:
                 raise GraphError(f"argument {item!r} is not name:=value")
             values[key] = value
         record_to, record_file = values.pop("record_to", None), values.pop("record_file", None)
-        return run(argv[0], values, stop, params_files, record_to, record_file, own_endpoints_ignored)
+        foxglove_to = values.pop("foxglove_to", None)
+        if foxglove_to is not None and not (foxglove_to.isdigit() and int(foxglove_to) <= 65535):
+            raise GraphError(f"foxglove_to:={foxglove_to} is not a port number (0..65535; 0: any free one)")
+        port = int(foxglove_to) if foxglove_to is not None else None
+        return run(argv[0], values, stop, params_files, record_to, record_file, own_endpoints_ignored, port)
     except GraphError as exc:
         print(f"sally_composed: {exc}", file=sys.stderr)
         return EXIT_BAD_START

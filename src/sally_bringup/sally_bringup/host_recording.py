@@ -1,11 +1,13 @@
-"""A composed graph's recording, made by the process that publishes (``sally_composed
-record_to:=PATH``): the same ``run.mcap`` the runner's raw tap writes (every topic of
-:data:`~sally_bringup.raw_tap.TOPICS`, ``ros2`` profile, schemas), with no DDS in between.
+"""A composed graph's recording and live view, made by the process that publishes (``sally_composed
+record_to:=PATH foxglove_to:=PORT``): the same ``run.mcap`` the runner's raw tap writes (every
+topic of :data:`~sally_bringup.raw_tap.TOPICS`, ``ros2`` profile, schemas) and the same Foxglove
+server, with no DDS in between.
 
 The host hands over each published message as the object (:meth:`sally_node_common.host.Host.tap`).
 It is serialized once, in the publishing thread (a few µs), and its bytes are queued; a thread
-sends the queue in large writes (the interpreter lock released) to a writer process of its own
-(:mod:`.mcap_writer`), which builds the MCAP records, compresses the chunks and writes the file.
+sends the queue in large writes (the interpreter lock released) to an outlet process of its own
+(:mod:`.outlet`), which builds the MCAP records, compresses the chunks and writes the file, and
+serves the Foxglove WebSocket protocol.
 Measured on the f2w main job (2 cores): with the MCAP writer as a thread of the container the run
 took 1.7 times as long as unrecorded, its Python contending with the physics loop's for the lock.
 Messages from outside publishers come as the bytes DDS brought. Log time is the wall clock at
@@ -28,7 +30,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from .mcap_writer import FRAME, STOPPED
+from .outlet import FOXGLOVE, FRAME, STOPPED
 from .raw_tap import TOPICS
 from .recording import RECORDING_STATUS
 
@@ -44,17 +46,21 @@ WRITER_EXIT = 60.0
 
 
 class HostRecording:
-    """The host's tap into a :mod:`.mcap_writer` process writing ``path``.
+    """The host's tap into an :mod:`.outlet` process writing ``path`` and/or serving Foxglove on
+    ``foxglove_port`` (0: a free port).
 
-    ``on_stop(reason)`` is called once if the recording stops before :meth:`close` (the writer's
-    own reason, or that it is gone); :attr:`stopped` holds the reason."""
+    ``on_stop(reason)`` is called once if the recording stops before :meth:`close` (the outlet's
+    own reason, or that it is gone); :attr:`stopped` holds the reason. ``on_foxglove(url)`` is
+    called once the live server listens; :attr:`foxglove_url` holds its address."""
 
     def __init__(
         self,
-        path: Path,
+        path: Path | str | None,
         on_stop: Callable[[str], None] | None = None,
         topics: Mapping[str, str] = TOPICS,
         serialize: Callable[[Any], bytes] | None = None,
+        foxglove_port: int | None = None,
+        on_foxglove: Callable[[str], None] | None = None,
     ) -> None:
         if serialize is None:
             from rclpy.serialization import serialize_message
@@ -62,9 +68,14 @@ class HostRecording:
             serialize = serialize_message
         if list(topics) != list(TOPICS):
             raise ValueError("the writer process knows the topics of raw_tap.TOPICS, in that order")
-        self.path = Path(path)
+        if path is None and foxglove_port is None:
+            raise ValueError("nothing to do: give a path to record to, a Foxglove port or both")
+        self.path = Path(path) if path is not None else None
         self.stopped: str | None = None
         """Why the recording stopped before the end (None while it records)."""
+        self.foxglove_url: str | None = None
+        """The live server's address once it listens."""
+        self._on_foxglove = on_foxglove
         self._serialize = serialize
         self._on_stop = on_stop
         self._index = {topic: i for i, topic in enumerate(topics)}
@@ -75,8 +86,11 @@ class HostRecording:
         self._wake = threading.Event()
         self._done = False
         self._stop_lock = threading.Lock()
+        command = [sys.executable, "-m", "sally_bringup.outlet"]
+        command += ["--mcap", str(self.path)] if self.path is not None else []
+        command += ["--foxglove-port", str(foxglove_port)] if foxglove_port is not None else []
         self._writer = subprocess.Popen(
-            [sys.executable, "-m", "sally_bringup.mcap_writer", str(self.path)],
+            command,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=False,
@@ -117,7 +131,7 @@ class HostRecording:
                     while view:
                         view = view[os.write(self._fd, view) :]
                 except OSError as exc:  # the writer is gone (killed, crashed)
-                    self._stop(f"the MCAP writer process ended ({exc}); {self.path.name} holds what it wrote")
+                    self._stop(f"the outlet process ended ({exc}); the file holds what it wrote")
             self._in_flight = 0
             if done:
                 return
@@ -128,11 +142,16 @@ class HostRecording:
         return self._queued + self._in_flight
 
     def _listen(self) -> None:
-        """The writer's lines: ``stopped<TAB>reason`` when it stopped early."""
+        """The outlet's lines: ``stopped<TAB>reason`` when the recording stopped early,
+        ``foxglove<TAB>url`` once the live server listens."""
         for line in self._writer.stdout:  # type: ignore[union-attr]
-            word, _, why = line.decode(errors="replace").rstrip("\n").partition("\t")
+            word, _, text = line.decode(errors="replace").rstrip("\n").partition("\t")
             if word == STOPPED:
-                self._stop(why)
+                self._stop(text)
+            elif word == FOXGLOVE:
+                self.foxglove_url = text
+                if self._on_foxglove is not None:
+                    self._on_foxglove(text)
 
     def _stop(self, why: str) -> None:
         with self._stop_lock:
@@ -154,15 +173,16 @@ class HostRecording:
         except subprocess.TimeoutExpired:
             self._writer.kill()
             self._writer.wait()
-            self._stop(f"the MCAP writer did not finish {self.path.name} within {WRITER_EXIT:g} s")
+            self._stop(f"the outlet did not finish within {WRITER_EXIT:g} s")
         self._listener.join()
         if self._writer.returncode and self.stopped is None:
-            self._stop(f"the MCAP writer process ended with status {self._writer.returncode}")
+            self._stop(f"the outlet process ended with status {self._writer.returncode}")
 
 
-def open_recording(host, node, path) -> HostRecording:
-    """Record what ``host`` publishes into ``path``; ``node`` (not hosted) says the recording's
-    state on /diagnostics."""
+def open_recording(host, node, path, foxglove_port: int | None = None) -> HostRecording:
+    """Record what ``host`` publishes into ``path`` (None: no file) and serve it live on
+    ``foxglove_port`` (None: no server); ``node`` (not hosted) says the recording's state on
+    /diagnostics and the server's address in its log."""
     from diagnostic_msgs.msg import DiagnosticArray
 
     from sally_node_common.diagnostics import diagnostic_array, diagnostic_status
@@ -177,7 +197,11 @@ def open_recording(host, node, path) -> HostRecording:
         node.get_logger().error(f"the recording stopped: {why}; the run goes on")
         say("error", "stopped", why)
 
-    recording = HostRecording(path, on_stop=on_stop)
+    def on_foxglove(url: str) -> None:
+        node.get_logger().info(f"Foxglove: open a WebSocket connection to {url} in the Foxglove app")
+
+    recording = HostRecording(path, on_stop=on_stop, foxglove_port=foxglove_port, on_foxglove=on_foxglove)
     host.tap(recording, TOPICS)
-    say("ok", "recording")
+    if path is not None:
+        say("ok", "recording")
     return recording

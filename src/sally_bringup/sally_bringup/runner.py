@@ -242,12 +242,19 @@ class GraphRun:
         are (:mod:`.host_recording`), not this process over DDS."""
         return self.arguments["record"] == "true" and self.composed
 
+    @property
+    def serves_itself(self) -> bool:
+        """``foxglove:=true`` in a composed graph: the container serves Foxglove where the messages
+        are (:mod:`.host_recording`), not this process over DDS."""
+        return self.arguments["foxglove"] == "true" and self.composed
+
     def _arguments(self, spec: NodeSpec) -> tuple[str, ...]:
-        """:meth:`node_arguments`, and where a container hosting every node records the run (one
-        beside nodes apart does not: this process records)."""
+        """:meth:`node_arguments`, and where a container hosting every node records the run and
+        serves it live (one beside nodes apart does not: this process does)."""
         if not self.composed:
             return self.node_arguments(spec)
-        own = (f"record_to:={self.run_dir.resolve() / 'run.mcap'}",) if self.records_itself else ()
+        own: tuple[str, ...] = (f"record_to:={self.run_dir.resolve() / 'run.mcap'}",) if self.records_itself else ()
+        own += (f"foxglove_to:={self.arguments['foxglove_port']}",) if self.serves_itself else ()
         return (*self.node_arguments(spec), *own, f"record_file:={self.run_dir.resolve() / RECORD_FILE}")
 
     def _final_record(self, heard):
@@ -298,7 +305,11 @@ class GraphRun:
             else None
         )
         live = None
-        if self.arguments["foxglove"] == "true":
+        if self.serves_itself:
+            port = int(self.arguments["foxglove_port"])
+            where = f"ws://127.0.0.1:{port}" if port else "the address the graph's log gives (a free port)"
+            self.say(f"Foxglove: open a WebSocket connection to {where} in the Foxglove app (served by the container)")
+        elif self.arguments["foxglove"] == "true":
             from .foxglove_live import FoxgloveLive
 
             live = FoxgloveLive(port=int(self.arguments["foxglove_port"]))

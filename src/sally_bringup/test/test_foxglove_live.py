@@ -73,3 +73,45 @@ def test_a_websocket_client_sees_the_channels_and_decodes_their_messages(ros_dom
         live.close()
         tap_probe.close()
         source.close()
+
+
+def test_a_composed_graph_serves_foxglove_itself_with_every_topic(graph):
+    """``foxglove_to:=0``: the container's outlet process serves every topic of the graph where the
+    messages are published (no DDS reader outside); a client decodes the 1 kHz streams."""
+    import re
+
+    from sally_bringup.processes import wait_until
+    from sally_bringup.raw_tap import TOPICS as GRAPH_TOPICS
+
+    container = graph.start("graph", "sally_composed", argv=["hold", "pacing:=realtime", "foxglove_to:=0"])
+    found: list[str] = []
+
+    def url() -> bool:
+        found[:] = re.findall(r"ws://127\.0\.0\.1:\d+", container.log_text())
+        return bool(found)
+
+    assert wait_until(url, 60.0), f"no Foxglove address in the container's log:\n{container.log_text()[-2000:]}"
+    with connect(found[0], subprotocols=["foxglove.sdk.v1"], open_timeout=10) as ws:
+        advertised: dict[str, dict] = {}
+        deadline = time.monotonic() + 10.0
+        while len(advertised) < len(GRAPH_TOPICS) and time.monotonic() < deadline:
+            frame = json.loads(ws.recv(timeout=5.0))
+            if frame.get("op") == "advertise":
+                advertised.update({c["topic"]: c for c in frame["channels"]})
+        assert set(advertised) == set(GRAPH_TOPICS)
+        wanted = {"/clock", "/joint_states"}
+        ids = {advertised[t]["id"]: t for t in wanted}
+        ws.send(json.dumps({"op": "subscribe", "subscriptions": [{"id": cid, "channelId": cid} for cid in ids]}))
+        received: dict[str, list] = {t: [] for t in wanted}
+        deadline = time.monotonic() + 30.0
+        while min(len(v) for v in received.values()) < 50 and time.monotonic() < deadline:
+            frame = ws.recv(timeout=5.0)
+            if isinstance(frame, bytes) and frame[0] == 0x01:
+                (sub,) = struct.unpack_from("<I", frame, 1)
+                topic = ids[sub]
+                received[topic].append(deserialize_message(frame[13:], message_class(GRAPH_TOPICS[topic])))
+    assert min(len(v) for v in received.values()) >= 50, {t: len(v) for t, v in received.items()}
+    stamps = [m.clock.sec * 10**9 + m.clock.nanosec for m in received["/clock"]]
+    assert stamps == sorted(stamps) and stamps[-1] > stamps[0], "sim time runs on"
+    assert len(received["/joint_states"][-1].name) == 24
+    assert container.running

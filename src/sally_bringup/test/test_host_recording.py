@@ -17,7 +17,7 @@ from std_msgs.msg import Bool, String
 
 from sally_bringup.host_recording import HostRecording
 from sally_bringup.mcap_recording import McapRecorder, message_counts
-from sally_bringup.mcap_writer import FRAME, STOPPED, frames, say_stopped, serve
+from sally_bringup.outlet import FRAME, STOPPED, frames, say, serve
 from sally_bringup.processes import wait_until
 
 pytestmark = pytest.mark.timeout(60)
@@ -77,7 +77,7 @@ def test_a_writer_killed_mid_run_stops_the_recording_and_keeps_what_it_wrote(tmp
         if i % 1000 == 0:
             time.sleep(0.01)
     recording.close()
-    assert len(stops) == 1 and "writer process ended" in stops[0], stops
+    assert len(stops) == 1 and "outlet process ended" in stops[0], stops
     assert path.exists()  # what it wrote stays (a streaming reader gets the whole chunks)
 
 
@@ -126,10 +126,10 @@ def test_a_full_disk_in_the_writer_says_stopped_once_and_keeps_what_was_written(
 
     path = tmp_path / "run.mcap"
     out = io.StringIO()
-    recorder = McapRecorder(path, on_stop=lambda why: say_stopped(out, why), open_file=Full)
+    recorder = McapRecorder(path, on_stop=lambda why: say(out, STOPPED, why), open_file=Full)
     topics = ["/robot_description"]
     data = [serialize_message(String(data=os.urandom(200).hex())) for _ in range(20_000)]  # 8 MB, hardly compressible
-    assert serve(io.BytesIO(b"".join(frame(0, d, i) for i, d in enumerate(data))), topics, recorder) == 20_000
+    assert serve(io.BytesIO(b"".join(frame(0, d, i) for i, d in enumerate(data))), topics, [recorder]) == 20_000
     recorder.close()
     lines = out.getvalue().splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"{STOPPED}\t") and "No space left on device" in lines[0]
