@@ -63,6 +63,15 @@ class NodeBackend(ABC):
         """The last line node ``name`` wrote (a node that cannot start says why in it), if known."""
         return ""
 
+    keeps_record = False
+    """Whether the backend keeps the run's record where the messages are published
+    (:meth:`kept_record`), so the runner need not take the streams over DDS."""
+
+    def kept_record(self):
+        """The run's record kept where the messages were published (a
+        :class:`~.recording.RunRecord`), or None (the runner reports what it heard)."""
+        return None
+
     @abstractmethod
     def stop_all(self) -> dict[str, int | None]:
         """Stop every node; exit status by name (None: did not stop)."""

@@ -60,12 +60,14 @@ class GraphRun:
         overrides: Mapping[str, Mapping[str, object]] | None = None,
         backend: NodeBackend | None = None,
         params_files: Sequence[Path | str] = (),
+        plots: bool = True,
     ) -> None:
         """``overrides``: extra parameters by node name (e.g. ``{"pulloff": {"stop_above_clip":
         True}}``), for callers such as the optimizer that need more than the graph arguments.
         ``backend``: where the nodes run (default: one process per node spec). ``params_files``:
         ROS parameter files for every node (``--params-file``), over the nodes' own defaults files
-        and under the graph's parameters."""
+        and under the graph's parameters. ``plots``: draw run.png and forces.png at the end (the
+        optimizer's evaluations do not: ~1.6 s of CPU a scenario)."""
         self.name = name
         self.nodes: list[NodeSpec] = graph(name, arguments)  # validates before anything starts
         unknown = sorted(set(overrides or {}) - {spec.name for spec in self.nodes})
@@ -81,6 +83,7 @@ class GraphRun:
         self.wall_timeout = wall_timeout
         self.backend = backend if backend is not None else ProcessBackend()
         self.params_files = check_params_files(params_files)
+        self.plots = plots
         for spec in self.nodes:  # every defaults file is found before anything starts
             self.node_params_files(spec)
         self._stop = threading.Event()
@@ -130,7 +133,8 @@ class GraphRun:
             domain, self.run_dir / "logs", self.out
         )  # before the probe: an in-process backend sets up rmw's environment
         probe = Probe(domain, name="sally_runner")
-        recorder = RunRecorder(probe, streams=not self.composed)  # composed: the container keeps the record
+        # composed (or in process): the record is kept where the messages are published
+        recorder = RunRecorder(probe, streams=not self.record_kept)
         mcap, live, tap = self._open_taps(probe)
         interrupted = timed_out = False
         failure: str | None = None
@@ -161,7 +165,7 @@ class GraphRun:
                 wait_until(verdict, 2.0)
                 # the verdict's own topic can overtake the last foot states and status before it
                 # (composed: the container's record is whole when it ends)
-                if not self.composed and not wait_until(lambda: not recorder.record.behind_result(), CATCH_UP_WAIT):
+                if not self.record_kept and not wait_until(lambda: not recorder.record.behind_result(), CATCH_UP_WAIT):
                     self.say(f"the record stops short of the verdict: {recorder.record.behind_result()}")
                 if exited is not None and exited != DIVERGED and backend.failed(exited) and not verdict():
                     failure = self.exit_reason(exited)  # it ended the graph without a verdict: say why
@@ -209,7 +213,7 @@ class GraphRun:
         report["graph"], report["arguments"], report["exit_codes"] = self.name, self.arguments, codes
         path = write_report(report, self.run_dir)
         figure = forces = None
-        if not interrupted:  # Ctrl-C wants the prompt back: the report is written, drawing (~1 s) is not
+        if self.plots and not interrupted:  # Ctrl-C wants the prompt back: the report is written, drawing (~1 s) is not
             figure = plot_run(record, report, self.run_dir / "run.png")
             forces = plot_leg_forces(record, report, self.run_dir / "forces.png")
         self.say("\n" + summary(report))
@@ -237,6 +241,12 @@ class GraphRun:
         return len(self.nodes) == 1 and bool(self.nodes[0].hosts)
 
     @property
+    def record_kept(self) -> bool:
+        """Whether the run's record is kept where the messages are published: by a composed
+        container (:mod:`.record_file`) or an in-process backend (:meth:`NodeBackend.kept_record`)."""
+        return self.composed or self.backend.keeps_record
+
+    @property
     def records_itself(self) -> bool:
         """``record:=true`` in a composed graph: the container writes run.mcap where the messages
         are (:mod:`.host_recording`), not this process over DDS."""
@@ -258,17 +268,20 @@ class GraphRun:
         return (*self.node_arguments(spec), *own, f"record_file:={self.run_dir.resolve() / RECORD_FILE}")
 
     def _final_record(self, heard):
-        """The record to report on: the one a composed container kept where the messages were
-        published (:mod:`.record_file`), with what only this process heard (a recording that
-        stopped, a divergence) added; else what this process heard over DDS."""
-        path = self.run_dir / RECORD_FILE
-        if not self.composed or not path.exists():
-            return heard
-        try:
-            kept = read_record(path)
-        except (OSError, ValueError, KeyError, TypeError) as exc:
-            self.say(f"the container's run record is unreadable ({exc}); reporting what the runner heard")
-            return heard
+        """The record to report on: the one kept where the messages were published (by the
+        backend in process, by a composed container in :mod:`.record_file`), with what only this
+        process heard (a recording that stopped, a divergence) added; else what this process heard
+        over DDS."""
+        kept = self.backend.kept_record()
+        if kept is None:
+            path = self.run_dir / RECORD_FILE
+            if not self.composed or not path.exists():
+                return heard
+            try:
+                kept = read_record(path)
+            except (OSError, ValueError, KeyError, TypeError) as exc:
+                self.say(f"the container's run record is unreadable ({exc}); reporting what the runner heard")
+                return heard
         kept.recording_stopped = kept.recording_stopped or heard.recording_stopped
         if kept.divergence is None and heard.divergence is not None:
             kept.divergence, kept.divergence_t = heard.divergence, heard.divergence_t

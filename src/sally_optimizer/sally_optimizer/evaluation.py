@@ -60,22 +60,34 @@ class Evaluation:
 
 
 def run_scenario_graph(
-    backend: str, graph: str, args: dict, overrides: dict, run_dir: Path, wall_timeout: float, out=None
+    backend: str,
+    graph: str,
+    args: dict,
+    overrides: dict,
+    run_dir: Path,
+    wall_timeout: float,
+    out=None,
+    plots: bool = True,
 ):
     """Run one graph to its end with ``backend``; returns the runner's RunResult. Both backends
     run the graph's nodes one by one (``composed:=false``): each process, or each hosted node,
     takes its own parameter overrides. Evaluations are not recorded (``record:=false``): a run.mcap
     is ~25 MB and recording halves a graph's speed. To record a candidate, run its graph with ``sally-launch``
-    and ``params:=best_params.json``."""
+    and ``params:=best_params.json``. ``plots``: draw the run's run.png and forces.png."""
     args = {**args, "composed": "false", "record": "false"}
     if backend == "processes":
         from sally_bringup.runner import GraphRun
 
-        return GraphRun(graph, args, run_dir=run_dir, out=out, wall_timeout=wall_timeout, overrides=overrides).run()
+        run = GraphRun(
+            graph, args, run_dir=run_dir, out=out, wall_timeout=wall_timeout, overrides=overrides, plots=plots
+        )
+        return run.run()
     if backend == "inprocess":
         from .inprocess import run_in_process
 
-        return run_in_process(graph, args, run_dir=run_dir, out=out, wall_timeout=wall_timeout, overrides=overrides)
+        return run_in_process(
+            graph, args, run_dir=run_dir, out=out, wall_timeout=wall_timeout, overrides=overrides, plots=plots
+        )
     raise ValueError(f"unknown backend {backend!r}; valid: {list(BACKENDS)}")
 
 
@@ -99,14 +111,20 @@ def broken(result) -> str:
 
 
 def evaluate_scenario(
-    scenario: str, params_file: Path, config: ScenarioConfig, backend: str, run_dir: Path, out=None
+    scenario: str,
+    params_file: Path,
+    config: ScenarioConfig,
+    backend: str,
+    run_dir: Path,
+    out=None,
+    plots: bool = True,
 ) -> ScenarioOutcome:
     """Run ``scenario`` with the parameters in ``params_file`` on ``backend``; its cost and metrics (penalised if it
-    failed)."""
+    failed). ``plots``: draw the run's plots (a replay; the optimizer's evaluations do without)."""
     start = time.monotonic()
     graph, args, overrides = config.graph(scenario, str(params_file))
     try:
-        result = run_scenario_graph(backend, graph, args, overrides, run_dir, config.wall_timeout, out)
+        result = run_scenario_graph(backend, graph, args, overrides, run_dir, config.wall_timeout, out, plots)
         why = broken(result)
         if not why:
             values = metrics(scenario, result.record, config)
@@ -130,6 +148,9 @@ def evaluate(params: PhysicsParams, config: ScenarioConfig, backend: str, workdi
     workdir.mkdir(parents=True, exist_ok=True)
     params_file = workdir / "params.json"
     params_file.write_text(json.dumps(params.as_dict(), indent=2) + "\n")
-    outcomes = {name: evaluate_scenario(name, params_file, config, backend, workdir / name, out) for name in SCENARIOS}
+    outcomes = {  # plots are for replays (sally-replay): ~1.6 s of CPU a scenario
+        name: evaluate_scenario(name, params_file, config, backend, workdir / name, out, plots=False)
+        for name in SCENARIOS
+    }
     cost = combined_cost({name: o.cost for name, o in outcomes.items()})
     return Evaluation(cost, outcomes, time.monotonic() - start)

@@ -4,7 +4,10 @@ The same nodes as the multi-process graph (:func:`sally_bringup.graphs.graph` de
 the same parameters), but constructed here, in one rclpy context of the run's own ROS domain, and
 spun by one EventsExecutor; the sim node's physics loop runs in a thread of its own, as it does in
 its process. The nodes are hosted together (:class:`sally_node_common.host.Host`): messages between
-them are handed over as Python objects, and only what the runner's probe reads goes through DDS.
+them are handed over as Python objects, and only what the runner's probe reads goes through DDS:
+the verdicts and diagnostics. The run's record is kept here, on the host's tap, as a composed
+container keeps it (:func:`sally_bringup.composed.keep_record`): the streams it is made of never
+cross DDS to the runner, which would take and convert them under this same interpreter lock.
 The runner, its probe, report and plots are the multi-process run's (:class:`sally_bringup.runner.GraphRun` with this
 :class:`~sally_bringup.node_backends.NodeBackend`), so both backends are scored from the same records.
 """
@@ -17,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
 
-from sally_bringup.composed import node_class
+from sally_bringup.composed import keep_record, node_class
 from sally_bringup.graphs import NodeSpec
 from sally_bringup.node_backends import NodeBackend
 from sally_bringup.runner import GraphRun, RunResult
@@ -66,6 +69,13 @@ class InProcessBackend(NodeBackend):
         rclpy.init(context=self._context, domain_id=domain)
         self._executor = EventsExecutor(context=self._context)
         self._host = Host()
+        self._record = keep_record(self._host)  # before the nodes: it sees their first messages
+
+    keeps_record = True
+
+    def kept_record(self):
+        """The run's record as the hosted nodes published it."""
+        return self._record.record
 
     def start(
         self,
@@ -169,8 +179,10 @@ def run_in_process(
     wall_timeout: float | None = None,
     overrides: Mapping[str, Mapping[str, object]] | None = None,
     domain_id: int | None = None,
+    plots: bool = True,
 ) -> RunResult:
-    """Run graph ``name`` to its end in this process; the same result as the multi-process runner."""
+    """Run graph ``name`` to its end in this process; the same result as the multi-process runner
+    (``plots``: draw its run.png and forces.png)."""
     run = GraphRun(
         name,
         arguments,
@@ -180,5 +192,6 @@ def run_in_process(
         wall_timeout=wall_timeout,
         overrides=overrides,
         backend=InProcessBackend(),
+        plots=plots,
     )
     return run.run()
