@@ -1,6 +1,7 @@
 """The sim node: Sally's MuJoCo physics behind ROS 2 topics, services and parameters.
 
-A thin layer: physics is :class:`Simulator`, pacing :class:`Pacer`, the hold :class:`EffortWatchdog`,
+A thin layer: physics is :class:`Simulator`, sim time and the publish schedule :mod:`.sim_clock`,
+pacing :class:`Pacer`, the hold :class:`EffortWatchdog`,
 which effort answers count :mod:`.lockstep`, the /diagnostics statuses :mod:`.sim_diagnostics`, the
 scene's topics (TF, markers, wrenches, camera) :class:`.scene_outputs.SceneOutputs`, the viewer
 :class:`.viewer_bridge.ViewerBridge`, and every message is built or checked by :mod:`conversions`.
@@ -63,6 +64,7 @@ from .joint_drive import JointCommandError, JointDrive, parse_joint_command
 from .lockstep import EffortGate, LockstepWait, Step, Verdict
 from .pacing import Pacer, PacingConfig
 from .scene_outputs import SceneOutputs
+from .sim_clock import PublishSchedule, SimClock
 from .sim_control import Outcome, State, StepRun, reset_plan, step_refusal, transition
 from .sim_interfaces import SimulationInterfaces
 from .sim_parameters import TABLE, steps_per
@@ -81,8 +83,6 @@ PARTNER_POLL = 0.5
 """Wall seconds between two looks at the graph while a lockstep wait goes on past lockstep_timeout."""
 SWITCH_INTERVAL = 0.0002
 """GIL switch interval (s) while the loop runs; Python's default is 5 ms, ten physics steps."""
-RESET_ALIGN_NS = 1_000_000_000
-"""A reset starts sim time again at the next multiple of this (ns): a whole second."""
 IDLE_WAIT = 0.05
 """Wall seconds the loop waits between checks while paused or diverged."""
 EFFORTS, MAGNET_CMD, EXTERNAL_FORCE = "/sally/joint_efforts", "/sally/magnet_cmd", "/sally_sim/external_force"
@@ -108,9 +108,7 @@ class SimNode(Node):
 
         self.dt = self.sim.timestep
         self._dt_ns = conv.to_nanoseconds(self.dt)
-        self._steps = 0  # physics steps since start: sim time = offset + steps * dt
-        self._offset_ns = 0
-        self._reset_steps = 0
+        self._sim_clock = SimClock(self._dt_ns)
         n = len(ACTUATED_JOINT_NAMES)
         self._command = np.zeros(n)
         self._hold = self._make_hold()
@@ -235,16 +233,16 @@ class SimNode(Node):
         self._pacer.chunk = self.dt * (self._state_every if self._gated else 1)  # what one plan step is
         # where a run of physics steps has to stop to publish; a gated period publishes the state
         # at its start itself
-        state = () if self._gated else (self._state_every,)
         scene = getattr(self, "_scene", None)
-        camera = (self._camera_every,) if scene is not None and scene.camera is not None else ()
-        self._publish_periods = (
-            self._clock_every,
-            *state,
-            self._telemetry_every,
-            self._tf_every,
-            self._visual_every,
-            *camera,
+        self._publications = PublishSchedule(
+            {
+                "clock": self._clock_every,
+                **({} if self._gated else {"state": self._state_every}),
+                "telemetry": self._telemetry_every,
+                "tf": self._tf_every,
+                "visuals": self._visual_every,
+                **({"camera": self._camera_every} if scene is not None and scene.camera is not None else {}),
+            }
         )
         self._lockstep_timeout = float(self._p("lockstep_timeout"))
         self._effort_max_age_ns = conv.to_nanoseconds(float(self._p("effort_max_age")))
@@ -254,7 +252,7 @@ class SimNode(Node):
     @property
     def now_ns(self) -> int:
         """Sim time now (ns), counted from the last reset."""
-        return self._offset_ns + (self._steps - self._reset_steps) * self._dt_ns
+        return self._sim_clock.now_ns
 
     # --- main loop ------------------------------------------------------------------------------
     def run(self, executor, stop: threading.Event) -> int:
@@ -324,8 +322,8 @@ class SimNode(Node):
                 self._engage_hold(f"no effort command for {self._watchdog.timeout:.3f} s")
             if not self._gated:
                 self._wait_for_fresh_efforts()
-            k = self._steps - self._reset_steps  # the publication schedule starts over with a reset
-            run = min(n - done, *(every - k % every for every in self._publish_periods))
+            k = self._sim_clock.since_start_over  # the publication schedule starts over with a reset
+            run = self._publications.steps_to_next(k, n - done)
             if self._scheduled:
                 run = min(run, run_due(self._scheduled, self.now_ns, self._dt_ns))
             if self._loads:
@@ -336,19 +334,19 @@ class SimNode(Node):
                 self._on_divergence(exc)
                 return
             done += run
-            self._steps += run
-            k += run
-            if k % self._clock_every == 0:
+            self._sim_clock.advance(run)
+            due = self._publications.due(k + run)
+            if "clock" in due:
                 self._publish_clock()
-            if not self._gated and k % self._state_every == 0:
+            if "state" in due:
                 self._publish_state()
-            if k % self._telemetry_every == 0:
+            if "telemetry" in due:
                 self._publish_magnets()
-            if k % self._tf_every == 0:
+            if "tf" in due:
                 self._scene.publish_tf(self.now_ns)
-            if k % self._visual_every == 0:
+            if "visuals" in due:
                 self._scene.publish_visuals(self.now_ns)
-            if self._scene.camera is not None and k % self._camera_every == 0:
+            if "camera" in due:
                 self._scene.publish_camera(self.now_ns)
 
     def _wait_for_fresh_efforts(self) -> None:
@@ -457,7 +455,7 @@ class SimNode(Node):
             self._lockstep_period(stepping=True)
         else:
             with self._physics:  # to the next state's step: the state goes out at its end
-                self._advance(self._state_every - (self._steps - self._reset_steps) % self._state_every)
+                self._advance(self._state_every - self._sim_clock.since_start_over % self._state_every)
         with self._answer:
             if self._step_run is not run:  # ended meanwhile (a play, a reset)
                 return
@@ -546,7 +544,7 @@ class SimNode(Node):
         """Applied now, or at the step its stamp names when that is still ahead of sim time."""
         try:
             stamp, switches = magnet_command_from_msg(msg)
-            if 0 < stamp < self._offset_ns:  # for the time line a reset ended (in flight when it came)
+            if self._sim_clock.ended_line(stamp):  # for the time line a reset ended (in flight when it came)
                 self._counts["commands_before_reset"] += 1
                 return None
             if stamp:  # unstamped: before the next step, outside the order
@@ -568,7 +566,7 @@ class SimNode(Node):
         """A rig's force on a foot, from the step its stamp names; zero force and rate remove it."""
         try:
             load = external_force_from_msg(msg)
-            if 0 < load.stamp < self._offset_ns:
+            if self._sim_clock.ended_line(load.stamp):
                 self._counts["commands_before_reset"] += 1
                 return None
             if load.stamp:
@@ -689,8 +687,7 @@ class SimNode(Node):
             # the clock never runs backwards: the new time line starts at the next whole second, where
             # every periodic schedule (states, IK solves, gravity, telemetry) stands as it does at 0,
             # so the run after a reset is the run from a fresh start, shifted by whole seconds
-            self._offset_ns = -(-(self.now_ns + 1) // RESET_ALIGN_NS) * RESET_ALIGN_NS
-            self._reset_steps = self._steps
+            self._sim_clock.start_over()
             self._scheduled.clear()
             self._loads.clear()
             self.sim.clear_external_forces()
@@ -739,7 +736,7 @@ class SimNode(Node):
         self._pub_joints.publish(
             self._joint_writer.fill(now, sim.joint_positions(), sim.joint_velocities(), sim.joint_efforts())
         )
-        if (self._steps - self._reset_steps) % self._odom_every == 0:
+        if self._sim_clock.since_start_over % self._odom_every == 0:
             body, qvel = sim.body_pose(), sim.data.qvel
             self._pub_odom.publish(self._odom_writer.fill(now, body.position, body.quat, qvel[0:3], qvel[3:6]))
 
