@@ -24,6 +24,17 @@ TOPICS = {
 }
 
 
+def advertised_channels(ws, count: int, timeout: float = 10.0) -> dict[str, dict]:
+    """The channels a Foxglove server advertises, by topic, once ``count`` are in (or ``timeout``)."""
+    advertised: dict[str, dict] = {}
+    deadline = time.monotonic() + timeout
+    while len(advertised) < count and time.monotonic() < deadline:
+        frame = json.loads(ws.recv(timeout=5.0))
+        if frame.get("op") == "advertise":
+            advertised.update({c["topic"]: c for c in frame["channels"]})
+    return advertised
+
+
 def test_a_websocket_client_sees_the_channels_and_decodes_their_messages(ros_domain):
     tap_probe, source = Probe(ros_domain, "tap"), Probe(ros_domain, "source")
     live = FoxgloveLive(port=0, topics=TOPICS)  # port 0: any free port
@@ -33,12 +44,7 @@ def test_a_websocket_client_sees_the_channels_and_decodes_their_messages(ros_dom
         for publisher in publishers.values():
             source.wait_for_subscribers(publisher, timeout=30.0)
         with connect(live.url, subprotocols=["foxglove.sdk.v1"], open_timeout=10) as ws:
-            advertised = {}
-            deadline = time.monotonic() + 10.0
-            while len(advertised) < len(TOPICS) and time.monotonic() < deadline:
-                frame = json.loads(ws.recv(timeout=5.0))
-                if frame.get("op") == "advertise":
-                    advertised.update({c["topic"]: c for c in frame["channels"]})
+            advertised = advertised_channels(ws, len(TOPICS))
             assert set(advertised) == set(TOPICS)
             for topic, channel in advertised.items():
                 assert (channel["encoding"], channel["schemaName"], channel["schemaEncoding"]) == (
@@ -92,12 +98,7 @@ def test_a_composed_graph_serves_foxglove_itself_with_every_topic(graph):
 
     assert wait_until(url, 60.0), f"no Foxglove address in the container's log:\n{container.log_text()[-2000:]}"
     with connect(found[0], subprotocols=["foxglove.sdk.v1"], open_timeout=10) as ws:
-        advertised: dict[str, dict] = {}
-        deadline = time.monotonic() + 10.0
-        while len(advertised) < len(GRAPH_TOPICS) and time.monotonic() < deadline:
-            frame = json.loads(ws.recv(timeout=5.0))
-            if frame.get("op") == "advertise":
-                advertised.update({c["topic"]: c for c in frame["channels"]})
+        advertised = advertised_channels(ws, len(GRAPH_TOPICS))
         assert set(advertised) == set(GRAPH_TOPICS)
         wanted = {"/clock", "/joint_states"}
         ids = {advertised[t]["id"]: t for t in wanted}
