@@ -41,8 +41,9 @@ injector), every topic stays on DDS:
   only through DDS, so not at all where own endpoints are ignored.
 
 A recorder in the host (:meth:`Host.tap`; there may be several) gets every message published by a
-hosted node on the topics it names, as the object itself (serializing it is the recorder's business, off the
-publishing thread: a published message is not changed afterwards), and every outside message a
+hosted node on the topics it names, as the object itself, in the publishing thread (serializing it
+is the recorder's business; it may keep the object, since a published message is not changed
+afterwards), and every outside message a
 hosted subscription receives on them, as the bytes that came. For a hosted publisher, each tap of
 its topic counts as one more matched subscription (nodes that publish only while someone listens,
 like the sim's /tf, publish for it).
