@@ -26,7 +26,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -57,7 +57,6 @@ class HostRecording:
         self,
         path: Path | str | None,
         on_stop: Callable[[str], None] | None = None,
-        topics: Mapping[str, str] = TOPICS,
         serialize: Callable[[Any], bytes] | None = None,
         foxglove_port: int | None = None,
         on_foxglove: Callable[[str], None] | None = None,
@@ -66,8 +65,6 @@ class HostRecording:
             from rclpy.serialization import serialize_message
 
             serialize = serialize_message
-        if list(topics) != list(TOPICS):
-            raise ValueError("the writer process knows the topics of raw_tap.TOPICS, in that order")
         if path is None and foxglove_port is None:
             raise ValueError("nothing to do: give a path to record to, a Foxglove port or both")
         self.path = Path(path) if path is not None else None
@@ -78,7 +75,7 @@ class HostRecording:
         self._on_foxglove = on_foxglove
         self._serialize = serialize
         self._on_stop = on_stop
-        self._index = {topic: i for i, topic in enumerate(topics)}
+        self._index = {topic: i for i, topic in enumerate(TOPICS)}  # the outlet's order
         self._queue: list[bytes] = []
         self._queued = 0
         self._in_flight = 0
