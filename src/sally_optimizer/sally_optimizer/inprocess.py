@@ -57,6 +57,7 @@ class InProcessBackend(NodeBackend):
         self._loop: threading.Thread | None = None
         self._out: IO[str] | None = None
         self._context: Any = None
+        self._record: Any = None
 
     def open(self, domain: int, log_dir: Path, out: IO[str] | None) -> None:
         """Start rclpy on ``domain`` in this process and an executor for the nodes to come."""
@@ -74,8 +75,8 @@ class InProcessBackend(NodeBackend):
     keeps_record = True
 
     def kept_record(self):
-        """The run's record as the hosted nodes published it."""
-        return self._record.record
+        """The run's record as the hosted nodes published it (None before :meth:`open`)."""
+        return None if self._record is None else self._record.record
 
     def start(
         self,
