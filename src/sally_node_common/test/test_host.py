@@ -144,7 +144,7 @@ def test_outside_readers_and_writers_reach_hosted_nodes_and_nothing_arrives_twic
     assert host.copies_dropped >= 5  # this participant matches its own endpoints: the copies came and went
 
 
-CONTAINER_RUN = """
+CONTAINER_RUN = '''
 import json, sys, time
 sys.path.insert(0, sys.argv[2])
 from test_host import Listener, Side, Talker, wait_until
@@ -175,7 +175,7 @@ print(json.dumps({
     "real_matched": talker.pub.real.get_subscription_count(), "hosted_only": hosted_only,
 }))
 side.close(); outside.close()
-"""
+'''
 
 
 def test_a_container_whose_participant_ignores_its_own_endpoints_takes_no_copies(ros_domain):
