@@ -22,7 +22,7 @@ import threading
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from sally_node_common.discovery import container_profile, default_to_loopback
+from sally_node_common.discovery import default_to_loopback
 from sally_node_common.graph_end import EndsGraph
 from sally_node_common.node_main import watch_parent
 
@@ -118,16 +118,13 @@ def run(
     params_files: Sequence[str] = (),
     record_to: str | None = None,
     record_file: str | None = None,
-    own_endpoints_ignored: bool = False,
     foxglove_to: int | None = None,
 ) -> int:
     """Host graph ``name`` here until it ends or ``stop`` is set; the process exit status.
     ``params_files`` (``--ros-args --params-file F``) go to every hosted node; ``record_to``: write
     the run's MCAP there from this process (:mod:`.host_recording`); ``record_file``: keep the run's
     record (what the report is computed from) here and write it there at the end
-    (:mod:`.record_file`); ``foxglove_to``: serve it live on this port (:mod:`.host_recording`);
-    ``own_endpoints_ignored``: this process's DDS participant was given
-    :data:`~sally_node_common.discovery.CONTAINER_PROFILE` (see :class:`~sally_node_common.host.Host`)."""
+    (:mod:`.record_file`); ``foxglove_to``: serve it live on this port (:mod:`.host_recording`)."""
     import rclpy
     from rclpy.duration import Duration
     from rclpy.experimental import EventsExecutor
@@ -140,7 +137,7 @@ def run(
     specs = hosted_specs(name, arguments)
     rclpy.init(args=[], signal_handler_options=SignalHandlerOptions.NO)
     context = rclpy.get_default_context()
-    host = Host(own_endpoints_ignored)
+    host = Host()
     recording = recorder_node = run_record = None
     try:
         if record_file:
@@ -213,7 +210,6 @@ def _params_files(ros_arguments: Sequence[str]) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     """``sally_composed``: host the graph's nodes in this one process until the sim ends or a signal comes."""
     default_to_loopback()
-    own_endpoints_ignored = container_profile()  # before the first DDS participant reads it
     argv = sys.argv[1:] if argv is None else argv
     stop = threading.Event()
     for s in (signal.SIGINT, signal.SIGTERM):
@@ -236,7 +232,7 @@ def main(argv: list[str] | None = None) -> int:
         if foxglove_to is not None and not (foxglove_to.isdigit() and int(foxglove_to) <= 65535):
             raise GraphError(f"foxglove_to:={foxglove_to} is not a port number (0..65535; 0: any free one)")
         port = int(foxglove_to) if foxglove_to is not None else None
-        return run(argv[0], values, stop, params_files, record_to, record_file, own_endpoints_ignored, port)
+        return run(argv[0], values, stop, params_files, record_to, record_file, port)
     except GraphError as exc:
         print(f"sally_composed: {exc}", file=sys.stderr)
         return EXIT_BAD_START
