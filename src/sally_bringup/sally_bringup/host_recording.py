@@ -8,8 +8,8 @@ It is serialized once, in the publishing thread (a few µs), and its bytes are q
 sends the queue in large writes (the interpreter lock released) to an outlet process of its own
 (:mod:`.outlet`), which builds the MCAP records, compresses the chunks and writes the file, and
 serves the Foxglove WebSocket protocol.
-Measured on the f2w main job (2 cores): with the MCAP writer as a thread of the container the run
-took 1.7 times as long as unrecorded, its Python contending with the physics loop's for the lock.
+(A writer thread in the container lost to the physics loop for the interpreter lock: why, in
+``docs/design-notes.md``.)
 Messages from outside publishers come as the bytes DDS brought. Log time is the wall clock at
 publication, as the raw tap's is at arrival.
 
@@ -72,6 +72,10 @@ class HostRecording:
         """Why the recording stopped before the end (None while it records)."""
         self.foxglove_url: str | None = None
         """The live server's address once it listens."""
+        self._serving = foxglove_port is not None
+        """The outlet serves Foxglove: it wants the frames even after the recording stopped."""
+        self._gone = False
+        """The outlet process is gone (nothing more can be sent)."""
         self._on_foxglove = on_foxglove
         self._serialize = serialize
         self._on_stop = on_stop
@@ -101,7 +105,7 @@ class HostRecording:
     def __call__(self, topic: str, msg: Any, log_time: int) -> None:
         """The host's tap: serialize ``msg`` (bytes are taken as they are) and queue it."""
         index = self._index.get(topic)
-        if index is None or self.stopped is not None:
+        if index is None or not self._wanted:
             return
         data = msg if isinstance(msg, (bytes, bytearray)) else self._serialize(msg)
         frame = FRAME.pack(index, len(data), log_time)
@@ -122,16 +126,22 @@ class HostRecording:
             with self._lock:
                 batch, self._queue, self._in_flight, self._queued = self._queue, [], self._queued, 0
                 done = self._done
-            if batch and self.stopped is None:
+            if batch and self._wanted:
                 try:
                     view = memoryview(b"".join(batch))
                     while view:
                         view = view[os.write(self._fd, view) :]
                 except OSError as exc:  # the writer is gone (killed, crashed)
+                    self._gone = True
                     self._stop(f"the outlet process ended ({exc}); the file holds what it wrote")
             self._in_flight = 0
             if done:
                 return
+
+    @property
+    def _wanted(self) -> bool:
+        """Whether the outlet still takes frames: it is there, and records or serves."""
+        return not self._gone and (self.stopped is None or self._serving)
 
     @property
     def pending(self) -> int:

@@ -36,7 +36,7 @@ STOPPED = "stopped"
 FOXGLOVE = "foxglove"
 """The first word of the line that gives the live server's address."""
 READ = 1 << 20
-"""Bytes read from standard input at a time."""
+"""Bytes read from standard input at a time, at most."""
 
 Sink = Callable[[str, bytes, int], None]
 
@@ -44,10 +44,12 @@ Sink = Callable[[str, bytes, int], None]
 def frames(stream: BinaryIO) -> Iterator[tuple[int, int, bytes]]:
     """``(topic index, log time, data)`` for every whole frame on ``stream``, until its end (a
     frame cut short by the writer's death is dropped)."""
+    # read1: what the pipe holds now (read() would wait for READ bytes, holding a live view back)
+    read = getattr(stream, "read1", stream.read)
     buffer = bytearray()
     start = 0
     while True:
-        chunk = stream.read(READ)
+        chunk = read(READ)
         if not chunk:
             return
         buffer += chunk

@@ -62,6 +62,41 @@ def test_a_file_that_cannot_be_written_stops_the_recording_not_the_publisher(tmp
     assert len(stops) == 1 and "No space left on device" in stops[0] and recording.stopped == stops[0]
 
 
+def test_a_full_disk_stops_the_recording_but_not_the_live_server_beside_it():
+    import json
+    import struct
+
+    from websockets.sync.client import connect
+
+    stops: list[str] = []
+    recording = HostRecording("/dev/full", on_stop=stops.append, foxglove_port=0)
+    assert wait_until(lambda: stops and recording.foxglove_url, 30.0), (stops, recording.foxglove_url)
+    try:
+        with connect(recording.foxglove_url, subprotocols=["foxglove.sdk.v1"], open_timeout=10) as ws:
+            channel = None
+            while channel is None:
+                frame = json.loads(ws.recv(timeout=5.0))
+                if frame.get("op") == "advertise":
+                    channel = next((c["id"] for c in frame["channels"] if c["topic"] == "/robot_description"), None)
+            ws.send(json.dumps({"op": "subscribe", "subscriptions": [{"id": 1, "channelId": channel}]}))
+            heard: list[str] = []
+            deadline = time.monotonic() + 15.0
+            i = 0
+            while not heard and time.monotonic() < deadline:  # sent after the recording stopped
+                recording("/robot_description", String(data=f"live {i}"), i)
+                i += 1
+                try:
+                    data = ws.recv(timeout=0.2)
+                except TimeoutError:
+                    continue
+                if isinstance(data, bytes) and data[0] == 0x01 and struct.unpack_from("<I", data, 1)[0] == 1:
+                    heard.append(data[13:].decode(errors="replace"))
+            assert heard and "live" in heard[0], "the live view went dark with the disk"
+    finally:
+        recording.close()
+    assert len(stops) == 1 and "No space left on device" in stops[0]
+
+
 def test_a_writer_killed_mid_run_stops_the_recording_and_keeps_what_it_wrote(tmp_path):
     path = tmp_path / "run.mcap"
     stops: list[str] = []
