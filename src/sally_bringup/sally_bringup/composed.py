@@ -26,7 +26,7 @@ from sally_node_common.discovery import default_to_loopback
 from sally_node_common.graph_end import EndsGraph
 from sally_node_common.node_main import watch_parent
 
-from .graphs import GraphError, NodeSpec, hosted_specs
+from .graphs import GraphError, NodeSpec, hosted_specs, port_number
 
 NODE_CLASSES = {
     "sally_sim_node": "sally_sim_node.node:SimNode",
@@ -229,9 +229,7 @@ def main(argv: list[str] | None = None) -> int:
             values[key] = value
         record_to, record_file = values.pop("record_to", None), values.pop("record_file", None)
         foxglove_to = values.pop("foxglove_to", None)
-        if foxglove_to is not None and not (foxglove_to.isdigit() and int(foxglove_to) <= 65535):
-            raise GraphError(f"foxglove_to:={foxglove_to} is not a port number (0..65535; 0: any free one)")
-        port = int(foxglove_to) if foxglove_to is not None else None
+        port = port_number("foxglove_to", foxglove_to) if foxglove_to is not None else None
         return run(argv[0], values, stop, params_files, record_to, record_file, port)
     except GraphError as exc:
         print(f"sally_composed: {exc}", file=sys.stderr)

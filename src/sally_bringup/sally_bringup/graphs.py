@@ -155,9 +155,7 @@ def resolve(arguments: Mapping[str, str]) -> dict[str, str]:
         zero = name in ZERO_ALLOWED
         if not (0 < value < 1e6 or (zero and value == 0)):
             raise GraphError(f"{name}:={values[name]} must be a positive number" + (" or 0" if zero else ""))
-    port = values["foxglove_port"]
-    if not (port.isdigit() and 0 <= int(port) <= 65535):
-        raise GraphError(f"foxglove_port:={port} is not a port number (0..65535; 0: any free one)")
+    port_number("foxglove_port", values["foxglove_port"])
     magnets = magnet_list(values["magnets"])
     values["magnets"] = ",".join(magnets) or "none"
     if values["params"]:
@@ -201,6 +199,13 @@ def apart_nodes(text: str, nodes: Sequence[str]) -> list[str]:
     if set(named) == set(nodes):
         raise GraphError(f"apart:={text} names every node; for one process per node use composed:=false")
     return named
+
+
+def port_number(name: str, value: str) -> int:
+    """Argument ``name:=value`` as a TCP port on 127.0.0.1 (0: any free one); GraphError if it is not one."""
+    if not (value.isdigit() and 0 <= int(value) <= 65535):
+        raise GraphError(f"{name}:={value} is not a port number (0..65535; 0: any free one)")
+    return int(value)
 
 
 def hosted_specs(name: str, arguments: Mapping[str, str]) -> list[NodeSpec]:

@@ -58,11 +58,21 @@ def test_hardware_swap_in_drops_the_sim_and_the_controller():
         ("f2w", {"magnets": "FL,XX"}, "must name feet"),
         ("f2w", {"speed": "1"}, "unknown argument"),
         ("f2w", {"apart": "ik"}, r"apart:=ik runs nodes beside a composed container: it needs composed:=true"),
+        ("f2w", {"foxglove_port": "70000"}, r"foxglove_port:=70000 is not a port number \(0..65535"),
+        ("f2w", {"foxglove_port": "-1"}, "foxglove_port:=-1 is not a port number"),
     ],
 )
 def test_bad_graph_arguments_are_refused_by_name(name, arguments, match):
     with pytest.raises(GraphError, match=match):
         graph(name, arguments)
+
+
+def test_a_container_refuses_a_bad_foxglove_port_by_name(capsys):
+    from sally_bringup.composed import EXIT_BAD_START
+    from sally_bringup.composed import main as composed_main
+
+    assert composed_main(["hold", "foxglove_to:=http"]) == EXIT_BAD_START
+    assert "foxglove_to:=http is not a port number" in capsys.readouterr().err
 
 
 def test_the_cli_refuses_bad_arguments_before_starting_anything(capsys):
