@@ -173,7 +173,8 @@ def run(
         sim = nodes.get("sim")
         code = sim.run(executor, halt) if sim is not None else spin_until_shutdown(executor, context, halt)
         if names.refusal is not None:
-            print(f"sally_composed: cannot start: {names.refusal}", file=sys.stderr)
+            print(f"sally_composed: cannot start: {names.refusal}", file=sys.stderr, flush=True)
+            names.linger()  # idle but visible: another container in its window sees the clash too
             return EXIT_BAD_START
         if code:  # the sim's own status (3: the physics diverged)
             return code

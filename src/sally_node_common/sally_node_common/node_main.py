@@ -170,7 +170,8 @@ def run_node(
             except (ExternalShutdownException, InvalidHandle):
                 code = 0
             if names.refusal is not None:
-                print(f"{name}: cannot start: {names.refusal}", file=sys.stderr)
+                print(f"{name}: cannot start: {names.refusal}", file=sys.stderr, flush=True)
+                names.linger()  # idle but visible: another node in its window sees the clash too
                 return EXIT_BAD_START
             return code
         finally:

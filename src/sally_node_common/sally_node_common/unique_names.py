@@ -6,8 +6,15 @@ second graph started on a domain that already runs one is the usual way this hap
 watches the graph during its first :data:`START_WINDOW` wall seconds (discovery of the nodes
 already running takes up to a few seconds on loopback); if a node of its own full name shows up
 there, the newcomer stops and exits 2 with the reason. A node past its window keeps running: it
-was there first. Two nodes of one name started within a window of each other both stop: neither
-can tell that it came first.
+was there first.
+
+Two nodes of one name started within a window of each other both stop: neither can tell that it
+came first. That needs each to see the other, and discovery is not symmetric in time: one side can
+see the clash seconds before the other (a participant announces itself again only every few
+seconds). So a node that refuses says so at once but stays in the graph, idle, until the clash is
+over (the other went too) or for :data:`LINGER` s (the other was there first and stays); only then
+does it exit. Without that, the first to see the clash was gone before the other could see it, and
+the other ran on beside whatever the first had already sent.
 """
 
 from __future__ import annotations
@@ -21,6 +28,9 @@ START_WINDOW = 5.0
 """Wall seconds after start during which a node looks for another node of its name."""
 POLL = 0.2
 """Wall seconds between two looks at the graph."""
+LINGER = START_WINDOW
+"""Wall seconds a refusing node at most stays in the graph so the other node of its name, if it
+is still in its own window, sees the clash too."""
 
 
 def full_name(name: str, namespace: str) -> str:
@@ -62,6 +72,17 @@ class UniqueNameWatch:
                 "same domain?); this one stops. Give each graph its own ROS_DOMAIN_ID."
             )
         return self.refusal is not None
+
+    def linger(self, timeout: float = LINGER) -> bool:
+        """After a refusal: wait (polling every :data:`POLL` s, at most ``timeout`` s) while a name
+        of ours is still taken twice, so the other node sees us before we go. True when the clash
+        ended (the other stopped too), False when the time ran out (it stays: it came first)."""
+        deadline = time.monotonic() + timeout
+        while duplicated(self._graph_names(), self.ours):
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(POLL)
+        return True
 
     def start(self) -> threading.Thread:
         """Watch in a daemon thread; it ends with the window, a refusal or ``stop``."""

@@ -36,3 +36,18 @@ def test_after_its_window_the_watch_no_longer_looks():
     watch.start().join(5.0)
     graph.append(("sally_controller", "/"))  # too late: the first was there first
     assert not stop.is_set() and watch.refusal is None
+
+
+def test_a_refusing_node_stays_while_the_clash_lasts_and_goes_once_it_ends():
+    graph = [("sally_controller", "/"), ("sally_controller", "/")]
+    watch = UniqueNameWatch(lambda: list(graph), ["/sally_controller"], threading.Event())
+    assert watch.check()
+    threading.Timer(0.5, graph.pop).start()  # the other one goes too
+    assert watch.linger(timeout=10.0) is True
+    assert watch.linger(timeout=10.0) is True  # nothing left to wait for: at once
+
+
+def test_a_refusing_node_goes_after_its_linger_when_the_other_stays():
+    graph = [("sally_controller", "/"), ("sally_controller", "/")]
+    watch = UniqueNameWatch(lambda: list(graph), ["/sally_controller"], threading.Event())
+    assert watch.linger(timeout=0.5) is False  # the other came first and runs on

@@ -24,7 +24,7 @@ from rosgraph_msgs.msg import Clock
 from sally_bringup.environment import lease_domain
 from sally_bringup.processes import STARTED, ProcessGroup, find_executable, wait_until
 from sally_node_common.stamps import stamp_ns
-from sally_node_common.unique_names import START_WINDOW
+from sally_node_common.unique_names import LINGER, START_WINDOW
 from sally_optimizer.evaluation import evaluate_scenario
 from sally_optimizer.scenarios import ScenarioConfig
 
@@ -848,10 +848,24 @@ def duplicate_name(work: Path | None = None) -> list[CaseResult]:
                 check.expect(all(r.successful for r in answered), "the first still answers a parameter request")
             except AssertionError as exc:
                 check.expect(False, f"the first still answers a parameter request: {exc}")
-            return [check.result("the second node of a name exits 2 saying why; the first runs on")]
         finally:
             probe.close()
             group.stop_all()
+        results = [check.result("the second node of a name exits 2 saying why; the first runs on")]
+        # Two started at once: whichever sees the clash first must not be gone before the other
+        # sees it too (discovery can be seconds apart one way and the other): both exit 2.
+        race = Check("duplicate_name_at_once")
+        group = ProcessGroup(lease.domain_id, _work_dir(work, "duplicate_name") / "at_once")
+        try:
+            pair = [group.start(f"controller_{side}", "sally_controller") for side in ("a", "b")]
+            codes = [p.wait(START_WINDOW + LINGER + 30.0) for p in pair]
+            race.expect(codes == [2, 2], f"both exit 2 (got {codes})")
+            for p in pair:
+                said = p.log_text()
+                race.expect("is already running" in said, f"{p.name} says why: {said.strip()[-300:]!r}")
+        finally:
+            group.stop_all()
+        return [*results, race.result("two nodes of one name started together both exit 2 saying why")]
 
 
 def second_graph(work: Path | None = None) -> list[CaseResult]:
@@ -877,6 +891,10 @@ def second_graph(work: Path | None = None) -> list[CaseResult]:
         clock = ClockWatch(lease.domain_id)
         try:
             check.expect(wait_until(lambda: clock.sim_ns >= 2 * NS, 120.0, 0.05), "the first graph runs")
+            # and is past its start window (its watch began before its first /clock): started
+            # within a window of each other, both graphs would stop (duplicate_name's rule)
+            past = lambda: clock.first_at is not None and time.monotonic() - clock.first_at > START_WINDOW + 0.5  # noqa: E731
+            check.expect(wait_until(past, START_WINDOW + 1.0, 0.05), "the first graph is past its start window")
             second = subprocess.run(
                 [find_executable("sally-launch"), "f2w", "pacing:=lockstep", "--domain", str(lease.domain_id)]
                 + ["--run-dir", str(folder / "second")],
@@ -912,10 +930,15 @@ class ClockWatch:
         from sally_bringup.probe import Probe
 
         self.sim_ns = 0
+        self.first_at: float | None = None
+        """When the first /clock arrived (``time.monotonic()``)."""
         self.probe = Probe(domain, name=f"sally_faults_clock_{domain}")
-        self.probe.record(
-            Clock, "/clock", 10, on_message=lambda m: setattr(self, "sim_ns", stamp_ns(m.clock))
-        ).keep = False
+        self.probe.record(Clock, "/clock", 10, on_message=self._heard).keep = False
+
+    def _heard(self, msg: Clock) -> None:
+        if self.first_at is None:
+            self.first_at = time.monotonic()
+        self.sim_ns = stamp_ns(msg.clock)
 
     def close(self) -> None:
         """Close the probe."""
