@@ -3,7 +3,10 @@
 DDS discovery must never leave this machine: ``ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST`` is set for
 every process (Kilted ignores ROS_LOCALHOST_ONLY). Concurrent graphs (tests, optimizer workers)
 each lease a ``ROS_DOMAIN_ID`` in 1..101 through a lock file, so two of them never share one,
-across processes; the lease ends when the lock is released or its holder dies.
+across processes; the lease ends when the lock is released or its holder dies. A domain released
+less than :data:`REUSE_AFTER` s ago is taken only when no other is free: a participant killed
+without a goodbye stays on its domain's graph until its lease runs out, and the next graph there
+would see its node names as a running graph's.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ import fcntl
 import os
 import random
 import tempfile
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +24,10 @@ from sally_node_common.discovery import default_to_loopback
 
 DOMAIN_IDS = range(1, 102)
 """Leasable domains; 0 is left to interactive runs. Domains >= 233 fail with Fast DDS here."""
+REUSE_AFTER = 10.0
+"""Wall seconds after its release before a domain is leased again while others are free: over the
+3 s participant lease of Sally's profile (``sally_node_common.discovery``), with room for a loaded
+machine."""
 
 
 class NoFreeDomainError(RuntimeError):
@@ -38,6 +46,10 @@ class DomainLease:
     def release(self) -> None:
         """Give the domain id back (closing the lock file drops the flock); safe to call twice."""
         if self._fd >= 0:
+            try:
+                os.utime(self._fd)  # released now: the next lease prefers other domains for a while
+            except OSError:
+                pass
             os.close(self._fd)  # closing drops the flock
             self._fd = -1
 
@@ -64,8 +76,11 @@ def lease_domain(preferred: int | None = None) -> DomainLease:
             raise ValueError(f"domain {preferred} is outside {DOMAIN_IDS.start}..{DOMAIN_IDS.stop - 1}")
         ids.remove(preferred)
         ids.insert(0, preferred)
-    for domain in ids:
-        fd = os.open(lock_dir() / f"{domain}.lock", os.O_CREAT | os.O_RDWR, 0o666)
+    folder = lock_dir()
+    now = time.time()
+    rested = [d for d in ids if d == preferred or now - _released_at(folder / f"{d}.lock") >= REUSE_AFTER]
+    for domain in [*rested, *(d for d in ids if d not in rested)]:
+        fd = os.open(folder / f"{domain}.lock", os.O_CREAT | os.O_RDWR, 0o666)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -73,6 +88,14 @@ def lease_domain(preferred: int | None = None) -> DomainLease:
             continue
         return DomainLease(domain, fd)
     raise NoFreeDomainError(f"every ROS domain in {DOMAIN_IDS.start}..{DOMAIN_IDS.stop - 1} is leased")
+
+
+def _released_at(lock: Path) -> float:
+    """When the lease of ``lock``'s domain was last released (0: never)."""
+    try:
+        return lock.stat().st_mtime
+    except FileNotFoundError:
+        return 0.0
 
 
 def graph_environment(domain_id: int, base: Mapping[str, str] | None = None) -> dict[str, str]:
