@@ -22,7 +22,7 @@ import threading
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from sally_node_common.discovery import default_to_loopback
+from sally_node_common.discovery import container_profile, default_to_loopback
 from sally_node_common.graph_end import EndsGraph
 from sally_node_common.node_main import watch_parent
 
@@ -118,13 +118,16 @@ def run(
     params_files: Sequence[str] = (),
     record_to: str | None = None,
     record_file: str | None = None,
+    own_endpoints_ignored: bool = False,
     foxglove_to: int | None = None,
 ) -> int:
     """Host graph ``name`` here until it ends or ``stop`` is set; the process exit status.
     ``params_files`` (``--ros-args --params-file F``) go to every hosted node; ``record_to``: write
     the run's MCAP there from this process (:mod:`.host_recording`); ``record_file``: keep the run's
     record (what the report is computed from) here and write it there at the end
-    (:mod:`.record_file`); ``foxglove_to``: serve it live on this port (:mod:`.host_recording`)."""
+    (:mod:`.record_file`); ``foxglove_to``: serve it live on this port (:mod:`.host_recording`);
+    ``own_endpoints_ignored``: this process's DDS participant was given
+    :data:`~sally_node_common.discovery.CONTAINER_PROFILE` (see :class:`~sally_node_common.host.Host`)."""
     import rclpy
     from rclpy.duration import Duration
     from rclpy.experimental import EventsExecutor
@@ -137,7 +140,7 @@ def run(
     specs = hosted_specs(name, arguments)
     rclpy.init(args=[], signal_handler_options=SignalHandlerOptions.NO)
     context = rclpy.get_default_context()
-    host = Host()
+    host = Host(own_endpoints_ignored)
     recording = recorder_node = run_record = None
     try:
         if record_file:
@@ -211,6 +214,7 @@ def _params_files(ros_arguments: Sequence[str]) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     """``sally_composed``: host the graph's nodes in this one process until the sim ends or a signal comes."""
     default_to_loopback()
+    own_endpoints_ignored = container_profile()  # before the first DDS participant reads it
     argv = sys.argv[1:] if argv is None else argv
     stop = threading.Event()
     for s in (signal.SIGINT, signal.SIGTERM):
@@ -231,7 +235,7 @@ def main(argv: list[str] | None = None) -> int:
         record_to, record_file = values.pop("record_to", None), values.pop("record_file", None)
         foxglove_to = values.pop("foxglove_to", None)
         port = port_number("foxglove_to", foxglove_to) if foxglove_to is not None else None
-        return run(argv[0], values, stop, params_files, record_to, record_file, port)
+        return run(argv[0], values, stop, params_files, record_to, record_file, own_endpoints_ignored, port)
     except GraphError as exc:
         print(f"sally_composed: {exc}", file=sys.stderr)
         return EXIT_BAD_START

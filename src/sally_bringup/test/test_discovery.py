@@ -51,3 +51,20 @@ def test_a_killed_node_leaves_the_graph_within_the_lease(ros_domain, tmp_path, p
         assert time.monotonic() - killed < 6.0
     finally:
         group.stop_all()
+
+
+def test_a_container_ignores_its_own_endpoints_only_under_sally_s_own_profile(tmp_path):
+    """The container profile is the participant profile (the same lease) plus ignoring its own
+    endpoints; a profiles file the user named, or another middleware, is left as it is."""
+    from sally_node_common.discovery import CONTAINER_PROFILE, PARTICIPANT_PROFILE, PROFILES, container_profile
+
+    text = CONTAINER_PROFILE.read_text()
+    assert "<leaseDuration><sec>3</sec></leaseDuration>" in text and "fastdds.ignore_local_endpoints" in text
+    env = graph_environment(7, base={})
+    assert container_profile(env) and env[PROFILES] == str(CONTAINER_PROFILE)
+    assert container_profile(env), "given again (a container started from a container's environment)"
+    own = str(tmp_path / "mine.xml")
+    env = {PROFILES: own}
+    assert not container_profile(env) and env[PROFILES] == own
+    env = {PROFILES: str(PARTICIPANT_PROFILE), "RMW_IMPLEMENTATION": "rmw_cyclonedds_cpp"}
+    assert not container_profile(env) and env[PROFILES] == str(PARTICIPANT_PROFILE)

@@ -22,6 +22,9 @@ PARTICIPANT_PROFILE = Path(__file__).with_name("dds") / "participant.xml"
 itself (killed, hung) is dropped by the others after 3 s (lease), not Fast DDS's 20 s. A node that
 waits on a partner keeps waiting while the partner is on the graph (slow, under load: the run stays
 deterministic) and gives up once it is not (dead)."""
+CONTAINER_PROFILE = Path(__file__).with_name("dds") / "container.xml"
+"""A composed container's profile: :data:`PARTICIPANT_PROFILE`, and the participant never matches
+its own readers with its own writers (the nodes it hosts hand messages over as objects)."""
 
 
 def default_to_loopback(environ: MutableMapping[str, str] = os.environ) -> None:
@@ -38,3 +41,15 @@ def force_loopback(environ: MutableMapping[str, str] = os.environ) -> None:
     """LOCALHOST discovery whatever ``environ`` says (scripts, tests, benchmarks)."""
     environ.update(LOOPBACK_ONLY)
     environ.pop("ROS_LOCALHOST_ONLY", None)
+
+
+def container_profile(environ: MutableMapping[str, str] = os.environ) -> bool:
+    """Give a composed container :data:`CONTAINER_PROFILE` where Sally's own participant profile is
+    in force (after :func:`default_to_loopback`) and the middleware is Fast DDS; whether it did (a
+    profiles file the user named, or another middleware, is left as it is)."""
+    if environ.get("RMW_IMPLEMENTATION", "rmw_fastrtps_cpp") not in ("", "rmw_fastrtps_cpp"):
+        return False
+    if environ.get(PROFILES) not in (str(PARTICIPANT_PROFILE), str(CONTAINER_PROFILE)):
+        return False
+    environ[PROFILES] = str(CONTAINER_PROFILE)
+    return True

@@ -30,9 +30,15 @@ injector), every topic stays on DDS:
   a transient-local writer), then every new one while it stays. With nobody outside, nothing is
   serialized (and no hosted subscription takes its own host's copies).
 * Each hosted subscription is also a real (raw) DDS subscription, so outside publishers reach it.
-  What it receives from a hosted publisher through DDS (byte for byte a message the host published
-  on that topic recently) is dropped there, before it is converted: nothing is delivered twice.
-  An outside message byte-identical to one of those is dropped too.
+  In a container whose DDS participant ignores its own endpoints (``Host(own_endpoints_ignored=True)``,
+  Fast DDS's ``fastdds.ignore_local_endpoints``, :data:`~sally_node_common.discovery.CONTAINER_PROFILE`)
+  a hosted subscription never receives what a hosted publisher sends on DDS, and a publisher's DDS
+  match count is the readers outside alone. Otherwise what it receives from a hosted publisher
+  through DDS (byte for byte a message the host published on that topic recently) is taken off
+  DDS and dropped there, before it is converted (:attr:`Host.copies_dropped`): nothing is delivered
+  twice. An outside message byte-identical to one of those is dropped too. A hosted subscription
+  that asks for raw bytes is an outside reader as far as the host goes: it hears hosted publishers
+  only through DDS, so not at all where own endpoints are ignored.
 
 A recorder in the host (:meth:`Host.tap`; there may be several) gets every message published by a
 hosted node on the topics it names, as the object itself, in the publishing thread (serializing it
@@ -129,7 +135,7 @@ class HostedPublisher:
             return
         readers = self._host.readers(self.topic, self.qos)
         if self._kept is None:
-            if self.real.get_subscription_count() > len(readers):
+            if self._outside_readers(readers):
                 self._to_dds(msg)
         else:
             with self._lock:
@@ -137,16 +143,22 @@ class HostedPublisher:
                 self._follow_outside(readers, msg)
         self._host.deliver(readers, msg)
 
+    def _outside_readers(self, readers: list) -> bool:
+        """Whether a reader outside the host is matched (``readers``: the hosted ones)."""
+        own = 0 if self._host.own_endpoints_ignored else len(readers)
+        return self.real.get_subscription_count() > own
+
     def _to_dds(self, msg) -> None:
         data = serialize_message(msg)
-        self._host.remember(self.topic, data)
+        if not self._host.own_endpoints_ignored:
+            self._host.remember(self.topic, data)
         self.real.publish(data)
 
     def _follow_outside(self, readers: list, msg=None) -> None:
         """(Under ``_lock``, transient-local only.) Publish on DDS while a reader outside the host is
         matched: when one appears, the kept messages first (late readers get their history, as from
         a transient-local writer), then each new one (``msg``); with none, nothing is serialized."""
-        outside = self.real.get_subscription_count() > len(readers)
+        outside = self._outside_readers(readers)
         if outside and not self._outside:
             for kept in self._kept or ():
                 self._to_dds(kept)
@@ -167,18 +179,26 @@ class HostedPublisher:
         return list(self._kept or ())
 
     def get_subscription_count(self) -> int:
-        """Matched subscriptions, hosted ones included (each hosted one is also on DDS), and each of
-        the host's taps of this topic."""
-        return self.real.get_subscription_count() + len(self._host.taps_for(self.topic))
+        """Matched subscriptions, hosted ones included (each hosted one is also on DDS, or, where own
+        endpoints are ignored, counted here), and each of the host's taps of this topic."""
+        hosted = len(self._host.readers(self.topic, self.qos)) if self._host.own_endpoints_ignored else 0
+        return self.real.get_subscription_count() + hosted + len(self._host.taps_for(self.topic))
 
     def __getattr__(self, name: str):
         return getattr(self.real, name)
 
 
 class Host:
-    """Hosts nodes in this process (see the module's text for the rules)."""
+    """Hosts nodes in this process (see the module's text for the rules).
 
-    def __init__(self) -> None:
+    ``own_endpoints_ignored``: this process's DDS participant does not match its own readers with
+    its own writers (set only when its profile says so)."""
+
+    def __init__(self, own_endpoints_ignored: bool = False) -> None:
+        self.own_endpoints_ignored = own_endpoints_ignored
+        self.copies_dropped = 0
+        """Hosted publications taken off DDS by a hosted subscription and dropped (0 where own
+        endpoints are ignored)."""
         self.lock = threading.RLock()
         self._readers: dict[str, list[_Reader]] = defaultdict(list)
         self._publishers: dict[str, list[HostedPublisher]] = defaultdict(list)
@@ -307,7 +327,8 @@ class _HostedMixin(Node):
         first = not host.has_readers(name)  # the subscription whose outside messages are recorded
 
         def from_dds(data: bytes) -> None:
-            if host.is_copy(name, data):
+            if not host.own_endpoints_ignored and host.is_copy(name, data):
+                host.copies_dropped += 1
                 return  # a hosted publisher's message: already delivered
             if first:  # an outside publisher's: recorded once, as it came
                 now = time.time_ns()

@@ -141,6 +141,67 @@ def test_outside_readers_and_writers_reach_hosted_nodes_and_nothing_arrives_twic
     time.sleep(0.3)  # any second copy would have arrived by now (copies come within milliseconds)
     assert sorted(m.data for m in observer.heard) == [0, 1, 2, 3, 4, 100]
     assert sorted(m.data for m in listener.heard) == [0, 1, 2, 3, 4, 100]  # each once: hosted ones not again from DDS
+    assert host.copies_dropped >= 5  # this participant matches its own endpoints: the copies came and went
+
+
+CONTAINER_RUN = """
+import json, sys, time
+sys.path.insert(0, sys.argv[2])
+from test_host import Listener, Side, Talker, wait_until
+from sally_node_common.discovery import container_profile, default_to_loopback
+from sally_node_common.host import Host
+from std_msgs.msg import Int32
+
+default_to_loopback()
+assert container_profile()
+side, outside = Side(int(sys.argv[1])), Side(int(sys.argv[1]))
+host = Host(own_endpoints_ignored=True)
+talker = side.add(host.create(Talker, context=side.context))
+listener = side.add(host.create(Listener, context=side.context))
+quiet = side.add(host.create(Talker, "/quiet", context=side.context))
+side.add(host.create(Listener, "quiet_listener", "/quiet", context=side.context))
+hosted_only = quiet.pub.get_subscription_count()
+observer = outside.add(Listener("observer", context=outside.context))
+writer = outside.add(Talker("/numbers", context=outside.context))
+assert wait_until(lambda: talker.pub.get_subscription_count() >= 2 and writer.pub.get_subscription_count() >= 1, 30)
+for i in range(5):
+    talker.pub.publish(Int32(data=i))
+writer.pub.publish(Int32(data=100))
+wait_until(lambda: len(observer.heard) >= 6 and len(listener.heard) >= 6, 30)
+time.sleep(0.3)
+print(json.dumps({
+    "observer": sorted(m.data for m in observer.heard), "listener": sorted(m.data for m in listener.heard),
+    "copies_dropped": host.copies_dropped, "matched": talker.pub.get_subscription_count(),
+    "real_matched": talker.pub.real.get_subscription_count(), "hosted_only": hosted_only,
+}))
+side.close(); outside.close()
+"""
+
+
+def test_a_container_whose_participant_ignores_its_own_endpoints_takes_no_copies(ros_domain):
+    """With CONTAINER_PROFILE (a fresh process: Fast DDS reads profiles once), outside readers and
+    writers still reach the hosted nodes, each message arrives once, and no hosted subscription
+    takes its own host's DDS copies; a publisher's count still includes its hosted readers."""
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    env = {k: v for k, v in os.environ.items() if k != "FASTDDS_DEFAULT_PROFILES_FILE"}
+    folder = str(Path(__file__).parent)
+    done = subprocess.run(
+        [sys.executable, "-c", CONTAINER_RUN, str(ros_domain), folder],
+        env=env, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    # (the outside writer and observer share a participant that, in this process, ignores its own too)
+    assert seen["observer"] == [0, 1, 2, 3, 4]
+    assert seen["listener"] == [0, 1, 2, 3, 4, 100]  # each once
+    assert seen["copies_dropped"] == 0  # none came back: the participant ignores its own endpoints
+    assert seen["real_matched"] == 1 and seen["matched"] == 2  # the observer on DDS; the hosted listener counted
+    assert seen["hosted_only"] == 1  # a hosted reader alone still counts (readiness waits on it)
 
 
 def test_kept_topics_reach_late_hosted_and_outside_readers(sides):
