@@ -63,6 +63,8 @@ def test_a_container_ignores_its_own_endpoints_only_under_sally_s_own_profile(tm
     env = graph_environment(7, base={})
     assert container_profile(env) and env[PROFILES] == str(CONTAINER_PROFILE)
     assert container_profile(env), "given again (a container started from a container's environment)"
+    default_to_loopback(env)  # any other process started from a container's environment
+    assert env[PROFILES] == str(PARTICIPANT_PROFILE), "a container's profile is its own"
     own = str(tmp_path / "mine.xml")
     env = {PROFILES: own}
     assert not container_profile(env) and env[PROFILES] == own

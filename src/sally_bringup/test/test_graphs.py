@@ -68,10 +68,23 @@ def test_bad_graph_arguments_are_refused_by_name(name, arguments, match):
 
 
 def test_a_container_refuses_a_bad_foxglove_port_by_name(capsys):
+    import os
+    import signal
+
     from sally_bringup.composed import EXIT_BAD_START
     from sally_bringup.composed import main as composed_main
 
-    assert composed_main(["hold", "foxglove_to:=http"]) == EXIT_BAD_START
+    # main() sets its process up as a container (its DDS profile, its signal handlers): not this
+    # one's, whose later graphs would inherit the container's profile
+    environment = dict(os.environ)
+    handlers = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        assert composed_main(["hold", "foxglove_to:=http"]) == EXIT_BAD_START
+    finally:
+        os.environ.clear()
+        os.environ.update(environment)
+        for s, handler in handlers.items():
+            signal.signal(s, handler)
     assert "foxglove_to:=http is not a port number" in capsys.readouterr().err
 
 

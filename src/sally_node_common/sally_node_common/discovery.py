@@ -29,11 +29,15 @@ its own readers with its own writers (the nodes it hosts hand messages over as o
 
 def default_to_loopback(environ: MutableMapping[str, str] = os.environ) -> None:
     """LOCALHOST discovery unless ``environ`` already names a range; Sally's participant profile
-    (:data:`PARTICIPANT_PROFILE`) unless it names a Fast DDS profiles file of its own."""
+    (:data:`PARTICIPANT_PROFILE`) unless it names a Fast DDS profiles file of its own.
+
+    :data:`CONTAINER_PROFILE` is a container's own (:func:`container_profile`, after this call): a
+    process started from a container's environment gets the participant profile, since its hosts
+    (an optimizer's in-process backend) count their hosted readers through DDS."""
     if not environ.get(RANGE):
         environ[RANGE] = "LOCALHOST"
     environ.pop("ROS_LOCALHOST_ONLY", None)
-    if not environ.get(PROFILES):
+    if not environ.get(PROFILES) or environ[PROFILES] == str(CONTAINER_PROFILE):
         environ[PROFILES] = str(PARTICIPANT_PROFILE)
 
 
