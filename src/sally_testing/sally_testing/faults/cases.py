@@ -819,7 +819,8 @@ def _kill(pid: int) -> None:
 # --- one name, one node; one graph, one domain --------------------------------------------------------
 def duplicate_name(work: Path | None = None) -> list[CaseResult]:
     """A controller runs; a second ``sally_controller`` (the same node name) starts on its domain:
-    the newcomer exits 2 with one line naming the other node; the first runs on and answers."""
+    the newcomer exits 2 with one line naming the other node; the first runs on and answers. Then
+    two controllers started together: both exit 2 saying why (the first to see the clash lingers)."""
     from sally_bringup.probe import Probe
 
     check = Check("duplicate_name")
