@@ -22,6 +22,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable, Sequence
 
 import rclpy
@@ -53,27 +54,42 @@ START_ERRORS: tuple[type[Exception], ...] = (
 )
 
 
+def follow_parent(
+    parent: int, on_gone: Callable[[], None], getppid=os.getppid, poll: float = PARENT_POLL
+) -> threading.Thread:
+    """A daemon thread that calls ``on_gone()`` once this process's parent is no longer ``parent``
+    (that process is gone: its children are handed to init or a subreaper), looking every ``poll``
+    seconds. Returns the thread, started."""
+
+    def watch() -> None:
+        while getppid() == parent:
+            time.sleep(poll)
+        on_gone()
+
+    thread = threading.Thread(target=watch, name="parent watch", daemon=True)
+    thread.start()
+    return thread
+
+
 def watch_parent(stop: threading.Event, name: str, environ=os.environ, getppid=os.getppid) -> threading.Thread | None:
     """When ``SALLY_PARENT_PID`` names this process's parent, a daemon thread sets ``stop`` (with a
-    line on stderr) once the parent has changed: that process is gone (its children are handed to
-    init or a subreaper). Returns the thread, or None when there is nothing to watch."""
+    line on stderr) once the parent has changed (:func:`follow_parent`). Returns the thread, or None
+    when there is nothing to watch."""
     wanted = environ.get(PARENT_ENV, "")
     if not wanted.isdigit() or int(wanted) != getppid():
         return None  # not started by the runner (or the runner is gone already: then nothing to wait for)
     parent = int(wanted)
 
-    def watch() -> None:
-        while not stop.wait(PARENT_POLL):
-            if getppid() != parent:
-                stop.set()  # first: the runner read our output, so saying it may fail (a broken pipe)
-                try:
-                    print(f"{name}: the runner (pid {parent}) is gone; stopping", file=sys.stderr, flush=True)
-                except OSError:
-                    pass
+    def gone() -> None:
+        if stop.is_set():
+            return  # stopping anyway
+        stop.set()  # first: the runner read our output, so saying it may fail (a broken pipe)
+        try:
+            print(f"{name}: the runner (pid {parent}) is gone; stopping", file=sys.stderr, flush=True)
+        except OSError:
+            pass
 
-    thread = threading.Thread(target=watch, name="parent watch", daemon=True)
-    thread.start()
-    return thread
+    return follow_parent(parent, gone, getppid)
 
 
 def spin_until_shutdown(executor, context, stop: threading.Event) -> None:

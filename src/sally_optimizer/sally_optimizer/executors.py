@@ -7,7 +7,9 @@ else in the loop knows which executor runs. Two implement it:
 * :class:`LocalPool` (``sally-optimize`` with no ``--scheduler``): spawned processes on this
   machine, at most ``--workers`` (and never more than the population) at a time. A task's graphs
   write their folders into the run folder (``evals/``). A worker process that dies breaks the whole
-  pool: every evaluation in flight is lost and :meth:`LocalPool.renew` starts a new pool.
+  pool: every evaluation in flight is lost and :meth:`LocalPool.renew` starts a new pool. A worker
+  whose optimizer is gone (killed, even with ``kill -9``) stops itself (:func:`stop_with_optimizer`)
+  and with it the graphs it started, instead of finishing its evaluation for nobody.
 * :class:`DaskExecutor` (``--scheduler tcp://HOST:PORT`` for a running Dask scheduler, or
   ``--scheduler local:N`` for a ``LocalCluster`` of N single-threaded worker processes on this
   machine, bound to 127.0.0.1, no dashboard). A task runs in a temporary folder on its worker,
@@ -24,7 +26,10 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import re
+import signal
+import sys
 import tempfile
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -35,6 +40,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from sally_node_common.discovery import default_to_loopback
+from sally_node_common.node_main import follow_parent
 
 from .evaluation import Evaluation, evaluate
 from .scenarios import SCENARIOS, ScenarioConfig
@@ -107,6 +113,26 @@ class Executor(Protocol):
         ...
 
 
+def stop_with_optimizer(optimizer: int) -> None:
+    """A pool worker's initializer: once the optimizer process ``optimizer`` (its parent) is gone,
+    the worker says so on stderr and sends itself SIGTERM. Its graphs' node processes stop with it
+    (they watch their parent, :mod:`sally_node_common.node_main`); an in-process graph ends with the
+    process; its domain leases are released by the OS."""
+
+    def gone() -> None:
+        try:
+            print(
+                f"sally-optimize worker {os.getpid()}: the optimizer (pid {optimizer}) is gone; stopping",
+                file=sys.stderr,
+                flush=True,
+            )
+        except OSError:
+            pass
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    follow_parent(optimizer, gone)
+
+
 class LocalPool:
     """Spawned worker processes on this machine (``concurrent.futures.ProcessPoolExecutor``)."""
 
@@ -119,7 +145,12 @@ class LocalPool:
         self._pool = self._new()
 
     def _new(self) -> ProcessPoolExecutor:
-        return ProcessPoolExecutor(max_workers=self.workers, mp_context=get_context("spawn"))
+        return ProcessPoolExecutor(
+            max_workers=self.workers,
+            mp_context=get_context("spawn"),
+            initializer=stop_with_optimizer,
+            initargs=(os.getpid(),),
+        )
 
     def submit(self, task: EvaluationTask) -> Future[Evaluation]:
         """Start ``task`` in a pool process."""

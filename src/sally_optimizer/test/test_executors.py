@@ -118,3 +118,53 @@ def test_scheduler_forms():
             parse_scheduler(bad)
     with pytest.raises(SchedulerError, match="must be"):
         Settings(scheduler="slurm")
+
+
+OPTIMIZER_STAND_IN = """
+import os, sys, time
+from sally_optimizer.executors import LocalPool
+pool = LocalPool(1)
+print(pool._pool.submit(os.getpid).result(timeout=60), flush=True)  # the worker's pid
+pool._pool.submit(time.sleep, 300)  # an evaluation that outlives its optimizer
+time.sleep(300)
+"""
+
+
+def _running(pid: int) -> bool:
+    """Whether ``pid`` is a live process (a zombie nobody reaped is not)."""
+    try:
+        state = next(line for line in open(f"/proc/{pid}/status") if line.startswith("State:"))
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+    return "Z" not in state.split()[1]
+
+
+def test_a_pool_worker_stops_when_its_optimizer_is_killed():
+    """``kill -9`` of the optimizer: its pool worker, busy with an evaluation, stops within seconds
+    (it would otherwise run the evaluation to its end, graphs and all, for nobody)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    optimizer = subprocess.Popen(
+        [sys.executable, "-c", OPTIMIZER_STAND_IN], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    worker = None
+    try:
+        worker = int(optimizer.stdout.readline())
+        assert _running(worker)
+        optimizer.send_signal(signal.SIGKILL)
+        optimizer.wait(10)
+        deadline = time.monotonic() + 10.0  # PARENT_POLL is 0.5 s
+        while _running(worker) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not _running(worker), "the pool worker outlived its optimizer by 10 s"
+        err = optimizer.stderr.read()  # the worker's stderr is the optimizer's
+        assert f"sally-optimize worker {worker}: the optimizer (pid {optimizer.pid}) is gone; stopping" in err
+    finally:
+        optimizer.kill()
+        optimizer.wait(10)
+        if worker is not None and _running(worker):
+            os.kill(worker, signal.SIGKILL)
