@@ -1,0 +1,206 @@
+#!/usr/bin/env python3
+"""What one message costs to cross a process boundary with this rclpy and Fast DDS, against handing
+it over inside one process: the figure that decides where Sally's nodes can run.
+
+A writer process publishes at about 1 kHz (a sleep between messages) to one reader process on the
+same leased domain, loopback only, Sally's participant profile; each side measures its own CPU:
+
+* ``joint_states``: a ``sensor_msgs/JointState`` of Sally's joints (as the sim publishes it),
+  taken by a typed subscription (deserialized to a Python message, as a node takes it);
+* ``joint_states raw``: the same, taken as bytes (as the run's recording takes it);
+* ``clock``: ``rosgraph_msgs/Clock``, taken by a node with ``use_sim_time`` and no subscription of
+  its own (what every node of a graph pays for sim time; the reader looks at its clock after each
+  event, a few µs of its own included).
+
+Each case prints the writer's wall time inside ``publish`` and CPU per message (the loop's own
+sleeping, measured alone, taken off) and the reader's CPU per message. For comparison, in this
+process: ``serialize_message`` of the JointState and one hosted delivery
+(:class:`sally_node_common.host.Host`: the object handed to a hosted reader's callback).
+
+Last line: ``dds_cost publish_us A take_us B take_raw_us C clock_take_us D serialize_us E
+hosted_us F`` (microseconds per message; A the writer's CPU per JointState sent, B/C/D the
+reader's CPU per message taken).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+import timeit
+
+from sally_node_common.discovery import default_to_loopback, force_loopback
+
+CASES = {"joint_states": ("joint_states", False), "joint_states raw": ("joint_states", True), "clock": ("clock", False)}
+"""Case -> (topic kind, raw reader)."""
+PERIOD = 0.001
+"""Wall seconds between two messages (about: a sleep of this less the publish's own time)."""
+
+
+def joint_state():
+    from sensor_msgs.msg import JointState
+
+    from sally_description import JOINT_NAMES
+
+    n = len(JOINT_NAMES)
+    msg = JointState(name=list(JOINT_NAMES))
+    msg.position, msg.velocity, msg.effort = [0.1] * n, [0.0] * n, [0.0] * n
+    return msg
+
+
+def read(kind: str, raw: bool, count: int, timeout: float) -> None:
+    """The reader process: take ``count`` messages (or stop after ``timeout`` s); print its CPU per
+    message as JSON, counted from the first message taken."""
+    import rclpy
+    from rclpy.experimental import EventsExecutor
+    from rclpy.node import Node
+    from rclpy.parameter import Parameter
+    from sensor_msgs.msg import JointState
+
+    rclpy.init()
+    taken = [0]
+    if kind == "clock":  # no subscription of its own: the node's time source takes /clock
+        node = Node("sally_dds_cost_reader", parameter_overrides=[Parameter("use_sim_time", value=True)])
+        clock = node.get_clock()
+
+        def count_taken() -> int:  # the writer stamps message i with i + 1 ms
+            return clock.now().nanoseconds // 1_000_000
+    else:
+        node = Node("sally_dds_cost_reader")
+        node.create_subscription(
+            JointState, "/sally_dds_cost/joint_states", lambda _msg: taken.__setitem__(0, taken[0] + 1), 100, raw=raw
+        )
+
+        def count_taken() -> int:
+            return taken[0]
+
+    executor = EventsExecutor()
+    executor.add_node(node)
+    first = cpu0 = None
+    now = 0
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        executor.spin_once(timeout_sec=0.1)
+        now = count_taken()
+        if first is None and now:
+            first, cpu0 = now, time.process_time()
+        if first is not None and now - first >= count:
+            break
+    spent = time.process_time() - cpu0 if cpu0 is not None else 0.0
+    done = now - first if first is not None else 0
+    print(json.dumps({"taken": done, "cpu_us": spent / max(done, 1) * 1e6}), flush=True)
+    executor.shutdown()
+    rclpy.shutdown()
+
+
+def write(kind: str, raw: bool, count: int, domain: int) -> dict:
+    """Start a reader of ``kind``, publish ``count`` messages to it; both sides' costs."""
+    import rclpy
+    from rclpy.node import Node
+    from rosgraph_msgs.msg import Clock
+    from sensor_msgs.msg import JointState
+
+    reader = subprocess.Popen(
+        [sys.executable, __file__, "--read", kind, "--count", str(count)] + (["--raw"] if raw else []),
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "ROS_DOMAIN_ID": str(domain)},
+    )
+    try:
+        context = rclpy.Context()
+        rclpy.init(context=context, domain_id=domain)
+        node = Node("sally_dds_cost_writer", context=context)
+        if kind == "clock":
+            publisher, msg = node.create_publisher(Clock, "/clock", 10), Clock()
+        else:
+            publisher, msg = node.create_publisher(JointState, "/sally_dds_cost/joint_states", 100), joint_state()
+        deadline = time.monotonic() + 30.0
+        while publisher.get_subscription_count() < 1:
+            if time.monotonic() > deadline:
+                raise RuntimeError("the reader process did not match the writer within 30 s")
+            time.sleep(0.01)
+        time.sleep(0.5)  # the reader's first take starts its clock: let it spin first
+        sleeping = _sleep_cost(count // 4)
+        inside, cpu0 = 0.0, time.process_time()
+        for i in range(count + 20):  # a few more: the reader starts counting at its first
+            if kind == "clock":
+                msg.clock.sec, msg.clock.nanosec = divmod((i + 1) * 1_000_000, 1_000_000_000)
+            t0 = time.perf_counter()
+            publisher.publish(msg)
+            inside += time.perf_counter() - t0
+            time.sleep(PERIOD)
+        cpu = (time.process_time() - cpu0) / (count + 20) - sleeping
+        out, _ = reader.communicate(timeout=60)
+        taken = json.loads(out.strip().splitlines()[-1])
+        node.destroy_node()
+        rclpy.shutdown(context=context)
+    finally:
+        if reader.poll() is None:
+            reader.kill()
+            reader.wait()
+    return {"publish_wall_us": inside / (count + 20) * 1e6, "publish_cpu_us": cpu * 1e6, "take_cpu_us": taken["cpu_us"],
+            "taken": taken["taken"]}  # fmt: skip
+
+
+def _sleep_cost(n: int) -> float:
+    """CPU seconds one ``time.sleep(PERIOD)`` of the writer's loop costs by itself."""
+    cpu0 = time.process_time()
+    for _ in range(n):
+        time.sleep(PERIOD)
+    return (time.process_time() - cpu0) / n
+
+
+def in_process() -> tuple[float, float]:
+    """``serialize_message`` of the JointState, and one hosted delivery of it, in microseconds."""
+    from rclpy.serialization import serialize_message
+
+    from sally_node_common.host import Host, _Reader
+    from sally_node_common.qos import RELIABLE_DEEP
+
+    msg, n = joint_state(), 20000
+    serialize = timeit.timeit(lambda: serialize_message(msg), number=n) / n * 1e6
+    host, taken = Host(), []
+    readers = [_Reader(None, taken.append, RELIABLE_DEEP)]
+    hosted = timeit.timeit(lambda: host.deliver(readers, msg), number=n) / n * 1e6
+    return serialize, hosted
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--count", type=int, default=5000, help="messages per case")
+    parser.add_argument("--read", choices=("joint_states", "clock"), help=argparse.SUPPRESS)
+    parser.add_argument("--raw", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.read:
+        force_loopback()
+        default_to_loopback()
+        return read(args.read, args.raw, args.count, timeout=120.0)
+    force_loopback()
+    default_to_loopback()  # Sally's participant profile, as every Sally process has it
+    from sally_bringup.environment import lease_domain
+
+    figures = {}
+    with lease_domain() as lease:
+        for case, (kind, raw) in CASES.items():
+            figures[case] = result = write(kind, raw, args.count, lease.domain_id)
+            print(
+                f"{case}: publish {result['publish_wall_us']:.1f} us wall inside publish(), "
+                f"{result['publish_cpu_us']:.1f} us CPU per message (writer); "
+                f"{result['take_cpu_us']:.1f} us CPU per message taken (reader, {result['taken']} taken)",
+                flush=True,
+            )
+    serialize, hosted = in_process()
+    print(f"in one process: serialize_message {serialize:.1f} us, a hosted delivery {hosted:.2f} us")
+    print(
+        f"dds_cost publish_us {figures['joint_states']['publish_cpu_us']:.0f} "
+        f"take_us {figures['joint_states']['take_cpu_us']:.0f} "
+        f"take_raw_us {figures['joint_states raw']['take_cpu_us']:.0f} "
+        f"clock_take_us {figures['clock']['take_cpu_us']:.0f} serialize_us {serialize:.1f} hosted_us {hosted:.2f}"
+    )
+
+
+if __name__ == "__main__":
+    main()
