@@ -13,13 +13,15 @@ same leased domain, loopback only, Sally's participant profile; each side measur
   event, a few µs of its own included).
 
 Each case prints the writer's wall time inside ``publish`` and CPU per message (the loop's own
-sleeping, measured alone, taken off) and the reader's CPU per message. For comparison, in this
+sleeping, measured alone, taken off), the reader's CPU per message, and the writer's time per
+``publish`` when the same number go back to back (no sleep between: caches and threads warm, as in
+a lockstep graph that never waits). For comparison, in this
 process: ``serialize_message`` of the JointState and one hosted delivery
 (:class:`sally_node_common.host.Host`: the object handed to a hosted reader's callback).
 
-Last line: ``dds_cost publish_us A take_us B take_raw_us C clock_take_us D serialize_us E
-hosted_us F`` (microseconds per message; A the writer's CPU per JointState sent, B/C/D the
-reader's CPU per message taken).
+Last line: ``dds_cost publish_us A take_us B take_raw_us C clock_take_us D burst_publish_us E
+serialize_us F hosted_us G`` (microseconds per message; A the writer's CPU per JointState sent at
+1 kHz, B/C/D the reader's CPU per message taken, E a JointState sent back to back).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import select
 import subprocess
 import sys
 import time
@@ -79,25 +82,23 @@ def read(kind: str, raw: bool, count: int, timeout: float) -> None:
 
     executor = EventsExecutor()
     executor.add_node(node)
-    first = cpu0 = None
-    now = 0
+    first = cpu0 = result = None
     end = time.monotonic() + timeout
-    while time.monotonic() < end:
+    while time.monotonic() < end and not select.select([sys.stdin], [], [], 0)[0]:  # the writer is done: EOF
         executor.spin_once(timeout_sec=0.1)
         now = count_taken()
         if first is None and now:
             first, cpu0 = now, time.process_time()
-        if first is not None and now - first >= count:
-            break
-    spent = time.process_time() - cpu0 if cpu0 is not None else 0.0
-    done = now - first if first is not None else 0
-    print(json.dumps({"taken": done, "cpu_us": spent / max(done, 1) * 1e6}), flush=True)
+        if result is None and first is not None and now - first >= count:  # measured; take the rest unmeasured
+            result = {"taken": now - first, "cpu_us": (time.process_time() - cpu0) / (now - first) * 1e6}
+    print(json.dumps(result or {"taken": 0, "cpu_us": float("nan")}), flush=True)
     executor.shutdown()
     rclpy.shutdown()
 
 
 def write(kind: str, raw: bool, count: int, domain: int) -> dict:
-    """Start a reader of ``kind``, publish ``count`` messages to it; both sides' costs."""
+    """Start a reader of ``kind``, publish ``count`` messages to it about :data:`PERIOD` apart, then
+    ``count`` more back to back; both sides' costs."""
     import rclpy
     from rclpy.node import Node
     from rosgraph_msgs.msg import Clock
@@ -105,6 +106,7 @@ def write(kind: str, raw: bool, count: int, domain: int) -> dict:
 
     reader = subprocess.Popen(
         [sys.executable, __file__, "--read", kind, "--count", str(count)] + (["--raw"] if raw else []),
+        stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,
         env={**os.environ, "ROS_DOMAIN_ID": str(domain)},
@@ -123,7 +125,7 @@ def write(kind: str, raw: bool, count: int, domain: int) -> dict:
                 raise RuntimeError("the reader process did not match the writer within 30 s")
             time.sleep(0.01)
         time.sleep(0.5)  # the reader's first take starts its clock: let it spin first
-        sleeping = _sleep_cost(count // 4)
+        sleeping = _sleep_cost(count // 4, PERIOD)
         inside, cpu0 = 0.0, time.process_time()
         for i in range(count + 20):  # a few more: the reader starts counting at its first
             if kind == "clock":
@@ -133,7 +135,11 @@ def write(kind: str, raw: bool, count: int, domain: int) -> dict:
             inside += time.perf_counter() - t0
             time.sleep(PERIOD)
         cpu = (time.process_time() - cpu0) / (count + 20) - sleeping
-        out, _ = reader.communicate(timeout=60)
+        t0 = time.perf_counter()  # the same messages back to back (the reader, measured already, takes what it can)
+        for _ in range(count):
+            publisher.publish(msg)
+        burst = (time.perf_counter() - t0) / count
+        out, _ = reader.communicate(timeout=60)  # closes its stdin: it reports and ends
         taken = json.loads(out.strip().splitlines()[-1])
         node.destroy_node()
         rclpy.shutdown(context=context)
@@ -142,14 +148,14 @@ def write(kind: str, raw: bool, count: int, domain: int) -> dict:
             reader.kill()
             reader.wait()
     return {"publish_wall_us": inside / (count + 20) * 1e6, "publish_cpu_us": cpu * 1e6, "take_cpu_us": taken["cpu_us"],
-            "taken": taken["taken"]}  # fmt: skip
+            "taken": taken["taken"], "burst_us": burst * 1e6}  # fmt: skip
 
 
-def _sleep_cost(n: int) -> float:
-    """CPU seconds one ``time.sleep(PERIOD)`` of the writer's loop costs by itself."""
+def _sleep_cost(n: int, period: float) -> float:
+    """CPU seconds one ``time.sleep(period)`` of the writer's loop costs by itself."""
     cpu0 = time.process_time()
     for _ in range(n):
-        time.sleep(PERIOD)
+        time.sleep(period)
     return (time.process_time() - cpu0) / n
 
 
@@ -188,7 +194,8 @@ def main() -> None:
             figures[case] = result = write(kind, raw, args.count, lease.domain_id)
             print(
                 f"{case}: publish {result['publish_wall_us']:.1f} us wall inside publish(), "
-                f"{result['publish_cpu_us']:.1f} us CPU per message (writer); "
+                f"{result['publish_cpu_us']:.1f} us CPU per message (writer; back to back "
+                f"{result['burst_us']:.1f} us); "
                 f"{result['take_cpu_us']:.1f} us CPU per message taken (reader, {result['taken']} taken)",
                 flush=True,
             )
@@ -198,7 +205,9 @@ def main() -> None:
         f"dds_cost publish_us {figures['joint_states']['publish_cpu_us']:.0f} "
         f"take_us {figures['joint_states']['take_cpu_us']:.0f} "
         f"take_raw_us {figures['joint_states raw']['take_cpu_us']:.0f} "
-        f"clock_take_us {figures['clock']['take_cpu_us']:.0f} serialize_us {serialize:.1f} hosted_us {hosted:.2f}"
+        f"clock_take_us {figures['clock']['take_cpu_us']:.0f} "
+        f"burst_publish_us {figures['joint_states']['burst_us']:.1f} "
+        f"serialize_us {serialize:.1f} hosted_us {hosted:.2f}"
     )
 
 
