@@ -119,6 +119,8 @@ class HostedPublisher:
         self._kept: deque | None = deque(maxlen=max(1, qos.depth)) if self._latched else None
         self._outside = False
         """A transient-local topic is being published on DDS: a reader outside the host is matched."""
+        self._readers: tuple[int, list] = (-1, [])
+        """The hosted readers this publisher reaches, as of the host's :attr:`Host.generation`."""
         self._lock = threading.Lock()
         """Keeps the kept messages, the outside flag and what went to DDS consistent between the
         publishing threads and the executor's matched events."""
@@ -133,7 +135,7 @@ class HostedPublisher:
         if isinstance(msg, (bytes, bytearray)):  # already serialized: for DDS only
             self.real.publish(msg)
             return
-        readers = self._host.readers(self.topic, self.qos)
+        readers = self.readers()
         if self._kept is None:
             if self._outside_readers(readers):
                 self._to_dds(msg)
@@ -142,6 +144,16 @@ class HostedPublisher:
                 self._kept.append(msg)
                 self._follow_outside(readers, msg)
         self._host.deliver(readers, msg)
+
+    def readers(self) -> list:
+        """The hosted readers of this topic whose QoS matches this publisher's (looked up again
+        only when a hosted reader was added since)."""
+        generation, readers = self._readers
+        if generation != self._host.generation:
+            generation = self._host.generation
+            readers = self._host.readers(self.topic, self.qos)
+            self._readers = (generation, readers)
+        return readers
 
     def _outside_readers(self, readers: list) -> bool:
         """Whether a reader outside the host is matched (``readers``: the hosted ones)."""
@@ -172,7 +184,7 @@ class HostedPublisher:
         if self._kept is None:
             return
         with self._lock:
-            self._follow_outside(self._host.readers(self.topic, self.qos))
+            self._follow_outside(self.readers())
 
     def kept(self) -> list:
         """The messages a transient-local publisher keeps for late readers."""
@@ -181,7 +193,7 @@ class HostedPublisher:
     def get_subscription_count(self) -> int:
         """Matched subscriptions, hosted ones included (each hosted one is also on DDS, or, where own
         endpoints are ignored, counted here), and each of the host's taps of this topic."""
-        hosted = len(self._host.readers(self.topic, self.qos)) if self._host.own_endpoints_ignored else 0
+        hosted = len(self.readers()) if self._host.own_endpoints_ignored else 0
         return self.real.get_subscription_count() + hosted + len(self._host.taps_for(self.topic))
 
     def __getattr__(self, name: str):
@@ -207,6 +219,8 @@ class Host:
         self._late: list[tuple[_Reader, HostedPublisher]] = []
         self._taps: dict[str, tuple[Callable[[str, Any, int], None], ...]] = {}
         self.nodes: list[Node] = []
+        self.generation = 0
+        """Counts the hosted readers added (a publisher's cached readers are older when it differs)."""
 
     def tap(self, sink: Callable[[str, Any, int], None], topics) -> None:
         """Hand ``sink(topic, message or bytes, wall ns)`` everything published on ``topics`` (see
@@ -244,6 +258,7 @@ class Host:
     def add_reader(self, topic: str, reader: _Reader) -> None:
         """Register a hosted reader of ``topic`` (a transient-local one gets the kept messages)."""
         self._readers[topic].append(reader)
+        self.generation += 1
         if reader.qos.durability == DurabilityPolicy.TRANSIENT_LOCAL:
             self._late.extend((reader, p) for p in self._publishers[topic] if compatible(p.qos, reader.qos))
 

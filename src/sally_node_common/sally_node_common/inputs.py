@@ -52,9 +52,9 @@ class InputError(ValueError):
 def numbers(values: Iterable[float], limit: float, what: str, unit: str = "") -> np.ndarray:
     """``values`` as floats, refused when any is non-finite or beyond +-``limit``."""
     array = values if isinstance(values, np.ndarray) else np.asarray(list(values), dtype=float)
-    if not np.isfinite(array).all():
-        raise InputError(NON_FINITE, f"{what} has non-finite values {array[~np.isfinite(array)].tolist()}")
-    if array.size and np.abs(array).max() > limit:
+    if array.size and not np.abs(array).max() <= limit:  # one pass: a NaN fails the comparison too
+        if not np.isfinite(array).all():
+            raise InputError(NON_FINITE, f"{what} has non-finite values {array[~np.isfinite(array)].tolist()}")
         raise InputError(
             OUT_OF_RANGE, f"{what} has {np.abs(array).max():g}{unit}, beyond the plausible +-{limit:g}{unit}"
         )

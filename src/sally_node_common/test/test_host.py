@@ -101,6 +101,18 @@ def test_hosted_readers_get_the_published_object_without_dds(sides):
     assert not host.is_copy("/numbers", b"") and "/numbers" not in host._recent  # nothing serialized: nobody outside
 
 
+def test_a_hosted_reader_added_after_publications_gets_the_next_ones(sides):
+    """A publisher keeps its hosted readers between publications; a reader added later is not missed."""
+    side, _ = sides
+    host = Host()
+    talker = side.add(host.create(Talker, context=side.context))
+    first = side.add(host.create(Listener, context=side.context))
+    talker.pub.publish(Int32(data=1))
+    second = side.add(host.create(Listener, "second", context=side.context))
+    talker.pub.publish(Int32(data=2))
+    assert [m.data for m in first.heard] == [1, 2] and [m.data for m in second.heard] == [2]
+
+
 def test_nested_publications_are_delivered_depth_first_in_creation_order(sides):
     side, _ = sides
     host = Host()
