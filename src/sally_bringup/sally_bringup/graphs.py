@@ -37,6 +37,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from sally_description.constants import LEGS
+from sally_node_common.time_contract import IK_PERIOD
 from sally_sequencer.campaign import CAMPAIGNS
 
 SEQUENCES = tuple(CAMPAIGNS)
@@ -266,7 +267,7 @@ def graph(name: str, arguments: Mapping[str, str] | None = None) -> list[NodeSpe
         # in lockstep the controller holds the IK's states back until their targets come, so the
         # run does not depend on which message wins a race (the pull-off graph has no IK: the
         # controller holds the baked pose)
-        controller: dict[str, object] = {"target_period": 0.005} if synchronous and not (pulloff or hold) else {}
+        controller: dict[str, object] = {"target_period": IK_PERIOD} if synchronous and not (pulloff or hold) else {}
         nodes.append(
             NodeSpec(
                 "controller",

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from typing import Generic, TypeVar
 
 from sally_node_common.partners import given_up
+from sally_node_common.time_contract import targets_for
 
 T = TypeVar("T")
 
@@ -48,7 +49,7 @@ class TargetSync(Generic[T]):
 
     def needs_targets(self, stamp: int) -> bool:
         """Whether a state stamped ``stamp`` still waits for its period's targets."""
-        return self.period_ns > 0 and not self.lost and self.target_stamp < stamp - stamp % self.period_ns
+        return self.period_ns > 0 and not self.lost and self.target_stamp < targets_for(stamp, self.period_ns)
 
     def state(self, stamp: int, item: T, now: float) -> list[T]:
         """A state arrived at ``now``: the states to answer now, oldest first (``item`` among them

@@ -53,6 +53,7 @@ from sally_node_common.qos import KEPT, RELIABLE_DEEP
 from sally_node_common.sim_resets import ResetWatch, subscribe_resets
 from sally_node_common.stamps import set_stamp, stamp_ns
 from sally_node_common.stance_msg import stance_from_msg
+from sally_node_common.time_contract import IK_PERIOD, is_ik_tick
 from sally_node_common.wall_timers import wall_timer
 
 from .errors import IKError
@@ -64,7 +65,7 @@ COSTS = ("posture_cost", "body_position_cost", "body_orientation_cost", "stance_
 _DEFAULTS = IKConfig()
 TABLE = ParameterTable(
     (
-        Param("ik_period", 0.005, "time between IK solves", low=0.0005, high=1.0, unit="s of sim time"),
+        Param("ik_period", IK_PERIOD, "time between IK solves", low=0.0005, high=1.0, unit="s of sim time"),
         Param("damping", _DEFAULTS.damping, "mink damping", low=0.0, high=10.0, read_only=True),
         Param("solver", _DEFAULTS.solver, "QP solver", choices=("daqp", "quadprog"), read_only=True),
         Param(
@@ -194,7 +195,7 @@ class IKNode(Node):
 
     def _matched(self, stamp: int, pair: tuple[np.ndarray, Pose] | None) -> None:
         """A state and its odometry are both in: solve it when it is an IK state not solved yet."""
-        if pair is None or stamp % self._period_ns != 0:  # IK states are the multiples of the period:
+        if pair is None or not is_ik_tick(stamp, self._period_ns):  # IK states are the multiples of the period:
             return  # the controller (and a lockstep sim through it) knows which stamps get targets
         if self._last_solved is not None and stamp <= self._last_solved:
             return  # a state seen again (a lockstep re-send) was answered once already

@@ -45,6 +45,7 @@ from sally_description.pose import Pose
 from sally_node_common.ik_status_msg import IKCode
 from sally_node_common.ik_target import IKTarget
 from sally_node_common.stance import StanceMode
+from sally_node_common.time_contract import IK_PERIOD
 
 from .errors import IKError
 
@@ -59,8 +60,8 @@ turn would make the IK roll the body to undo a spin no motor can make."""
 class IKConfig:
     """The whole-body IK's step, costs and limits."""
 
-    dt: float = 0.005
-    """Differential step (s): one solve every 5 ms of sim time."""
+    dt: float = IK_PERIOD
+    """Differential step (s): one solve every IK period (:data:`~sally_node_common.time_contract.IK_PERIOD`)."""
     damping: float = 1e-3
     solver: str = "daqp"
     posture_cost: float = 1e-3

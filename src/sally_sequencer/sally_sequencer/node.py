@@ -54,9 +54,10 @@ from sally_node_common.qos import KEPT, LATCHED, RELIABLE_DEEP
 from sally_node_common.readiness import missing_readers
 from sally_node_common.sequence_status_msg import SequenceStatusData, sequence_status_to_msg
 from sally_node_common.sim_resets import ResetWatch, subscribe_resets
-from sally_node_common.stamps import stamp_ns
+from sally_node_common.stamps import set_stamp, stamp_ns
 from sally_node_common.stance import StanceMode
 from sally_node_common.stance_msg import stance_to_msg
+from sally_node_common.time_contract import IK_PERIOD, READY_STAMP, commands_for
 from sally_node_common.wall_timers import wall_timer
 
 from .campaign import CAMPAIGNS, Campaign, FootReading
@@ -82,7 +83,7 @@ TABLE = ParameterTable(
         _seconds("dwell", 3.0, "time in F2W_REACH after which a foot is planted"),
         _seconds("hold", 1.0, "time held after the last foot is planted"),
         _seconds("duration", 25.0, "time after which an unfinished run fails", positive=True),
-        _seconds("ik_period", 0.005, "time between IK solves (the sequencer's step)", positive=True),
+        _seconds("ik_period", IK_PERIOD, "time between IK solves (the sequencer's step)", positive=True),
         _seconds("telemetry_period", 1.0, "time between telemetry blocks (0: none)"),
         Param("exit_when_done", True, "exit when the run ends (0 success, 1 failure)", read_only=True),
         Param(
@@ -216,7 +217,8 @@ class SequencerNode(Node):
         self._matched = True
         self._match_timer.cancel()
         self.get_logger().info(f"commands reach {', '.join(sorted({n for v in seen.values() for n in v}))}")
-        ready = IKTargetMsg()
+        ready = IKTargetMsg()  # an empty foot: a tick, READY_STAMP
+        set_stamp(ready.header, READY_STAMP)
         ready.header.frame_id = "world"
         self._pub_target.publish(ready)
         if self._held_feet is not None:
@@ -275,7 +277,7 @@ class SequencerNode(Node):
         self._restarts += 1
 
     def _step(self, stamp: int, msg: FootStates, readings: dict[str, FootReading]) -> None:
-        when = stamp + self._period_ns  # the solve these commands are for
+        when = commands_for(stamp, self._period_ns)  # the solve these commands are for
         if self._last_stamp < 0:  # campaign time starts as sim time...
             self._campaign_ns = when - self._start_ns
         elif not self._holding:  # ...and does not run on while the sim holds or over a gap

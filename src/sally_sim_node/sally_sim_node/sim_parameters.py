@@ -8,6 +8,7 @@ from typing import Any
 
 from sally_description import LEGS
 from sally_node_common.parameters import Param, ParameterTable
+from sally_node_common.time_contract import CONTROL_PERIOD
 
 PACING_MODES = ("realtime", "fast", "lockstep")
 COMMAND_SOURCES = ("efforts", "joint_commands")
@@ -67,7 +68,7 @@ TABLE = ParameterTable(
             open_low=True,
         ),
         _rate("clock_rate", "/clock publish rate", 1000.0),
-        _rate("state_rate", "/joint_states and /sally/odom rate; the control period in lockstep", 1000.0),
+        _rate("state_rate", "/joint_states and /sally/odom rate; the control period in lockstep", 1.0 / CONTROL_PERIOD),
         _rate(
             "odom_rate",
             "/sally/odom rate, published with every n-th joint state (same stamps); at most state_rate",

@@ -1,0 +1,59 @@
+"""The graph's time contract: the stamp each message carries, what it answers, when it applies and
+who waits for it. No ROS, no clock.
+
+Sim time is a step counter, so stamps are integer nanoseconds of sim time and compare exactly. A
+graph has two periods: the control period ``C`` (the sim's ``state_rate``, 1 kHz: a /joint_states
+message every ``C``) and the IK period ``P`` (:data:`IK_PERIOD`, 5 ms: the IK solves the states whose
+stamp is a multiple of ``P``). Every answer to the input stamped ``t`` carries ``t`` (the sequencer's
+commands excepted: they name the solve they are for).
+
+* **/joint_states** (and **/sally/odom**, every ``P`` by default), from the sim: stamped ``t``,
+  every ``C``.
+* **/sally/joint_efforts**, from the controller: stamped ``t``, the answer to the state ``t``;
+  applies from ``t`` until the next. In lockstep the sim waits for it before stepping past ``t``.
+* **/sally/joint_targets**, **/sally/ik_status**, **/sally/foot_states**, from the IK: stamped
+  ``t``, the solve of the state ``t`` (a multiple of ``P``); the targets answer the states ``t`` to
+  ``t + P - C`` (:func:`targets_for`). The controller holds those states back until they are in.
+* **/sally/ik_target**, **/sally/stance**, **/sally/magnet_cmd**, from the sequencer: made from the
+  foot states ``t``, stamped ``t + P`` (:func:`commands_for`): for the solve at ``t + P``, and a
+  magnet switch takes effect when sim time reaches ``t + P``. With ``target_sync`` the IK waits for
+  the target of a state before solving it (and for the stance command a target names).
+* **/sally/ik_target stamped 0** (:data:`READY_STAMP`, kept), from the sequencer: its commands
+  reach their readers; the runner starts sim time once it has it.
+
+So each answer is due at its input's own stamp (a logical execution time of 0): in lockstep the sim
+publishes the state of t and steps past t only once the chain it starts has answered (at a
+multiple of P: the IK, then the controller). Nothing waited for depends on which message arrives
+first, so lockstep runs are bit-identical on any host (one process, or one per node) and realtime
+runs with ``sync:=true`` give the lockstep figures. One thing is not waited for: a magnet command
+for t + P. The sequencer sends it before the target the IK waits for, so it is at the sim before
+the sim can step past t + P (in one process at once; across processes one DDS delivery against
+three: target, joint targets, efforts); one that came later would be applied at once, warned of
+and counted (``magnet_commands_past_due`` on the sim's /diagnostics).
+"""
+
+from __future__ import annotations
+
+CONTROL_PERIOD = 0.001
+"""Default control period (s of sim time): the sim's /joint_states period, the controller's step."""
+IK_PERIOD = 0.005
+"""Default IK period (s of sim time): the IK solves, and the sequencer steps, once per period."""
+READY_STAMP = 0
+"""The stamp of the sequencer's ready tick on /sally/ik_target (no solve is stamped 0 by it)."""
+
+
+def is_ik_tick(stamp: int, ik_period_ns: int) -> bool:
+    """Whether the state stamped ``stamp`` is one the IK solves (a multiple of the IK period)."""
+    return stamp % ik_period_ns == 0
+
+
+def targets_for(state_stamp: int, ik_period_ns: int) -> int:
+    """The stamp of the IK targets that answer the state stamped ``state_stamp``: the latest IK tick
+    at or before it (the controller holds that state back until they are in)."""
+    return state_stamp - state_stamp % ik_period_ns
+
+
+def commands_for(feet_stamp: int, ik_period_ns: int) -> int:
+    """The stamp of the sequencer's commands made from the foot states stamped ``feet_stamp``: the
+    next solve's (and the sim time a magnet switch among them takes effect)."""
+    return feet_stamp + ik_period_ns
