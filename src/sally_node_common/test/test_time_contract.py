@@ -11,7 +11,7 @@ P = 5 * MS
 
 @pytest.mark.parametrize(
     "state, targets",
-    [(0, 0), (1 * MS, 0), (4 * MS, 0), (5 * MS, 5 * MS), (9 * MS, 5 * MS), (10 * MS, 10 * MS), (12_345 * MS, 12_345 * MS)],
+    [(0, 0), (1 * MS, 0), (4 * MS, 0), (5 * MS, 5 * MS), (9 * MS, 5 * MS), (10 * MS, 10 * MS), (12_345 * MS,) * 2],
 )
 def test_a_state_is_answered_with_the_targets_of_the_latest_ik_tick_at_or_before_it(state, targets):
     assert targets_for(state, P) == targets
