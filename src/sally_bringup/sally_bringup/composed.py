@@ -20,6 +20,7 @@ import signal
 import sys
 import threading
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from sally_node_common.discovery import container_profile, default_to_loopback
@@ -211,31 +212,59 @@ def _params_files(ros_arguments: Sequence[str]) -> list[str]:
     return files
 
 
+@dataclass(frozen=True)
+class ContainerArguments:
+    """What ``sally_composed`` was asked to run (:func:`parse_arguments`)."""
+
+    graph: str
+    values: dict[str, str]
+    """The graph's ``name:=value`` arguments."""
+    params_files: list[str]
+    record_to: str | None = None
+    record_file: str | None = None
+    foxglove_port: int | None = None
+
+
+def parse_arguments(argv: Sequence[str]) -> ContainerArguments:
+    """``GRAPH [name:=value ...] [--ros-args --params-file F ...]``, or :class:`GraphError` naming
+    what is wrong. Pure: nothing is set up before the arguments are known to be good."""
+    if not argv or argv[0].startswith("-"):
+        raise GraphError("usage: sally_composed GRAPH [name:=value ...]")
+    values = {}
+    params_files = _params_files(argv[argv.index("--ros-args") + 1 :] if "--ros-args" in argv else [])
+    for item in argv[1:]:
+        if item == "--ros-args":
+            break
+        key, sep, value = item.partition(":=")
+        if not sep or not key:
+            raise GraphError(f"argument {item!r} is not name:=value")
+        values[key] = value
+    record_to, record_file = values.pop("record_to", None), values.pop("record_file", None)
+    foxglove_to = values.pop("foxglove_to", None)
+    port = port_number("foxglove_to", foxglove_to) if foxglove_to is not None else None
+    return ContainerArguments(argv[0], values, params_files, record_to, record_file, port)
+
+
 def main(argv: list[str] | None = None) -> int:
-    """``sally_composed``: host the graph's nodes in this one process until the sim ends or a signal comes."""
+    """``sally_composed``: host the graph's nodes in this one process until the sim ends or a signal
+    comes. Its arguments are checked before the process is set up as a container (its DDS
+    profile, its signal handlers)."""
+    try:
+        args = parse_arguments(sys.argv[1:] if argv is None else argv)
+    except GraphError as exc:
+        print(f"sally_composed: {exc}", file=sys.stderr)
+        return EXIT_BAD_START
     default_to_loopback()
     own_endpoints_ignored = container_profile()  # before the first DDS participant reads it
-    argv = sys.argv[1:] if argv is None else argv
     stop = threading.Event()
     for s in (signal.SIGINT, signal.SIGTERM):
         signal.signal(s, lambda signum, frame: stop.set())
     watch_parent(stop, "sally_composed")
     try:
-        if not argv or argv[0].startswith("-"):
-            raise GraphError("usage: sally_composed GRAPH [name:=value ...]")
-        values = {}
-        params_files = _params_files(argv[argv.index("--ros-args") + 1 :] if "--ros-args" in argv else [])
-        for item in argv[1:]:
-            if item == "--ros-args":
-                break
-            key, sep, value = item.partition(":=")
-            if not sep or not key:
-                raise GraphError(f"argument {item!r} is not name:=value")
-            values[key] = value
-        record_to, record_file = values.pop("record_to", None), values.pop("record_file", None)
-        foxglove_to = values.pop("foxglove_to", None)
-        port = port_number("foxglove_to", foxglove_to) if foxglove_to is not None else None
-        return run(argv[0], values, stop, params_files, record_to, record_file, own_endpoints_ignored, port)
+        return run(
+            args.graph, args.values, stop, args.params_files, args.record_to, args.record_file,
+            own_endpoints_ignored, args.foxglove_port,
+        )  # fmt: skip
     except GraphError as exc:
         print(f"sally_composed: {exc}", file=sys.stderr)
         return EXIT_BAD_START

@@ -67,25 +67,30 @@ def test_bad_graph_arguments_are_refused_by_name(name, arguments, match):
         graph(name, arguments)
 
 
-def test_a_container_refuses_a_bad_foxglove_port_by_name(capsys):
+def test_a_container_refuses_bad_arguments_by_name_before_setting_itself_up(capsys):
     import os
     import signal
 
-    from sally_bringup.composed import EXIT_BAD_START
+    from sally_bringup.composed import EXIT_BAD_START, parse_arguments
     from sally_bringup.composed import main as composed_main
 
-    # main() sets its process up as a container (its DDS profile, its signal handlers): not this
-    # one's, whose later graphs would inherit the container's profile
+    # a container sets its process up (its DDS profile, its signal handlers) only for good arguments
     environment = dict(os.environ)
     handlers = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        assert composed_main(["hold", "foxglove_to:=http"]) == EXIT_BAD_START
-    finally:
-        os.environ.clear()
-        os.environ.update(environment)
-        for s, handler in handlers.items():
-            signal.signal(s, handler)
-    assert "foxglove_to:=http is not a port number" in capsys.readouterr().err
+    for argv, why in (
+        (["hold", "foxglove_to:=http"], "foxglove_to:=http is not a port number"),
+        (["hold", "pacing=lockstep"], "argument 'pacing=lockstep' is not name:=value"),
+        (["--ros-args"], "usage: sally_composed GRAPH"),
+        (["hold", "--ros-args", "-p", "x:=1"], "takes only --params-file FILE after --ros-args, not '-p'"),
+    ):
+        assert composed_main(argv) == EXIT_BAD_START
+        assert why in capsys.readouterr().err
+    assert dict(os.environ) == environment
+    assert {s: signal.getsignal(s) for s in handlers} == handlers
+    args = parse_arguments(["f2w", "pacing:=lockstep", "record_to:=/r.mcap", "foxglove_to:=8765", "--ros-args",
+                            "--params-file", "a.yaml"])  # fmt: skip
+    assert (args.graph, args.values, args.params_files) == ("f2w", {"pacing": "lockstep"}, ["a.yaml"])
+    assert (args.record_to, args.record_file, args.foxglove_port) == ("/r.mcap", None, 8765)
 
 
 def test_the_cli_refuses_bad_arguments_before_starting_anything(capsys):
