@@ -4,8 +4,7 @@ topic of :data:`~sally_bringup.raw_tap.TOPICS`, ``ros2`` profile, schemas) and t
 server, with no DDS in between.
 
 The host hands over each published message as the object (:meth:`sally_node_common.host.Host.tap`).
-It is serialized once, in the publishing thread (:func:`sally_node_common.cdr.serialize`: the 1 kHz
-clock and joint states packed in Python, the rest by rclpy), and its bytes are queued; a thread
+It is serialized once, in the publishing thread (a few µs), and its bytes are queued; a thread
 sends the queue in large writes (the interpreter lock released) to an outlet process of its own
 (:mod:`.outlet`), which builds the MCAP records, compresses the chunks and writes the file, and
 serves the Foxglove WebSocket protocol.
@@ -63,7 +62,9 @@ class HostRecording:
         on_foxglove: Callable[[str], None] | None = None,
     ) -> None:
         if serialize is None:
-            from sally_node_common.cdr import serialize
+            from rclpy.serialization import serialize_message
+
+            serialize = serialize_message
         if path is None and foxglove_port is None:
             raise ValueError("nothing to do: give a path to record to, a Foxglove port or both")
         self.path = Path(path) if path is not None else None

@@ -61,9 +61,7 @@ from typing import Any
 from rclpy.event_handler import PublisherEventCallbacks
 from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
-from rclpy.serialization import deserialize_message
-
-from .cdr import serialize
+from rclpy.serialization import deserialize_message, serialize_message
 
 RECENT_COPIES = 512
 """Per topic, how many serialized publications the host remembers to recognise their DDS copies."""
@@ -163,7 +161,7 @@ class HostedPublisher:
         return self.real.get_subscription_count() > own
 
     def _to_dds(self, msg) -> None:
-        data = serialize(msg)
+        data = serialize_message(msg)
         if not self._host.own_endpoints_ignored:
             self._host.remember(self.topic, data)
         self.real.publish(data)
