@@ -24,6 +24,7 @@ from __future__ import annotations
 import sys
 import time
 from collections import Counter
+from dataclasses import replace
 
 import numpy as np
 from diagnostic_msgs.msg import DiagnosticArray
@@ -163,6 +164,7 @@ class IKNode(Node):
     def _new_ik(self, model) -> WholeBodyIK:
         """The whole-body IK as at launch (stance locks at the baked pose, no targets)."""
         config = IKConfig(
+            dt=float(self.get_parameter("ik_period").value),  # one differential step per IK period
             damping=self.get_parameter("damping").value,
             solver=self.get_parameter("solver").value,
             **{name: self.get_parameter(name).value for name in COSTS},
@@ -190,7 +192,11 @@ class IKNode(Node):
         self._counts["restarts"] += 1
 
     def _read_settings(self) -> None:
-        self._period_ns = round(self.get_parameter("ik_period").value * 1e9)
+        period = float(self.get_parameter("ik_period").value)
+        self._period_ns = round(period * 1e9)
+        ik = getattr(self, "ik", None)
+        if ik is not None:  # the differential step follows the period (a set request)
+            ik.config = replace(ik.config, dt=period)
         self._ticks.wait = self._after_stance.wait = self.get_parameter("target_wait").value
 
     def _matched(self, stamp: int, pair: tuple[np.ndarray, Pose] | None) -> None:

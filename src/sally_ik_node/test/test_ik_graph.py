@@ -248,3 +248,25 @@ def test_lockstep_sim_ik_controller_runs_are_identical(graph, probe):
     assert len(common) >= 300 and common[-1] == 400_000_000
     differing = [t for t in common if first[t] != second[t]]
     assert not differing, f"{len(differing)} of {len(common)} joint states differ, first at t = {differing[0] * 1e-9} s"
+
+
+def test_the_ik_steps_one_ik_period_at_a_time_as_set(ros_domain):
+    """The differential step is the IK period, at start and after a set request."""
+    import rclpy
+    from rclpy.parameter import Parameter
+    from rclpy.signals import SignalHandlerOptions
+
+    from sally_ik_node.node import IKNode
+
+    context = rclpy.Context()
+    rclpy.init(args=[], context=context, domain_id=ros_domain, signal_handler_options=SignalHandlerOptions.NO)
+    try:
+        node = IKNode(context=context, parameter_overrides=[Parameter("ik_period", value=0.01)])
+        assert node.ik.config.dt == 0.01
+        assert node.set_parameters([Parameter("ik_period", value=0.002)])[0].successful
+        assert node.ik.config.dt == 0.002
+        node._start_over("a test")  # a new IK (a new sim) keeps the period's step
+        assert node.ik.config.dt == 0.002
+        node.destroy_node()
+    finally:
+        context.try_shutdown()
