@@ -125,7 +125,7 @@ def write(kind: str, raw: bool, count: int, domain: int) -> dict:
                 raise RuntimeError("the reader process did not match the writer within 30 s")
             time.sleep(0.01)
         time.sleep(0.5)  # the reader's first take starts its clock: let it spin first
-        sleeping = _sleep_cost(count // 4, PERIOD)
+        sleeping = _sleep_cost(count // 4)
         inside, cpu0 = 0.0, time.process_time()
         for i in range(count + 20):  # a few more: the reader starts counting at its first
             if kind == "clock":
@@ -151,11 +151,11 @@ def write(kind: str, raw: bool, count: int, domain: int) -> dict:
             "taken": taken["taken"], "burst_us": burst * 1e6}  # fmt: skip
 
 
-def _sleep_cost(n: int, period: float) -> float:
-    """CPU seconds one ``time.sleep(period)`` of the writer's loop costs by itself."""
+def _sleep_cost(n: int) -> float:
+    """CPU seconds one ``time.sleep(PERIOD)`` of the writer's loop costs by itself."""
     cpu0 = time.process_time()
     for _ in range(n):
-        time.sleep(period)
+        time.sleep(PERIOD)
     return (time.process_time() - cpu0) / n
 
 
