@@ -6,7 +6,9 @@ each lease a ``ROS_DOMAIN_ID`` in 1..101 through a lock file, so two of them nev
 across processes; the lease ends when the lock is released or its holder dies. A domain released
 less than :data:`REUSE_AFTER` s ago is taken only when no other is free: a participant killed
 without a goodbye stays on its domain's graph until its lease runs out, and the next graph there
-would see its node names as a running graph's.
+would see its node names as a running graph's. A holder killed with its lease (``kill -9``) cannot
+say when it let go: its lock file still says :data:`HELD`, so the next process to find it free
+marks it released then, and it rests from that moment like any other.
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ REUSE_AFTER = 10.0
 """Wall seconds after its release before a domain is leased again while others are free: over the
 3 s participant lease of Sally's profile (``sally_node_common.discovery``), with room for a loaded
 machine."""
+HELD = b"held"
+"""What a lock file holds while its domain is leased (empty once released)."""
 
 
 class NoFreeDomainError(RuntimeError):
@@ -46,10 +50,7 @@ class DomainLease:
     def release(self) -> None:
         """Give the domain id back (closing the lock file drops the flock); safe to call twice."""
         if self._fd >= 0:
-            try:
-                os.utime(self._fd)  # released now: the next lease prefers other domains for a while
-            except OSError:
-                pass
+            _mark_released(self._fd)  # released now: the next lease prefers other domains for a while
             os.close(self._fd)  # closing drops the flock
             self._fd = -1
 
@@ -79,15 +80,48 @@ def lease_domain(preferred: int | None = None) -> DomainLease:
     folder = lock_dir()
     now = time.time()
     rested = [d for d in ids if d == preferred or now - _released_at(folder / f"{d}.lock") >= REUSE_AFTER]
+    abandoned: list[int] = []  # free, but their holder died holding them: resting from now
     for domain in [*rested, *(d for d in ids if d not in rested)]:
-        fd = os.open(folder / f"{domain}.lock", os.O_CREAT | os.O_RDWR, 0o666)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            os.close(fd)
+        fd = _lock(folder, domain)
+        if fd is None:
             continue
-        return DomainLease(domain, fd)
+        if domain != preferred and os.pread(fd, len(HELD), 0) == HELD:
+            _mark_released(fd)
+            os.close(fd)
+            abandoned.append(domain)
+            continue
+        return _hold(domain, fd)
+    for domain in abandoned:  # every other one is held: one that rests is better than none
+        fd = _lock(folder, domain)
+        if fd is not None:
+            return _hold(domain, fd)
     raise NoFreeDomainError(f"every ROS domain in {DOMAIN_IDS.start}..{DOMAIN_IDS.stop - 1} is leased")
+
+
+def _lock(folder: Path, domain: int) -> int | None:
+    """The lock file of ``domain`` opened and flocked, or None while another process holds it."""
+    fd = os.open(folder / f"{domain}.lock", os.O_CREAT | os.O_RDWR, 0o666)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        return None
+    return fd
+
+
+def _hold(domain: int, fd: int) -> DomainLease:
+    """The lease of ``domain`` on its flocked lock file ``fd``, marked :data:`HELD`."""
+    os.pwrite(fd, HELD, 0)
+    return DomainLease(domain, fd)
+
+
+def _mark_released(fd: int) -> None:
+    """Say in ``fd``'s lock file that its domain was released now (empty, its mtime now)."""
+    try:
+        os.ftruncate(fd, 0)
+        os.utime(fd)
+    except OSError:
+        pass
 
 
 def _released_at(lock: Path) -> float:

@@ -58,3 +58,29 @@ def test_a_preferred_domain_is_taken_even_when_just_released(locks):
     first.release()
     with lease_domain(preferred=42) as again:
         assert again.domain_id == 42
+
+
+def test_a_domain_whose_holder_was_killed_rests_from_when_it_is_found(locks, monkeypatch):
+    import signal
+    import subprocess
+    import sys
+
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys, time; from sally_bringup.environment import lease_domain;"
+         " lease = lease_domain(preferred=5); print('held', flush=True); time.sleep(600)"],
+        stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert holder.stdout.readline().strip() == "held"
+    finally:
+        holder.send_signal(signal.SIGKILL)  # no release: the lock file still says it is held
+        holder.wait(timeout=30)
+    monkeypatch.setattr(environment, "DOMAIN_IDS", range(5, 7))
+    long_ago = time.time() - REUSE_AFTER - 100  # leased long before it was killed
+    os.utime(locks / "5.lock", (long_ago, long_ago))
+    (locks / "6.lock").touch()  # released just now
+    with lease_domain() as other:
+        assert other.domain_id == 6  # not the killed holder's, though it looks rested by its time
+        assert time.time() - (locks / "5.lock").stat().st_mtime < REUSE_AFTER  # rests from now
+        with lease_domain() as last:
+            assert last.domain_id == 5  # the last free one: resting or not, it is leased
