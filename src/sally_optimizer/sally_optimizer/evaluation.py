@@ -101,8 +101,9 @@ def broken(result) -> str:
     if report.get("diverged") or (codes.get("sim") == 3 and not after_verdict):
         return "the physics diverged" + (" (sim exit 3)" if codes.get("sim") == 3 else "")
     bad = {name: code for name, code in counted_exits(codes, after_verdict).items() if name in CRASH_EXITS}
-    if bad:
-        return f"node exit codes {bad}"
+    if bad:  # with the runner's account of each, the node's own last words among them
+        said = [p for p in report.get("problems", []) if p.split(" ", 1)[0] in bad]
+        return f"node exit codes {bad}" + "".join(f"; {p}" for p in said)
     if result.exit_code == 130:
         return "interrupted"
     if report.get("timed_out"):

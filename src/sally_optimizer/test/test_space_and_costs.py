@@ -86,3 +86,15 @@ def test_a_record_without_the_hold_cannot_be_scored():
     rec.phases = rec.phases[:2]
     with pytest.raises(sc.MetricsError, match="LIFT_HOLD"):
         sc.floor_metrics(rec)
+
+
+def test_a_node_that_failed_is_named_with_its_own_words():
+    from types import SimpleNamespace
+
+    from sally_optimizer.evaluation import broken
+
+    refusal = "sim exited with 2: sim: cannot start: another node named /sally_sim is already running"
+    report = {"exit_codes": {"sim": 2, "ik": 0}, "problems": [refusal, "FL plant 3 mm", "node exit codes {'sim': 2}"]}
+    why = broken(SimpleNamespace(report=report, exit_code=1))
+    assert why == f"node exit codes {{'sim': 2}}; {refusal}"
+    assert broken(SimpleNamespace(report={"exit_codes": {"sim": 0}, "problems": []}, exit_code=0)) == ""
