@@ -68,6 +68,9 @@ class Simulator:
         self._base_dof = int(self.model.jnt_dofadr[base_joint])
         self._magnet_geoms = [self._id(mujoco.mjtObj.mjOBJ_GEOM, magnet_geom(leg)) for leg in LEGS]
         self._plate_geoms = {self._id(mujoco.mjtObj.mjOBJ_GEOM, g) for g in PLATE_GEOMS.values()}
+        self._is_plate = np.zeros(self.model.ngeom, dtype=bool)
+        """Per geom id: a plate's (the contacts' pairs index it in one go)."""
+        self._is_plate[list(self._plate_geoms)] = True
         self._magnet_bodies = [int(self.model.geom_bodyid[g]) for g in self._magnet_geoms]
         self._sampler_geoms = [
             np.array([self._id(mujoco.mjtObj.mjOBJ_GEOM, g) for g in sampler_geoms(leg)]) for leg in LEGS
@@ -249,17 +252,22 @@ class Simulator:
         """The robot's centre of mass (world, m)."""
         return self.data.subtree_com[self._root].copy()
 
+    def _plate_contacts(self, geom: int | None = None) -> np.ndarray:
+        """Indices (ascending) of the contacts between a plate and something else, or with ``geom``
+        between ``geom`` and a plate."""
+        pairs = self.data.contact.geom[: self.data.ncon]
+        on_plate = self._is_plate[pairs]
+        if geom is None:
+            return np.flatnonzero(on_plate[:, 0] != on_plate[:, 1])
+        return np.flatnonzero((pairs == geom).any(axis=1) & on_plate.any(axis=1))
+
     def foot_contact_force(self, leg: str) -> float:
         """Normal force (N) the plates push on this foot's magnet housing, from MuJoCo's contacts."""
-        geom = self._magnet_geoms[leg_index(leg)]
         total = 0.0
         wrench = np.zeros(6)
-        for i in range(self.data.ncon):
-            c = self.data.contact[i]
-            pair = (int(c.geom1), int(c.geom2))
-            if geom in pair and (pair[0] in self._plate_geoms or pair[1] in self._plate_geoms):
-                mujoco.mj_contactForce(self.model, self.data, i, wrench)
-                total += wrench[0]
+        for i in self._plate_contacts(self._magnet_geoms[leg_index(leg)]):
+            mujoco.mj_contactForce(self.model, self.data, int(i), wrench)
+            total += wrench[0]
         return total
 
     def foot_contact_wrench(self, leg: str) -> tuple[np.ndarray, np.ndarray]:
@@ -268,26 +276,19 @@ class Simulator:
         geom = self._magnet_geoms[leg_index(leg)]
         origin = self.data.xpos[self.model.geom_bodyid[geom]]
         force, torque, local = np.zeros(3), np.zeros(3), np.zeros(6)
-        for i in range(self.data.ncon):
-            c = self.data.contact[i]
-            pair = (int(c.geom1), int(c.geom2))
-            if geom in pair and (pair[0] in self._plate_geoms or pair[1] in self._plate_geoms):
-                mujoco.mj_contactForce(self.model, self.data, i, local)
-                f = c.frame.reshape(3, 3).T @ local[:3]  # the force geom1 exerts on geom2, world frame
-                if pair[0] == geom:
-                    f = -f
-                force += f
-                torque += np.cross(c.pos - origin, f)
+        for i in self._plate_contacts(geom):
+            c = self.data.contact[int(i)]
+            mujoco.mj_contactForce(self.model, self.data, int(i), local)
+            f = c.frame.reshape(3, 3).T @ local[:3]  # the force geom1 exerts on geom2, world frame
+            if int(c.geom1) == geom:
+                f = -f
+            force += f
+            torque += np.cross(c.pos - origin, f)
         return force, torque
 
     def contact_points(self) -> np.ndarray:
         """World positions (n, 3) of every contact between Sally and a plate."""
-        points = []
-        for i in range(self.data.ncon):
-            c = self.data.contact[i]
-            if (int(c.geom1) in self._plate_geoms) != (int(c.geom2) in self._plate_geoms):
-                points.append(c.pos.copy())
-        return np.array(points).reshape(-1, 3)
+        return self.data.contact.pos[self._plate_contacts()].reshape(-1, 3)
 
     def magnet_position(self, leg: str) -> np.ndarray:
         """``leg``'s magnet body (world, m)."""

@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from sally_description import LEGS, PhysicsParams
+from sally_description.constants import PLATE_GEOMS, magnet_geom
 from sally_ik_node import NumericalFootIK
 from sally_sim_node import DivergenceError, SimulationError, Simulator
 from sally_sim_node.pulloff import PullOffConfig, run_pulloff
@@ -29,6 +30,27 @@ def test_settles_on_the_floor_with_magnets_on(hold):
     sim.snapshot_floor_baselines()
     sim.step(seconds(sim, 0.5), pid)
     assert all(c.in_contact and c.penetration < 1e-3 for c in sim.foot_contacts().values())
+
+
+def test_foot_forces_sum_every_contact_between_the_foot_and_a_plate(hold):
+    sim = Simulator()
+    sim.step(seconds(sim, 0.3), hold(sim))
+    plates = {mujoco.mj_name2id(sim.model, mujoco.mjtObj.mjOBJ_GEOM, g) for g in PLATE_GEOMS.values()}
+    pairs = [(int(c.geom1), int(c.geom2)) for c in (sim.data.contact[i] for i in range(sim.data.ncon))]
+    touching = [i for i, pair in enumerate(pairs) if (pair[0] in plates) != (pair[1] in plates)]
+    assert len(touching) >= 4 and np.array_equal(sim.contact_points(), sim.data.contact.pos[touching])
+    wrench = np.zeros(6)
+    for leg in LEGS:
+        foot = mujoco.mj_name2id(sim.model, mujoco.mjtObj.mjOBJ_GEOM, magnet_geom(leg))
+        mine = [i for i in touching if foot in pairs[i]]
+        assert mine, leg
+        expected = 0.0
+        for i in mine:
+            mujoco.mj_contactForce(sim.model, sim.data, i, wrench)
+            expected += wrench[0]
+        assert sim.foot_contact_force(leg) == expected  # the same contacts, summed in the same order
+        force, _ = sim.foot_contact_wrench(leg)
+        assert force[2] == pytest.approx(expected, rel=1e-9)  # on the floor: the normal is +z
 
 
 def lift_targets(sim, leg, height):
