@@ -12,6 +12,10 @@ same leased domain, loopback only, Sally's participant profile; each side measur
   its own (what every node of a graph pays for sim time; the reader looks at its clock after each
   event, a few µs of its own included).
 
+* ``pipe``: the same JointState without DDS, for comparison: serialized (``serialize_message``),
+  written length-prefixed to a pipe, read by a reader process blocked on it and deserialized to a
+  Python message (what a channel of our own between two of Sally's processes would cost).
+
 Each case prints the writer's wall time inside ``publish`` and CPU per message (the loop's own
 sleeping, measured alone, taken off), the reader's CPU per message, and the writer's time per
 ``publish`` when the same number go back to back (no sleep between: caches and threads warm, as in
@@ -20,8 +24,9 @@ process: ``serialize_message`` of the JointState and one hosted delivery
 (:class:`sally_node_common.host.Host`: the object handed to a hosted reader's callback).
 
 Last line: ``dds_cost publish_us A take_us B take_raw_us C clock_take_us D burst_publish_us E
-serialize_us F hosted_us G`` (microseconds per message; A the writer's CPU per JointState sent at
-1 kHz, B/C/D the reader's CPU per message taken, E a JointState sent back to back).
+serialize_us F hosted_us G pipe_send_us H pipe_take_us I`` (microseconds per message; A the writer's
+CPU per JointState sent at 1 kHz, B/C/D the reader's CPU per message taken, E a JointState sent back
+to back, H/I the writer's and the reader's CPU per JointState through a pipe at 1 kHz).
 """
 
 from __future__ import annotations
@@ -151,6 +156,84 @@ def write(kind: str, raw: bool, count: int, domain: int) -> dict:
             "taken": taken["taken"], "burst_us": burst * 1e6}  # fmt: skip
 
 
+def read_pipe(count: int) -> None:
+    """The pipe's reader process: take length-prefixed serialized JointStates from stdin until EOF,
+    deserializing each; print its CPU per message as JSON, counted from the first message."""
+    import struct
+
+    from rclpy.serialization import deserialize_message
+    from sensor_msgs.msg import JointState
+
+    fd, taken, cpu0, result = sys.stdin.fileno(), 0, None, None
+
+    def exactly(n: int) -> bytes:
+        chunks = []
+        while n:
+            chunk = os.read(fd, n)
+            if not chunk:
+                raise EOFError
+            chunks.append(chunk)
+            n -= len(chunk)
+        return b"".join(chunks)
+
+    try:
+        while True:
+            (size,) = struct.unpack("<I", exactly(4))
+            deserialize_message(exactly(size), JointState)
+            taken += 1
+            if cpu0 is None:
+                cpu0 = time.process_time()
+            elif result is None and taken - 1 >= count:
+                result = {"taken": taken - 1, "cpu_us": (time.process_time() - cpu0) / (taken - 1) * 1e6}
+    except EOFError:
+        pass
+    print(json.dumps(result or {"taken": taken, "cpu_us": float("nan")}), flush=True)
+
+
+def write_pipe(count: int) -> dict:
+    """Send ``count`` serialized JointStates through a pipe to a reader process about
+    :data:`PERIOD` apart, then ``count`` more back to back; both sides' costs."""
+    import struct
+
+    from rclpy.serialization import serialize_message
+
+    reader = subprocess.Popen(
+        [sys.executable, __file__, "--read-pipe", "--count", str(count)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        fd, msg = reader.stdin.fileno(), joint_state()
+
+        def send() -> None:
+            data = serialize_message(msg)
+            os.write(fd, struct.pack("<I", len(data)) + data)
+
+        send()
+        time.sleep(0.5)  # the reader's interpreter is up and blocked on the pipe
+        sleeping = _sleep_cost(count // 4)
+        inside, cpu0 = 0.0, time.process_time()
+        for _ in range(count + 20):
+            t0 = time.perf_counter()
+            send()
+            inside += time.perf_counter() - t0
+            time.sleep(PERIOD)
+        cpu = (time.process_time() - cpu0) / (count + 20) - sleeping
+        t0 = time.perf_counter()
+        for _ in range(count):
+            send()
+        burst = (time.perf_counter() - t0) / count
+        out, _ = reader.communicate(timeout=60)
+        taken = json.loads(out.strip().splitlines()[-1])
+    finally:
+        if reader.poll() is None:
+            reader.kill()
+            reader.wait()
+    return {"publish_wall_us": inside / (count + 20) * 1e6, "publish_cpu_us": cpu * 1e6, "take_cpu_us": taken["cpu_us"],
+            "taken": taken["taken"], "burst_us": burst * 1e6}  # fmt: skip
+
+
 def _sleep_cost(n: int) -> float:
     """CPU seconds one ``time.sleep(PERIOD)`` of the writer's loop costs by itself."""
     cpu0 = time.process_time()
@@ -179,7 +262,10 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=5000, help="messages per case")
     parser.add_argument("--read", choices=("joint_states", "clock"), help=argparse.SUPPRESS)
     parser.add_argument("--raw", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--read-pipe", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.read_pipe:
+        return read_pipe(args.count)
     if args.read:
         force_loopback()
         default_to_loopback()
@@ -199,6 +285,13 @@ def main() -> None:
                 f"{result['take_cpu_us']:.1f} us CPU per message taken (reader, {result['taken']} taken)",
                 flush=True,
             )
+    figures["pipe"] = result = write_pipe(args.count)
+    print(
+        f"pipe: send {result['publish_wall_us']:.1f} us wall, {result['publish_cpu_us']:.1f} us CPU per message "
+        f"(writer; back to back {result['burst_us']:.1f} us); {result['take_cpu_us']:.1f} us CPU per message "
+        f"taken (reader, {result['taken']} taken)",
+        flush=True,
+    )
     serialize, hosted = in_process()
     print(f"in one process: serialize_message {serialize:.1f} us, a hosted delivery {hosted:.2f} us")
     print(
@@ -207,7 +300,8 @@ def main() -> None:
         f"take_raw_us {figures['joint_states raw']['take_cpu_us']:.0f} "
         f"clock_take_us {figures['clock']['take_cpu_us']:.0f} "
         f"burst_publish_us {figures['joint_states']['burst_us']:.1f} "
-        f"serialize_us {serialize:.1f} hosted_us {hosted:.2f}"
+        f"serialize_us {serialize:.1f} hosted_us {hosted:.2f} "
+        f"pipe_send_us {figures['pipe']['publish_cpu_us']:.0f} pipe_take_us {figures['pipe']['take_cpu_us']:.0f}"
     )
 
 
