@@ -93,7 +93,6 @@ class IKNode(Node):
         TABLE.declare(self, on_change=lambda names: self._read_settings())
         model = build_model()
         WholeBodyIK(model).solve()  # warm up: the first solve is slow, and a lockstep graph waits on it
-        self.ik = self._new_ik(model)
         self._qpos_adr = np.array([model.joint(n).qposadr[0] for n in JOINT_NAMES])
         self._act_adr = np.array([model.joint(n).qposadr[0] for n in ACTUATED_JOINT_NAMES])
         self._hip_sites = {leg: model.site(hip_site(leg)).id for leg in LEGS}
@@ -113,6 +112,7 @@ class IKNode(Node):
         self._resets = ResetWatch()
         self._pending_body: Pose | None = None
         self._read_settings()  # ik_period, target_wait (again on every accepted set request)
+        self.ik = self._new_ik(model)
         self._contacts = FootContactMonitor()
         self._counts: Counter[str] = Counter()
         self._health = InputHealth(lambda text: self.get_logger().error(text), watched=(STATES, ODOM))
@@ -164,7 +164,7 @@ class IKNode(Node):
     def _new_ik(self, model) -> WholeBodyIK:
         """The whole-body IK as at launch (stance locks at the baked pose, no targets)."""
         config = IKConfig(
-            dt=float(self.get_parameter("ik_period").value),  # one differential step per IK period
+            dt=self._period,  # one differential step per IK period
             damping=self.get_parameter("damping").value,
             solver=self.get_parameter("solver").value,
             **{name: self.get_parameter(name).value for name in COSTS},
@@ -192,11 +192,12 @@ class IKNode(Node):
         self._counts["restarts"] += 1
 
     def _read_settings(self) -> None:
-        period = float(self.get_parameter("ik_period").value)
-        self._period_ns = round(period * 1e9)
+        self._period = float(self.get_parameter("ik_period").value)
+        """Sim seconds between solves, and each solve's differential step."""
+        self._period_ns = round(self._period * 1e9)
         ik = getattr(self, "ik", None)
         if ik is not None:  # the differential step follows the period (a set request)
-            ik.config = replace(ik.config, dt=period)
+            ik.config = replace(ik.config, dt=self._period)
         self._ticks.wait = self._after_stance.wait = self.get_parameter("target_wait").value
 
     def _matched(self, stamp: int, pair: tuple[np.ndarray, Pose] | None) -> None:
