@@ -41,24 +41,23 @@ from sensor_msgs.msg import JointState
 from std_msgs.msg import Bool, Header
 
 from sally_description import JOINT_NAMES, LEGS, DescriptionError, PhysicsParams, build_model
-from sally_description.constants import ACTUATED_JOINT_NAMES, magnet_body
+from sally_description.constants import ACTUATED_JOINT_NAMES
 from sally_interfaces.msg import ExternalForce, MagnetArray, MagnetCommand
 from sally_node_common import StartupError, run_node, spin_until_shutdown
 from sally_node_common.diagnostics import diagnostic_array
-from sally_node_common.external_force_msg import ExternalLoad, external_force_from_msg
+from sally_node_common.external_force_msg import external_force_from_msg
 from sally_node_common.input_health import InputHealth
-from sally_node_common.inputs import InputError, StampOrder
+from sally_node_common.inputs import InputError
 from sally_node_common.magnet_array_msg import magnet_array_to_msg
 from sally_node_common.magnet_command_msg import magnet_command_from_msg
 from sally_node_common.partners import SLOW_PARTNER_WAIT, keep_waiting, other_publishers, publishes
-from sally_node_common.pid import JointPID, PIDGains
 from sally_node_common.qos import LATCHED, LATEST, RELIABLE_DEEP
 from sally_node_common.sim_resets import RESET_TOPIC
 from sally_node_common.unique_names import full_name
 
 from . import conversions as conv
 from . import entities, sim_diagnostics
-from .command_schedule import Action, CommandSchedule, run_due
+from .efforts import Efforts
 from .errors import DivergenceError, SimulationError
 from .joint_drive import JointCommandError, JointDrive, parse_joint_command
 from .lockstep import EffortGate, LockstepWait, Step, Verdict
@@ -69,8 +68,8 @@ from .sim_control import Outcome, State, StepRun, reset_plan, step_refusal, tran
 from .sim_interfaces import SimulationInterfaces
 from .sim_parameters import TABLE, steps_per
 from .simulator import Simulator
+from .stamped_commands import StampedCommands
 from .viewer_bridge import ViewerBridge, display_available
-from .watchdog import EffortWatchdog
 
 EXIT_DIVERGED = 3
 LOCKSTEP_RESEND = 0.1
@@ -109,11 +108,6 @@ class SimNode(Node):
         self.dt = self.sim.timestep
         self._dt_ns = conv.to_nanoseconds(self.dt)
         self._sim_clock = SimClock(self._dt_ns)
-        n = len(ACTUATED_JOINT_NAMES)
-        self._command = np.zeros(n)
-        self._hold = self._make_hold()
-        self._hold_target = np.zeros(n)
-        self._watchdog = EffortWatchdog(float(p("effort_timeout")))
         self._pacer = Pacer(self.dt, PacingConfig(factor=float(p("real_time_factor"))))
         self._mode = p("pacing")
         self._source = p("command_source")
@@ -122,7 +116,15 @@ class SimNode(Node):
                 "command_source joint_commands cannot run lockstep or synchronous: ros2_control does not answer "
                 "each state by its stamp; use pacing realtime (synchronous false) or fast"
             )
-        self._drive = self._make_drive() if self._source == "joint_commands" else None
+        self._efforts = Efforts(
+            self.sim.actuators.effort_limit,
+            self.dt,
+            p("hold_kp"),
+            p("hold_kd"),
+            float(p("effort_timeout")),
+            self._make_drive() if self._source == "joint_commands" else None,
+        )
+        """What the physics steps with: the controller's efforts, ros2_control's drive, or the hold."""
         self._paused = bool(p("start_paused"))
         self._stopped = False
         """Paused at the start state by a stop (SimulationState STOPPED) and not stepped since."""
@@ -134,18 +136,15 @@ class SimNode(Node):
         self._diverged: DivergenceError | None = None
         self._physics = threading.RLock()
         self._answer = threading.Condition()
-        self._scheduled: CommandSchedule[Action] = CommandSchedule()
-        """Magnet and external-force commands, applied at the step their stamp names."""
-        self._loads: dict[str, ExternalLoad] = {}
-        """Active external forces (pull-off rig) by foot, re-evaluated at every publication step."""
         self._gate = EffortGate()  # read and changed under self._answer
         self._last_effort_wall = -float("inf")  # realtime/fast: when the latest effort came (monotonic)
         self._counts: Counter[str] = Counter()
         self._clock_rivals: list[str] = []
         """The other publishers of /clock last seen (said once per change)."""
         self._health = InputHealth(lambda text: self.get_logger().error(text))
-        self._magnet_order = StampOrder("magnet command", gap=None)
-        self._force_order = StampOrder("external force", gap=None)
+        late = lambda text: self.get_logger().warning(text, throttle_duration_sec=5.0)  # noqa: E731
+        self._commands = StampedCommands(self.sim, self._sim_clock, self._counts, late)
+        """Magnet and external-force commands, applied at the step their stamp names."""
         self._apply_rates()
 
         self._joint_writer = conv.JointStateWriter(JOINT_NAMES)
@@ -163,7 +162,7 @@ class SimNode(Node):
         if self._scene.camera is not None:
             self._camera_every = steps_per(float(p("camera_rate")), self.dt)
             self._apply_rates()  # runs of steps now also stop at camera frames
-        if self._drive is None:
+        if self._efforts.drive is None:
             self.create_subscription(JointState, EFFORTS, self._on_efforts, RELIABLE_DEEP)
         else:
             self.create_subscription(JointState, JOINT_COMMANDS, self._on_joint_commands, 10)
@@ -192,25 +191,13 @@ class SimNode(Node):
             self._mode = self._p("pacing")
             self._pacer.restart(self.sim.time)
         if "effort_timeout" in names:
-            self._watchdog.set_timeout(float(self._p("effort_timeout")))
+            self._efforts.watchdog.set_timeout(float(self._p("effort_timeout")))
         if names & {"hold_kp", "hold_kd"}:
-            self._hold = self._make_hold()
-        if self._drive is not None and names & {"drive_kp", "drive_kd", "drive_kv"}:
-            self._drive.kp, self._drive.kd, self._drive.kv = (
-                float(self._p(n)) for n in ("drive_kp", "drive_kd", "drive_kv")
-            )
+            self._efforts.set_hold_gains(self._p("hold_kp"), self._p("hold_kd"))
+        drive = self._efforts.drive
+        if drive is not None and names & {"drive_kp", "drive_kd", "drive_kv"}:
+            drive.kp, drive.kd, drive.kv = (float(self._p(n)) for n in ("drive_kp", "drive_kd", "drive_kv"))
         self._apply_rates()
-
-    def _make_hold(self) -> JointPID:
-        """The watchdog's hold: a PD (no integral) with hold_kp / hold_kd, within the motor limits."""
-        gains = PIDGains.uniform(
-            len(ACTUATED_JOINT_NAMES),
-            kp=self._p("hold_kp"),
-            ki=0.0,
-            kd=self._p("hold_kd"),
-            effort_limit=self.sim.actuators.effort_limit,
-        )
-        return JointPID(gains)
 
     def _make_drive(self) -> JointDrive:
         """The ros2_control joint drive, holding the joints where they are until commanded."""
@@ -318,16 +305,13 @@ class SimNode(Node):
         """
         done = 0
         while done < n:
-            if not self._watchdog.engaged and self._watchdog.check(self.sim.time):
-                self._engage_hold(f"no effort command for {self._watchdog.timeout:.3f} s")
+            watchdog = self._efforts.watchdog
+            if not watchdog.engaged and watchdog.check(self.sim.time):
+                self._engage_hold(f"no effort command for {watchdog.timeout:.3f} s")
             if not self._gated:
                 self._wait_for_fresh_efforts()
             k = self._sim_clock.since_start_over  # the publication schedule starts over with a reset
-            run = self._publications.steps_to_next(k, n - done)
-            if self._scheduled:
-                run = min(run, run_due(self._scheduled, self.now_ns, self._dt_ns))
-            if self._loads:
-                self._apply_loads()
+            run = self._commands.due(self._publications.steps_to_next(k, n - done))
             try:
                 self.sim.step(run, self._efforts)
             except DivergenceError as exc:
@@ -360,7 +344,7 @@ class SimNode(Node):
         is gone is the watchdog's case, and a graph without one is never held up. The time spent
         waiting shows as lag and a lowered effective factor on /diagnostics, as any other lag.
         """
-        if self._effort_max_age_ns <= 0 or self._watchdog.engaged:
+        if self._effort_max_age_ns <= 0 or self._efforts.watchdog.engaged:
             return
         start = time.monotonic()
         if start - self._last_effort_wall > EFFORTS_LIVE:
@@ -378,13 +362,6 @@ class SimNode(Node):
                     )
                     return
                 self._answer.wait(timeout=left)
-
-    def _efforts(self, q: np.ndarray, qdot: np.ndarray) -> np.ndarray:
-        if self._watchdog.engaged:
-            return self._hold.update(self._hold_target, q, qdot, self.dt)
-        if self._drive is not None:
-            return self._drive.efforts(q, qdot)
-        return self._command
 
     def _paced_period(self) -> None:
         """Realtime synchronous: one gated control period once the wall clock has reached its end
@@ -405,7 +382,9 @@ class SimNode(Node):
         halted = (lambda: False) if stepping else (lambda: self._paused)
         with self._answer:
             self._gate.expect(stamp)
-            held, limit = self._gate.wait_for(self._watchdog.engaged, self._lockstep_timeout, LOCKSTEP_HELD_WAIT)
+            held, limit = self._gate.wait_for(
+                self._efforts.watchdog.engaged, self._lockstep_timeout, LOCKSTEP_HELD_WAIT
+            )
         self._publish_state()
         wait = LockstepWait(time.monotonic(), limit, LOCKSTEP_RESEND, held)
         timed_out = False
@@ -432,7 +411,7 @@ class SimNode(Node):
             self._publish_state()  # Step.RESEND: same stamp again (a state lost at discovery); answered once
         if timed_out:
             self._counts["lockstep_timeouts"] += 1
-            self._watchdog.engage(self.sim.time)
+            self._efforts.watchdog.engage(self.sim.time)
             self._engage_hold(f"no effort answer within {limit:g} s in lockstep")
         if self._stop.is_set() or not self.context.ok():
             return
@@ -494,7 +473,7 @@ class SimNode(Node):
             return self._reject(EFFORTS, exc.reason, str(exc))
         if self._gated:  # the answer must carry the stamp of the state it answers
             with self._answer:
-                admission = self._gate.offer_gated(cmd.stamp, self._watchdog.engaged)
+                admission = self._gate.offer_gated(cmd.stamp, self._efforts.watchdog.engaged)
                 if admission.verdict is Verdict.TAKEN:
                     self._set_command(cmd)
                 if admission.verdict is not Verdict.REJECTED:
@@ -520,82 +499,43 @@ class SimNode(Node):
             )
         except JointCommandError as exc:
             return self._reject(JOINT_COMMANDS, exc.reason, str(exc))
-        assert self._drive is not None
-        self._drive.command(cmd)
+        assert self._efforts.drive is not None
+        self._efforts.drive.command(cmd)
         self._counts["joint_commands"] += 1
         self._health.heard(JOINT_COMMANDS)
-        if self._watchdog.feed(self.sim.time):
+        if self._efforts.watchdog.feed(self.sim.time):
             self.get_logger().info("joint commands are back: watchdog released")
             self._pub_holding.publish(Bool(data=False))
         return None
 
     def _set_command(self, cmd: conv.EffortCommand) -> None:
-        command = self._command.copy()  # swap, never edit in place: the loop reads it unlocked
-        command[cmd.indices] = cmd.efforts
-        self._command = command
+        released = self._efforts.take(cmd.indices, cmd.efforts, self.sim.time)
         self._counts["efforts"] += 1
         self._health.heard(EFFORTS)
         self._counts["clamped"] += int((np.abs(cmd.efforts) > self.sim.actuators.effort_limit[cmd.indices]).sum())
-        if self._watchdog.feed(self.sim.time):
+        if released:
             self.get_logger().info("effort commands are back: watchdog released")
             self._pub_holding.publish(Bool(data=False))
 
     def _on_magnet_cmd(self, msg: MagnetCommand) -> None:
         """Applied now, or at the step its stamp names when that is still ahead of sim time."""
         try:
-            stamp, switches = magnet_command_from_msg(msg)
-            if self._sim_clock.ended_line(stamp):  # for the time line a reset ended (in flight when it came)
-                self._counts["commands_before_reset"] += 1
-                return None
-            if stamp:  # unstamped: before the next step, outside the order
-                self._magnet_order.admit(stamp)
+            taken = self._commands.magnets(*magnet_command_from_msg(msg))
         except InputError as exc:
             return self._reject(MAGNET_CMD, exc.reason, str(exc))
-        self._health.heard(MAGNET_CMD)
-        if stamp and stamp < self.now_ns:  # the step it names has been stepped: a run that depends on delivery
-            self._counts["magnet_commands_past_due"] += 1
-            self.get_logger().warning(
-                f"magnet command stamped {stamp * 1e-9:.4f} s came at {self.now_ns * 1e-9:.4f} s; applied now",
-                throttle_duration_sec=5.0,
-            )
-        self._schedule(stamp, lambda: self.sim.magnets.set_enabled(switches))
-        self._counts["magnet_commands"] += 1
+        if taken:
+            self._health.heard(MAGNET_CMD)
         return None
 
     def _on_external_force(self, msg: ExternalForce) -> None:
         """A rig's force on a foot, from the step its stamp names; zero force and rate remove it."""
         try:
-            load = external_force_from_msg(msg)
-            if self._sim_clock.ended_line(load.stamp):
-                self._counts["commands_before_reset"] += 1
-                return None
-            if load.stamp:
-                self._force_order.admit(load.stamp)
+            taken = self._commands.force(external_force_from_msg(msg))
         except InputError as exc:
             return self._reject(EXTERNAL_FORCE, exc.reason, str(exc))
-        self._health.heard(EXTERNAL_FORCE)
-        self._schedule(load.stamp, lambda: self._set_load(load))
-        self._counts["external_forces"] += 1
+        if taken:
+            self._health.heard(EXTERNAL_FORCE)
         return None
-
-    def _set_load(self, load: ExternalLoad) -> None:
-        if not load.force.any() and not load.rate.any():
-            self._loads.pop(load.foot, None)
-            self.sim.apply_external_force(magnet_body(load.foot), (0.0, 0.0, 0.0))
-        else:
-            self._loads[load.foot] = load
-
-    def _apply_loads(self) -> None:
-        now = self.now_ns
-        for foot, load in self._loads.items():
-            self.sim.apply_external_force(magnet_body(foot), load.at(now))
-
-    def _schedule(self, stamp: int, action: Action) -> None:
-        """Run ``action`` at the step ``stamp`` names, or before the next step when that is not
-        ahead of sim time. Only the loop (or a service holding ``_physics``) runs it: a callback
-        never waits for the physics lock (a node hosted with others may run it in the thread that
-        is stepping, see sally_node_common.host)."""
-        self._scheduled.add(stamp, action)
 
     def _reject(self, topic: str, reason: str, detail: str) -> None:
         self._health.reject(topic, reason, detail)
@@ -688,15 +628,9 @@ class SimNode(Node):
             # every periodic schedule (states, IK solves, gravity, telemetry) stands as it does at 0,
             # so the run after a reset is the run from a fresh start, shifted by whole seconds
             self._sim_clock.start_over()
-            self._scheduled.clear()
-            self._loads.clear()
-            self.sim.clear_external_forces()
+            self._commands.clear()
             self.sim.reset()
-            self._command = np.zeros_like(self._command)
-            if self._drive is not None:
-                self._drive = self._make_drive()
-            self._hold.reset()
-            self._watchdog = EffortWatchdog(self._watchdog.timeout)
+            self._efforts.start_over(self._make_drive() if self._efforts.drive is not None else None)
             self._pub_holding.publish(Bool(data=False))
             self._diverged = None
             with self._answer:
@@ -717,8 +651,7 @@ class SimNode(Node):
             self._pub_holding.publish(Bool(data=True))
         with self._answer:
             self._gate.hold_engaged()
-        self._hold_target = self.sim.actuated_positions()
-        self._hold.reset()
+        self._efforts.hold(self.sim.actuated_positions())
         self.get_logger().warning(f"watchdog: {why}; holding the current pose, magnets unchanged")
 
     def _on_divergence(self, exc: DivergenceError) -> None:
@@ -748,7 +681,7 @@ class SimNode(Node):
 
     def _publish_diagnostics(self) -> None:
         self._next_diag = time.monotonic() + self._diag_period
-        wd, diverged = self._watchdog, str(self._diverged) if self._diverged is not None else None
+        wd, diverged = self._efforts.watchdog, str(self._diverged) if self._diverged is not None else None
         statuses = [
             sim_diagnostics.pacing_status(
                 self._mode, self._paused, self.now_ns * 1e-9, self._pacer.status, self._other_clocks()
@@ -762,7 +695,10 @@ class SimNode(Node):
                 wd.age(self.sim.time),
             ),
             sim_diagnostics.physics_status(
-                diverged, self._counts, [leg for leg in LEGS if self.sim.magnet_enabled(leg)], list(self._loads)
+                diverged,
+                self._counts,
+                [leg for leg in LEGS if self.sim.magnet_enabled(leg)],
+                self._commands.loaded_feet,
             ),
         ]
         self._pub_diag.publish(diagnostic_array(statuses, self.now_ns))
