@@ -1,0 +1,462 @@
+"""The sim's physics loop: when to step, how far, what to wait for, and when to pause, step on
+request or reset. No ROS: the node around it (a :class:`LoopPort`) publishes, logs and looks at
+the graph.
+
+Each pacing mode steps control periods (``state_every`` physics steps):
+
+* **lockstep** (gated): publish the state at t, wait for the effort command stamped t (re-sending
+  the state if no answer comes, holding the pose if none comes within ``lockstep_timeout``), then
+  step the period with it;
+* **realtime**: the same gated period once the wall clock has reached its end when ``synchronous``,
+  otherwise physics steps as the wall clock allows (:class:`~.pacing.Pacer`), never running ahead
+  of a live controller's answers by more than ``effort_max_age``;
+* **fast**: periods back to back.
+
+A run of steps stops wherever a publication (:class:`~.sim_clock.PublishSchedule`) or a stamped
+command (:class:`~.stamped_commands.StampedCommands`) falls due. Requests from other threads (a
+pause, a client's step request, a reset) go through :attr:`SimLoop.answer`; anything that touches
+the physics state takes :attr:`SimLoop.physics`, which the loop holds while it steps. Resets happen
+between two control periods, never inside one.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+from sally_node_common.partners import SLOW_PARTNER_WAIT, keep_waiting
+
+from .efforts import Efforts
+from .errors import DivergenceError
+from .joint_drive import JointDrive
+from .lockstep import EffortGate, LockstepWait, Step, Verdict
+from .pacing import Pacer
+from .sim_clock import PublishSchedule, SimClock
+from .sim_control import Outcome, State, StepRun, step_refusal
+from .simulator import Simulator
+from .stamped_commands import StampedCommands
+
+EXIT_DIVERGED = 3
+LOCKSTEP_RESEND = 0.1
+"""Wall seconds after which lockstep re-sends the state it waits on (a reply lost at discovery)."""
+EFFORTS_LIVE = 0.1
+"""Wall seconds since the last effort within which realtime/fast pacing treats the controller as live."""
+LOCKSTEP_HELD_WAIT = 0.001
+"""While the hold is on in lockstep, how long each period waits for a controller to come back (s)."""
+PARTNER_POLL = 0.5
+"""Wall seconds between two looks at the graph while a lockstep wait goes on past lockstep_timeout."""
+IDLE_WAIT = 0.05
+"""Wall seconds the loop waits between checks while paused or diverged."""
+
+
+@dataclass(frozen=True)
+class LoopSettings:
+    """How the loop paces and waits (from the sim's parameters)."""
+
+    mode: str
+    """``lockstep``, ``realtime`` or ``fast``."""
+    gated: bool
+    """Every state is answered before the sim steps on (lockstep, or realtime synchronous)."""
+    state_every: int
+    """Physics steps in a control period (one state each)."""
+    publications: PublishSchedule
+    """Where a run of physics steps stops to publish (a gated period publishes its state itself)."""
+    lockstep_timeout: float = 2.0
+    """Wall seconds a gated period waits for its answer before holding (longer while a controller
+    is on the graph: :func:`~sally_node_common.partners.keep_waiting`)."""
+    effort_max_age_ns: int = 0
+    """Realtime/fast: how far (ns of sim time) the sim may run ahead of a live controller's last answer."""
+    effort_wait: float = 0.0
+    """Realtime/fast: wall seconds the sim waits for that answer at most."""
+    exit_on_divergence: bool = False
+    """End the loop (:data:`EXIT_DIVERGED`) when the physics diverges, instead of waiting for a reset."""
+
+
+class LoopPort(Protocol):
+    """What the loop asks of the node around it."""
+
+    def ok(self) -> bool:
+        """The node can still publish (its context is up)."""
+        ...
+
+    def publish_clock(self) -> None:
+        """/clock at sim time now."""
+        ...
+
+    def publish_state(self) -> None:
+        """The state (joint states, odometry when due) at sim time now."""
+        ...
+
+    def publish_due(self, due: set[str]) -> None:
+        """Those of ``due`` other than the clock and the state (telemetry, TF, ...), after a run of steps."""
+        ...
+
+    def between_periods(self) -> None:
+        """Once per pass of the loop: diagnostics when due, the viewer."""
+        ...
+
+    def publish_diagnostics(self) -> None:
+        """/diagnostics now."""
+        ...
+
+    def holding(self, why: str) -> None:
+        """The watchdog engaged (``why``): say so."""
+        ...
+
+    def diverged(self, exc: DivergenceError) -> None:
+        """The physics diverged: say so."""
+        ...
+
+    def reset_done(self) -> None:
+        """After a reset, under the physics lock: the reset notice and the first state of the new time line."""
+        ...
+
+    def new_drive(self) -> JointDrive | None:
+        """ros2_control's joint drive anew for a reset (None without one)."""
+        ...
+
+    def controller_present(self) -> bool:
+        """A controller (publishes efforts, reads the states) is on the graph."""
+        ...
+
+
+class SimLoop:
+    """Steps ``sim`` with ``efforts`` and ``commands`` on ``clock``'s time line, paced by ``pacer``
+    as ``settings`` say; ``port`` publishes. ``counts`` are the sim's diagnostics counters;
+    ``log`` an rclpy logger."""
+
+    def __init__(
+        self,
+        sim: Simulator,
+        clock: SimClock,
+        efforts: Efforts,
+        commands: StampedCommands,
+        pacer: Pacer,
+        settings: LoopSettings,
+        port: LoopPort,
+        counts: Counter[str],
+        log,
+        paused: bool = False,
+    ) -> None:
+        self.sim, self.clock, self.efforts, self.commands, self.pacer = sim, clock, efforts, commands, pacer
+        self.port, self.counts, self.log = port, counts, log
+        self.settings = settings
+        self.paused = paused
+        self.stopped = False
+        """Paused at the start state by a stop (SimulationState STOPPED) and not stepped since."""
+        self.step_run: StepRun | None = None
+        """The steps a client asked for while paused (read and changed under :attr:`answer`)."""
+        self.resets_asked: list[Callable[[], None]] = []
+        """What to call once the loop has reset (read and changed under :attr:`answer`)."""
+        self.diverged: DivergenceError | None = None
+        self.physics = threading.RLock()
+        """Held while stepping: anything that changes the physics state takes it."""
+        self.answer = threading.Condition()
+        """Signalled on an effort answer, a pause, a step request or a reset request."""
+        self.gate = EffortGate()  # read and changed under self.answer
+        self._last_effort_wall = -float("inf")  # realtime/fast: when the latest effort came (monotonic)
+        self._stop = threading.Event()
+
+    @property
+    def settings(self) -> LoopSettings:
+        """How the loop paces and waits; set anew when a parameter changes (under :attr:`physics`)."""
+        return self._settings
+
+    @settings.setter
+    def settings(self, settings: LoopSettings) -> None:
+        self._settings = settings
+        # what one step of the pacer's plan is: a gated control period, or a physics step
+        self.pacer.chunk = self.sim.timestep * (settings.state_every if settings.gated else 1)
+
+    @property
+    def state(self) -> State:
+        """PLAYING, PAUSED or STOPPED (paused at the start state by a stop)."""
+        if not self.paused:
+            return State.PLAYING
+        return State.STOPPED if self.stopped else State.PAUSED
+
+    # --- the loop -------------------------------------------------------------------------------
+    def run(self, stop: threading.Event) -> int:
+        """Step and publish until ``stop`` is set or the port's context is down. Returns the exit
+        status (0, or :data:`EXIT_DIVERGED`)."""
+        self._stop = stop
+        port = self.port
+        port.publish_clock()
+        try:
+            while port.ok() and not stop.is_set():
+                settings = self.settings
+                if self.resets_asked:
+                    self._reset()
+                if self.diverged is not None and settings.exit_on_divergence:
+                    port.publish_diagnostics()
+                    return EXIT_DIVERGED
+                if self.paused and self.diverged is None and self.step_run is not None:
+                    self._take_step()
+                elif self.paused or self.diverged is not None:
+                    with self.answer:
+                        if self.step_run is None and not self.resets_asked:
+                            self.answer.wait(IDLE_WAIT)
+                elif settings.mode == "realtime" and settings.gated:
+                    self._paced_period()
+                elif settings.mode == "realtime":
+                    with self.physics:
+                        plan = self.pacer.plan(self.sim.time)
+                        if plan.steps and not self.paused:
+                            self._advance(plan.steps)
+                    if not plan.steps:
+                        time.sleep(plan.sleep)
+                elif settings.mode == "fast" or not settings.gated:  # (lockstep without answers to wait for)
+                    with self.physics:
+                        if not self.paused:
+                            self._advance(settings.state_every)
+                else:
+                    self._lockstep_period()
+                port.between_periods()
+            return 0
+        finally:
+            with self.answer:
+                self.answer.notify_all()
+
+    def _advance(self, n: int) -> None:
+        """Step ``n`` physics steps with the latest efforts (or the hold), publishing what falls due.
+
+        Steps run in one Simulator call up to the next publication (at most 1 ms of sim time at
+        the default rates), which is also how often the watchdog is checked.
+        """
+        settings, clock, port = self.settings, self.clock, self.port
+        done = 0
+        while done < n:
+            watchdog = self.efforts.watchdog
+            if not watchdog.engaged and watchdog.check(self.sim.time):
+                self.engage_hold(f"no effort command for {watchdog.timeout:.3f} s")
+            if not settings.gated:
+                self._wait_for_fresh_efforts()
+            k = clock.since_start_over  # the publication schedule starts over with a reset
+            run = self.commands.due(settings.publications.steps_to_next(k, n - done))
+            try:
+                self.sim.step(run, self.efforts)
+            except DivergenceError as exc:
+                self._on_divergence(exc)
+                return
+            done += run
+            clock.advance(run)
+            due = settings.publications.due(k + run)
+            if "clock" in due:
+                port.publish_clock()
+            if "state" in due:
+                port.publish_state()
+            port.publish_due(due)
+
+    def _wait_for_fresh_efforts(self) -> None:
+        """Realtime/fast: do not run ahead of a live controller by more than ``effort_max_age``.
+
+        A sim catching up on the wall clock runs several times faster than real time; the efforts
+        answering a state 1 ms of wall time old would then be applied 5-10 ms of sim time late, and
+        a Kp 500 / Kd 30 PID goes unstable with that delay (the f2w graph fell over). So before each
+        run of steps the sim waits, up to ``effort_wait`` wall seconds, for the answer to a recent
+        state. It waits only while efforts are coming (one within the last 0.1 s): a controller that
+        is gone is the watchdog's case, and a graph without one is never held up. The time spent
+        waiting shows as lag and a lowered effective factor on /diagnostics, as any other lag.
+        """
+        settings = self.settings
+        if settings.effort_max_age_ns <= 0 or self.efforts.watchdog.engaged:
+            return
+        start = time.monotonic()
+        if start - self._last_effort_wall > EFFORTS_LIVE:
+            return
+        with self.answer:
+            while self.clock.now_ns - self.gate.last_stamp > settings.effort_max_age_ns and not self._stop.is_set():
+                left = settings.effort_wait - (time.monotonic() - start)
+                if left <= 0:
+                    self.counts["effort_waits_timed_out"] += 1
+                    now = self.clock.now_ns
+                    self.log.warning(
+                        f"no effort answer within effort_wait ({settings.effort_wait:g} s) at {now * 1e-9:.3f} s: "
+                        f"stepping on with efforts {(now - self.gate.last_stamp) * 1e-6:.1f} ms of sim time old",
+                        throttle_duration_sec=1.0,
+                    )
+                    return
+                self.answer.wait(timeout=left)
+
+    def _paced_period(self) -> None:
+        """Realtime synchronous: one gated control period once the wall clock has reached its end
+        (sim time never leads the wall clock; behind it, periods run back to back)."""
+        with self.physics:
+            plan = self.pacer.plan(self.sim.time)  # in control periods (the pacer's chunk)
+        if plan.steps:
+            self._lockstep_period()
+        else:
+            time.sleep(plan.sleep)
+
+    def _lockstep_period(self, stepping: bool = False) -> None:
+        """Publish the state, wait for the effort command answering it (matched by stamp), step.
+
+        ``stepping``: a step a client asked for while paused (a pause does not end the wait then).
+        """
+        settings, port = self.settings, self.port
+        stamp = self.clock.now_ns
+        halted = (lambda: False) if stepping else (lambda: self.paused)
+        with self.answer:
+            self.gate.expect(stamp)
+            held, limit = self.gate.wait_for(
+                self.efforts.watchdog.engaged, settings.lockstep_timeout, LOCKSTEP_HELD_WAIT
+            )
+        port.publish_state()
+        wait = LockstepWait(time.monotonic(), limit, LOCKSTEP_RESEND, held)
+        timed_out = False
+        # publishing happens outside the answer lock: a controller hosted in this process answers
+        # inside the publish call, in this thread, and its answer takes that lock
+        while True:
+            with self.answer:
+                if self.gate.is_answered(stamp) or not port.ok() or halted() or self._stop.is_set():
+                    break
+                step = wait.next(time.monotonic())
+                if step.step is Step.WAIT:
+                    self.answer.wait(timeout=step.seconds)
+                    continue
+                if step.step is Step.EXPIRED:
+                    waited = time.monotonic() - wait.start
+                    if not held and keep_waiting(waited, limit, port.controller_present):
+                        # slow, not gone (a busy machine): waiting on keeps the run deterministic
+                        if wait.limit == limit:
+                            self.counts["slow_answers"] += 1
+                        wait.limit = min(waited + PARTNER_POLL, SLOW_PARTNER_WAIT)
+                        continue
+                    timed_out = not held
+                    break
+            port.publish_state()  # Step.RESEND: same stamp again (a state lost at discovery); answered once
+        if timed_out:
+            self.counts["lockstep_timeouts"] += 1
+            self.efforts.watchdog.engage(self.sim.time)
+            self.engage_hold(f"no effort answer within {limit:g} s in lockstep")
+        if self._stop.is_set() or not port.ok():
+            return
+        with self.physics:
+            if not halted():  # (checked under the lock: a pause's reset must not be stepped past)
+                self._advance(settings.state_every)
+
+    def _take_step(self) -> None:
+        """One step of a client's step request: a control period, gated as the pacing mode gates it."""
+        with self.answer:
+            run = self.step_run
+            if run is None:
+                return
+            if run.cancelled():
+                self.step_run = None
+                run.stop("cancelled")
+                return
+        self.stopped = False
+        every = self.settings.state_every
+        if self.settings.gated:
+            self._lockstep_period(stepping=True)
+        else:
+            with self.physics:  # to the next state's step: the state goes out at its end
+                self._advance(every - self.clock.since_start_over % every)
+        with self.answer:
+            if self.step_run is not run:  # ended meanwhile (a play, a reset)
+                return
+            if self.diverged is not None:
+                self.step_run = None
+                run.stop(str(self.diverged))
+            elif self._stop.is_set() or not self.port.ok():
+                self.step_run = None
+                run.stop("the sim is shutting down")
+            elif run.stepped():
+                self.step_run = None
+
+    # --- efforts --------------------------------------------------------------------------------
+    def offer_efforts(self, indices, efforts, stamp: int) -> tuple[Verdict, str, str, bool]:
+        """A controller's effort command answering the state stamped ``stamp`` (ns; 0: unstamped):
+        its verdict, for a rejected one its reason and detail, and whether it released the hold."""
+        released = False
+        if self.settings.gated:  # the answer must carry the stamp of the state it answers
+            with self.answer:
+                admission = self.gate.offer_gated(stamp, self.efforts.watchdog.engaged)
+                if admission.verdict is Verdict.TAKEN:
+                    released = self.efforts.take(indices, efforts, self.sim.time)
+                if admission.verdict is not Verdict.REJECTED:
+                    self.answer.notify_all()  # an answer, or a controller back while holding
+        else:
+            admission = self.gate.offer_free(stamp, self.clock.now_ns)
+            if admission.verdict is Verdict.TAKEN:
+                released = self.efforts.take(indices, efforts, self.sim.time)
+                if stamp:  # only a stamped effort says which state it answers
+                    with self.answer:
+                        self._last_effort_wall = time.monotonic()
+                        self.answer.notify_all()
+        return admission.verdict, admission.reason, admission.detail, released
+
+    def engage_hold(self, why: str) -> None:
+        """Hold the pose the actuated joints have now (the watchdog engaged: ``why``)."""
+        with self.answer:
+            self.gate.hold_engaged()
+        self.efforts.hold(self.sim.actuated_positions())
+        self.port.holding(why)
+
+    def _on_divergence(self, exc: DivergenceError) -> None:
+        self.diverged = exc
+        self.counts["divergences"] += 1
+        self.port.diverged(exc)
+
+    # --- requests from other threads ------------------------------------------------------------
+    def set_paused(self, paused: bool) -> None:
+        """Pause or play."""
+        with self.physics:
+            if not paused and self.paused:
+                self.pacer.restart(self.sim.time)
+            self.paused = paused
+        with self.answer:
+            if not paused:
+                self._end_step_run("the simulation was played")
+            self.answer.notify_all()
+
+    def request_reset(self, why: str, then: Callable[[], None]) -> None:
+        """Have the loop reset between two control periods (never inside one: a lockstep period's
+        answer belongs to the time line it was asked on), then call ``then``."""
+        with self.answer:
+            self._end_step_run(why)
+            self.resets_asked.append(then)
+            self.answer.notify_all()
+
+    def begin_steps(self, run: StepRun) -> Outcome | None:
+        """Hand a client's step request to the loop; None, or why not."""
+        with self.answer:
+            diverged = str(self.diverged) if self.diverged is not None else None
+            refused = step_refusal(self.state, run.total, self.step_run is not None, diverged)
+            if refused is None:
+                self.step_run = run
+                self.answer.notify_all()
+        return refused
+
+    def _end_step_run(self, why: str) -> None:
+        """End a client's step request before its last step (call under ``answer``)."""
+        run, self.step_run = self.step_run, None
+        if run is not None:
+            run.stop(why)
+
+    def _reset(self) -> None:
+        """The robot back at its start state, commands and loads cleared, the reset notice sent; the
+        clients that asked for it are answered."""
+        with self.answer:
+            asked, self.resets_asked = self.resets_asked, []
+        with self.physics:
+            # the clock never runs backwards: the new time line starts at the next whole second, where
+            # every periodic schedule (states, IK solves, gravity, telemetry) stands as it does at 0,
+            # so the run after a reset is the run from a fresh start, shifted by whole seconds
+            self.clock.start_over()
+            self.commands.clear()
+            self.sim.reset()
+            self.efforts.start_over(self.port.new_drive())
+            self.diverged = None
+            with self.answer:
+                self.gate.restart_free()
+            self.pacer.restart(self.sim.time)
+            self.counts["resets"] += 1
+            self.port.reset_done()
+        self.log.info(f"reset to the initial state at sim time {self.clock.now_ns * 1e-9:.4f} s")
+        for then in asked:
+            then()

@@ -1,0 +1,197 @@
+"""The sim's physics loop on a real Simulator, without ROS: the port below stands where the node
+is, records what the loop asks it to publish and, when told to, answers each state as a controller
+hosted in the same process does (inside the publish call)."""
+
+import threading
+import time
+from collections import Counter
+
+import numpy as np
+
+from sally_sim_node import Simulator
+from sally_sim_node.efforts import Efforts
+from sally_sim_node.lockstep import Verdict
+from sally_sim_node.pacing import Pacer
+from sally_sim_node.sim_clock import PublishSchedule, SimClock
+from sally_sim_node.sim_control import Code, State, StepRun
+from sally_sim_node.sim_loop import EXIT_DIVERGED, LoopSettings, SimLoop
+from sally_sim_node.stamped_commands import StampedCommands
+
+STATE_EVERY = 2
+"""Physics steps a control period (1 ms at 2 kHz), as at the defaults."""
+
+
+class Log:
+    def __init__(self):
+        self.lines = []
+
+    def info(self, text, **_):
+        self.lines.append(text)
+
+    warning = info
+
+
+class Port:
+    """The node's side: what was published (sim time in ns) and, if ``answer``, an effort command
+    stamped with each state, given inside the publish as a hosted controller gives it."""
+
+    def __init__(self, answer=True, stop_after_states=None):
+        self.answer, self.stop_after_states = answer, stop_after_states
+        """True, False, or how many states to answer (then no more)."""
+        self.loop: SimLoop | None = None
+        self.stop = threading.Event()
+        self.states, self.clocks, self.due, self.held, self.resets, self.divergences = [], [], [], [], [], []
+
+    def ok(self):
+        return True
+
+    def publish_clock(self):
+        self.clocks.append(self.loop.clock.now_ns)
+
+    def publish_state(self):
+        now = self.loop.clock.now_ns
+        self.states.append(now)
+        if self.answer is True or (self.answer and len(self.states) <= self.answer):
+            verdict, *_ = self.loop.offer_efforts(np.arange(3), np.zeros(3), now)
+            assert verdict in (Verdict.TAKEN, Verdict.LATE)
+        if self.stop_after_states is not None and len(self.states) >= self.stop_after_states:
+            self.stop.set()
+
+    def publish_due(self, due):
+        self.due.append((self.loop.clock.now_ns, frozenset(due)))
+
+    def between_periods(self):
+        pass
+
+    def publish_diagnostics(self):
+        pass
+
+    def holding(self, why):
+        self.held.append(why)
+
+    def diverged(self, exc):
+        self.divergences.append(str(exc))
+
+    def reset_done(self):
+        self.resets.append(self.loop.clock.now_ns)
+        self.states.append(self.loop.clock.now_ns)  # the new time line's first state (the next period answers it)
+
+    def new_drive(self):
+        return None
+
+    def controller_present(self):
+        return False
+
+
+def wait(predicate, timeout):
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.005)  # polling a condition, with a time limit
+    return True
+
+
+def make_loop(port, mode="lockstep", paused=False, lockstep_timeout=2.0, sim=None):
+    sim = sim or Simulator()
+    clock = SimClock(round(sim.timestep * 1e9))
+    counts = Counter()
+    efforts = Efforts(sim.actuators.effort_limit, sim.timestep, 50.0, 2.0, timeout=0.5)
+    gated = mode == "lockstep"
+    publications = PublishSchedule(
+        {"clock": 2, **({} if gated else {"state": STATE_EVERY}), "telemetry": 40, "tf": 20, "visuals": 66}
+    )
+    settings = LoopSettings(mode, gated, STATE_EVERY, publications, lockstep_timeout=lockstep_timeout)
+    loop = SimLoop(
+        sim, clock, efforts, StampedCommands(sim, clock, counts, print), Pacer(sim.timestep), settings, port,
+        counts, Log(), paused=paused,
+    )  # fmt: skip
+    port.loop = loop
+    return loop
+
+
+def test_lockstep_steps_one_control_period_per_answered_state():
+    port = Port(stop_after_states=50)
+    loop = make_loop(port)
+    assert loop.run(port.stop) == 0
+    period = STATE_EVERY * loop.clock.dt_ns
+    assert port.states == [i * period for i in range(50)]  # each state once, on the period's grid
+    assert loop.clock.now_ns == 49 * period  # the 50th state's period was not stepped: stopped first
+    assert port.clocks[:3] == [0, period, 2 * period]  # /clock first at 0, then every 2 steps
+    assert [t for t, due in port.due if "tf" in due][:2] == [10 * period, 20 * period]
+    assert loop.counts["lockstep_timeouts"] == 0 and port.held == []
+
+
+def test_a_state_nobody_answers_is_sent_again_and_then_held():
+    port = Port(answer=5)  # a controller that answered five states, then went
+    loop = make_loop(port, lockstep_timeout=0.25)
+    thread = threading.Thread(target=loop.run, args=(port.stop,))
+    thread.start()
+    try:
+        assert wait(lambda: port.held, 10.0)
+    finally:
+        port.stop.set()
+        thread.join(10.0)
+    period = STATE_EVERY * loop.clock.dt_ns
+    assert port.states[4:7] == [4 * period, 5 * period, 5 * period]  # re-sent (a state lost?): the same stamp
+    assert "no effort answer within 0.25 s in lockstep" in port.held[0]
+    assert loop.counts["lockstep_timeouts"] == 1 and loop.efforts.watchdog.engaged
+
+
+def test_a_step_request_while_paused_takes_that_many_control_periods():
+    port = Port()
+    loop = make_loop(port, paused=True)
+    outcomes, feedback = [], []
+    run = StepRun(3, lambda done, left: feedback.append((done, left)), outcomes.append)
+    assert loop.begin_steps(run) is None
+    refused = loop.begin_steps(StepRun(1, lambda *_: None, lambda _: None))
+    assert refused is not None and refused.code == Code.OPERATION_FAILED  # one request at a time
+    thread = threading.Thread(target=loop.run, args=(port.stop,))
+    thread.start()
+    try:
+        assert wait(lambda: outcomes, 10.0)
+    finally:
+        port.stop.set()
+        thread.join(10.0)
+    assert outcomes[0].code == Code.OK and feedback == [(1, 2), (2, 1), (3, 0)]
+    assert loop.clock.now_ns == 3 * STATE_EVERY * loop.clock.dt_ns and loop.state is State.PAUSED
+
+
+def test_a_reset_starts_a_new_time_line_at_the_next_whole_second():
+    port = Port()
+    loop = make_loop(port)
+    answered = []
+
+    def request_reset_after_some_states():
+        assert wait(lambda: len(port.states) >= 20, 10.0)
+        loop.request_reset("test", lambda: answered.append(loop.clock.now_ns))
+        assert wait(lambda: answered, 10.0)
+        port.stop.set()
+
+    helper = threading.Thread(target=request_reset_after_some_states)
+    helper.start()
+    loop.run(port.stop)
+    helper.join(10.0)
+    assert port.resets == [1_000_000_000] and answered == [1_000_000_000] and loop.counts["resets"] == 1
+    period = STATE_EVERY * loop.clock.dt_ns
+    after = [t for t in port.states if t >= 1_000_000_000]
+    assert after[:3] == [1_000_000_000, 1_000_000_000, 1_000_000_000 + period]  # the notice's state, then periods
+
+
+def test_a_diverged_sim_ends_the_loop_when_told_to():
+    port = Port()
+    sim = Simulator()
+    sim.data.qvel[0] = 1e12  # no reader would take this state: a divergence at the first step
+    loop = make_loop(port, sim=sim)
+    loop.settings = LoopSettings("lockstep", True, STATE_EVERY, loop.settings.publications, exit_on_divergence=True)
+    assert loop.run(port.stop) == EXIT_DIVERGED
+    assert port.divergences and loop.counts["divergences"] == 1
+
+
+def test_fast_pacing_steps_without_waiting_for_answers():
+    port = Port(answer=False, stop_after_states=30)
+    loop = make_loop(port, mode="fast")
+    assert loop.run(port.stop) == 0
+    period = STATE_EVERY * loop.clock.dt_ns
+    assert port.states[:3] == [period, 2 * period, 3 * period]  # published at each period's end
+    assert port.held  # no effort command ever: the watchdog holds from the first run of steps
