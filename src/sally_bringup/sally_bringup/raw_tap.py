@@ -95,6 +95,10 @@ class RawTap:
 
         return feed
 
+    def subscriptions_of(self, topics: Sequence[str]) -> list:
+        """The tap's subscriptions of those of ``topics`` it reads (to wait for their publishers)."""
+        return [sub for sub in self._subscriptions if sub.topic_name in topics]
+
     def close(self) -> None:
         """No more messages to the sinks."""
         for subscription in self._subscriptions:

@@ -150,7 +150,7 @@ class GraphRun:
                 )
             backend.started_all()
             if "sim" in self.node_names:
-                sim_started = self._unpause_when_heard(probe, recorder)
+                sim_started = self._unpause_when_heard(probe, recorder, tap)
             else:
                 sim_started = time.monotonic()
             exited = self._wait(recorder.record)
@@ -351,19 +351,26 @@ class GraphRun:
         """Every graph node this run runs, hosted ones included."""
         return {name for spec in self.nodes for name in spec.node_names}
 
-    def _unpause_when_heard(self, probe, recorder) -> float:
-        """Wait until every node's topics are matched both ways, then start sim time. A required
-        node that exits meanwhile ends the wait at once (:class:`NodeExitedError`)."""
+    def _unpause_when_heard(self, probe, recorder, tap=None) -> float:
+        """Wait until every node's topics are matched both ways (and the record's and the raw
+        ``tap``'s volatile streams their publishers), then start sim time. A required node that
+        exits meanwhile ends the wait at once (:class:`NodeExitedError`)."""
         names = self.node_names
-        streams = ("/sally/foot_states", "/sally/ik_target") if "ik" in names else ()
-        recordings = [recorder.recordings[t] for t in streams if t in recorder.recordings]
+        streams: tuple[str, ...] = ("/sally/foot_states", "/sally/ik_target") if "ik" in names else ()
+        # the sequencer's first status is as volatile as the rest: the record and the recording must
+        # have its publisher before sim time starts, or the run's first phase starts a tick late
+        streams += ("/sally/sequence_status",) if "sequencer" in names else ()
+        subscriptions = [recorder.recordings[t].subscription for t in streams if t in recorder.recordings]
+        if tap is not None:
+            subscriptions += tap.subscriptions_of(streams)
         from sally_interfaces.msg import IKTarget
         from sally_node_common.qos import KEPT
 
         # the sequencer's ready tick (stamp 0, kept): its commands reach the sim and the IK
         heard = [probe.record(IKTarget, "/sally/ik_target", KEPT)] if "sequencer" in names else []
         try:
-            start_sim_time(probe, names, self.backend.gone, recordings, heard, runner_reads=bool(recorder.recordings))
+            reads = bool(recorder.recordings)
+            start_sim_time(probe, names, self.backend.gone, subscriptions, heard, runner_reads=reads)
         finally:
             for rec in heard:
                 probe.node.destroy_subscription(rec.subscription)
@@ -411,12 +418,12 @@ def start_sim_time(
     probe,
     names: set[str],
     exited: Callable[[], str | None] = lambda: None,
-    recordings: Sequence = (),
+    subscriptions: Sequence = (),
     heard: Sequence = (),
     runner_reads: bool = True,
 ) -> None:
-    """Once the nodes ``names`` are matched both ways (:func:`readiness`), each of the probe's
-    ``recordings`` has its publisher and each of ``heard`` a message, unpause the sim. ``exited()``
+    """Once the nodes ``names`` are matched both ways (:func:`readiness`), each of the runner's
+    ``subscriptions`` has its publisher and each of ``heard`` a message, unpause the sim. ``exited()``
     names a required node that is gone: the wait then ends at once with :class:`NodeExitedError`
     instead of running out.
 
@@ -435,7 +442,7 @@ def start_sim_time(
         return (
             all(node.count_publishers(topic) >= n for topic, n in publishers.items())
             and all(node.count_subscribers(topic) >= n for topic, n in subscribers.items())
-            and all(rec.subscription.get_publisher_count() >= 1 for rec in recordings)
+            and all(subscription.get_publisher_count() >= 1 for subscription in subscriptions)
             and all(len(rec) >= 1 for rec in heard)
         )
 
