@@ -39,6 +39,7 @@ import subprocess
 import sys
 import time
 import timeit
+from collections.abc import Callable
 
 from sally_node_common.discovery import default_to_loopback, force_loopback
 
@@ -130,30 +131,19 @@ def write(kind: str, raw: bool, count: int, domain: int) -> dict:
                 raise RuntimeError("the reader process did not match the writer within 30 s")
             time.sleep(0.01)
         time.sleep(0.5)  # the reader's first take starts its clock: let it spin first
-        sleeping = _sleep_cost(count // 4)
-        inside, cpu0 = 0.0, time.process_time()
-        for i in range(count + 20):  # a few more: the reader starts counting at its first
-            if kind == "clock":
+
+        def stamp(i: int) -> None:
+            if kind == "clock":  # message i says i + 1 ms: the reader counts by its clock
                 msg.clock.sec, msg.clock.nanosec = divmod((i + 1) * 1_000_000, 1_000_000_000)
-            t0 = time.perf_counter()
-            publisher.publish(msg)
-            inside += time.perf_counter() - t0
-            time.sleep(PERIOD)
-        cpu = (time.process_time() - cpu0) / (count + 20) - sleeping
-        t0 = time.perf_counter()  # the same messages back to back (the reader, measured already, takes what it can)
-        for _ in range(count):
-            publisher.publish(msg)
-        burst = (time.perf_counter() - t0) / count
-        out, _ = reader.communicate(timeout=60)  # closes its stdin: it reports and ends
-        taken = json.loads(out.strip().splitlines()[-1])
+
+        result = _measure(lambda: publisher.publish(msg), count, reader, stamp)
         node.destroy_node()
         rclpy.shutdown(context=context)
     finally:
         if reader.poll() is None:
             reader.kill()
             reader.wait()
-    return {"publish_wall_us": inside / (count + 20) * 1e6, "publish_cpu_us": cpu * 1e6, "take_cpu_us": taken["cpu_us"],
-            "taken": taken["taken"], "burst_us": burst * 1e6}  # fmt: skip
+    return result
 
 
 def read_pipe(count: int) -> None:
@@ -212,24 +202,33 @@ def write_pipe(count: int) -> dict:
 
         send()
         time.sleep(0.5)  # the reader's interpreter is up and blocked on the pipe
-        sleeping = _sleep_cost(count // 4)
-        inside, cpu0 = 0.0, time.process_time()
-        for _ in range(count + 20):
-            t0 = time.perf_counter()
-            send()
-            inside += time.perf_counter() - t0
-            time.sleep(PERIOD)
-        cpu = (time.process_time() - cpu0) / (count + 20) - sleeping
-        t0 = time.perf_counter()
-        for _ in range(count):
-            send()
-        burst = (time.perf_counter() - t0) / count
-        out, _ = reader.communicate(timeout=60)
-        taken = json.loads(out.strip().splitlines()[-1])
+        result = _measure(send, count, reader)
     finally:
         if reader.poll() is None:
             reader.kill()
             reader.wait()
+    return result
+
+
+def _measure(send: Callable[[], None], count: int, reader: subprocess.Popen, before=lambda i: None) -> dict:
+    """Send ``count`` messages (and a few more: the reader starts counting at its first) about
+    :data:`PERIOD` apart, ``before(i)`` ahead of each (untimed), then ``count`` back to back; then
+    close the reader's stdin and read its report. Both sides' costs in µs."""
+    sleeping = _sleep_cost(count // 4)
+    inside, cpu0 = 0.0, time.process_time()
+    for i in range(count + 20):
+        before(i)
+        t0 = time.perf_counter()
+        send()
+        inside += time.perf_counter() - t0
+        time.sleep(PERIOD)
+    cpu = (time.process_time() - cpu0) / (count + 20) - sleeping
+    t0 = time.perf_counter()  # the same messages back to back (the reader, measured already, takes what it can)
+    for _ in range(count):
+        send()
+    burst = (time.perf_counter() - t0) / count
+    out, _ = reader.communicate(timeout=60)  # closes its stdin: it reports and ends
+    taken = json.loads(out.strip().splitlines()[-1])
     return {"publish_wall_us": inside / (count + 20) * 1e6, "publish_cpu_us": cpu * 1e6, "take_cpu_us": taken["cpu_us"],
             "taken": taken["taken"], "burst_us": burst * 1e6}  # fmt: skip
 
