@@ -67,10 +67,9 @@ class Simulator:
         self._base_qpos = int(self.model.jnt_qposadr[base_joint])
         self._base_dof = int(self.model.jnt_dofadr[base_joint])
         self._magnet_geoms = [self._id(mujoco.mjtObj.mjOBJ_GEOM, magnet_geom(leg)) for leg in LEGS]
-        self._plate_geoms = {self._id(mujoco.mjtObj.mjOBJ_GEOM, g) for g in PLATE_GEOMS.values()}
         self._is_plate = np.zeros(self.model.ngeom, dtype=bool)
         """Per geom id: a plate's (the contacts' pairs index it in one go)."""
-        self._is_plate[list(self._plate_geoms)] = True
+        self._is_plate[[self._id(mujoco.mjtObj.mjOBJ_GEOM, g) for g in PLATE_GEOMS.values()]] = True
         self._magnet_bodies = [int(self.model.geom_bodyid[g]) for g in self._magnet_geoms]
         self._sampler_geoms = [
             np.array([self._id(mujoco.mjtObj.mjOBJ_GEOM, g) for g in sampler_geoms(leg)]) for leg in LEGS
