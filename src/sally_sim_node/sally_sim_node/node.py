@@ -362,18 +362,18 @@ class SimNode(Node):
             cmd = conv.parse_effort_command(msg, ACTUATED_JOINT_NAMES, set(JOINT_NAMES) - set(ACTUATED_JOINT_NAMES))
         except conv.CommandError as exc:
             return self._reject(EFFORTS, exc.reason, str(exc))
-        verdict, reason, detail, released = self._loop.offer_efforts(cmd.indices, cmd.efforts, cmd.stamp)
-        if verdict is Verdict.TAKEN:
+        admission, released = self._loop.offer_efforts(cmd.indices, cmd.efforts, cmd.stamp)
+        if admission.verdict is Verdict.TAKEN:
             self._counts["efforts"] += 1
             self._health.heard(EFFORTS)
             self._counts["clamped"] += int((np.abs(cmd.efforts) > self.sim.actuators.effort_limit[cmd.indices]).sum())
             if released:
                 self.get_logger().info("effort commands are back: watchdog released")
                 self._pub_holding.publish(Bool(data=False))
-        elif verdict is Verdict.LATE:
+        elif admission.verdict is Verdict.LATE:
             self._counts["late"] += 1
         else:
-            self._reject(EFFORTS, reason, detail)
+            self._reject(EFFORTS, admission.reason, admission.detail)
         return None
 
     def _on_joint_commands(self, msg: JointState) -> None:

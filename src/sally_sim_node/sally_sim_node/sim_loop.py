@@ -33,7 +33,7 @@ from sally_node_common.partners import SLOW_PARTNER_WAIT, keep_waiting
 from .efforts import Efforts
 from .errors import DivergenceError
 from .joint_drive import JointDrive
-from .lockstep import EffortGate, LockstepWait, Step, Verdict
+from .lockstep import Admission, EffortGate, LockstepWait, Step, Verdict
 from .pacing import Pacer
 from .sim_clock import PublishSchedule, SimClock
 from .sim_control import Outcome, State, StepRun, step_refusal
@@ -369,9 +369,9 @@ class SimLoop:
                 self.step_run = None
 
     # --- efforts --------------------------------------------------------------------------------
-    def offer_efforts(self, indices, efforts, stamp: int) -> tuple[Verdict, str, str, bool]:
+    def offer_efforts(self, indices, efforts, stamp: int) -> tuple[Admission, bool]:
         """A controller's effort command answering the state stamped ``stamp`` (ns; 0: unstamped):
-        its verdict, for a rejected one its reason and detail, and whether it released the hold."""
+        the gate's admission of it, and whether it released the hold."""
         released = False
         if self.settings.gated:  # the answer must carry the stamp of the state it answers
             with self.answer:
@@ -388,7 +388,7 @@ class SimLoop:
                     with self.answer:
                         self._last_effort_wall = time.monotonic()
                         self.answer.notify_all()
-        return admission.verdict, admission.reason, admission.detail, released
+        return admission, released
 
     def engage_hold(self, why: str) -> None:
         """Hold the pose the actuated joints have now (the watchdog engaged: ``why``)."""

@@ -52,8 +52,8 @@ class Port:
         now = self.loop.clock.now_ns
         self.states.append(now)
         if self.answer is True or (self.answer and len(self.states) <= self.answer):
-            verdict, *_ = self.loop.offer_efforts(np.arange(3), np.zeros(3), now)
-            assert verdict in (Verdict.TAKEN, Verdict.LATE)
+            admission, _ = self.loop.offer_efforts(np.arange(3), np.zeros(3), now)
+            assert admission.verdict in (Verdict.TAKEN, Verdict.LATE)
         if self.stop_after_states is not None and len(self.states) >= self.stop_after_states:
             self.stop.set()
 
