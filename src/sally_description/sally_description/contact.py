@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .constants import LEGS
+from .constants import FOOT_STANDOFF, LEGS, WALL_X
 from .errors import DescriptionError
 
 LOST_CONTACT = 0.008
@@ -64,6 +64,13 @@ class FootContactMonitor:
         # floor: the surface is below (-z); wall: the surface is ahead (+x)
         lift = float(ee_pos[2]) - base if surface == "floor" else base - float(ee_pos[0])
         return FootContact(leg, surface, max(0.0, -lift), lift, lift <= LOST_CONTACT)
+
+
+def standing_surface(ee_pos) -> str:
+    """The surface a foot whose EE site is at ``ee_pos`` (world, m) stands on when a run starts:
+    "wall" within :data:`LOST_CONTACT` of the wall's standing depth (``FOOT_STANDOFF`` off its
+    face), else "floor" (a run starts with every foot on one or the other)."""
+    return "wall" if abs(float(ee_pos[0]) - (WALL_X - FOOT_STANDOFF)) <= LOST_CONTACT else "floor"
 
 
 def _check(leg: str) -> str:

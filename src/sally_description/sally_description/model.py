@@ -12,7 +12,10 @@ from .bake import DEFAULT_BAKE, Bake, apply_bake
 from .constants import FLOOR_Z, FOOT_STANDOFF, LEGS, ROOT_BODY, ee_site
 from .errors import DescriptionError
 from .params import DEFAULT_PARAMS, PhysicsParams, apply_params
+from .wall_start import add_wall_start
 
+STARTS = ("floor", "wall")
+"""Where the robot starts: standing on the floor, or on the wall with every foot planted."""
 SPAWN_CLEARANCE = 0.001
 """Gap between the lowest magnet face and the floor when the robot is spawned (m)."""
 
@@ -38,16 +41,26 @@ def build_spec(
     params: PhysicsParams = DEFAULT_PARAMS,
     path: str | Path | None = None,
     spawn: tuple[float, float, float] = (0.0, 0.0, 0.0),
+    start: str = "floor",
 ) -> mujoco.MjSpec:
     """The spec of the baked, parameterised robot, its feet just above the floor.
 
-    ``spawn`` = (x m, y m, yaw deg) of main_frame on the floor.
+    ``spawn`` = (x m, y m, yaw deg) of main_frame on the floor. ``start``: ``floor`` (the robot
+    starts as built, standing on the floor at ``spawn``) or ``wall`` (the spec also gets the
+    keyframe :data:`.wall_start.START_KEY`: on the wall, every foot planted, :data:`.wall_start.WALL_STANCE`;
+    ``spawn`` must then be left at zero).
     """
+    if start not in STARTS:
+        raise DescriptionError(f"start {start!r} is not one of {list(STARTS)}")
+    if start == "wall" and any(float(v) != 0.0 for v in spawn):
+        raise DescriptionError(f"a wall start stands where its wall stance says; spawn {spawn!r} is for the floor")
     spec = load_spec(path)
     apply_bake(spec, bake)
     apply_params(spec, params)
     _place_on_floor(spec)
     _spawn(spec, spawn)
+    if start == "wall":
+        add_wall_start(spec)
     return spec
 
 
@@ -56,9 +69,10 @@ def build_model(
     params: PhysicsParams = DEFAULT_PARAMS,
     path: str | Path | None = None,
     spawn: tuple[float, float, float] = (0.0, 0.0, 0.0),
+    start: str = "floor",
 ) -> mujoco.MjModel:
     """Compile :func:`build_spec`. Nothing is written to disk."""
-    return build_spec(bake, params, path, spawn).compile()
+    return build_spec(bake, params, path, spawn, start).compile()
 
 
 def _spawn(spec: mujoco.MjSpec, spawn: tuple[float, float, float]) -> None:

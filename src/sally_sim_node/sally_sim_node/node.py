@@ -93,7 +93,7 @@ class SimNode(Node):
         p = self._p
         try:
             params = PhysicsParams.from_file(p("params_file")) if p("params_file") else PhysicsParams()
-            model = build_model(params=params, spawn=tuple(float(v) for v in p("initial_pose")))
+            model = build_model(params=params, spawn=tuple(float(v) for v in p("initial_pose")), start=p("start"))
             self.sim = Simulator(model, params=params, magnets_on={leg: leg in (p("magnets_on") or ()) for leg in LEGS})
         except (DescriptionError, SimulationError) as exc:
             raise StartupError(str(exc)) from None

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from sally_description import LEGS
+from sally_description.model import STARTS
 from sally_node_common.parameters import Param, ParameterTable
 from sally_node_common.time_contract import CONTROL_PERIOD
 
@@ -48,6 +49,14 @@ TABLE = ParameterTable(
             "spawn pose of main_frame on the floor: [x m, y m, yaw deg]",
             lengths=(3,),
             rule=_pose,
+            read_only=True,
+        ),
+        Param(
+            "start",
+            "floor",
+            "where Sally starts: floor (standing at initial_pose) or wall (pitched 90 deg, every foot planted on the "
+            "wall; initial_pose must stay zero)",
+            choices=STARTS,
             read_only=True,
         ),
         Param(

@@ -18,6 +18,7 @@ from sally_description import DEFAULT_BAKE, DEFAULT_PARAMS, LEGS, Bake, PhysicsP
 from sally_description.constants import PLATE_GEOMS, ROOT_BODY, ee_site, magnet_geom, sampler_geoms
 from sally_description.contact import FootContact, FootContactMonitor
 from sally_description.pose import Pose
+from sally_description.wall_start import START_KEY
 from sally_node_common.inputs import MAX_RATE
 
 from .errors import DivergenceError, SimulationError
@@ -89,8 +90,13 @@ class Simulator:
         return float(self.model.opt.timestep)
 
     def reset(self) -> None:
-        """Back to the baked pose at t = 0, magnets as constructed, no external forces."""
-        mujoco.mj_resetData(self.model, self.data)
+        """Back to the start at t = 0 (the model's :data:`START_KEY` keyframe when it has one, e.g. the
+        wall start; else the baked pose), magnets as constructed, no external forces."""
+        key = mujoco.mj_name2id(self.model, mujoco.mjtObj.mjOBJ_KEY, START_KEY)
+        if key >= 0:
+            mujoco.mj_resetDataKeyframe(self.model, self.data, key)
+        else:
+            mujoco.mj_resetData(self.model, self.data)
         self.magnets.set_enabled(dict(zip(LEGS, self._initial_magnets.tolist())))
         self._external[:] = 0.0
         self.contacts = FootContactMonitor()

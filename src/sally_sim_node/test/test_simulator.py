@@ -189,6 +189,25 @@ def test_reset_restores_the_initial_state(hold):
     assert not sim.magnet_enabled("BR") and sim.magnet_enabled("FL")
 
 
+def test_a_wall_start_stands_on_the_wall_and_a_reset_goes_back_there():
+    from sally_description import build_model
+    from sally_description.wall_start import WALL_STANCE
+    from sally_node_common.pid import HoldController, JointPID, PIDGains
+
+    sim = Simulator(build_model(start="wall"))
+    q0, _ = sim.get_state()
+    assert q0[:3] == pytest.approx(WALL_STANCE.body.position)  # the start keyframe, not qpos0
+    gains = PIDGains.uniform(len(sim.actuated_joint_names), effort_limit=sim.actuators.effort_limit)
+    start = sim.data.qpos[sim.actuators.joints.qpos_adr].copy()
+    sim.step(2000, HoldController(JointPID(gains), start, sim.timestep))  # 1 s, the PID holding the start
+    body = sim.data.xpos[sim.model.body("main_frame").id]
+    assert np.linalg.norm(body - WALL_STANCE.body.position) < 0.002
+    readouts = sim.magnet_readouts()
+    assert all(readouts[leg].in_contact and readouts[leg].surface == "wall" for leg in LEGS)
+    sim.reset()
+    assert sim.time == 0.0 and np.array_equal(sim.get_state()[0], q0)
+
+
 def test_set_state_rejects_non_finite():
     sim = Simulator()
     qpos, qvel = sim.get_state()

@@ -1,0 +1,98 @@
+"""Sally standing on the wall, as the model's start: the body pitched 90 deg, every foot planted.
+
+A *wall stance* is main_frame at :class:`~.reachability.CornerPose` (``distance`` from the wall,
+``height`` up, pitched 90 deg: belly to the wall) and beside it at world ``y``, with each foot's EE
+site on the wall at (``side``, ``reach``) from main_frame in the wall's plane: the front feet
+``reach`` above it, the back feet ``reach`` below, the left feet ``side`` to +y. The leg IK
+(:func:`.reachability.solve_plant`) gives each leg's joints; :func:`add_wall_start` writes them, with
+the body's pose, into the spec as the keyframe :data:`START_KEY`, which the sim resets to. Nothing
+is written to disk.
+
+Why these numbers (``sally-reach``'s leg IK, 5 deg off the knee, wrist and ee stops): with the body
+0.35 m from the wall, a front foot at y 0.12-0.20 m can be planted from 0.13 to 0.42-0.44 m above
+main_frame (below 0.13 m the hip reaches its stop), a back foot from 0.13 to 0.42-0.44 m below
+it; sideways each foot plants from 0.08 to 0.28 m off the body's centre line. :data:`WALL_STANCE`
+stands every foot inside both bands with room for a 0.10 m step either way along the wall.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import mujoco
+import numpy as np
+
+from .constants import FOOT_STANDOFF, LEGS, WALL_X, joint_name
+from .errors import DescriptionError
+from .leg_ik import LEG_JOINTS, LegKinematics
+from .pose import Pose
+from .reachability import CornerPose, solve_plant
+
+START_KEY = "start"
+"""The keyframe the sim resets to when the model has one (a model without it starts at qpos0)."""
+
+
+@dataclass(frozen=True)
+class WallStance:
+    """Where the body and the feet stand on the wall (m): main_frame ``distance`` from the wall face,
+    ``height`` above the floor and at world ``y``; each foot ``reach`` above (front) or below (back)
+    main_frame and ``side`` beside it (left feet at +y)."""
+
+    distance: float = 0.35
+    height: float = 0.40
+    y: float = 0.0
+    reach: float = 0.24
+    side: float = 0.16
+
+    def __post_init__(self) -> None:
+        """Refuse numbers that are not finite or put a foot off the body's side of the wall."""
+        values = (self.distance, self.height, self.y, self.reach, self.side)
+        if not all(math.isfinite(v) for v in values):
+            raise DescriptionError(f"wall stance must be finite, got {self}")
+        if self.distance <= 0 or self.height <= 0 or self.reach <= 0 or self.side <= 0:
+            raise DescriptionError(f"wall stance distance, height, reach and side must be positive, got {self}")
+
+    @property
+    def body(self) -> Pose:
+        """main_frame's world pose."""
+        pose = CornerPose(self.distance, self.height, 90.0).pose
+        return Pose(pose.position + [0.0, self.y, 0.0], pose.quat)
+
+    def foot(self, leg: str) -> np.ndarray:
+        """Where ``leg``'s EE site stands (world, m): on the wall, ``FOOT_STANDOFF`` off its face."""
+        if leg not in LEGS:
+            raise DescriptionError(f"unknown leg {leg!r}; valid: {list(LEGS)}")
+        up = self.reach if leg.startswith("F") else -self.reach
+        left = self.side if leg.endswith("L") else -self.side
+        return np.array([WALL_X - FOOT_STANDOFF, self.y + left, self.height + up])
+
+
+WALL_STANCE = WallStance()
+"""The wall start's stance (``start:=wall``)."""
+
+
+def wall_start_qpos(model: mujoco.MjModel, stance: WallStance = WALL_STANCE) -> np.ndarray:
+    """The model's qpos with the body and every foot where ``stance`` puts them (refused, naming the
+    foot, when a leg cannot plant its foot there)."""
+    body = stance.body
+    qpos = model.qpos0.copy()
+    root = int(model.joint(model.body("main_frame").jntadr[0]).qposadr[0])
+    qpos[root : root + 3], qpos[root + 3 : root + 7] = body.position, body.quat
+    for leg in LEGS:
+        plant = solve_plant(LegKinematics(model, leg), body, "wall", stance.foot(leg))
+        if not plant.ok:
+            raise DescriptionError(
+                f"wall stance {stance}: {leg} cannot be planted at {stance.foot(leg).round(3).tolist()} "
+                f"({plant.position_error * 1e3:.1f} mm, {plant.angle_error_deg:.1f} deg off); "
+                "`sally-reach` maps where each foot can stand"
+            )
+        for kind, angle in zip(LEG_JOINTS, plant.joints):
+            qpos[int(model.joint(joint_name(kind, leg)).qposadr[0])] = angle
+    return qpos
+
+
+def add_wall_start(spec: mujoco.MjSpec, stance: WallStance = WALL_STANCE) -> None:
+    """Give ``spec`` the keyframe :data:`START_KEY`: Sally on the wall as ``stance`` says."""
+    qpos = wall_start_qpos(spec.compile(), stance)
+    spec.add_key(name=START_KEY, qpos=qpos.tolist())

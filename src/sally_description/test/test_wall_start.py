@@ -1,0 +1,58 @@
+"""The wall start: the model's start keyframe puts the body and every foot where the stance says."""
+
+import mujoco
+import numpy as np
+import pytest
+
+from sally_description import DescriptionError, build_model, build_spec
+from sally_description.constants import LEGS, ee_site
+from sally_description.contact import standing_surface
+from sally_description.wall_start import START_KEY, WALL_STANCE, WallStance, add_wall_start
+
+
+def started(model):
+    data = mujoco.MjData(model)
+    mujoco.mj_resetDataKeyframe(model, data, model.key(START_KEY).id)
+    mujoco.mj_forward(model, data)
+    return data
+
+
+def test_the_wall_start_stands_every_foot_flat_on_the_wall_where_the_stance_says():
+    model = build_model(start="wall")
+    data = started(model)
+    body = model.body("main_frame").id
+    assert data.xpos[body] == pytest.approx(WALL_STANCE.body.position, abs=1e-9)
+    assert data.xquat[body] == pytest.approx(WALL_STANCE.body.quat, abs=1e-9)
+    for leg in LEGS:
+        site = model.site(ee_site(leg)).id
+        assert data.site_xpos[site] == pytest.approx(WALL_STANCE.foot(leg), abs=1e-3), leg  # the leg IK's tolerance
+        face = data.site_xmat[site].reshape(3, 3) @ np.array([0.0, -1.0, 0.0])
+        assert face @ np.array([1.0, 0.0, 0.0]) > np.cos(np.radians(2.0)), leg  # the face flat against the wall
+        assert standing_surface(data.site_xpos[site]) == "wall"
+    assert build_model().nkey == 0  # the floor start has no keyframe: the sim starts it at qpos0
+
+
+def test_the_floor_feet_stand_on_the_floor():
+    model = build_model()
+    data = mujoco.MjData(model)
+    mujoco.mj_forward(model, data)
+    assert {standing_surface(data.site_xpos[model.site(ee_site(leg)).id]) for leg in LEGS} == {"floor"}
+
+
+def test_a_stance_a_leg_cannot_plant_is_refused_naming_the_leg():
+    with pytest.raises(DescriptionError, match="FL cannot be planted at"):
+        add_wall_start(build_spec(), WallStance(reach=0.60))  # 0.60 m above main_frame: out of reach
+
+
+@pytest.mark.parametrize(
+    "make, match",
+    [
+        (lambda: build_spec(start="ceiling"), "start 'ceiling' is not one of"),
+        (lambda: build_spec(start="wall", spawn=(0.1, 0.0, 0.0)), "spawn"),
+        (lambda: WallStance(height=float("nan")), "finite"),
+        (lambda: WallStance(reach=-0.1), "positive"),
+    ],
+)
+def test_bad_starts_are_refused(make, match):
+    with pytest.raises(DescriptionError, match=match):
+        make()
