@@ -34,7 +34,7 @@ from sensor_msgs.msg import JointState
 
 from sally_description import JOINT_NAMES, LEGS, build_model
 from sally_description.constants import ACTUATED_JOINT_NAMES, hip_site
-from sally_description.contact import FootContactMonitor
+from sally_description.contact import FootContactMonitor, standing_surface
 from sally_description.pose import Pose
 from sally_interfaces.msg import FootStates, IKStatus, StanceCommand
 from sally_interfaces.msg import IKTarget as IKTargetMsg
@@ -320,10 +320,18 @@ class IKNode(Node):
         self.ik.update(qpos)
         if not self._started:  # the measured feet and body become the stance locks
             self._started = True
-            self.ik.conform = False  # a new run: its body has not been moved yet
-            for leg in LEGS:
-                self.ik.set_stance(leg, StanceMode.FLOOR)
-                self._contacts.set_floor_baseline(leg, self.ik.foot_pose(leg).translation())
+            # a new run: each foot holds the surface it stands on (a wall start: every foot on the
+            # wall, the body pitched, so every stance face is held flat from the first tick)
+            surfaces = {leg: standing_surface(self.ik.foot_pose(leg).translation()) for leg in LEGS}
+            self.ik.conform = "wall" in surfaces.values()
+            for leg, surface in surfaces.items():
+                position = self.ik.foot_pose(leg).translation()
+                if surface == "wall":
+                    self.ik.set_stance(leg, StanceMode.WALL)
+                    self._contacts.set_wall_baseline(leg, position)
+                else:
+                    self.ik.set_stance(leg, StanceMode.FLOOR)
+                    self._contacts.set_floor_baseline(leg, position)
             self.ik.hold_body()
             self.get_logger().info(f"first state solved: {stamp * 1e-9:.3f} s; its feet are the stance locks")
         self._apply_stance()
