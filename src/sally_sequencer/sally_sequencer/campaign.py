@@ -35,6 +35,7 @@ from .phase import PhaseContext
 from .phase_state import required
 from .runner import RunnerStatus, SequenceRunner
 from .sequences import ORIENT_TIME
+from .wall_walk import WallWalk, walk_phases
 
 FEET = LEGS
 BODY = "BODY"
@@ -53,12 +54,14 @@ CAMPAIGNS = {
         ("BL", "b2w_bl"),
         ("BR", "b2w_br"),
     ),
+    "wall_walk": ((BODY, "wall_shift"), *((foot, "wall_step") for foot in FEET)),
     "orient": (("FL", "orient"),),
     "f2w_fr": (("FR", "f2w_fr"),),
     "wall_hold": (("FL", "f2w"),),
     "floor_lift": (("FL", "lift"),),
 }
-"""wall_hold and floor_lift are the optimizer's scenarios: FL planted on the wall, or lifted off
+"""``wall_walk`` is one cycle's template: a :class:`.wall_walk.WallWalk` plan repeats it for its
+distance. wall_hold and floor_lift are the optimizer's scenarios: FL planted on the wall, or lifted off
 the floor, then held ``hold`` seconds while the other feet must stay put."""
 HOLD_PHASES = {"ORIENT_HOLD": ORIENT_TIME, "LIFT_HOLD": 0.0}
 """Unbounded end phases: the campaign is done ``hold`` s after this much time in them."""
@@ -110,9 +113,12 @@ class Campaign:
         dwell: float = DWELL,
         hold: float = HOLD,
         planted: Mapping[str, np.ndarray] | None = None,
+        walk: WallWalk | None = None,
     ) -> None:
         """``planted``: feet already on the wall (foot -> position), e.g. found so by a sequencer
-        restarted mid-run; their stages are skipped and they stay WALL stance feet."""
+        restarted mid-run; their stages are skipped and they stay WALL stance feet. ``walk``: the
+        ``wall_walk`` campaign's direction and distance (default :class:`.wall_walk.WallWalk`); a walk
+        steps planted feet, so it skips nothing, and it starts only with every foot planted."""
         if sequence not in CAMPAIGNS:
             raise SequenceError(f"unknown sequence {sequence!r}; valid: {sorted(CAMPAIGNS)}")
         unknown = sorted(set(planted or {}) - set(FEET))
@@ -122,7 +128,13 @@ class Campaign:
             if not np.isfinite(value) or value < 0:
                 raise SequenceError(f"{name} must be a non-negative finite number of seconds, got {value!r}")
         self.sequence = sequence
-        self.stages = CAMPAIGNS[sequence]
+        self.walk = (walk or WallWalk()) if sequence == "wall_walk" else None
+        plan: list[tuple[str, str, np.ndarray | None]] = [(*stage, None) for stage in CAMPAIGNS[sequence]]
+        if self.walk is not None:
+            plan = list(self.walk.stages())
+        self.stages = tuple((who, name) for who, name, _ in plan)
+        self._moves = [move for _, _, move in plan]
+        """Each walk stage's move (world, m); None for the stages of other campaigns."""
         self.start_time, self.dwell, self.hold = float(start_time), float(dwell), float(hold)
         self.stage = -1
         self.stance = {foot: FLOOR for foot in FEET}
@@ -149,6 +161,8 @@ class Campaign:
         """The first stage after ``after`` whose foot is not planted yet (a BODY stage runs unless a
         foot after it is planted already: the body has moved; f2w squares a body only when it is
         turned, the climb always does)."""
+        if self.walk is not None:  # a walk moves planted feet: every stage runs
+            return after + 1 if after + 1 < len(self.stages) else None
         for i in range(after + 1, len(self.stages)):
             who, name = self.stages[i]
             if name == "body_square" and not self._turned() and not self.moves_body:
@@ -168,8 +182,9 @@ class Campaign:
 
     @property
     def moves_body(self) -> bool:
-        """Whether the campaign moves the body through the corner (the climb)."""
-        return any(name == "body_climb" for _, name in self.stages)
+        """Whether the campaign moves the body through the corner (the climb) or over the wall (a walk):
+        it must end pitched to the wall."""
+        return self.walk is not None or any(name == "body_climb" for _, name in self.stages)
 
     @property
     def foot(self) -> str:
@@ -194,6 +209,15 @@ class Campaign:
         if self.done or t < self.start_time:
             return self._tick
         try:
+            if self.stage < 0 and self.walk is not None and set(self.planted) != set(FEET):
+                raise SequenceError(
+                    f"wall_walk starts with every foot planted on the wall (start:=wall); planted: "
+                    f"{sorted(self.planted) or 'none'}"
+                )
+            if self.stage < 0 and self.walk is not None:
+                off = self.walk.off_plate({foot: self._reading(foot).position for foot in FEET})
+                if off:
+                    raise SequenceError(off)
             if self.stage < 0:
                 first = self._next_stage(-1)
                 if first is None:  # every foot is planted already: hold, then done
@@ -237,6 +261,9 @@ class Campaign:
         self._tick.target = (self.foot, target)
         if runner.done and runner.phase.name == "STEP_SEAT":
             self._stepped(t)
+            return
+        if runner.done and runner.phase.name == "WALL_SEAT":
+            self._plant(t)
             return
         if runner.phase.name == "F2W_REACH" and t - runner.phase_start >= self.dwell:
             self._plant(t)
@@ -298,7 +325,9 @@ class Campaign:
         )
         if foot != BODY:
             self._set_stance({foot: SWING})
-        self.runner = SequenceRunner(make_sequence(name), ctx, t)
+        move = self._moves[index]
+        phases = make_sequence(name) if move is None else walk_phases(name, move)
+        self.runner = SequenceRunner(phases, ctx, t)
         self._log_phase(self.runner.phase.name, t)
 
     def _reading(self, foot: str) -> FootReading:

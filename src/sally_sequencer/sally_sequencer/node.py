@@ -65,6 +65,7 @@ from .climb import MIN_PITCH_DEG
 from .errors import SequenceError
 from .telemetry import FootView, face_normal, telemetry_block
 from .verdict import held_on_wall, pitched_enough
+from .wall_walk import DIRECTIONS, MAX_DISTANCE, WALK_TOLERANCE, WallWalk
 
 EXIT_FAILED = 1
 MAX_STEP_NS = 100_000_000
@@ -79,6 +80,23 @@ def _seconds(name: str, default: float, what: str, positive: bool = False) -> Pa
 TABLE = ParameterTable(
     (
         Param("sequence", "f2w", "campaign to run", choices=tuple(sorted(CAMPAIGNS)), read_only=True),
+        Param(
+            "direction",
+            "up",
+            "wall_walk: which way the body walks over the wall",
+            choices=tuple(DIRECTIONS),
+            read_only=True,
+        ),
+        Param(
+            "distance",
+            0.30,
+            "wall_walk: how far the body walks",
+            low=0.0,
+            high=MAX_DISTANCE,
+            open_low=True,
+            unit="m",
+            read_only=True,
+        ),
         _seconds("start_time", 0.5, "settling before the sequence starts"),
         _seconds("dwell", 3.0, "time in F2W_REACH after which a foot is planted"),
         _seconds("hold", 1.0, "time held after the last foot is planted"),
@@ -119,6 +137,10 @@ class SequencerNode(Node):
         self._last_stamp = -1
         self._stance_sent = 0  # stamp of the latest stance command published (the targets name it)
         self._body_pitch: float | None = None
+        self._body_at: np.ndarray | None = None
+        """main_frame's position (world, m) from the hips of the latest foot states."""
+        self._body_start: np.ndarray | None = None
+        """... and where it stood when the campaign started (a walk is judged by how far it went)."""
         """main_frame's pitch (deg) from the hips of the latest foot states."""
         self._next_telemetry = 0
         self._magnets: dict[str, tuple[bool, str, bool]] = {}
@@ -173,7 +195,8 @@ class SequencerNode(Node):
 
     def _new_campaign(self, planted=None) -> Campaign:
         p = lambda name: self.get_parameter(name).value  # noqa: E731
-        return Campaign(p("sequence"), float(p("start_time")), float(p("dwell")), float(p("hold")), planted)
+        walk = WallWalk(p("direction"), float(p("distance")))
+        return Campaign(p("sequence"), float(p("start_time")), float(p("dwell")), float(p("hold")), planted, walk)
 
     # --- inputs ---------------------------------------------------------------------------------
     def _on_magnets(self, msg: MagnetArray) -> None:
@@ -283,10 +306,12 @@ class SequencerNode(Node):
         elif not self._holding:  # ...and does not run on while the sim holds or over a gap
             self._campaign_ns += min(stamp - self._last_stamp, MAX_STEP_NS)
         self._last_stamp = stamp
-        self._body_pitch = pose_from_hips({foot: r.hip_pivot for foot, r in readings.items()}).pitch_deg
+        body = pose_from_hips({foot: r.hip_pivot for foot, r in readings.items()})
+        self._body_pitch, self._body_at = body.pitch_deg, body.position
         t = self._campaign_ns * 1e-9
         if not self.campaign.runner and t >= self.campaign.start_time:
             self._baselines = {foot: r.position.copy() for foot, r in readings.items()}
+            self._body_start = body.position
         tick = self.campaign.step(t, readings)
         for event in tick.events:
             self.get_logger().info(event)
@@ -363,6 +388,14 @@ class SequencerNode(Node):
                 )
         if self.campaign.moves_body and not pitched_enough(self._body_pitch):
             problems.append(f"the body is pitched {self._body_pitch or 0.0:.1f} deg, not at least {MIN_PITCH_DEG:g}")
+        walk = self.campaign.walk
+        if walk is not None and self.campaign.done and self._body_start is not None and self._body_at is not None:
+            went = float((self._body_at - self._body_start) @ walk.unit)
+            if went < walk.distance - WALK_TOLERANCE:
+                problems.append(
+                    f"the body went {went * 1e3:.1f} mm {walk.direction}, not {walk.distance * 1e3:.0f} mm "
+                    f"(within {WALK_TOLERANCE * 1e3:.0f} mm)"
+                )
         self.succeeded = not problems
         message = (
             "; ".join(problems)

@@ -7,8 +7,8 @@ from __future__ import annotations
 from .campaign import CAMPAIGNS
 from .climb import MIN_PITCH_DEG
 
-WALL_PLANT_SEQUENCES = frozenset({"f2w", "f2w_fr", "b2w_bl", "b2w_br"})
-"""Stage sequences that end with their foot planted on the wall (F2W_REACH, magnet on)."""
+WALL_PLANT_SEQUENCES = frozenset({"f2w", "f2w_fr", "b2w_bl", "b2w_br", "wall_step"})
+"""Stage sequences that end with their foot planted on the wall (F2W_REACH or WALL_SEAT, magnet on)."""
 SCENARIOS = frozenset({"wall_hold", "floor_lift"})
 """The optimizer's scenarios: judged by its costs, not by where the feet end."""
 

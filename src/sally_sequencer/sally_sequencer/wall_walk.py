@@ -1,0 +1,207 @@
+"""The wall walk: a statically stable crawl over the wall, one foot at a time, three magnets holding.
+
+``wall_walk`` starts with every foot planted on the wall (``start:=wall``) and moves the body
+``distance`` (m) ``up``, ``down``, ``left`` (+y, the robot's left) or ``right`` along the wall, in
+cycles of one step length ``s`` (:meth:`WallWalk.steps`: at most :data:`STEP` m, the distance split
+evenly):
+
+WALL_SHIFT (1.5 s)      every foot holds; the body moves half a step (the first and last cycle) or a
+                        whole step (between cycles) along the walk, on one quintic
+then each foot in turn, leading feet first (:data:`FOOT_ORDER`), a step of ``s``:
+WALL_RELEASE (0.4 s)    the magnet off, the foot straight off the wall by :data:`CLEARANCE`
+WALL_MOVE (0.8 s)       along the wall, :data:`CLEARANCE` off it, to in front of its new plant point
+WALL_SEAT (0.6 s)       straight onto the plant point (trimmed in the wall's plane by the measured
+                        error until the magnet goes on, :mod:`.seat_trim`), the magnet on at 0.4 s,
+                        then held; the foot is a WALL stance foot again at the end
+
+Why this step length (``sally-reach``'s leg IK, :mod:`sally_description.wall_start`): with the body
+0.35 m from the wall a foot plants from 0.13 to about 0.43 m above (front) or below (back)
+main_frame, and from 0.08 to 0.28 m beside its centre line. Standing :data:`~sally_description.
+wall_start.WALL_STANCE` (0.24 m, 0.16 m), a foot moves half a step either side of its stance
+point over a cycle, so the sideways band (0.08 m of room inward) sets the step: at most 0.16 m
+there, 0.22 m up and down. :data:`STEP` is 0.10 m: the pace is set by time, not reach (below).
+
+Why these times: the magnet switches at once in the model, the joints track their targets
+0.5-1 deg behind, and a foot landing while still moving slides along the plate before its face
+holds (the climb's seat, :mod:`.sequences`): the seat goes straight in along the wall normal and
+dwells before the magnet goes on. A cycle is four steps and a body shift, 9.5 s for 0.10 m: about
+10 mm/s.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+
+from sally_description.constants import MAGNET_DIAMETER
+from sally_description.pose import Pose
+from sally_description.reachability import PLATE_EXTENT
+from sally_node_common.ik_target import IKTarget
+
+from .errors import SequenceError
+from .phase import Phase, PhaseContext
+from .phase_state import BodyMove, Move, ReachPlan, Seating, required
+from .seat_trim import SeatTrim
+from .sequences import FACE_WALL
+from .trajectory import quintic
+
+DIRECTIONS = {
+    "up": np.array([0.0, 0.0, 1.0]),
+    "down": np.array([0.0, 0.0, -1.0]),
+    "left": np.array([0.0, 1.0, 0.0]),
+    "right": np.array([0.0, -1.0, 0.0]),
+}
+"""Walk direction -> unit vector in the wall's plane (world). Left is the robot's left (+y)."""
+FOOT_ORDER = {
+    "up": ("FL", "FR", "BL", "BR"),
+    "down": ("BL", "BR", "FL", "FR"),
+    "left": ("FL", "BL", "FR", "BR"),
+    "right": ("FR", "BR", "FL", "BL"),
+}
+"""The order the feet step in, for each direction: the leading feet first."""
+STEP = 0.10
+"""The longest step (m) of a foot, and how far the body moves per cycle."""
+MAX_DISTANCE = 1.0
+"""The longest walk asked for (m): the wall plate is 1 m square."""
+WALK_TOLERANCE = 0.02
+"""A walk succeeds when the body went at least its distance less this (m) along its direction: the
+body rides a few mm behind its targets on the stance legs' compliance (0.30 m up: 292 mm)."""
+CLEARANCE = 0.02
+"""How far off the wall (m) a stepping foot moves."""
+SHIFT_TIME = 1.5
+RELEASE_TIME, MOVE_TIME, SEAT_TIME, MAGNET_AT = 0.4, 0.8, 0.6, 0.4
+MAGNET_RADIUS = MAGNET_DIAMETER / 2
+"""A walk keeps every magnet's whole face on the wall's steel (m)."""
+WALK_STAGES = ("wall_shift", "wall_step")
+"""The stage sequences of a walk (each takes its move from the walk's plan)."""
+
+
+@dataclass(frozen=True)
+class WallWalk:
+    """A walk of ``distance`` (m) in ``direction`` over the wall."""
+
+    direction: str = "up"
+    distance: float = 0.30
+
+    def __post_init__(self) -> None:
+        """Refuse an unknown direction or a distance that is not a positive number of metres up to
+        :data:`MAX_DISTANCE`."""
+        if self.direction not in DIRECTIONS:
+            raise SequenceError(f"walk direction {self.direction!r} is not one of {sorted(DIRECTIONS)}")
+        if not (math.isfinite(self.distance) and 0.0 < self.distance <= MAX_DISTANCE):
+            raise SequenceError(f"walk distance must be in (0, {MAX_DISTANCE:g}] m, got {self.distance!r}")
+
+    @property
+    def unit(self) -> np.ndarray:
+        """The walk's direction (world unit vector in the wall's plane)."""
+        return DIRECTIONS[self.direction].copy()
+
+    def steps(self) -> list[float]:
+        """The cycles' step lengths (m): the distance split evenly into steps of at most :data:`STEP`."""
+        count = max(1, math.ceil(self.distance / STEP - 1e-9))
+        return [self.distance / count] * count
+
+    def stages(self) -> list[tuple[str, str, np.ndarray]]:
+        """(who, stage sequence, move in m, world) in order: half a shift, each cycle's four steps
+        with a shift between cycles, half a shift."""
+        steps, unit, out = self.steps(), self.unit, []
+        for i, s in enumerate(steps):
+            before = s / 2 if i == 0 else (steps[i - 1] + s) / 2
+            out.append(("BODY", "wall_shift", before * unit))
+            out.extend((foot, "wall_step", s * unit) for foot in FOOT_ORDER[self.direction])
+        out.append(("BODY", "wall_shift", steps[-1] / 2 * unit))
+        return out
+
+    def off_plate(self, feet: Mapping[str, np.ndarray]) -> str:
+        """Why the walk cannot start with the feet at ``feet`` (foot -> EE site, world, m): the foot
+        whose magnet face would leave the wall's steel by the walk's end, and the farthest walk
+        that keeps every face on it ('' when the walk fits)."""
+        (y0, y1), (z0, z1) = PLATE_EXTENT["wall"]
+        low, high = np.array([y0, z0]) + MAGNET_RADIUS, np.array([y1, z1]) - MAGNET_RADIUS
+        unit = self.unit[1:]
+        room: dict[str, float] = {}
+        for foot, position in feet.items():
+            point = np.asarray(position, float)[1:]
+            along = [
+                (high - point)[i] / unit[i] if unit[i] > 0 else (low - point)[i] / unit[i] for i in (0, 1) if unit[i]
+            ]
+            room[foot] = min(along)
+        foot = min(room, key=lambda f: room[f])
+        if room[foot] >= self.distance:
+            return ""
+        return (
+            f"walking {self.distance:g} m {self.direction} takes {foot}'s magnet off the wall's steel; from here "
+            f"at most {max(room[foot], 0.0):.3f} m"
+        )
+
+    @property
+    def duration(self) -> float:
+        """Sim seconds the walk's phases take (s)."""
+        cycles = len(self.steps())
+        return (cycles + 1) * SHIFT_TIME + 4 * cycles * (RELEASE_TIME + MOVE_TIME + SEAT_TIME)
+
+
+def wall_shift(move: np.ndarray) -> list[Phase]:
+    """WALL_SHIFT: every foot holds; the body moves by ``move`` (world, m), its orientation kept."""
+
+    def enter(ctx: PhaseContext) -> None:
+        start = ctx.body()
+        ctx.state.body_move = BodyMove(start, Pose(start.position + move, start.quat))
+
+    def step(t: float, ctx: PhaseContext) -> Pose:
+        shift = required(ctx.state.body_move, "WALL_SHIFT's move")
+        return shift.start.toward(shift.goal, quintic(t / SHIFT_TIME))
+
+    return [Phase("WALL_SHIFT", SHIFT_TIME, step, enter)]
+
+
+def wall_step(move: np.ndarray) -> list[Phase]:
+    """A wall foot's step by ``move`` (world, m, in the wall's plane): release, move, seat."""
+    off = -CLEARANCE * FACE_WALL
+
+    def release_enter(ctx: PhaseContext) -> None:
+        ctx.disable_magnet()
+        start = ctx.ee_pos()
+        plant = start + move
+        ctx.state.orient = Move(start, start + off)
+        ctx.state.reach = ReachPlan(plant, plant + off)
+
+    def release(t: float, ctx: PhaseContext) -> IKTarget:
+        lift = required(ctx.state.orient, "WALL_RELEASE's move")
+        return IKTarget.with_orientation(lift.start + quintic(t / RELEASE_TIME) * (lift.end - lift.start), FACE_WALL)
+
+    def travel(t: float, ctx: PhaseContext) -> IKTarget:
+        start = required(ctx.state.orient, "WALL_RELEASE's move").end
+        end = required(ctx.state.reach, "the step's plan").approach
+        return IKTarget.with_orientation(start + quintic(t / MOVE_TIME) * (end - start), FACE_WALL)
+
+    def seat_enter(ctx: PhaseContext) -> None:
+        ctx.state.seating = Seating(ctx.ee_pos(), SeatTrim(FACE_WALL))
+
+    def seat(t: float, ctx: PhaseContext) -> IKTarget:
+        seating, plan = required(ctx.state.seating, "the seat's start"), required(ctx.state.reach, "the step's plan")
+        if t >= MAGNET_AT and not seating.magnet_on:
+            ctx.enable_magnet()
+            seating.magnet_on = True
+        point = plan.approach + quintic(min(t / MAGNET_AT, 1.0)) * (plan.plant - plan.approach)
+        if seating.magnet_on:  # the magnet holds the foot where it landed: the plan again
+            return IKTarget.with_orientation(point, FACE_WALL)
+        return IKTarget.with_orientation(seating.trim.update(t, point, ctx.ee_pos()), FACE_WALL)
+
+    return [
+        Phase("WALL_RELEASE", RELEASE_TIME, release, release_enter),
+        Phase("WALL_MOVE", MOVE_TIME, travel),
+        Phase("WALL_SEAT", SEAT_TIME, seat, seat_enter),
+    ]
+
+
+def walk_phases(name: str, move: np.ndarray) -> list[Phase]:
+    """The phases of walk stage ``name`` (:data:`WALK_STAGES`) with its ``move``."""
+    if name == "wall_shift":
+        return wall_shift(move)
+    if name == "wall_step":
+        return wall_step(move)
+    raise SequenceError(f"unknown walk stage {name!r}; valid: {list(WALK_STAGES)}")

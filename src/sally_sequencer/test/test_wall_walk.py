@@ -1,0 +1,114 @@
+"""The wall walk's plan and campaign on perfectly following feet and body: no MuJoCo, no ROS."""
+
+import numpy as np
+import pytest
+
+from sally_description.pose import Pose
+from sally_description.wall_start import WALL_STANCE
+from sally_sequencer import Campaign, FootReading, SequenceError
+from sally_sequencer.wall_walk import FOOT_ORDER, STEP, WallWalk
+
+LEGS = ("FL", "FR", "BL", "BR")
+HIP_OFFSETS = {"FL": (0.13, 0.08), "FR": (0.13, -0.08), "BL": (-0.13, 0.08), "BR": (-0.13, -0.08)}
+"""The hip sites in main_frame (m): ahead and to the left."""
+
+
+def hips(body: Pose) -> dict[str, np.ndarray]:
+    """The hip pivots of a body at ``body`` (main_frame's x ahead, y left)."""
+    return {leg: body.to_world(np.array([x, y, 0.0])) for leg, (x, y) in HIP_OFFSETS.items()}
+
+
+def walk(direction: str, distance: float, planted=True, until=60.0, dt=0.005):
+    """Drive a wall_walk campaign: each swing foot goes where it is told, the body where it is told.
+    Returns the campaign, every tick, the feet and the body at the end."""
+    feet = {leg: WALL_STANCE.foot(leg) for leg in LEGS}
+    body = WALL_STANCE.body
+    campaign = Campaign(
+        "wall_walk", start_time=0.5, planted=dict(feet) if planted else None, walk=WallWalk(direction, distance)
+    )
+    ticks = []
+    for k in range(round(until / dt) + 1):
+        t = round(k * dt, 9)
+        tick = campaign.step(t, {f: FootReading(feet[f], hips(body)[f]) for f in LEGS})
+        if tick.target is not None:
+            foot, target = tick.target
+            feet[foot] = target.position.copy()
+        if tick.body is not None:
+            body = tick.body
+        ticks.append((t, tick))
+        if campaign.done:
+            break
+    return campaign, ticks, feet, body
+
+
+@pytest.mark.parametrize("direction, unit", [("up", (0, 0, 1)), ("left", (0, 1, 0)), ("right", (0, -1, 0))])
+def test_a_walk_moves_the_body_and_every_foot_its_distance(direction, unit):
+    campaign, ticks, feet, body = walk(direction, 0.30)
+    assert campaign.done and not campaign.failed, campaign.message
+    move = 0.30 * np.array(unit, float)
+    assert body.position == pytest.approx(WALL_STANCE.body.position + move, abs=1e-9)
+    for leg in LEGS:
+        assert feet[leg] == pytest.approx(WALL_STANCE.foot(leg) + move, abs=1e-9)
+    # each of the 16 stages ends on the first 5 ms tick at or past its time: up to a tick late each
+    planned = 0.5 + WallWalk(direction, 0.30).duration + campaign.hold
+    assert planned <= campaign.done_at <= planned + 16 * 0.005 + 1e-9
+
+
+def test_one_foot_moves_at_a_time_with_its_magnet_off_and_three_hold():
+    campaign, ticks, _, _ = walk("up", 0.20)
+    magnets = {leg: True for leg in LEGS}
+    stance = {leg: "WALL" for leg in LEGS}
+    order = []
+    for _, tick in ticks:
+        before = dict(stance)
+        magnets.update(tick.magnets)
+        if tick.stance:
+            stance = tick.stance
+        if tick.body is not None:  # every foot holds (a shift's last target shares its tick with the next step's start)
+            held = stance if all(mode == "WALL" for mode in stance.values()) else before
+            assert all(mode == "WALL" for mode in held.values())
+        assert sum(magnets.values()) >= 3
+        swinging = [leg for leg, mode in stance.items() if mode == "SWING"]
+        assert len(swinging) <= 1
+        if swinging and (not order or order[-1] != swinging[0]):
+            order.append(swinging[0])
+        if tick.target is not None:
+            assert stance[tick.target[0]] == "SWING"
+    assert order == list(FOOT_ORDER["up"]) * 2
+    switches = [(foot, on) for _, tick in ticks for foot, on in tick.magnets.items()]
+    assert switches == [(foot, on) for foot in order for on in (False, True)]  # off to step, on to hold
+
+
+def test_the_steps_split_the_distance_evenly_and_no_step_is_longer_than_the_limit():
+    assert WallWalk("up", 0.30).steps() == pytest.approx([0.10] * 3)
+    assert WallWalk("left", 0.25).steps() == pytest.approx([0.25 / 3] * 3)
+    assert WallWalk("down", 0.05).steps() == pytest.approx([0.05])
+    stages = WallWalk("up", 0.30).stages()
+    shifts = [float(move[2]) for who, _, move in stages if who == "BODY"]
+    assert shifts == pytest.approx([0.05, 0.10, 0.10, 0.05])
+    assert all(np.linalg.norm(move) <= STEP + 1e-12 for _, _, move in stages)
+
+
+@pytest.mark.parametrize(
+    "direction, distance, match",
+    [
+        ("sideways", 0.3, "direction 'sideways'"),
+        ("up", 0.0, "distance"),
+        ("up", 1.5, "distance"),
+        ("up", float("nan"), "distance"),
+    ],
+)
+def test_a_bad_walk_is_refused_naming_what_is_wrong(direction, distance, match):
+    with pytest.raises(SequenceError, match=match):
+        WallWalk(direction, distance)
+
+
+def test_a_walk_from_the_floor_fails_naming_the_start_it_needs():
+    campaign, _, _, _ = walk("up", 0.30, planted=False, until=1.0)
+    assert campaign.failed and "start:=wall" in campaign.message
+
+
+def test_a_walk_that_would_take_a_magnet_off_the_steel_fails_before_a_foot_moves():
+    campaign, ticks, _, _ = walk("up", 0.40, until=1.0)
+    assert campaign.failed and "takes FL's magnet off the wall's steel; from here at most 0.329 m" in campaign.message
+    assert not any(tick.magnets or tick.target or tick.body for _, tick in ticks)
