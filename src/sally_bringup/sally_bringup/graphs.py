@@ -6,8 +6,11 @@ processes from :func:`graph`, so the two cannot drift apart.
 
 Arguments (``name:=value`` on either command line):
 
-* ``sequence``: f2w (FL then FR), orient, f2w_fr; wall_hold (FL only), floor_lift (FL lifted off
-  the floor): the optimizer's scenarios
+* ``sequence``: f2w (FL then FR), orient, f2w_fr, f2w_all (all four feet onto the wall), wall_walk
+  (over the wall from ``start:=wall``); wall_hold (FL only), floor_lift (FL lifted off the floor):
+  the optimizer's scenarios
+* ``start``: floor / wall (pitched 90 deg, every foot planted on the wall; the start ``wall_walk`` needs)
+* ``direction``, ``distance``: wall_walk's way (up, down, left, right) and length (m)
 * ``headless``: true / false (the sim's MuJoCo viewer)
 * ``duration``: sim seconds after which an unfinished sequence fails
 * ``pacing``: realtime / fast / lockstep (lockstep: every node answers every step, runs repeat)
@@ -33,12 +36,16 @@ pose, no IK and no sequencer: a sim to drive through simulation_interfaces; it r
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from sally_description.constants import LEGS
+from sally_description.wall_start import WALL_STANCE
 from sally_node_common.time_contract import IK_PERIOD
 from sally_sequencer.campaign import CAMPAIGNS
+from sally_sequencer.errors import SequenceError
+from sally_sequencer.wall_walk import DIRECTIONS, WallWalk
 
 SEQUENCES = tuple(CAMPAIGNS)
 """The sequences the sequencer runs (its campaigns, in its order)."""
@@ -58,9 +65,18 @@ class Argument:
 
 ARGUMENTS: dict[str, Argument] = {
     "sequence": Argument("f2w", "sequence to run", SEQUENCES),
+    "start": Argument(
+        "floor",
+        "where Sally starts: floor, or wall (pitched 90 deg, every foot planted on the wall; wall_walk starts there)",
+        ("floor", "wall"),
+    ),
+    "direction": Argument("up", "wall_walk: which way the body walks over the wall", tuple(DIRECTIONS)),
+    "distance": Argument("0.30", "wall_walk: how far the body walks (m, at most 1)"),
     "headless": Argument("true", "run without the MuJoCo viewer", ("true", "false")),
     "duration": Argument(
-        "auto", "sim seconds after which an unfinished sequence fails (auto: 80 for f2w_all, else 25)"
+        "auto",
+        "sim seconds after which an unfinished sequence fails (auto: 80 for f2w_all, the walk's own time and 15 s "
+        "for wall_walk, else 25)",
     ),
     "pacing": Argument("realtime", "sim pacing", PACINGS),
     "sync": Argument(
@@ -105,7 +121,7 @@ ARGUMENTS: dict[str, Argument] = {
     ),
     "foxglove_port": Argument("8765", "sally-launch: the Foxglove server's port on 127.0.0.1"),
 }
-NUMBER_ARGUMENTS = ("duration", "settle", "hold", "pull_rate")
+NUMBER_ARGUMENTS = ("duration", "settle", "hold", "pull_rate", "distance")
 ZERO_ALLOWED = ("settle", "hold")
 
 
@@ -146,8 +162,10 @@ def resolve(arguments: Mapping[str, str]) -> dict[str, str]:
     for name, arg in ARGUMENTS.items():
         if arg.choices and values[name] not in arg.choices:
             raise GraphError(f"{name}:={values[name]} is not one of {list(arg.choices)}")
+    walk = wall_walk(values)
     if values["duration"] == "auto":
-        values["duration"] = DURATIONS.get(values["sequence"], "25.0")
+        default = f"{math.ceil(walk.duration) + WALK_MARGIN:.1f}" if walk is not None else "25.0"
+        values["duration"] = DURATIONS.get(values["sequence"], default)
     for name in NUMBER_ARGUMENTS:
         try:
             value = float(values[name])
@@ -162,6 +180,31 @@ def resolve(arguments: Mapping[str, str]) -> dict[str, str]:
     if values["params"]:
         check_params_file(values["params"])
     return values
+
+
+WALK_MARGIN = 15
+"""duration:=auto for wall_walk: the walk's phases and this many sim seconds (settling, the hold)."""
+
+
+def wall_walk(values: Mapping[str, str]) -> WallWalk | None:
+    """The walk ``values`` ask for (None unless the sequence is wall_walk; refused without
+    ``start:=wall``: the walk starts with every foot on the wall)."""
+    if values["sequence"] != "wall_walk":
+        return None
+    if values["start"] != "wall":
+        raise GraphError("sequence:=wall_walk starts with every foot on the wall: add start:=wall")
+    try:
+        distance = float(values["distance"])
+    except ValueError:
+        raise GraphError(f"distance:={values['distance']} is not a number") from None
+    try:
+        walk = WallWalk(values["direction"], distance)
+    except SequenceError as exc:
+        raise GraphError(f"wall_walk: {exc}") from None
+    off = walk.off_plate({leg: WALL_STANCE.foot(leg) for leg in LEGS})
+    if off:
+        raise GraphError(f"wall_walk from start:=wall: {off}")
+    return walk
 
 
 def check_params_file(path: str) -> None:
@@ -233,6 +276,20 @@ def graph(name: str, arguments: Mapping[str, str] | None = None) -> list[NodeSpe
     lockstep = values["pacing"] == "lockstep"
     pulloff = name == "pulloff"
     hold = name == "hold"
+    if (
+        values["start"] == "wall"
+        and not hold
+        and values["sequence"] != "wall_walk"
+        or (pulloff and values["start"] == "wall")
+    ):
+        raise GraphError(
+            f"start:=wall puts Sally on the wall: the {name} graph"
+            + (
+                "'s rig pulls a foot off the floor"
+                if pulloff
+                else f" with sequence:={values['sequence']} starts on the floor"
+            )
+        )
     ros2_control = values["controller"] == "ros2_control"
     if ros2_control and (lockstep or values["sim"] != "true" or pulloff):
         raise GraphError(
@@ -252,6 +309,7 @@ def graph(name: str, arguments: Mapping[str, str] | None = None) -> list[NodeSpe
             "pacing": values["pacing"],
             "headless": values["headless"] == "true",
             "magnets_on": magnet_list(values["magnets"]),
+            "start": values["start"],
             "start_paused": values["start_paused"] == "true",
         }
         if synchronous and values["pacing"] == "realtime":
@@ -290,6 +348,8 @@ def graph(name: str, arguments: Mapping[str, str] | None = None) -> list[NodeSpe
     )
     sequencer = {
         "sequence": values["sequence"],
+        "direction": values["direction"],
+        "distance": float(values["distance"]),
         "duration": duration,
         "start_time": float(values["settle"]),
         "hold": float(values["hold"]),

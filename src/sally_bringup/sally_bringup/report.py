@@ -9,6 +9,7 @@ stamps, so two lockstep runs give the same figures. Wall-clock figures (``real_t
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -18,11 +19,16 @@ from sally_description.pose import pose_from_hips
 from sally_node_common.stance import HELD
 from sally_sequencer.climb import MIN_PITCH_DEG
 from sally_sequencer.verdict import feet_to_plant, held_on_wall, pitched_enough
+from sally_sequencer.wall_walk import SHIFT_TIME
 
 PLANT_LIMIT_MM = 5.0
 DRIFT_LIMIT_MM = 3.0
-CLIMBS = ("f2w_all",)
-"""Sequences that put all four feet on the wall: judged by :func:`_planted_drift` and the pitch."""
+CLIMBS = ("f2w_all", "wall_walk")
+"""Sequences that end with all four feet on the wall: judged by :func:`_planted_drift` and the pitch."""
+WALKS = ("wall_walk",)
+"""Sequences that step feet over the wall: judged per step (:func:`_wall_steps`) and by the magnets holding."""
+MIN_HOLDING = 3
+"""A walk: never fewer magnets than this holding the wall at once."""
 PLANTED_DRIFT_LIMIT_MM = 2.0
 """A climb: no foot may move more than this while it holds (FLOOR or WALL) and others move."""
 PLANT_GOAL_MM = 2.0
@@ -148,8 +154,11 @@ def build_report(record: RunRecord, sequence: str, wall_time_s: float, exit_code
             problems.append(f"{foot} ended {error:.2f} mm from its plant target (limit {PLANT_LIMIT_MM} mm)")
         if not held:
             problems.append(f"{foot} is not held on the wall by its magnet")
+    if sequence in WALKS:
+        plants = {}
+        report.update(_walk_figures(record, base.t, problems))
     for foot in feet_to_plant(sequence):
-        if foot not in plants:
+        if foot not in plants and sequence not in WALKS:
             problems.append(f"{foot} never reached F2W_REACH")
             report[f"{foot.lower()}_plant_error_mm"] = None
     if sequence in CLIMBS:
@@ -264,6 +273,66 @@ def counted_exits(exit_codes: dict[str, int | None], diverged_after_verdict: boo
     }
 
 
+def _walk_figures(record: RunRecord, since: float, problems: list[str]) -> dict:
+    """A walk's figures: every step's plant error, the fewest magnets holding at once, how far the
+    body went and how fast (sim time); ``problems`` gains what misses its limit."""
+    steps = _wall_steps(record)
+    for step in steps:
+        if step["error_mm"] >= PLANT_LIMIT_MM:
+            problems.append(
+                f"{step['foot']} step {step['step']} landed {step['error_mm']:.2f} mm from its plant "
+                f"(limit {PLANT_LIMIT_MM} mm)"
+            )
+    holding = [
+        (sum(held_on_wall(s.enabled[f], s.surface[f], s.in_contact[f]) for f in s.enabled), s.t)
+        for s in record.magnets
+        if s.t >= since
+    ]
+    fewest, fewest_at = min(holding) if holding else (0, since)
+    if fewest < MIN_HOLDING:
+        problems.append(f"only {fewest} magnets held the wall at {fewest_at:.3f} s (at least {MIN_HOLDING})")
+    first = next(s for s in record.feet if s.t >= since)
+    last = record.feet[-1]
+    travel = pose_from_hips(last.hips).position - pose_from_hips(first.hips).position if first.hips else np.zeros(3)
+    shifts = [t for t, _, phase in record.phases if phase == "WALL_SHIFT"]
+    walked = (shifts[-1] + SHIFT_TIME - shifts[0]) if shifts else 0.0  # from the first shift to the last one's end
+    distance = float(np.linalg.norm(travel))
+    return {
+        "steps": steps,
+        "worst_step_plant_mm": max((s["error_mm"] for s in steps), default=None),
+        "min_magnets_holding": fewest,
+        "distance_m": round(distance, 4),
+        "travel_m": [round(float(v), 4) for v in travel],
+        "speed_mm_s": round(distance * 1e3 / walked, 2) if walked > 0 else None,
+    }
+
+
+def _wall_steps(record: RunRecord) -> list[dict]:
+    """Every wall step: the foot, its count, where the sequencer put its plant (its last WALL_SEAT
+    target) and how far from it the foot stood when its hold began (the first foot state back in
+    stance after the seat)."""
+    steps: list[dict] = []
+    count: dict[str, int] = {}
+    seats = [(t, foot, pos) for t, foot, phase, pos in record.targets if phase == "WALL_SEAT"]
+    ends: dict[tuple[str, int], tuple[float, np.ndarray]] = {}
+    for t, foot, pos in seats:  # one step's seat targets run without another foot's in between
+        if steps and steps[-1]["foot"] == foot and t - ends[(foot, steps[-1]["step"])][0] < 0.1:
+            ends[(foot, steps[-1]["step"])] = (t, pos)
+            continue
+        count[foot] = count.get(foot, 0) + 1
+        steps.append({"foot": foot, "step": count[foot]})
+        ends[(foot, count[foot])] = (t, pos)
+    for step in steps:
+        t, plant = ends[(step["foot"], step["step"])]
+        held = next((s for s in record.feet if s.t > t and s.mode.get(step["foot"]) in HELD), None)
+        step["plant"] = [round(float(v), 6) for v in plant]
+        step["at_s"] = round(held.t, 4) if held is not None else None
+        step["error_mm"] = (
+            round(float(np.linalg.norm(held.position[step["foot"]] - plant)) * 1e3, 3) if held is not None else math.inf
+        )
+    return steps
+
+
 def _sequence_start(record: RunRecord) -> float:
     started = [t for t, foot, phase in record.phases if phase not in ("", "SETTLE")]
     return started[0] if started else record.feet[0].t
@@ -357,6 +426,13 @@ def summary(report: dict) -> str:
         lines.append(
             f"  {foot} plant error {plant['error_mm']:.2f} mm, magnet "
             f"{'on the wall' if plant['magnet_on_wall'] else 'NOT holding'}"
+        )
+    for step in report.get("steps", []):
+        lines.append(f"  {step['foot']} step {step['step']} plant error {step['error_mm']:.2f} mm")
+    if "distance_m" in report:
+        lines.append(
+            f"  walked {report['distance_m'] * 1e3:.1f} mm at {report['speed_mm_s']} mm/s of sim time, "
+            f"at least {report['min_magnets_holding']} magnets holding"
         )
     for foot, d in report.get("stance_drift", {}).items():
         lines.append(f"  {foot} stance drift max {d['max_mm']:.3f} mm, final {d['final_mm']:.3f} mm")

@@ -26,6 +26,8 @@ def test_f2w_is_four_required_nodes_and_lockstep_syncs_them():
     assert nodes["controller"].parameters["target_period"] == 0.005
     assert nodes["sequencer"].parameters == {
         "sequence": "f2w",
+        "direction": "up",
+        "distance": 0.3,
         "duration": 25.0,
         "start_time": 0.5,
         "hold": 1.0,
@@ -46,6 +48,10 @@ def test_hardware_swap_in_drops_the_sim_and_the_controller():
     assert graph("f2w", {"sim": "false"})[-1].parameters["readers"] == "sally_ik"
     assert graph("f2w", {"sequence": "f2w_all"})[-1].parameters["duration"] == 80.0  # duration:=auto
     assert graph("orient")[-1].parameters["sequence"] == "orient"
+    walk = {n.name: n.parameters for n in graph("f2w", {"sequence": "wall_walk", "start": "wall", "direction": "left"})}
+    assert walk["sim"]["start"] == "wall" and walk["sequencer"]["direction"] == "left"
+    assert walk["sequencer"]["duration"] == 43.0  # duration:=auto: the walk's 27.5 s, rounded up, and 15 s
+    assert graph("hold", {"start": "wall"})[0].parameters["start"] == "wall"  # a sim standing on the wall
 
 
 @pytest.mark.parametrize(
@@ -60,6 +66,17 @@ def test_hardware_swap_in_drops_the_sim_and_the_controller():
         ("f2w", {"apart": "ik"}, r"apart:=ik runs nodes beside a composed container: it needs composed:=true"),
         ("f2w", {"foxglove_port": "70000"}, r"foxglove_port:=70000 is not a port number \(0..65535"),
         ("f2w", {"foxglove_port": "-1"}, "foxglove_port:=-1 is not a port number"),
+        ("f2w", {"sequence": "wall_walk"}, "sequence:=wall_walk starts with every foot on the wall: add start:=wall"),
+        ("f2w", {"start": "wall"}, "start:=wall puts Sally on the wall: the f2w graph with sequence:=f2w starts"),
+        ("pulloff", {"start": "wall"}, "the pulloff graph's rig pulls a foot off the floor"),
+        ("f2w", {"sequence": "wall_walk", "start": "wall", "direction": "sideways"}, "direction:=sideways is not one"),
+        ("f2w", {"sequence": "wall_walk", "start": "wall", "distance": "1.5"}, r"walk distance must be in \(0, 1\]"),
+        ("f2w", {"sequence": "wall_walk", "start": "wall", "distance": "far"}, "distance:=far is not a number"),
+        (
+            "f2w",
+            {"sequence": "wall_walk", "start": "wall", "direction": "down"},
+            r"walking 0.3 m down takes BL's magnet off the wall's steel; from here at most 0.129 m",
+        ),
     ],
 )
 def test_bad_graph_arguments_are_refused_by_name(name, arguments, match):

@@ -1,0 +1,71 @@
+"""The wall walk's acceptance test: ``sally-launch f2w sequence:=wall_walk start:=wall`` in lockstep.
+
+Up 0.30 m twice, side by side (each on its own domain: lockstep figures do not depend on how the
+machine shares its time), and left 0.30 m once. Each run must succeed, and meet the walk's goals,
+not only the report's outer limits: every step planted within 2 mm of where the sequencer put it
+(``report.PLANT_GOAL_MM``), no holding foot moving 1 mm (``DRIFT_GOAL_MM``), never fewer than three
+magnets holding, the body the distance along the wall (within ``WALK_TOLERANCE``) at 10 mm/s of sim
+time or more. The two walks up give the same figures (every figure but the wall-clock ones).
+Composed and without the recording, to keep CI short.
+"""
+
+import json
+
+import pytest
+
+from sally_bringup.report import DRIFT_GOAL_MM, MIN_HOLDING, PITCH_GOAL_DEG, PLANT_GOAL_MM, comparable
+from sally_bringup.runner import EXIT_OK, run_graph
+from sally_sequencer.wall_walk import FOOT_ORDER, WALK_TOLERANCE
+from sally_testing.side_by_side import side_by_side
+
+pytestmark = [pytest.mark.graph, pytest.mark.timeout(600)]
+SPEED_GOAL_MM_S = 10.0
+
+
+def run_walk(tmp, domain_id, name, direction):
+    arguments = {
+        "sequence": "wall_walk",
+        "start": "wall",
+        "direction": direction,
+        "distance": "0.30",
+        "pacing": "lockstep",
+        "record": "false",
+    }
+    result = run_graph("f2w", arguments, run_dir=tmp / name, domain_id=domain_id, out=None, wall_timeout=300)
+    report = json.loads((tmp / name / "report.json").read_text())
+    print(json.dumps({k: v for k, v in report.items() if k != "phases"}, indent=1))  # shown when it fails
+    return result, report
+
+
+@pytest.fixture(scope="module")
+def walks(tmp_path_factory):
+    from sally_bringup.environment import lease_domain
+
+    tmp = tmp_path_factory.mktemp("wall_walk")
+    with lease_domain() as a, lease_domain() as b:
+        up = side_by_side(
+            [lambda: run_walk(tmp, a.domain_id, "up", "up"), lambda: run_walk(tmp, b.domain_id, "up_again", "up")]
+        )
+        left = run_walk(tmp, a.domain_id, "left", "left")
+    return {"up": up[0], "up_again": up[1], "left": left}
+
+
+@pytest.mark.parametrize("name, axis, sign", [("up", 2, 1.0), ("left", 1, 1.0)])
+def test_a_walk_meets_its_goals(walks, name, axis, sign):
+    result, report = walks[name]
+    assert report["success"], report["problems"]
+    assert result.exit_code == EXIT_OK
+    direction = "up" if name == "up" else "left"
+    steps = report["steps"]
+    assert [s["foot"] for s in steps] == list(FOOT_ORDER[direction]) * 3
+    assert all(s["error_mm"] < PLANT_GOAL_MM for s in steps), steps
+    assert report["stance_drift_mm"] < DRIFT_GOAL_MM
+    assert report["min_magnets_holding"] >= MIN_HOLDING
+    assert sign * report["travel_m"][axis] > 0.30 - WALK_TOLERANCE
+    assert report["speed_mm_s"] >= SPEED_GOAL_MM_S
+    assert report["body_pitch_deg"] >= PITCH_GOAL_DEG
+
+
+def test_two_walks_give_the_same_figures(walks):
+    (_, first), (_, second) = walks["up"], walks["up_again"]
+    assert comparable(first) == comparable(second)
