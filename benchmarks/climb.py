@@ -1,15 +1,19 @@
 #!/usr/bin/env python3
-"""Robustness of the climb: N seeded runs of ``f2w`` and of ``f2w_all``, each from a random initial
-pose (x, y within +-1 cm, yaw within +-3 deg) with every physics parameter perturbed by up to +-5 %
-(kept inside its range; integers rounded).
+"""Robustness of the climb: N seeded runs of ``f2w``, of ``f2w_all`` and of ``wall_walk`` (0.30 m in
+each of ``--directions``, from ``start:=wall``), each from a random initial pose (floor: x, y within
++-1 cm, yaw within +-3 deg; wall: y and height within +-1 cm, turned within +-3 deg about the wall's
+normal) with every physics parameter perturbed by up to +-5 % (kept inside its range; integers
+rounded). ``w2c`` (the wall to the ceiling) is not built yet: it is counted as 0 of 0.
 
 Host: the optimizer's in-process backend (every node on one executor in this process, lockstep),
 the fastest host that gives the multi-process graph's figures; with ``--check-host`` (the default)
 the first run of each sequence also runs as processes and the two reports must agree in every
 sim-time figure, else the benchmark stops. Prints each run's figures and, last:
-``climb f2w_success A of N f2w_all_success B of N worst_plant_mm X worst_drift_mm Y``
-(X: the largest plant error of any foot that reached the wall in any run; Y: the largest stance
-drift of any run, in mm; '-' when there is none). The in-process nodes log to stderr.
+``climb f2w_success A of N f2w_all_success B of N worst_plant_mm X worst_drift_mm Y
+wall_walk_success C of N w2c_success D of N speed_mm_s V``
+(X: the largest plant error of any foot that reached the wall in any run, a walk's every step
+included; Y: the largest stance drift of any run, in mm; V: the slowest walk's mean speed, mm/s of
+sim time; '-' when there is none). The in-process nodes log to stderr.
 """
 
 from __future__ import annotations
@@ -27,8 +31,11 @@ import numpy as np
 
 from sally_node_common.discovery import force_loopback
 
-SEQUENCES = ("f2w", "f2w_all")
+SEQUENCES = ("f2w", "f2w_all", "wall_walk")
+COUNTED = (*SEQUENCES, "w2c")
+"""Every sequence the last line counts (w2c: not built yet, 0 of 0)."""
 POSE_XY, POSE_YAW_DEG, PARAM_SPREAD = 0.01, 3.0, 0.05
+WALK_DISTANCE = "0.30"
 
 
 def perturbed(rng: np.random.Generator):
@@ -43,7 +50,8 @@ def perturbed(rng: np.random.Generator):
     return PhysicsParams(**values)
 
 
-def run_once(sequence: str, seed: int, backend: str, folder: Path) -> dict:
+def run_once(sequence: str, seed: int, backend: str, folder: Path, direction: str = "up") -> dict:
+    from sally_description.wall_start import WALL_STANCE
     from sally_optimizer.evaluation import run_scenario_graph
 
     rng = np.random.default_rng(seed)
@@ -54,11 +62,14 @@ def run_once(sequence: str, seed: int, backend: str, folder: Path) -> dict:
     params_file = folder / "params.json"
     params_file.write_text(json.dumps(params.as_dict(), indent=2) + "\n")
     args = {"sequence": sequence, "pacing": "lockstep", "headless": "true", "params": str(params_file)}
+    sim = {"initial_pose": pose}
+    if sequence == "wall_walk":  # the same draws: y, height (about the wall start's) and the turn
+        pose = [pose[0], WALL_STANCE.height + pose[1], pose[2]]
+        sim = {"wall_pose": pose}
+        args.update(start="wall", direction=direction, distance=WALK_DISTANCE)
     start = time.monotonic()
     with open(folder / "graph.log", "w") as log:
-        result = run_scenario_graph(
-            backend, "f2w", args, {"sim": {"initial_pose": pose}}, folder / "run", wall_timeout=1200.0, out=log
-        )
+        result = run_scenario_graph(backend, "f2w", args, {"sim": sim}, folder / "run", wall_timeout=1200.0, out=log)
     report = dict(result.report or {})
     report["initial_pose"] = [round(v, 5) for v in pose]
     report["bench_wall_s"] = round(time.monotonic() - start, 1)
@@ -68,6 +79,7 @@ def run_once(sequence: str, seed: int, backend: str, folder: Path) -> dict:
 def figures(report: dict) -> tuple[float | None, float | None]:
     """(largest plant error of a foot that reached the wall, stance drift) in mm."""
     errors = [p["error_mm"] for p in (report.get("plants") or {}).values()]
+    errors += [s["error_mm"] for s in report.get("steps") or []]
     return (max(errors) if errors else None), report.get("stance_drift_mm")
 
 
@@ -95,45 +107,60 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=20, help="runs of each sequence (default 20)")
     parser.add_argument("--seed", type=int, default=1, help="first seed; run i uses seed + i")
-    parser.add_argument("--sequences", default=",".join(SEQUENCES), help="comma-separated (default both)")
+    parser.add_argument(
+        "--sequences", default=",".join(SEQUENCES), help=f"comma-separated of {list(SEQUENCES)} (default all)"
+    )
+    parser.add_argument(
+        "--directions", default="up,left", help="wall_walk: the walks' directions, comma-separated (default up,left)"
+    )
     parser.add_argument("--no-check-host", action="store_true", help="skip the processes-vs-in-process check")
     parser.add_argument("--keep", type=Path, help="keep the run folders here (default: a temporary folder)")
     args = parser.parse_args()
     if args.runs < 1:
         parser.error("--runs must be at least 1")
     sequences = [s for s in args.sequences.split(",") if s]
+    if "w2c" in sequences:
+        parser.error("w2c (the wall to the ceiling) is not built yet")
     unknown = sorted(set(sequences) - set(SEQUENCES))
     if unknown:
         parser.error(f"unknown sequences {unknown}; valid: {list(SEQUENCES)}")
+    from sally_sequencer.wall_walk import DIRECTIONS
+
+    directions = [d for d in args.directions.split(",") if d]
+    if not directions or set(directions) - set(DIRECTIONS):
+        parser.error(f"--directions must name some of {sorted(DIRECTIONS)}")
     force_loopback(os.environ)
     root = args.keep or Path(tempfile.mkdtemp(prefix="sally_climb_"))
-    wins = {s: 0 for s in SEQUENCES}
-    counted = {s: 0 for s in SEQUENCES}
+    wins = {s: 0 for s in COUNTED}
+    counted = {s: 0 for s in COUNTED}
     worst_plant: float | None = None
     worst_drift: float | None = None
-    for sequence in sequences:
+    speeds: list[float] = []
+    batches = [(s, d) for s in sequences for d in (directions if s == "wall_walk" else [""])]
+    for sequence, direction in batches:
+        name = f"{sequence}_{direction}" if direction else sequence
         for i in range(args.runs):
             seed = args.seed + i
-            report = run_once(sequence, seed, "inprocess", root / sequence / f"{i:02d}")
+            report = run_once(sequence, seed, "inprocess", root / name / f"{i:02d}", direction or "up")
             if i == 0 and not args.no_check_host:
-                graph = run_once(sequence, seed, "processes", root / sequence / f"{i:02d}_processes")
+                graph = run_once(sequence, seed, "processes", root / name / f"{i:02d}_processes", direction or "up")
                 differ = same_figures(report, graph)
-                print(
-                    f"host check ({sequence}, seed {seed}): "
-                    + ("same figures" if not differ else f"DIFFER in {differ}")
-                )
+                print(f"host check ({name}, seed {seed}): " + ("same figures" if not differ else f"DIFFER in {differ}"))
                 if differ:
                     print("the in-process host does not give the graph's figures; stopping", file=sys.stderr)
                     return 1
             plant, drift = figures(report)
             counted[sequence] += 1
             wins[sequence] += bool(report.get("success"))
+            if sequence == "wall_walk" and report.get("speed_mm_s") is not None:
+                speeds.append(float(report["speed_mm_s"]))
             if plant is not None:
                 worst_plant = plant if worst_plant is None else max(worst_plant, plant)
             if drift is not None:
                 worst_drift = drift if worst_drift is None else max(worst_drift, drift)
+            walked = f"speed_mm_s {fmt(report.get('speed_mm_s'))} " if sequence == "wall_walk" else ""
             print(
-                f"{sequence} run {i} seed {seed} pose {report['initial_pose']} "
+                f"{name} run {i} seed {seed} pose {report['initial_pose']} {walked}"
                 f"success {int(bool(report.get('success')))} "
                 f"plant_mm {fmt(plant)} drift_mm {fmt(drift)} pitch_deg {fmt(report.get('body_pitch_deg'))} "
                 f"sim_s {fmt(report.get('sim_time_s'))} wall_s {report['bench_wall_s']:.0f}"
@@ -144,7 +171,10 @@ def main() -> int:
     print(
         f"climb f2w_success {wins['f2w']} of {counted['f2w']} "
         f"f2w_all_success {wins['f2w_all']} of {counted['f2w_all']} "
-        f"worst_plant_mm {fmt(worst_plant)} worst_drift_mm {fmt(worst_drift)}"
+        f"worst_plant_mm {fmt(worst_plant)} worst_drift_mm {fmt(worst_drift)} "
+        f"wall_walk_success {wins['wall_walk']} of {counted['wall_walk']} "
+        f"w2c_success {wins['w2c']} of {counted['w2c']} "
+        f"speed_mm_s {fmt(min(speeds) if speeds else None)}"
     )
     return 0
 

@@ -79,10 +79,16 @@ def plot_run(record: RunRecord, report: dict, path: Path) -> Path | None:
     t = np.array([s.t for s in record.feet])
     fig, axes = plt.subplots(2, 2, figsize=(13, 8.5), constrained_layout=True)
     side, top, heights, forces = axes[0, 0], axes[0, 1], axes[1, 0], axes[1, 1]
+    steps = report.get("steps")  # a walk over the wall: the top view becomes the wall's own view
     for foot, colour in COLOURS.items():
         xyz = np.array([s.position[foot] for s in record.feet])
         side.plot(xyz[:, 0], xyz[:, 2], color=colour, label=foot)
-        top.plot(xyz[:, 0], xyz[:, 1], color=colour, label=foot)
+        if steps is None:
+            top.plot(xyz[:, 0], xyz[:, 1], color=colour, label=foot)
+        else:
+            top.plot(xyz[:, 1], xyz[:, 2], color=colour, label=foot)
+            plants = np.array([step["plant"] for step in steps if step["foot"] == foot]).reshape(-1, 3)
+            top.plot(plants[:, 1], plants[:, 2], linestyle="none", marker="x", color=colour, markersize=8)
         heights.plot(t, xyz[:, 2], color=colour, label=f"{foot} z")
         heights.plot(t, xyz[:, 0], color=colour, linestyle=":", label=f"{foot} x")
         plant = report.get("plants", {}).get(foot)
@@ -100,18 +106,25 @@ def plot_run(record: RunRecord, report: dict, path: Path) -> Path | None:
                 continue
             last, tip = pitch[i], origin[i] + 0.1 * nose[i]
             side.plot([origin[i, 0], tip[0]], [origin[i, 2], tip[2]], color="k", linewidth=0.8, alpha=0.6)
+        if steps is not None:
+            top.plot(origin[:, 1], origin[:, 2], color="k", linewidth=1.5, label="body (main_frame)")
         pitch_axis = heights.twinx()
         pitch_axis.plot(bt, pitch, color="k", linewidth=1.2, label="body pitch")
         pitch_axis.set_ylabel("body pitch (deg, black)")
     for ax in (side, top):
-        ax.axvline(0.5, color="grey", linewidth=3, alpha=0.5)  # the wall's face
+        if ax is side or steps is None:
+            ax.axvline(0.5, color="grey", linewidth=3, alpha=0.5)  # the wall's face
         ax.set_aspect("equal", adjustable="datalim")
         ax.grid(alpha=0.3)
         ax.legend(loc="best", fontsize=8)
     side.set(
         title="Side view: feet, body with its x axis (x: plant targets; grey: wall)", xlabel="x (m)", ylabel="z (m)"
     )
-    top.set(title="Foot trajectories, top view", xlabel="x (m)", ylabel="y (m)")
+    if steps is None:
+        top.set(title="Foot trajectories, top view", xlabel="x (m)", ylabel="y (m)")
+    else:
+        top.set(title="On the wall (from behind it): feet, each step's plant (x), body", xlabel="y (m)", ylabel="z (m)")
+        top.invert_xaxis()  # seen from behind the wall, through it: the robot's left on the left
     heights.set(title="Foot x (dotted) and z over time", xlabel="sim time (s)", ylabel="m")
     heights.grid(alpha=0.3)
     heights.legend(loc="upper left", fontsize=7, ncol=2)
@@ -124,7 +137,7 @@ def plot_run(record: RunRecord, report: dict, path: Path) -> Path | None:
     forces.legend(loc="best", fontsize=8)
     for ax in (heights, forces):
         for start, foot, phase in record.phases:
-            if phase in ("LIFT", "F2W_REACH"):
+            if phase in ("LIFT", "F2W_REACH", "WALL_RELEASE"):
                 ax.axvline(start, color=COLOURS.get(foot, "k"), linestyle="--", alpha=0.4)
     verdict = "success" if report.get("success") else "FAILED"
     fig.suptitle(f"Sally {report.get('sequence', '')}: {verdict}, {report.get('sim_time_s', 0):.2f} s of sim time")

@@ -17,7 +17,8 @@ import numpy as np
 
 from sally_description.pose import pose_from_hips
 from sally_node_common.stance import HELD
-from sally_sequencer.climb import MIN_PITCH_DEG
+from sally_sequencer.climb import BACK_STAGING, MIN_PITCH_DEG
+from sally_sequencer.sequences import FACE_WALL
 from sally_sequencer.verdict import feet_to_plant, held_on_wall, pitched_enough
 from sally_sequencer.wall_walk import SHIFT_TIME
 
@@ -149,6 +150,11 @@ def build_report(record: RunRecord, sequence: str, wall_time_s: float, exit_code
             "error_mm": round(error, 3),
             "magnet_on_wall": held,
         }
+        swing = [pos for _, f, phase, pos in record.targets if f == foot and phase == "BACK_SWING"]
+        if swing:  # the climb's plan designs the back feet's footholds: BACK_SWING stages in front of them
+            designed = swing[-1] + BACK_STAGING * FACE_WALL
+            plants[foot]["designed"] = [round(float(v), 6) for v in designed]
+            plants[foot]["design_error_mm"] = round(float(np.linalg.norm(end.position[foot] - designed)) * 1e3, 3)
         report[f"{foot.lower()}_plant_error_mm"] = round(error, 3)
         if error >= PLANT_LIMIT_MM:
             problems.append(f"{foot} ended {error:.2f} mm from its plant target (limit {PLANT_LIMIT_MM} mm)")
@@ -276,7 +282,7 @@ def counted_exits(exit_codes: dict[str, int | None], diverged_after_verdict: boo
 def _walk_figures(record: RunRecord, since: float, problems: list[str]) -> dict:
     """A walk's figures: every step's plant error, the fewest magnets holding at once, how far the
     body went and how fast (sim time); ``problems`` gains what misses its limit."""
-    steps = _wall_steps(record)
+    steps = _wall_steps(record, since)
     for step in steps:
         if step["error_mm"] >= PLANT_LIMIT_MM:
             problems.append(
@@ -300,6 +306,7 @@ def _walk_figures(record: RunRecord, since: float, problems: list[str]) -> dict:
     return {
         "steps": steps,
         "worst_step_plant_mm": max((s["error_mm"] for s in steps), default=None),
+        "worst_step_design_mm": max((s["design_error_mm"] for s in steps), default=None),
         "min_magnets_holding": fewest,
         "distance_m": round(distance, 4),
         "travel_m": [round(float(v), 4) for v in travel],
@@ -307,30 +314,51 @@ def _walk_figures(record: RunRecord, since: float, problems: list[str]) -> dict:
     }
 
 
-def _wall_steps(record: RunRecord) -> list[dict]:
-    """Every wall step: the foot, its count, where the sequencer put its plant (its last WALL_SEAT
-    target) and how far from it the foot stood when its hold began (the first foot state back in
-    stance after the seat)."""
+def _wall_steps(record: RunRecord, since: float) -> list[dict]:
+    """Every wall step: the foot, its count, its plant (where the sequencer put it: the foot where
+    the step began plus the step, its last WALL_SEAT target) and its designed foothold (where the
+    plan puts it: the foot where the walk began plus every step so far), and how far the foot stood
+    from each when its hold began (the first foot state back in stance after the seat)."""
     steps: list[dict] = []
-    count: dict[str, int] = {}
-    seats = [(t, foot, pos) for t, foot, phase, pos in record.targets if phase == "WALL_SEAT"]
-    ends: dict[tuple[str, int], tuple[float, np.ndarray]] = {}
-    for t, foot, pos in seats:  # one step's seat targets run without another foot's in between
-        if steps and steps[-1]["foot"] == foot and t - ends[(foot, steps[-1]["step"])][0] < 0.1:
-            ends[(foot, steps[-1]["step"])] = (t, pos)
+    previous: tuple[float, str, str] | None = None
+    for t, foot, phase, pos in record.targets:
+        if not phase.startswith("WALL_"):
+            previous = None
             continue
-        count[foot] = count.get(foot, 0) + 1
-        steps.append({"foot": foot, "step": count[foot]})
-        ends[(foot, count[foot])] = (t, pos)
+        if phase == "WALL_RELEASE" and (previous is None or previous[1] != foot or previous[2] != "WALL_RELEASE"):
+            steps.append({"foot": foot, "began": t})
+        if steps and steps[-1]["foot"] == foot and phase == "WALL_SEAT":
+            steps[-1]["seat"] = (t, pos)
+        previous = (t, foot, phase)
+    first = next(s for s in record.feet if s.t >= since)
+    designed = {foot: first.position[foot].copy() for foot in first.position}
+    count: dict[str, int] = {}
+    out = []
     for step in steps:
-        t, plant = ends[(step["foot"], step["step"])]
-        held = next((s for s in record.feet if s.t > t and s.mode.get(step["foot"]) in HELD), None)
-        step["plant"] = [round(float(v), 6) for v in plant]
-        step["at_s"] = round(held.t, 4) if held is not None else None
-        step["error_mm"] = (
-            round(float(np.linalg.norm(held.position[step["foot"]] - plant)) * 1e3, 3) if held is not None else math.inf
+        foot = step["foot"]
+        count[foot] = count.get(foot, 0) + 1
+        if "seat" not in step:
+            continue  # the run ended before this step seated: no plant to judge
+        t, plant = step["seat"]
+        read = [s for s in record.feet if s.t < step["began"]]  # the reading the step began from
+        if read:
+            designed[foot] = designed[foot] + (plant - read[-1].position[foot])
+        held = next((s for s in record.feet if s.t > t and s.mode.get(foot) in HELD), None)
+        where = held.position[foot] if held is not None else None
+        out.append(
+            {
+                "foot": foot,
+                "step": count[foot],
+                "plant": [round(float(v), 6) for v in plant],
+                "designed": [round(float(v), 6) for v in designed[foot]],
+                "at_s": round(held.t, 4) if held is not None else None,
+                "error_mm": round(float(np.linalg.norm(where - plant)) * 1e3, 3) if where is not None else math.inf,
+                "design_error_mm": (
+                    round(float(np.linalg.norm(where - designed[foot])) * 1e3, 3) if where is not None else math.inf
+                ),
+            }
         )
-    return steps
+    return out
 
 
 def _sequence_start(record: RunRecord) -> float:
@@ -423,12 +451,16 @@ def summary(report: dict) -> str:
             f"  {row['foot']:>2} {row['phase']:<12} from {row['start_s']:7.3f} s for {row['duration_s']:6.3f} s"
         )
     for foot, plant in report.get("plants", {}).items():
+        designed = f" ({plant['design_error_mm']:.2f} mm from the plan's foothold)" if "designed" in plant else ""
         lines.append(
-            f"  {foot} plant error {plant['error_mm']:.2f} mm, magnet "
+            f"  {foot} plant error {plant['error_mm']:.2f} mm{designed}, magnet "
             f"{'on the wall' if plant['magnet_on_wall'] else 'NOT holding'}"
         )
     for step in report.get("steps", []):
-        lines.append(f"  {step['foot']} step {step['step']} plant error {step['error_mm']:.2f} mm")
+        lines.append(
+            f"  {step['foot']} step {step['step']} plant error {step['error_mm']:.2f} mm "
+            f"({step['design_error_mm']:.2f} mm from the plan's foothold)"
+        )
     if "distance_m" in report:
         lines.append(
             f"  walked {report['distance_m'] * 1e3:.1f} mm at {report['speed_mm_s']} mm/s of sim time, "

@@ -12,7 +12,7 @@ from .bake import DEFAULT_BAKE, Bake, apply_bake
 from .constants import FLOOR_Z, FOOT_STANDOFF, LEGS, ROOT_BODY, ee_site
 from .errors import DescriptionError
 from .params import DEFAULT_PARAMS, PhysicsParams, apply_params
-from .wall_start import add_wall_start
+from .wall_start import WALL_STANCE, WallStance, add_wall_start
 
 STARTS = ("floor", "wall")
 """Where the robot starts: standing on the floor, or on the wall with every foot planted."""
@@ -42,12 +42,13 @@ def build_spec(
     path: str | Path | None = None,
     spawn: tuple[float, float, float] = (0.0, 0.0, 0.0),
     start: str = "floor",
+    wall: WallStance = WALL_STANCE,
 ) -> mujoco.MjSpec:
     """The spec of the baked, parameterised robot, its feet just above the floor.
 
     ``spawn`` = (x m, y m, yaw deg) of main_frame on the floor. ``start``: ``floor`` (the robot
     starts as built, standing on the floor at ``spawn``) or ``wall`` (the spec also gets the
-    keyframe :data:`.wall_start.START_KEY`: on the wall, every foot planted, :data:`.wall_start.WALL_STANCE`;
+    keyframe :data:`.wall_start.START_KEY`: on the wall, every foot planted, as ``wall`` says;
     ``spawn`` must then be left at zero).
     """
     if start not in STARTS:
@@ -60,7 +61,7 @@ def build_spec(
     _place_on_floor(spec)
     _spawn(spec, spawn)
     if start == "wall":
-        add_wall_start(spec)
+        add_wall_start(spec, wall)
     return spec
 
 
@@ -70,9 +71,10 @@ def build_model(
     path: str | Path | None = None,
     spawn: tuple[float, float, float] = (0.0, 0.0, 0.0),
     start: str = "floor",
+    wall: WallStance = WALL_STANCE,
 ) -> mujoco.MjModel:
     """Compile :func:`build_spec`. Nothing is written to disk."""
-    return build_spec(bake, params, path, spawn, start).compile()
+    return build_spec(bake, params, path, spawn, start, wall).compile()
 
 
 def _spawn(spec: mujoco.MjSpec, spawn: tuple[float, float, float]) -> None:

@@ -36,28 +36,41 @@ START_KEY = "start"
 @dataclass(frozen=True)
 class WallStance:
     """Where the body and the feet stand on the wall (m): main_frame ``distance`` from the wall face,
-    ``height`` above the floor and at world ``y``; each foot ``reach`` above (front) or below (back)
-    main_frame and ``side`` beside it (left feet at +y)."""
+    ``height`` above the floor and at world ``y``, turned ``turn_deg`` about the wall's normal
+    (positive: its nose toward +y); each foot ``reach`` ahead of (front) or behind (back) main_frame
+    and ``side`` beside it (left feet toward +y), in the body's own directions on the wall."""
 
     distance: float = 0.35
     height: float = 0.40
     y: float = 0.0
     reach: float = 0.24
     side: float = 0.16
+    turn_deg: float = 0.0
 
     def __post_init__(self) -> None:
         """Refuse numbers that are not finite or put a foot off the body's side of the wall."""
-        values = (self.distance, self.height, self.y, self.reach, self.side)
+        values = (self.distance, self.height, self.y, self.reach, self.side, self.turn_deg)
         if not all(math.isfinite(v) for v in values):
             raise DescriptionError(f"wall stance must be finite, got {self}")
         if self.distance <= 0 or self.height <= 0 or self.reach <= 0 or self.side <= 0:
             raise DescriptionError(f"wall stance distance, height, reach and side must be positive, got {self}")
+        if abs(self.turn_deg) > MAX_TURN_DEG:
+            raise DescriptionError(f"wall stance turn must be within +-{MAX_TURN_DEG:g} deg, got {self.turn_deg}")
+
+    @property
+    def _turn(self) -> np.ndarray:
+        """The turn about the wall's normal, as a quaternion (world)."""
+        quat = np.zeros(4)
+        mujoco.mju_axisAngle2Quat(quat, np.array([-1.0, 0.0, 0.0]), math.radians(self.turn_deg))
+        return quat
 
     @property
     def body(self) -> Pose:
         """main_frame's world pose."""
         pose = CornerPose(self.distance, self.height, 90.0).pose
-        return Pose(pose.position + [0.0, self.y, 0.0], pose.quat)
+        quat = np.zeros(4)
+        mujoco.mju_mulQuat(quat, self._turn, pose.quat)
+        return Pose(pose.position + [0.0, self.y, 0.0], quat)
 
     def foot(self, leg: str) -> np.ndarray:
         """Where ``leg``'s EE site stands (world, m): on the wall, ``FOOT_STANDOFF`` off its face."""
@@ -65,8 +78,13 @@ class WallStance:
             raise DescriptionError(f"unknown leg {leg!r}; valid: {list(LEGS)}")
         up = self.reach if leg.startswith("F") else -self.reach
         left = self.side if leg.endswith("L") else -self.side
-        return np.array([WALL_X - FOOT_STANDOFF, self.y + left, self.height + up])
+        offset = np.zeros(3)
+        mujoco.mju_rotVecQuat(offset, np.array([0.0, left, up]), self._turn)
+        return np.array([WALL_X - FOOT_STANDOFF, self.y + offset[1], self.height + offset[2]])
 
+
+MAX_TURN_DEG = 10.0
+"""The most a wall stance may be turned about the wall's normal (deg; perturbed starts use 3)."""
 
 WALL_STANCE = WallStance()
 """The wall start's stance (``start:=wall``)."""

@@ -32,6 +32,18 @@ def test_the_wall_start_stands_every_foot_flat_on_the_wall_where_the_stance_says
     assert build_model().nkey == 0  # the floor start has no keyframe: the sim starts it at qpos0
 
 
+def test_a_turned_and_moved_stance_turns_the_feet_with_the_body():
+    stance = WallStance(y=0.01, height=0.39, turn_deg=3.0)
+    model = build_model(start="wall", wall=stance)
+    data = started(model)
+    for leg in LEGS:  # each foot where the stance says, and where the body's own frame puts it
+        assert data.site_xpos[model.site(ee_site(leg)).id] == pytest.approx(stance.foot(leg), abs=1e-3), leg
+    nose = stance.body.rotation[:, 0]  # main_frame's x axis: up the wall, turned toward +y
+    assert nose == pytest.approx([0.0, np.sin(np.radians(3.0)), np.cos(np.radians(3.0))], abs=1e-9)
+    fl, bl = stance.foot("FL"), stance.foot("BL")
+    assert (fl - bl) / np.linalg.norm(fl - bl) == pytest.approx(nose, abs=1e-9)  # a front foot ahead of its back foot
+
+
 def test_the_floor_feet_stand_on_the_floor():
     model = build_model()
     data = mujoco.MjData(model)
@@ -51,6 +63,7 @@ def test_a_stance_a_leg_cannot_plant_is_refused_naming_the_leg():
         (lambda: build_spec(start="wall", spawn=(0.1, 0.0, 0.0)), "spawn"),
         (lambda: WallStance(height=float("nan")), "finite"),
         (lambda: WallStance(reach=-0.1), "positive"),
+        (lambda: WallStance(turn_deg=15.0), "turn must be within"),
     ],
 )
 def test_bad_starts_are_refused(make, match):

@@ -70,7 +70,7 @@ from .sim_clock import PublishSchedule, SimClock
 from .sim_control import Outcome, State, StepRun, reset_plan, transition
 from .sim_interfaces import SimulationInterfaces
 from .sim_loop import LoopSettings, SimLoop
-from .sim_parameters import TABLE, steps_per
+from .sim_parameters import TABLE, steps_per, wall_stance
 from .simulator import Simulator
 from .stamped_commands import StampedCommands
 from .viewer_bridge import ViewerBridge, display_available
@@ -93,7 +93,12 @@ class SimNode(Node):
         p = self._p
         try:
             params = PhysicsParams.from_file(p("params_file")) if p("params_file") else PhysicsParams()
-            model = build_model(params=params, spawn=tuple(float(v) for v in p("initial_pose")), start=p("start"))
+            model = build_model(
+                params=params,
+                spawn=tuple(float(v) for v in p("initial_pose")),
+                start=p("start"),
+                wall=wall_stance(p("start"), [float(v) for v in p("wall_pose")]),
+            )
             self.sim = Simulator(model, params=params, magnets_on={leg: leg in (p("magnets_on") or ()) for leg in LEGS})
         except (DescriptionError, SimulationError) as exc:
             raise StartupError(str(exc)) from None

@@ -306,6 +306,12 @@ def test_pause_step_and_reset(graph, probe):
         ({"effort_timeout": 0.0}, "effort_timeout = 0.0 must be > 0 s"),  # in its range, but the bound is open
         ({"magnets_on": ["FL", "XX"]}, "names unknown feet ['XX']"),
         ({"params_file": "/nonexistent/best_params.json"}, "cannot read physics parameter file"),
+        (
+            {"wall_pose": [0.0, 0.45, 0.0]},
+            "wall_pose [0.0, 0.45, 0.0] places a wall start; this sim starts on the floor",
+        ),
+        ({"start": "wall", "wall_pose": [0.0, 0.9, 0.0]}, "must keep every foot on the wall plate"),
+        ({"start": "wall", "initial_pose": [0.1, 0.0, 0.0]}, "a wall start stands where its wall stance says"),
     ],
 )
 def test_bad_parameters_at_start_exit_with_the_reason(graph, parameters, message):
