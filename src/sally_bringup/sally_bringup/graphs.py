@@ -324,7 +324,7 @@ def graph(name: str, arguments: Mapping[str, str] | None = None) -> list[NodeSpe
     if values["controller"] == "pid":
         # in lockstep the controller holds the IK's states back until their targets come, so the
         # run does not depend on which message wins a race (the pull-off graph has no IK: the
-        # controller holds the baked pose)
+        # controller holds the pose the run starts in)
         controller: dict[str, object] = {"target_period": IK_PERIOD} if synchronous and not (pulloff or hold) else {}
         nodes.append(
             NodeSpec(

@@ -134,7 +134,7 @@ def test_pulloff_graph_has_the_rig_and_no_ik(tmp_path):
     nodes = {n.name: n for n in graph("pulloff", {"pacing": "lockstep", "params": str(params), "pull_rate": "80"})}
     assert list(nodes) == ["sim", "controller", "pulloff"]
     assert nodes["sim"].parameters["magnets_on"] == [] and nodes["sim"].parameters["params_file"] == str(params)
-    assert nodes["controller"].parameters == {}  # no IK targets to wait for: it holds the baked pose
+    assert nodes["controller"].parameters == {}  # no IK targets to wait for: it holds the start pose
     assert nodes["pulloff"].parameters["rate"] == 80.0 and nodes["pulloff"].required
 
 

@@ -61,6 +61,9 @@ class JointController:
         self.target_velocity: np.ndarray | None = None
         self.targets_received = 0
         self.clamped_total = 0
+        self._hold_start = True
+        """No target yet in this run: the first state's pose becomes the target (where the run
+        starts: the baked pose, q = 0, on the floor; the wall start on the wall)."""
         self._last_stamp: int | None = None
         self._last_efforts = np.zeros(len(names))
 
@@ -109,6 +112,7 @@ class JointController:
 
     def apply_targets(self, targets: Targets) -> TargetReport:
         """Take the named joints' new targets (positions clamped into their limits); which were clamped."""
+        self._hold_start = False
         target = self.target.copy()
         target[targets.indices] = targets.positions
         self.target = target
@@ -155,6 +159,8 @@ class JointController:
             raise ControllerError(
                 f"joint state stamped {stamp_ns} ns arrived after one stamped {self._last_stamp} ns", OUT_OF_ORDER
             )
+        if self._hold_start and self._last_stamp is None:
+            self.target = np.clip(q, self.lower, self.upper)
         dt = 0.0 if self._last_stamp is None else (stamp_ns - self._last_stamp) * 1e-9
         self._last_stamp = stamp_ns
         efforts = self.pid.update(self.target, q, qdot, dt, self.target_velocity)
@@ -165,9 +171,11 @@ class JointController:
         return efforts
 
     def reset(self) -> None:
-        """As constructed (a new run): no integral, no last state, targets back at the baked pose."""
+        """As constructed (a new run): no integral, no last state, no target (the run's first state
+        is held until one comes)."""
         self.pid.reset()
         self._last_stamp = None
+        self._hold_start = True
         self.target = np.zeros(len(self.names))
         self.target_velocity = None
         self._last_efforts = np.zeros(len(self.names))

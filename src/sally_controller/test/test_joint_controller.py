@@ -71,3 +71,19 @@ def test_states_missing_joints_or_not_finite(ctl):
         ctl.update(1, ["a", "b"], [0.0, 0.0], [0.0, 0.0])
     with pytest.raises(ControllerError, match="non-finite"):
         ctl.update(2, NAMES, [0.0, np.nan, 0.0], [0.0] * 3)
+
+
+def test_until_a_target_comes_the_first_state_of_a_run_is_held(ctl):
+    ctl.update(0, NAMES, [0.3, -0.2, 2.0], [0.0] * 3)  # where the run starts (c beyond its limit: clamped)
+    assert ctl.target.tolist() == [0.3, -0.2, 1.0]
+    u = ctl.update(1_000_000, NAMES, [0.2, -0.2, 1.0], [0.0] * 3)  # it sagged: pushed back to the start
+    assert u.tolist() == pytest.approx([1.0, 0.0, 0.0])
+    ctl.set_targets(["a"], [0.5])  # a target: followed from now on, the others kept
+    assert ctl.target.tolist() == [0.5, -0.2, 1.0]
+    ctl.reset()  # a new run: its own first state is held again
+    ctl.update(0, NAMES, [0.1, 0.1, 0.1], [0.0] * 3)
+    assert ctl.target.tolist() == [0.1, 0.1, 0.1]
+    ctl.reset()
+    ctl.set_targets(NAMES, [0.0, 0.0, 0.0])  # a target before the first state: it is kept
+    ctl.update(0, NAMES, [0.1, 0.1, 0.1], [0.0] * 3)
+    assert ctl.target.tolist() == [0.0, 0.0, 0.0]

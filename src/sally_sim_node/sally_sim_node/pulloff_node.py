@@ -5,7 +5,7 @@ switch (``/sally/magnet_cmd``) and the pull ramp (``/sally_sim/external_force``)
 reads both; then follows ``/sally/magnets`` through :class:`PullOffRig` and publishes the verdict
 on ``/sally/pulloff_result`` (latched) and exits 0. Exits 1 if ``duration`` of sim time passes
 without a verdict. The sim of this graph starts with no magnet on and the controller holds the
-baked pose throughout (its targets default to it).
+baked pose throughout (until a target comes, it holds the run's first state: the baked pose).
 """
 
 from __future__ import annotations

@@ -130,6 +130,22 @@ def start_sim_and_controller(graph, mode: str) -> None:
         graph.start("graph", "sally_composed", argv=["hold", "pacing:=lockstep", "start_paused:=true"])
 
 
+def test_a_sim_started_on_the_wall_hangs_there_under_the_controller(graph, probe):
+    """``sally_composed hold start:=wall``: the controller holds the pose the run starts in (not the
+    baked pose, which would fling the legs off the wall), every magnet holding."""
+    from sally_description.wall_start import WALL_STANCE
+
+    graph.start("graph", "sally_composed", argv=["hold", "start:=wall", "pacing:=lockstep", "start_paused:=true"])
+    client = StandardClient(probe)
+    client.warm(GetSimulationState, "get_simulation_state", GetSimulationState.Request())
+    start = position(client.entity("sally").state)
+    assert start == pytest.approx(WALL_STANCE.body.position, abs=1e-6)
+    result, _ = client.simulate(2000)  # 1 s of sim time
+    assert result.result == OK, result.error_message
+    moved = np.linalg.norm(position(client.entity("sally").state) - start)
+    assert moved < 0.002, f"the body moved {moved * 1e3:.1f} mm on the wall"
+
+
 @pytest.mark.parametrize("mode", ["processes", "composed"])
 def test_a_standard_client_pauses_steps_moves_resets_and_plays_the_sim(graph, probe, mode):
     start_sim_and_controller(graph, mode)
