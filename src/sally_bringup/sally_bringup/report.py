@@ -20,7 +20,7 @@ from sally_node_common.stance import HELD
 from sally_sequencer.climb import BACK_STAGING, MIN_PITCH_DEG
 from sally_sequencer.sequences import FACE_WALL
 from sally_sequencer.verdict import feet_to_plant, held_on_wall, pitched_enough
-from sally_sequencer.wall_walk import SHIFT_TIME
+from sally_sequencer.wall_walk import SHIFT_TIME, WallWalk
 
 PLANT_LIMIT_MM = 5.0
 DRIFT_LIMIT_MM = 3.0
@@ -113,8 +113,15 @@ class RunRecord:
         return f"{' and '.join(behind)}, verdict at {end:.3f} s" if behind else ""
 
 
-def build_report(record: RunRecord, sequence: str, wall_time_s: float, exit_codes: dict[str, int | None]) -> dict:
-    """The report of a run of ``sequence``: plants, drift, verdict and the problems found, as a JSON-able dict."""
+def build_report(
+    record: RunRecord,
+    sequence: str,
+    wall_time_s: float,
+    exit_codes: dict[str, int | None],
+    walk: WallWalk | None = None,
+) -> dict:
+    """The report of a run of ``sequence``: plants, drift, verdict and the problems found, as a
+    JSON-able dict. ``walk``: a wall walk's plan (its designed footholds are judged against it)."""
     problems: list[str] = []
     result = record.result or {}
     if "t" in result:  # judged at the verdict: how many steps ran after it, until the graph stopped, is the OS's
@@ -162,7 +169,7 @@ def build_report(record: RunRecord, sequence: str, wall_time_s: float, exit_code
             problems.append(f"{foot} is not held on the wall by its magnet")
     if sequence in WALKS:
         plants = {}
-        report.update(_walk_figures(record, base.t, problems))
+        report.update(_walk_figures(record, base.t, problems, walk))
     for foot in feet_to_plant(sequence):
         if foot not in plants and sequence not in WALKS:
             problems.append(f"{foot} never reached F2W_REACH")
@@ -200,6 +207,8 @@ def build_report(record: RunRecord, sequence: str, wall_time_s: float, exit_code
         problems.append("stance contact lost: " + ", ".join(f"{f} at {t:.3f} s" for f, t in lost.items()))
     if result.get("failed", True):
         problems.append(f"the sequencer reported: {result.get('message', 'no final status')}")
+    if walk is not None:
+        report["walk"] = {"direction": walk.direction, "distance": walk.distance}
     report["sim_time_s"] = round(float(result.get("t", end.t)), 4)
     report["phases"] = _phase_table(record)
     report["plants"] = plants
@@ -279,28 +288,27 @@ def counted_exits(exit_codes: dict[str, int | None], diverged_after_verdict: boo
     }
 
 
-def _walk_figures(record: RunRecord, since: float, problems: list[str]) -> dict:
+def _walk_figures(record: RunRecord, since: float, problems: list[str], walk: WallWalk | None) -> dict:
     """A walk's figures: every step's plant error, the fewest magnets holding at once, how far the
     body went and how fast (sim time); ``problems`` gains what misses its limit."""
-    steps = _wall_steps(record, since)
+    holding = [  # a magnet on and against a plate (a climb's floor feet hold too)
+        (sum(bool(s.enabled[f] and s.in_contact[f]) for f in s.enabled), s.t) for s in record.magnets if s.t >= since
+    ]
+    fewest, fewest_at = min(holding) if holding else (0, since)
+    if fewest < MIN_HOLDING:
+        problems.append(f"only {fewest} magnets held at {fewest_at:.3f} s (at least {MIN_HOLDING})")
+    shifts = [t for t, _, phase in record.phases if phase == "WALL_SHIFT"]
+    walk_start = shifts[0] if shifts else since  # a walk from the floor climbs first
+    steps = _wall_steps(record, walk_start, walk)
     for step in steps:
         if step["error_mm"] >= PLANT_LIMIT_MM:
             problems.append(
                 f"{step['foot']} step {step['step']} landed {step['error_mm']:.2f} mm from its plant "
                 f"(limit {PLANT_LIMIT_MM} mm)"
             )
-    holding = [
-        (sum(held_on_wall(s.enabled[f], s.surface[f], s.in_contact[f]) for f in s.enabled), s.t)
-        for s in record.magnets
-        if s.t >= since
-    ]
-    fewest, fewest_at = min(holding) if holding else (0, since)
-    if fewest < MIN_HOLDING:
-        problems.append(f"only {fewest} magnets held the wall at {fewest_at:.3f} s (at least {MIN_HOLDING})")
-    first = next(s for s in record.feet if s.t >= since)
+    first = next(s for s in record.feet if s.t >= walk_start)
     last = record.feet[-1]
     travel = pose_from_hips(last.hips).position - pose_from_hips(first.hips).position if first.hips else np.zeros(3)
-    shifts = [t for t, _, phase in record.phases if phase == "WALL_SHIFT"]
     walked = (shifts[-1] + SHIFT_TIME - shifts[0]) if shifts else 0.0  # from the first shift to the last one's end
     distance = float(np.linalg.norm(travel))
     return {
@@ -314,11 +322,11 @@ def _walk_figures(record: RunRecord, since: float, problems: list[str]) -> dict:
     }
 
 
-def _wall_steps(record: RunRecord, since: float) -> list[dict]:
-    """Every wall step: the foot, its count, its plant (where the sequencer put it: the foot where
-    the step began plus the step, its last WALL_SEAT target) and its designed foothold (where the
-    plan puts it: the foot where the walk began plus every step so far), and how far the foot stood
-    from each when its hold began (the first foot state back in stance after the seat)."""
+def _wall_steps(record: RunRecord, since: float, walk: WallWalk | None) -> list[dict]:
+    """Every wall step: the foot, its count, its plant (where the sequencer put it, its last
+    WALL_SEAT target) and its designed foothold (where ``walk``'s plan puts it: the foot where the
+    walk began, at ``since``, plus every step of it so far; without the plan, its plant), and how far
+    the foot stood from each when its hold began (the first foot state back in stance after the seat)."""
     steps: list[dict] = []
     previous: tuple[float, str, str] | None = None
     for t, foot, phase, pos in record.targets:
@@ -332,6 +340,7 @@ def _wall_steps(record: RunRecord, since: float) -> list[dict]:
         previous = (t, foot, phase)
     first = next(s for s in record.feet if s.t >= since)
     designed = {foot: first.position[foot].copy() for foot in first.position}
+    lengths = walk.steps() if walk is not None else []  # a foot's k-th step is in the walk's cycle k
     count: dict[str, int] = {}
     out = []
     for step in steps:
@@ -340,9 +349,11 @@ def _wall_steps(record: RunRecord, since: float) -> list[dict]:
         if "seat" not in step:
             continue  # the run ended before this step seated: no plant to judge
         t, plant = step["seat"]
-        read = [s for s in record.feet if s.t < step["began"]]  # the reading the step began from
-        if read:
-            designed[foot] = designed[foot] + (plant - read[-1].position[foot])
+        if walk is None:
+            designed[foot] = plant.copy()
+        else:
+            length = lengths[count[foot] - 1] if count[foot] <= len(lengths) else math.nan
+            designed[foot] = designed[foot] + length * walk.unit
         held = next((s for s in record.feet if s.t > t and s.mode.get(foot) in HELD), None)
         where = held.position[foot] if held is not None else None
         out.append(

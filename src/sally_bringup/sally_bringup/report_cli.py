@@ -25,6 +25,8 @@ def main(argv: list[str] | None = None) -> int:
     if not mcap.is_file():
         print(f"sally-report: no recording at {mcap} (runs with record:=false have none)", file=sys.stderr)
         return 2
+    from sally_sequencer.wall_walk import WallWalk
+
     from .plot import plot_leg_forces, plot_run
     from .recording import record_from_mcap
     from .report import build_pulloff_report, build_report, summary, write_report
@@ -40,7 +42,9 @@ def main(argv: list[str] | None = None) -> int:
     if live.get("graph") == "pulloff":
         report = build_pulloff_report(record, wall, codes)
     else:
-        report = build_report(record, live.get("sequence", "f2w"), wall, codes)
+        walk = live.get("walk")
+        plan = WallWalk(walk["direction"], walk["distance"]) if walk else None
+        report = build_report(record, live.get("sequence", "f2w"), wall, codes, plan)
     out = args.out or mcap.parent / "from_mcap"
     out.mkdir(parents=True, exist_ok=True)
     path = write_report(report, out)

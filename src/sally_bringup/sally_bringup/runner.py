@@ -23,7 +23,7 @@ from typing import IO
 
 from .config_files import check_params_files, defaults_file
 from .environment import graph_environment, lease_domain
-from .graphs import GRAPHS, GraphError, NodeSpec, graph, resolve
+from .graphs import GRAPHS, GraphError, NodeSpec, graph, resolve, wall_walk
 from .node_backends import NodeBackend, ProcessBackend
 from .processes import wait_until
 from .record_file import RECORD_FILE, read_record
@@ -192,7 +192,7 @@ class GraphRun:
         if self.name == "pulloff":
             report = build_pulloff_report(record, wall, codes)
         else:
-            report = build_report(record, self.arguments["sequence"], wall, codes)
+            report = build_report(record, self.arguments["sequence"], wall, codes, wall_walk(self.arguments))
         if failure is not None and not report.get("diverged"):
             report["success"] = False
             report["problems"].insert(0, failure)

@@ -75,7 +75,8 @@ def test_hardware_swap_in_drops_the_sim_and_the_controller():
         (
             "f2w",
             {"sequence": "wall_walk", "start": "wall", "direction": "down"},
-            r"walking 0.3 m down takes BL's magnet off the wall's steel; from here at most 0.129 m",
+            r"wall_walk from start:=wall: walking 0.3 m down takes BL's magnet off the wall's steel; "
+            r"from here at most 0.129 m",
         ),
     ],
 )

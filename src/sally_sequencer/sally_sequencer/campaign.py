@@ -35,7 +35,7 @@ from .phase import PhaseContext
 from .phase_state import required
 from .runner import RunnerStatus, SequenceRunner
 from .sequences import ORIENT_TIME
-from .wall_walk import WallWalk, walk_phases
+from .wall_walk import WallWalk, wall_shift, wall_step
 
 FEET = LEGS
 BODY = "BODY"
@@ -135,6 +135,12 @@ class Campaign:
         self.stages = tuple((who, name) for who, name, _ in plan)
         self._moves = [move for _, _, move in plan]
         """Each walk stage's move (world, m); None for the stages of other campaigns."""
+        self.walk_from: np.ndarray | None = None
+        """main_frame's position (world, m) when the walk itself began."""
+        self.footholds: dict[str, np.ndarray] = {}
+        """The walk's designed footholds (world, m): each foot where the walk began plus its steps so
+        far. A step aims at its foot's next one (in the wall's plane), not at where the foot landed
+        plus a step, so that the small landing errors do not add up over a walk."""
         self.start_time, self.dwell, self.hold = float(start_time), float(dwell), float(hold)
         self.stage = -1
         self.stance = {foot: FLOOR for foot in FEET}
@@ -326,7 +332,17 @@ class Campaign:
         if foot != BODY:
             self._set_stance({foot: SWING})
         move = self._moves[index]
-        phases = make_sequence(name) if move is None else walk_phases(name, move)
+        if move is None:
+            phases = make_sequence(name)
+        else:
+            if self.walk_from is None:
+                self.walk_from = self.body().position.copy()
+                self.footholds = {f: self._reading(f).position.copy() for f in FEET}
+            if foot == BODY:
+                phases = wall_shift(move)
+            else:
+                self.footholds[foot] = self.footholds[foot] + move
+                phases = wall_step(to=self.footholds[foot])
         self.runner = SequenceRunner(phases, ctx, t)
         self._log_phase(self.runner.phase.name, t)
 

@@ -139,8 +139,6 @@ class SequencerNode(Node):
         self._body_pitch: float | None = None
         self._body_at: np.ndarray | None = None
         """main_frame's position (world, m) from the hips of the latest foot states."""
-        self._body_start: np.ndarray | None = None
-        """... and where it stood when the campaign started (a walk is judged by how far it went)."""
         """main_frame's pitch (deg) from the hips of the latest foot states."""
         self._next_telemetry = 0
         self._magnets: dict[str, tuple[bool, str, bool]] = {}
@@ -311,7 +309,6 @@ class SequencerNode(Node):
         t = self._campaign_ns * 1e-9
         if not self.campaign.runner and t >= self.campaign.start_time:
             self._baselines = {foot: r.position.copy() for foot, r in readings.items()}
-            self._body_start = body.position
         tick = self.campaign.step(t, readings)
         for event in tick.events:
             self.get_logger().info(event)
@@ -389,8 +386,9 @@ class SequencerNode(Node):
         if self.campaign.moves_body and not pitched_enough(self._body_pitch):
             problems.append(f"the body is pitched {self._body_pitch or 0.0:.1f} deg, not at least {MIN_PITCH_DEG:g}")
         walk = self.campaign.walk
-        if walk is not None and self.campaign.done and self._body_start is not None and self._body_at is not None:
-            went = float((self._body_at - self._body_start) @ walk.unit)
+        start = self.campaign.walk_from
+        if walk is not None and self.campaign.done and start is not None and self._body_at is not None:
+            went = float((self._body_at - start) @ walk.unit)
             if went < walk.distance - WALK_TOLERANCE:
                 problems.append(
                     f"the body went {went * 1e3:.1f} mm {walk.direction}, not {walk.distance * 1e3:.0f} mm "

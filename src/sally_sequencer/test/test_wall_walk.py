@@ -108,6 +108,13 @@ def test_a_walk_from_the_floor_fails_naming_the_start_it_needs():
     assert campaign.failed and "start:=wall" in campaign.message
 
 
+def test_a_walk_with_only_some_feet_on_the_wall_fails_naming_them():
+    feet = {leg: WALL_STANCE.foot(leg) for leg in LEGS}
+    campaign = Campaign("wall_walk", planted={"FL": feet["FL"], "FR": feet["FR"]}, walk=WallWalk("up", 0.30))
+    campaign.step(0.5, {f: FootReading(feet[f], hips(WALL_STANCE.body)[f]) for f in LEGS})
+    assert campaign.failed and "every foot planted on the wall (start:=wall); planted: ['FL', 'FR']" in campaign.message
+
+
 def test_a_walk_that_would_take_a_magnet_off_the_steel_fails_before_a_foot_moves():
     campaign, ticks, _, _ = walk("up", 0.40, until=1.0)
     assert campaign.failed and "takes FL's magnet off the wall's steel; from here at most 0.329 m" in campaign.message
