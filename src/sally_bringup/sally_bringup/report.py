@@ -474,7 +474,7 @@ def summary(report: dict) -> str:
         )
     if "distance_m" in report:
         lines.append(
-            f"  walked {report['distance_m'] * 1e3:.1f} mm at {report['speed_mm_s']} mm/s of sim time, "
+            f"  walked {report['distance_m'] * 1e3:.1f} mm at {report['speed_mm_s'] or 0.0:.2f} mm/s of sim time, "
             f"at least {report['min_magnets_holding']} magnets holding"
         )
     for foot, d in report.get("stance_drift", {}).items():

@@ -9,12 +9,11 @@ recording, to keep CI short; the two climbs go side by side, each on its own dom
 figures do not depend on how the machine shares its time).
 """
 
-import json
-
 import pytest
 
 from sally_bringup.report import DRIFT_GOAL_MM, PITCH_GOAL_DEG, PLANT_GOAL_MM, comparable
-from sally_bringup.runner import EXIT_OK, run_graph
+from sally_bringup.runner import EXIT_OK
+from sally_testing.reported_run import reported_run
 from sally_testing.side_by_side import side_by_side
 
 pytestmark = [pytest.mark.graph, pytest.mark.timeout(900)]
@@ -22,10 +21,7 @@ pytestmark = [pytest.mark.graph, pytest.mark.timeout(900)]
 
 def run_climb(tmp, domain_id, name):
     arguments = {"sequence": "f2w_all", "pacing": "lockstep", "record": "false"}
-    result = run_graph("f2w", arguments, run_dir=tmp / name, domain_id=domain_id, out=None, wall_timeout=600)
-    report = json.loads((tmp / name / "report.json").read_text())
-    print(json.dumps({k: v for k, v in report.items() if k != "phases"}, indent=1))  # shown when it fails
-    return result, report
+    return reported_run("f2w", arguments, tmp / name, domain_id, wall_timeout=600)
 
 
 @pytest.fixture(scope="module")

@@ -9,13 +9,12 @@ time or more. The two walks up give the same figures (every figure but the wall-
 Composed and without the recording, to keep CI short.
 """
 
-import json
-
 import pytest
 
 from sally_bringup.report import DRIFT_GOAL_MM, MIN_HOLDING, PITCH_GOAL_DEG, PLANT_GOAL_MM, comparable
-from sally_bringup.runner import EXIT_OK, run_graph
+from sally_bringup.runner import EXIT_OK
 from sally_sequencer.wall_walk import FOOT_ORDER, WALK_TOLERANCE
+from sally_testing.reported_run import reported_run
 from sally_testing.side_by_side import side_by_side
 
 pytestmark = [pytest.mark.graph, pytest.mark.timeout(600)]
@@ -31,10 +30,7 @@ def run_walk(tmp, domain_id, name, direction):
         "pacing": "lockstep",
         "record": "false",
     }
-    result = run_graph("f2w", arguments, run_dir=tmp / name, domain_id=domain_id, out=None, wall_timeout=300)
-    report = json.loads((tmp / name / "report.json").read_text())
-    print(json.dumps({k: v for k, v in report.items() if k != "phases"}, indent=1))  # shown when it fails
-    return result, report
+    return reported_run("f2w", arguments, tmp / name, domain_id, wall_timeout=300)
 
 
 @pytest.fixture(scope="module")
