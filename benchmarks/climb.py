@@ -13,8 +13,9 @@ sim-time figure, else the benchmark stops. Prints each run's figures and, last:
 ``climb f2w_success A of N f2w_all_success B of N worst_plant_mm X worst_drift_mm Y
 wall_walk_success C of N w2c_success D of N speed_mm_s V``
 (X: the largest plant error of any foot that reached the wall in any run, a walk's every step
-included; Y: the largest stance drift of any run, in mm; V: the slowest walk's mean speed, mm/s of
-sim time; '-' when there is none). The in-process nodes log to stderr.
+included, against its plant and against the plan's foothold; Y: the largest stance drift of any
+run, in mm; V: the slowest walk's mean speed, mm/s of sim time; '-' when there is none). The
+in-process nodes log to stderr.
 """
 
 from __future__ import annotations
@@ -86,7 +87,7 @@ def run_once(sequence: str, seed: int, backend: str, folder: Path, direction: st
 def figures(report: dict) -> tuple[float | None, float | None]:
     """(largest plant error of a foot that reached the wall, stance drift) in mm."""
     errors = [p["error_mm"] for p in (report.get("plants") or {}).values()]
-    errors += [s["error_mm"] for s in report.get("steps") or []]
+    errors += [s[key] for s in report.get("steps") or [] for key in ("error_mm", "design_error_mm")]
     return (max(errors) if errors else None), report.get("stance_drift_mm")
 
 
