@@ -71,10 +71,11 @@ def run_once(sequence: str, seed: int, backend: str, folder: Path, direction: st
     args = {"sequence": sequence, "pacing": "lockstep", "headless": "true", "params": str(params_file)}
     sim = {"initial_pose": pose}
     if sequence == "wall_walk":  # the same draws: y, height (about the wall start's) and the turn
-        room = -SIDE_START * DIRECTIONS[direction][1]  # a sideways walk starts on the other side of the centre
+        room = -SIDE_START * float(DIRECTIONS[direction][1])  # a sideways walk starts on the other side
         pose = [room + pose[0], WALL_STANCE.height + pose[1], pose[2]]
-        sim = {"wall_pose": pose}
-        args.update(start="wall", direction=direction, distance=WALK_DISTANCE)
+        sim = {}
+        wall = ",".join(repr(float(v)) for v in pose)
+        args.update(start="wall", wall_pose=wall, direction=direction, distance=WALK_DISTANCE)
     start = time.monotonic()
     with open(folder / "graph.log", "w") as log:
         result = run_scenario_graph(backend, "f2w", args, {"sim": sim}, folder / "run", wall_timeout=1200.0, out=log)

@@ -10,6 +10,7 @@ Arguments (``name:=value`` on either command line):
   (over the wall from ``start:=wall``); wall_hold (FL only), floor_lift (FL lifted off the floor):
   the optimizer's scenarios
 * ``start``: floor / wall (pitched 90 deg, every foot planted on the wall; the start ``wall_walk`` needs)
+* ``wall_pose``: where the wall start stands, ``y,height,turn`` (m, m, deg about the wall's normal)
 * ``direction``, ``distance``: wall_walk's way (up, down, left, right) and length (m)
 * ``headless``: true / false (the sim's MuJoCo viewer)
 * ``duration``: sim seconds after which an unfinished sequence fails
@@ -41,11 +42,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from sally_description.constants import LEGS
-from sally_description.wall_start import WALL_STANCE
+from sally_description.errors import DescriptionError
+from sally_description.wall_start import WallStance
 from sally_node_common.time_contract import IK_PERIOD
 from sally_sequencer.campaign import CAMPAIGNS
 from sally_sequencer.errors import SequenceError
 from sally_sequencer.wall_walk import DIRECTIONS, WallWalk
+from sally_sim_node.sim_parameters import TABLE as SIM_PARAMETERS
+from sally_sim_node.sim_parameters import wall_stance
 
 SEQUENCES = tuple(CAMPAIGNS)
 """The sequences the sequencer runs (its campaigns, in its order)."""
@@ -69,6 +73,10 @@ ARGUMENTS: dict[str, Argument] = {
         "floor",
         "where Sally starts: floor, or wall (pitched 90 deg, every foot planted on the wall; wall_walk starts there)",
         ("floor", "wall"),
+    ),
+    "wall_pose": Argument(
+        "0.0,0.40,0.0",
+        "start:=wall: main_frame on the wall, 'y,height,turn' (m, m, deg about the wall's normal, nose toward +y)",
     ),
     "direction": Argument("up", "wall_walk: which way the body walks over the wall", tuple(DIRECTIONS)),
     "distance": Argument("0.30", "wall_walk: how far the body walks (m, at most 1)"),
@@ -162,6 +170,7 @@ def resolve(arguments: Mapping[str, str]) -> dict[str, str]:
     for name, arg in ARGUMENTS.items():
         if arg.choices and values[name] not in arg.choices:
             raise GraphError(f"{name}:={values[name]} is not one of {list(arg.choices)}")
+    wall_pose(values)  # refused here, before anything starts
     walk = wall_walk(values)
     if values["duration"] == "auto":
         default = f"{math.ceil(walk.duration) + WALK_MARGIN:.1f}" if walk is not None else "25.0"
@@ -201,10 +210,30 @@ def wall_walk(values: Mapping[str, str]) -> WallWalk | None:
         walk = WallWalk(values["direction"], distance)
     except SequenceError as exc:
         raise GraphError(f"wall_walk: {exc}") from None
-    off = walk.off_plate({leg: WALL_STANCE.foot(leg) for leg in LEGS})
+    stance = wall_pose(values)
+    off = walk.off_plate({leg: stance.foot(leg) for leg in LEGS})
     if off:
         raise GraphError(f"wall_walk from start:=wall: {off}")
     return walk
+
+
+def wall_pose(values: Mapping[str, str]) -> WallStance:
+    """The wall start's stance ``wall_pose:=y,height,turn`` gives (refused, naming the argument, when
+    it is not three numbers or the sim would refuse it, or when it moves a floor start)."""
+    text = values["wall_pose"]
+    try:
+        numbers = [float(v) for v in text.split(",")]
+    except ValueError:
+        numbers = []
+    if len(numbers) != 3:
+        raise GraphError(f"wall_pose:={text} must be three numbers, y,height,turn (m, m, deg)")
+    refused = SIM_PARAMETERS.refuse("wall_pose", numbers)
+    if refused:
+        raise GraphError(refused)
+    try:
+        return wall_stance(values["start"], numbers)
+    except DescriptionError as exc:
+        raise GraphError(f"wall_pose:={text}: {exc}") from None
 
 
 def check_params_file(path: str) -> None:
@@ -310,6 +339,7 @@ def graph(name: str, arguments: Mapping[str, str] | None = None) -> list[NodeSpe
             "headless": values["headless"] == "true",
             "magnets_on": magnet_list(values["magnets"]),
             "start": values["start"],
+            "wall_pose": [float(v) for v in values["wall_pose"].split(",")],
             "start_paused": values["start_paused"] == "true",
         }
         if synchronous and values["pacing"] == "realtime":

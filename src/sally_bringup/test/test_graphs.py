@@ -50,6 +50,9 @@ def test_hardware_swap_in_drops_the_sim_and_the_controller():
     assert graph("orient")[-1].parameters["sequence"] == "orient"
     walk = {n.name: n.parameters for n in graph("f2w", {"sequence": "wall_walk", "start": "wall", "direction": "left"})}
     assert walk["sim"]["start"] == "wall" and walk["sequencer"]["direction"] == "left"
+    assert walk["sim"]["wall_pose"] == [0.0, 0.4, 0.0]
+    high = {"sequence": "wall_walk", "start": "wall", "direction": "down", "wall_pose": "0.0,0.6,0.0"}
+    assert graph("f2w", high)[0].parameters["wall_pose"] == [0.0, 0.6, 0.0]  # down 0.30 m from a start that has room
     assert walk["sequencer"]["duration"] == 43.0  # duration:=auto: the walk's 27.5 s, rounded up, and 15 s
     assert graph("hold", {"start": "wall"})[0].parameters["start"] == "wall"  # a sim standing on the wall
 
@@ -72,6 +75,9 @@ def test_hardware_swap_in_drops_the_sim_and_the_controller():
         ("f2w", {"sequence": "wall_walk", "start": "wall", "direction": "sideways"}, "direction:=sideways is not one"),
         ("f2w", {"sequence": "wall_walk", "start": "wall", "distance": "1.5"}, r"walk distance must be in \(0, 1\]"),
         ("f2w", {"sequence": "wall_walk", "start": "wall", "distance": "far"}, "distance:=far is not a number"),
+        ("f2w", {"wall_pose": "0,0.45,0"}, r"wall_pose \[0.0, 0.45, 0.0\] places a wall start; this sim starts on"),
+        ("hold", {"start": "wall", "wall_pose": "0,0.9"}, "wall_pose:=0,0.9 must be three numbers"),
+        ("hold", {"start": "wall", "wall_pose": "0,0.9,0"}, "must keep every foot on the wall plate"),
         (
             "f2w",
             {"sequence": "wall_walk", "start": "wall", "direction": "down"},
