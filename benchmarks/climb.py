@@ -88,7 +88,9 @@ def run_once(sequence: str, seed: int, backend: str, folder: Path, direction: st
 def figures(report: dict) -> tuple[float | None, float | None]:
     """(largest plant error of a foot that reached the wall, stance drift) in mm."""
     errors = [p["error_mm"] for p in (report.get("plants") or {}).values()]
-    errors += [s[key] for s in report.get("steps") or [] for key in ("error_mm", "design_error_mm")]
+    errors += [
+        s[key] for s in report.get("steps") or [] for key in ("error_mm", "design_error_mm") if s[key] is not None
+    ]
     return (max(errors) if errors else None), report.get("stance_drift_mm")
 
 

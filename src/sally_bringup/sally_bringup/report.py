@@ -9,7 +9,6 @@ stamps, so two lockstep runs give the same figures. Wall-clock figures (``real_t
 from __future__ import annotations
 
 import json
-import math
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -168,7 +167,6 @@ def build_report(
         if not held:
             problems.append(f"{foot} is not held on the wall by its magnet")
     if sequence in WALKS:
-        plants = {}
         report.update(_walk_figures(record, base.t, problems, walk))
     for foot in feet_to_plant(sequence):
         if foot not in plants and sequence not in WALKS:
@@ -291,17 +289,19 @@ def counted_exits(exit_codes: dict[str, int | None], diverged_after_verdict: boo
 def _walk_figures(record: RunRecord, since: float, problems: list[str], walk: WallWalk | None) -> dict:
     """A walk's figures: every step's plant error, the fewest magnets holding at once, how far the
     body went and how fast (sim time); ``problems`` gains what misses its limit."""
-    holding = [  # a magnet on and against a plate (a climb's floor feet hold too)
+    holding = [  # a magnet on and against a plate
         (sum(bool(s.enabled[f] and s.in_contact[f]) for f in s.enabled), s.t) for s in record.magnets if s.t >= since
     ]
     fewest, fewest_at = min(holding) if holding else (0, since)
     if fewest < MIN_HOLDING:
         problems.append(f"only {fewest} magnets held at {fewest_at:.3f} s (at least {MIN_HOLDING})")
     shifts = [t for t, _, phase in record.phases if phase == "WALL_SHIFT"]
-    walk_start = shifts[0] if shifts else since  # a walk from the floor climbs first
+    walk_start = shifts[0] if shifts else since
     steps = _wall_steps(record, walk_start, walk)
     for step in steps:
-        if step["error_mm"] >= PLANT_LIMIT_MM:
+        if step["error_mm"] is None:
+            problems.append(f"{step['foot']} step {step['step']} was never held after its seat")
+        elif step["error_mm"] >= PLANT_LIMIT_MM:
             problems.append(
                 f"{step['foot']} step {step['step']} landed {step['error_mm']:.2f} mm from its plant "
                 f"(limit {PLANT_LIMIT_MM} mm)"
@@ -313,8 +313,8 @@ def _walk_figures(record: RunRecord, since: float, problems: list[str], walk: Wa
     distance = float(np.linalg.norm(travel))
     return {
         "steps": steps,
-        "worst_step_plant_mm": max((s["error_mm"] for s in steps), default=None),
-        "worst_step_design_mm": max((s["design_error_mm"] for s in steps), default=None),
+        "worst_step_plant_mm": _worst(s["error_mm"] for s in steps),
+        "worst_step_design_mm": _worst(s["design_error_mm"] for s in steps),
         "min_magnets_holding": fewest,
         "distance_m": round(distance, 4),
         "travel_m": [round(float(v), 4) for v in travel],
@@ -349,11 +349,10 @@ def _wall_steps(record: RunRecord, since: float, walk: WallWalk | None) -> list[
         if "seat" not in step:
             continue  # the run ended before this step seated: no plant to judge
         t, plant = step["seat"]
-        if walk is None:
+        if walk is None or count[foot] > len(lengths):  # no plan for this step: its plant is all there is
             designed[foot] = plant.copy()
         else:
-            length = lengths[count[foot] - 1] if count[foot] <= len(lengths) else math.nan
-            designed[foot] = designed[foot] + length * walk.unit
+            designed[foot] = designed[foot] + lengths[count[foot] - 1] * walk.unit
         held = next((s for s in record.feet if s.t > t and s.mode.get(foot) in HELD), None)
         where = held.position[foot] if held is not None else None
         out.append(
@@ -363,13 +362,19 @@ def _wall_steps(record: RunRecord, since: float, walk: WallWalk | None) -> list[
                 "plant": [round(float(v), 6) for v in plant],
                 "designed": [round(float(v), 6) for v in designed[foot]],
                 "at_s": round(held.t, 4) if held is not None else None,
-                "error_mm": round(float(np.linalg.norm(where - plant)) * 1e3, 3) if where is not None else math.inf,
+                "error_mm": round(float(np.linalg.norm(where - plant)) * 1e3, 3) if where is not None else None,
                 "design_error_mm": (
-                    round(float(np.linalg.norm(where - designed[foot])) * 1e3, 3) if where is not None else math.inf
+                    round(float(np.linalg.norm(where - designed[foot])) * 1e3, 3) if where is not None else None
                 ),
             }
         )
     return out
+
+
+def _worst(errors) -> float | None:
+    """The largest of ``errors`` (mm); None when there is none, or one is unknown (a foot never held)."""
+    values = list(errors)
+    return None if not values or None in values else max(values)
 
 
 def _sequence_start(record: RunRecord) -> float:
@@ -468,6 +473,9 @@ def summary(report: dict) -> str:
             f"{'on the wall' if plant['magnet_on_wall'] else 'NOT holding'}"
         )
     for step in report.get("steps", []):
+        if step["error_mm"] is None:
+            lines.append(f"  {step['foot']} step {step['step']} never held after its seat")
+            continue
         lines.append(
             f"  {step['foot']} step {step['step']} plant error {step['error_mm']:.2f} mm "
             f"({step['design_error_mm']:.2f} mm from the plan's foothold)"

@@ -6,6 +6,8 @@ from sally_bringup.report import FootSample, MagnetSample, RunRecord, build_repo
 
 HOME = {"FL": [0.33, 0.28, 0.009], "FR": [0.33, -0.28, 0.009], "BL": [-0.33, 0.28, 0.009], "BR": [-0.33, -0.28, 0.009]}
 PLANT = {"FL": np.array([0.492, 0.08, 0.41]), "FR": np.array([0.492, -0.08, 0.41])}
+HIPS = {"FL": (0.13, 0.08), "FR": (0.13, -0.08), "BL": (-0.13, 0.08), "BR": (-0.13, -0.08)}
+"""The hip sites in main_frame (m)."""
 
 
 def record(fl_off=0.001, bl_drift=0.0, bl_contact=True, failed=False):
@@ -89,3 +91,59 @@ def test_a_divergence_after_the_verdict_does_not_undo_the_run():
     rig.divergence, rig.divergence_t = "simulation diverged at t = 3.3900 s", 3.39
     report = build_pulloff_report(rig, 10.0, {"sim": 3, "pulloff": 0})
     assert not report["diverged"] and report["diverged_after_verdict_s"] == 3.39 and report["success"]
+
+
+def walk_record(fl_miss=0.0003, fl_held=True, magnets_off=1):
+    """A wall walk up 0.10 m: every foot steps 0.10 m once (FL lands ``fl_miss`` m to the side), the
+    body rises between; ``magnets_off`` magnets are off while a foot steps."""
+    from sally_description.wall_start import WALL_STANCE
+
+    rec = RunRecord()
+    up = np.array([0.0, 0.0, 0.10])
+    feet = {f: WALL_STANCE.foot(f) for f in HOME}
+    hips = {f: WALL_STANCE.body.to_world(np.array([x, y, 0.0])) for f, (x, y) in HIPS.items()}
+    rec.phases = [(0.0, "BODY", "SETTLE"), (0.5, "BODY", "WALL_SHIFT")]
+    t = 2.0
+    for foot in ("FL", "FR", "BL", "BR"):
+        rec.phases += [(t, foot, "WALL_RELEASE"), (t + 1.2, foot, "WALL_SEAT")]
+        rec.targets += [(t, foot, "WALL_RELEASE", feet[foot]), (t + 1.2, foot, "WALL_SEAT", feet[foot] + up)]
+        t += 1.8
+    rec.phases.append((t, "BODY", "WALL_SHIFT"))
+    for k in range(int((t + 2.0) / 0.05)):
+        now = round(k * 0.05, 3)
+        stepping = next(
+            (f for i, f in enumerate(("FL", "FR", "BL", "BR")) if 2.0 + 1.8 * i <= now < 3.8 + 1.8 * i), None
+        )
+        done = {f for i, f in enumerate(("FL", "FR", "BL", "BR")) if now >= 3.8 + 1.8 * i}
+        position = {f: feet[f] + (up if f in done else 0.0) for f in HOME}
+        if "FL" in done:
+            position["FL"] = position["FL"] + [0.0, fl_miss, 0.0]
+        modes = {f: (0 if f == stepping or (f == "FL" and "FL" in done and not fl_held) else 2) for f in HOME}
+        lift = up * (now >= t)  # the body's last shift
+        rec.feet.append(
+            FootSample(now, position, modes, dict.fromkeys(HOME, True), {f: h + lift for f, h in hips.items()})
+        )
+        on = {f: f != stepping for f in HOME}
+        if stepping and magnets_off == 2:  # another foot let go as well
+            on["BR" if stepping != "BR" else "BL"] = False
+        rec.magnets.append(MagnetSample(now, {}, on, dict.fromkeys(HOME, "wall"), dict.fromkeys(HOME, True)))
+    rec.result = {"done": True, "failed": False, "message": "ok", "t": rec.feet[-1].t}
+    return rec
+
+
+def test_a_walk_is_judged_step_by_step_against_its_plants_and_the_plan():
+    from sally_sequencer.wall_walk import WallWalk
+
+    report = build_report(walk_record(), "wall_walk", 10.0, {}, WallWalk("up", 0.10))
+    assert report["success"], report["problems"]
+    assert [(s["foot"], s["step"]) for s in report["steps"]] == [("FL", 1), ("FR", 1), ("BL", 1), ("BR", 1)]
+    assert report["steps"][0]["error_mm"] == 0.3 and report["steps"][0]["design_error_mm"] == 0.3
+    assert report["worst_step_plant_mm"] == 0.3 and report["min_magnets_holding"] == 3
+    assert report["travel_m"] == [0.0, 0.0, 0.1] and report["walk"] == {"direction": "up", "distance": 0.1}
+    problems = " ".join(build_report(walk_record(fl_miss=0.006), "wall_walk", 1.0, {}, WallWalk("up", 0.1))["problems"])
+    assert "FL step 1 landed 6.00 mm from its plant" in problems
+    problems = " ".join(build_report(walk_record(magnets_off=2), "wall_walk", 1.0, {}, WallWalk("up", 0.1))["problems"])
+    assert "only 2 magnets held at 2.000 s (at least 3)" in problems
+    never = build_report(walk_record(fl_held=False), "wall_walk", 1.0, {}, WallWalk("up", 0.1))
+    assert never["steps"][0]["error_mm"] is None and never["worst_step_plant_mm"] is None
+    assert "FL step 1 was never held after its seat" in " ".join(never["problems"])
