@@ -43,13 +43,11 @@ from dataclasses import dataclass, field
 
 from sally_description.constants import LEGS
 from sally_description.errors import DescriptionError
-from sally_description.wall_start import WallStance
+from sally_description.wall_start import WallStance, wall_pose_refusal, wall_stance
 from sally_node_common.time_contract import IK_PERIOD
 from sally_sequencer.campaign import CAMPAIGNS
 from sally_sequencer.errors import SequenceError
 from sally_sequencer.wall_walk import DIRECTIONS, WallWalk
-from sally_sim_node.sim_parameters import TABLE as SIM_PARAMETERS
-from sally_sim_node.sim_parameters import wall_stance
 
 SEQUENCES = tuple(CAMPAIGNS)
 """The sequences the sequencer runs (its campaigns, in its order)."""
@@ -227,9 +225,9 @@ def wall_pose(values: Mapping[str, str]) -> WallStance:
         numbers = []
     if len(numbers) != 3:
         raise GraphError(f"wall_pose:={text} must be three numbers, y,height,turn (m, m, deg)")
-    refused = SIM_PARAMETERS.refuse("wall_pose", numbers)
+    refused = wall_pose_refusal(numbers)
     if refused:
-        raise GraphError(refused)
+        raise GraphError(f"wall_pose:={text} {refused}")
     try:
         return wall_stance(values["start"], numbers)
     except DescriptionError as exc:

@@ -18,7 +18,8 @@ stands every foot inside both bands with room for a 0.10 m step either way along
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 import mujoco
 import numpy as np
@@ -88,6 +89,26 @@ MAX_TURN_DEG = 10.0
 
 WALL_STANCE = WallStance()
 """The wall start's stance (``start:=wall``)."""
+
+
+def wall_pose_refusal(pose: Sequence[float]) -> str | None:
+    """Why a wall start at ``pose`` = [y m, height m, turn deg] is refused (None: it is not): it
+    must keep every foot on the wall plate."""
+    y, height, turn = (float(v) for v in pose)
+    if abs(y) > 0.3 or not 0.2 <= height <= 0.7 or abs(turn) > MAX_TURN_DEG:
+        limits = f"|y| <= 0.3 m, height 0.2-0.7 m, |turn| <= {MAX_TURN_DEG:g} deg"
+        return f"must keep every foot on the wall plate ({limits})"
+    return None
+
+
+def wall_stance(start: str, pose: Sequence[float]) -> WallStance:
+    """The wall start's stance at ``pose`` = [y m, height m, turn deg] (refused when it is moved on
+    a floor start, where it would silently do nothing)."""
+    y, height, turn = (float(v) for v in pose)
+    stance = replace(WALL_STANCE, y=y, height=height, turn_deg=turn)
+    if start != "wall" and stance != WALL_STANCE:
+        raise DescriptionError(f"wall_pose {list(pose)} places a wall start; this sim starts on the {start}")
+    return stance
 
 
 def wall_start_qpos(model: mujoco.MjModel, stance: WallStance = WALL_STANCE) -> np.ndarray:

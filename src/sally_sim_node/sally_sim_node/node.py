@@ -45,6 +45,7 @@ from std_msgs.msg import Bool, Header
 
 from sally_description import JOINT_NAMES, LEGS, DescriptionError, PhysicsParams, build_model
 from sally_description.constants import ACTUATED_JOINT_NAMES
+from sally_description.wall_start import wall_stance
 from sally_interfaces.msg import ExternalForce, MagnetArray, MagnetCommand
 from sally_node_common import StartupError, run_node, spin_until_shutdown
 from sally_node_common.diagnostics import diagnostic_array
@@ -70,7 +71,7 @@ from .sim_clock import PublishSchedule, SimClock
 from .sim_control import Outcome, State, StepRun, reset_plan, transition
 from .sim_interfaces import SimulationInterfaces
 from .sim_loop import LoopSettings, SimLoop
-from .sim_parameters import TABLE, steps_per, wall_stance
+from .sim_parameters import TABLE, steps_per
 from .simulator import Simulator
 from .stamped_commands import StampedCommands
 from .viewer_bridge import ViewerBridge, display_available

@@ -4,13 +4,11 @@ and need a restart."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from sally_description import LEGS
-from sally_description.errors import DescriptionError
 from sally_description.model import STARTS
-from sally_description.wall_start import MAX_TURN_DEG, WALL_STANCE, WallStance
+from sally_description.wall_start import WALL_STANCE, wall_pose_refusal
 from sally_node_common.parameters import Param, ParameterTable
 from sally_node_common.time_contract import CONTROL_PERIOD
 
@@ -32,23 +30,6 @@ def _pose(v: Any) -> str | None:
     if abs(v[0]) > 1.0 or abs(v[1]) > 0.4:
         return "must keep the robot on the floor plate (|x| <= 1 m, |y| <= 0.4 m)"
     return None
-
-
-def _wall_pose(v: Any) -> str | None:
-    if abs(v[0]) > 0.3 or not 0.2 <= v[1] <= 0.7 or abs(v[2]) > MAX_TURN_DEG:
-        limits = f"|y| <= 0.3 m, height 0.2-0.7 m, |turn| <= {MAX_TURN_DEG:g} deg"
-        return f"must keep every foot on the wall plate ({limits})"
-    return None
-
-
-def wall_stance(start: str, wall_pose: list[float]) -> WallStance:
-    """The wall start's stance from the ``wall_pose`` parameter (refused when it is moved on a floor
-    start, where it would silently do nothing)."""
-    y, height, turn = (float(v) for v in wall_pose)
-    stance = replace(WALL_STANCE, y=y, height=height, turn_deg=turn)
-    if start != "wall" and stance != WALL_STANCE:
-        raise DescriptionError(f"wall_pose {list(wall_pose)} places a wall start; this sim starts on the {start}")
-    return stance
 
 
 def _rate(name: str, what: str, default: float) -> Param:
@@ -85,7 +66,7 @@ TABLE = ParameterTable(
             "start:=wall: main_frame on the wall, 0.35 m from it and pitched 90 deg: [y m, height m, turn about the "
             "wall's normal deg, nose toward +y]; every foot planted around it",
             lengths=(3,),
-            rule=_wall_pose,
+            rule=wall_pose_refusal,
             read_only=True,
         ),
         Param(
