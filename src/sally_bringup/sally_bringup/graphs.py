@@ -303,20 +303,13 @@ def graph(name: str, arguments: Mapping[str, str] | None = None) -> list[NodeSpe
     lockstep = values["pacing"] == "lockstep"
     pulloff = name == "pulloff"
     hold = name == "hold"
-    if (
-        values["start"] == "wall"
-        and not hold
-        and values["sequence"] != "wall_walk"
-        or (pulloff and values["start"] == "wall")
-    ):
-        raise GraphError(
-            f"start:=wall puts Sally on the wall: the {name} graph"
-            + (
-                "'s rig pulls a foot off the floor"
-                if pulloff
-                else f" with sequence:={values['sequence']} starts on the floor"
-            )
+    if values["start"] == "wall" and (pulloff or (not hold and values["sequence"] != "wall_walk")):
+        why = (
+            "'s rig pulls a foot off the floor"
+            if pulloff
+            else f" with sequence:={values['sequence']} starts on the floor"
         )
+        raise GraphError(f"start:=wall puts Sally on the wall: the {name} graph{why}")
     ros2_control = values["controller"] == "ros2_control"
     if ros2_control and (lockstep or values["sim"] != "true" or pulloff):
         raise GraphError(
