@@ -168,8 +168,11 @@ def resolve(arguments: Mapping[str, str]) -> dict[str, str]:
     for name, arg in ARGUMENTS.items():
         if arg.choices and values[name] not in arg.choices:
             raise GraphError(f"{name}:={values[name]} is not one of {list(arg.choices)}")
-    wall_pose(values)  # refused here, before anything starts
+    stance = wall_pose(values)  # refused here, before anything starts
     walk = wall_walk(values)
+    off = walk.off_plate({leg: stance.foot(leg) for leg in LEGS}) if walk is not None else ""
+    if off:
+        raise GraphError(f"wall_walk from start:=wall: {off}")
     if values["duration"] == "auto":
         default = f"{math.ceil(walk.duration) + WALK_MARGIN:.1f}" if walk is not None else "25.0"
         values["duration"] = DURATIONS.get(values["sequence"], default)
@@ -205,14 +208,9 @@ def wall_walk(values: Mapping[str, str]) -> WallWalk | None:
     except ValueError:
         raise GraphError(f"distance:={values['distance']} is not a number") from None
     try:
-        walk = WallWalk(values["direction"], distance)
+        return WallWalk(values["direction"], distance)
     except SequenceError as exc:
         raise GraphError(f"wall_walk: {exc}") from None
-    stance = wall_pose(values)
-    off = walk.off_plate({leg: stance.foot(leg) for leg in LEGS})
-    if off:
-        raise GraphError(f"wall_walk from start:=wall: {off}")
-    return walk
 
 
 def wall_pose(values: Mapping[str, str]) -> WallStance:
@@ -325,12 +323,13 @@ def graph(name: str, arguments: Mapping[str, str] | None = None) -> list[NodeSpe
     steps on with the latest efforts."""
     nodes = []
     if values["sim"] == "true":
+        stance = wall_pose(values)
         sim = {
             "pacing": values["pacing"],
             "headless": values["headless"] == "true",
             "magnets_on": magnet_list(values["magnets"]),
             "start": values["start"],
-            "wall_pose": [float(v) for v in values["wall_pose"].split(",")],
+            "wall_pose": [stance.y, stance.height, stance.turn_deg],
             "start_paused": values["start_paused"] == "true",
         }
         if synchronous and values["pacing"] == "realtime":

@@ -32,6 +32,8 @@ from .reachability import CornerPose, solve_plant
 
 START_KEY = "start"
 """The keyframe the sim resets to when the model has one (a model without it starts at qpos0)."""
+MAX_TURN_DEG = 10.0
+"""The most a wall stance may be turned about the wall's normal (deg; perturbed starts use 3)."""
 
 
 @dataclass(frozen=True)
@@ -83,9 +85,6 @@ class WallStance:
         mujoco.mju_rotVecQuat(offset, np.array([0.0, left, up]), self._turn)
         return np.array([WALL_X - FOOT_STANDOFF, self.y + offset[1], self.height + offset[2]])
 
-
-MAX_TURN_DEG = 10.0
-"""The most a wall stance may be turned about the wall's normal (deg; perturbed starts use 3)."""
 
 WALL_STANCE = WallStance()
 """The wall start's stance (``start:=wall``)."""

@@ -291,15 +291,19 @@ class IKNode(Node):
     def _apply_stance(self) -> None:
         for foot, mode in self._pending_stance.items():
             if self.ik.modes[foot] is not mode:
-                self.ik.set_stance(foot, mode)
-                position = self.ik.foot_pose(foot).translation()
-                if mode is StanceMode.FLOOR:
-                    self._contacts.set_floor_baseline(foot, position)
-                elif mode is StanceMode.WALL:
-                    self._contacts.set_wall_baseline(foot, position)
-                else:
-                    self._contacts.clear(foot)
+                self._set_stance(foot, mode)
         self._pending_stance = {}
+
+    def _set_stance(self, foot: str, mode: StanceMode) -> None:
+        """``foot`` in ``mode`` where it is now, its contact measured from there."""
+        self.ik.set_stance(foot, mode)
+        position = self.ik.foot_pose(foot).translation()
+        if mode is StanceMode.FLOOR:
+            self._contacts.set_floor_baseline(foot, position)
+        elif mode is StanceMode.WALL:
+            self._contacts.set_wall_baseline(foot, position)
+        else:
+            self._contacts.clear(foot)
 
     def _reject(self, topic: str, reason: str, foot: str, text: str, kept: bool = False) -> None:
         """Counted and logged per topic and reason, and reported as REJECTED on /sally/ik_status
@@ -325,13 +329,7 @@ class IKNode(Node):
             surfaces = {leg: standing_surface(self.ik.foot_pose(leg).translation()) for leg in LEGS}
             self.ik.conform = "wall" in surfaces.values()
             for leg, surface in surfaces.items():
-                position = self.ik.foot_pose(leg).translation()
-                if surface == "wall":
-                    self.ik.set_stance(leg, StanceMode.WALL)
-                    self._contacts.set_wall_baseline(leg, position)
-                else:
-                    self.ik.set_stance(leg, StanceMode.FLOOR)
-                    self._contacts.set_floor_baseline(leg, position)
+                self._set_stance(leg, StanceMode.WALL if surface == "wall" else StanceMode.FLOOR)
             self.ik.hold_body()
             self.get_logger().info(f"first state solved: {stamp * 1e-9:.3f} s; its feet are the stance locks")
         self._apply_stance()

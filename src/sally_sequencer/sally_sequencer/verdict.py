@@ -4,8 +4,11 @@ never disagree about what success means."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from .campaign import CAMPAIGNS
 from .climb import MIN_PITCH_DEG
+from .wall_walk import WALK_TOLERANCE, WallWalk
 
 WALL_PLANT_SEQUENCES = frozenset({"f2w", "f2w_fr", "b2w_bl", "b2w_br", "wall_step"})
 """Stage sequences that end with their foot planted on the wall (F2W_REACH or WALL_SEAT, magnet on)."""
@@ -28,6 +31,18 @@ def feet_to_plant(campaign: str) -> tuple[str, ...]:
 def held_on_wall(enabled: bool, surface: str, in_contact: bool) -> bool:
     """A planted foot is held: its magnet on, against the wall, in contact."""
     return bool(enabled and surface == "wall" and in_contact)
+
+
+def walk_shortfall(walk: WallWalk, travel: np.ndarray) -> str:
+    """Why a walk that moved the body by ``travel`` (world, m) fell short ('' when it did not): it
+    must go its distance, less :data:`~.wall_walk.WALK_TOLERANCE`, along its direction."""
+    went = float(np.asarray(travel, float) @ walk.unit)
+    if went >= walk.distance - WALK_TOLERANCE:
+        return ""
+    return (
+        f"the body went {went * 1e3:.1f} mm {walk.direction}, not {walk.distance * 1e3:.0f} mm "
+        f"(within {WALK_TOLERANCE * 1e3:.0f} mm)"
+    )
 
 
 def pitched_enough(pitch_deg: float | None) -> bool:

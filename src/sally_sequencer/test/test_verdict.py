@@ -23,3 +23,16 @@ def test_a_planted_foot_is_held_only_with_its_magnet_on_against_the_wall_in_cont
 def test_a_climb_ends_pitched_at_least_the_minimum():
     assert pitched_enough(MIN_PITCH_DEG) and pitched_enough(89.0)
     assert not pitched_enough(MIN_PITCH_DEG - 0.01) and not pitched_enough(None)
+
+
+def test_a_walk_falls_short_when_the_body_went_less_than_its_distance_less_the_tolerance():
+    import numpy as np
+
+    from sally_sequencer.verdict import walk_shortfall
+    from sally_sequencer.wall_walk import WALK_TOLERANCE, WallWalk
+
+    walk = WallWalk("left", 0.30)
+    assert walk_shortfall(walk, np.array([0.0, 0.30 - WALK_TOLERANCE, 0.0])) == ""
+    assert walk_shortfall(walk, np.array([0.0, 0.2924, 0.05])) == ""  # only the way it walks counts
+    short = walk_shortfall(walk, np.array([0.0, 0.25, 0.0]))
+    assert short == "the body went 250.0 mm left, not 300 mm (within 20 mm)"
