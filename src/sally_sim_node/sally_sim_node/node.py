@@ -327,6 +327,11 @@ class SimNode(Node):
             self._pub_holding.publish(Bool(data=True))
         self.get_logger().warning(f"watchdog: {why}; holding the current pose, magnets unchanged")
 
+    def _commands_back(self, what: str) -> None:
+        """``what`` came back after an outage: the watchdog let go (the log, /sally_sim/holding)."""
+        self.get_logger().info(f"{what} are back: watchdog released")
+        self._pub_holding.publish(Bool(data=False))
+
     def diverged(self, exc: DivergenceError) -> None:
         """The physics diverged: the log and /diagnostics."""
         self.get_logger().error(f"{exc}; stepping stopped (reset the simulation to continue: ResetSimulation)")
@@ -374,8 +379,7 @@ class SimNode(Node):
             self._health.heard(EFFORTS)
             self._counts["clamped"] += int((np.abs(cmd.efforts) > self.sim.actuators.effort_limit[cmd.indices]).sum())
             if released:
-                self.get_logger().info("effort commands are back: watchdog released")
-                self._pub_holding.publish(Bool(data=False))
+                self._commands_back("effort commands")
         elif admission.verdict is Verdict.LATE:
             self._counts["late"] += 1
         else:
@@ -396,8 +400,7 @@ class SimNode(Node):
         self._counts["joint_commands"] += 1
         self._health.heard(JOINT_COMMANDS)
         if efforts.watchdog.feed(self.sim.time):
-            self.get_logger().info("joint commands are back: watchdog released")
-            self._pub_holding.publish(Bool(data=False))
+            self._commands_back("joint commands")
         return None
 
     def _on_magnet_cmd(self, msg: MagnetCommand) -> None:
