@@ -215,12 +215,12 @@ class Campaign:
         if self.done or t < self.start_time:
             return self._tick
         try:
-            if self.stage < 0 and self.walk is not None and set(self.planted) != set(FEET):
-                raise SequenceError(
-                    f"wall_walk starts with every foot planted on the wall (start:=wall); planted: "
-                    f"{sorted(self.planted) or 'none'}"
-                )
             if self.stage < 0 and self.walk is not None:
+                if set(self.planted) != set(FEET):
+                    raise SequenceError(
+                        f"wall_walk starts with every foot planted on the wall (start:=wall); planted: "
+                        f"{sorted(self.planted) or 'none'}"
+                    )
                 off = self.walk.off_plate({foot: self._reading(foot).position for foot in FEET})
                 if off:
                     raise SequenceError(off)
