@@ -12,6 +12,8 @@ from .bake import DEFAULT_BAKE, Bake, apply_bake
 from .constants import FLOOR_Z, FOOT_STANDOFF, LEGS, ROOT_BODY, ee_site
 from .errors import DescriptionError
 from .params import DEFAULT_PARAMS, PhysicsParams, apply_params
+from .scene import DEFAULT_SCENE, apply_scene
+from .scene import scene as scene_named
 from .wall_start import WALL_STANCE, WallStance, add_wall_start
 
 STARTS = ("floor", "wall")
@@ -43,21 +45,29 @@ def build_spec(
     spawn: tuple[float, float, float] = (0.0, 0.0, 0.0),
     start: str = "floor",
     wall: WallStance = WALL_STANCE,
+    scene: str = DEFAULT_SCENE,
 ) -> mujoco.MjSpec:
     """The spec of the baked, parameterised robot, its feet just above the floor.
 
     ``spawn`` = (x m, y m, yaw deg) of main_frame on the floor. ``start``: ``floor`` (the robot
     starts as built, standing on the floor at ``spawn``) or ``wall`` (the spec also gets the
     keyframe :data:`.wall_start.START_KEY`: on the wall, every foot planted, as ``wall`` says;
-    ``spawn`` must then be left at zero).
+    ``spawn`` must then be left at zero). ``scene``: a name of :data:`.scene.SCENES`; a ``corner3``
+    robot starts on the room's wall, four feet planted, which its simulation frame calls the floor
+    (:mod:`.scene`), so it takes ``start="floor"`` only.
     """
     if start not in STARTS:
         raise DescriptionError(f"start {start!r} is not one of {list(STARTS)}")
     if start == "wall" and any(float(v) != 0.0 for v in spawn):
         raise DescriptionError(f"a wall start stands where its wall stance says; spawn {spawn!r} is for the floor")
+    if scene_named(scene).turned and start != "floor":
+        raise DescriptionError(
+            f"scene {scene!r} starts on the room's wall already (its frame's floor); start {start!r} is for floor_wall"
+        )
     spec = load_spec(path)
     apply_bake(spec, bake)
     apply_params(spec, params)
+    apply_scene(spec, scene)
     _place_on_floor(spec)
     _spawn(spec, spawn)
     if start == "wall":
@@ -72,9 +82,10 @@ def build_model(
     spawn: tuple[float, float, float] = (0.0, 0.0, 0.0),
     start: str = "floor",
     wall: WallStance = WALL_STANCE,
+    scene: str = DEFAULT_SCENE,
 ) -> mujoco.MjModel:
     """Compile :func:`build_spec`. Nothing is written to disk."""
-    return build_spec(bake, params, path, spawn, start, wall).compile()
+    return build_spec(bake, params, path, spawn, start, wall, scene).compile()
 
 
 def _spawn(spec: mujoco.MjSpec, spawn: tuple[float, float, float]) -> None:

@@ -1,0 +1,54 @@
+"""Scenes: the default is the MJCF's floor and wall; corner3 is the room with a ceiling, simulated
+in the wall-ceiling corner's frame, and its room_from_world puts everything where the room has it."""
+
+import mujoco
+import numpy as np
+import pytest
+
+from sally_description import DescriptionError, build_model
+from sally_description.constants import FOOT_STANDOFF, LEGS, WALL_X, ee_site
+from sally_description.scene import CEILING_HEIGHT, DEFAULT_SCENE, ROOM_FLOOR_GEOM, scene
+
+
+def _kinematics(model):
+    data = mujoco.MjData(model)
+    mujoco.mj_kinematics(model, data)
+    return data
+
+
+def test_the_default_scene_is_the_mjcf_as_it_is():
+    plain, default = build_model(), build_model(scene=DEFAULT_SCENE)
+    assert np.array_equal(plain.opt.gravity, [0.0, 0.0, -9.81])
+    assert plain.ngeom == default.ngeom and np.array_equal(plain.geom_size, default.geom_size)
+    assert mujoco.mj_name2id(plain, mujoco.mjtObj.mjOBJ_GEOM, ROOM_FLOOR_GEOM) == -1
+    assert not scene(DEFAULT_SCENE).turned
+
+
+def test_corner3_in_the_room_has_gravity_down_sally_on_the_wall_and_the_ceiling_above():
+    """In the room: gravity straight down; every magnet face on the wall (x = WALL_X); main_frame 0.5 m
+    below the ceiling and as far from the wall as it stands above the floor in the default scene."""
+    corner = scene("corner3")
+    model = build_model(scene="corner3")
+    data = _kinematics(model)
+    np.testing.assert_allclose(
+        corner.to_room(model.opt.gravity) - corner.to_room(np.zeros(3)), [0, 0, -9.81], atol=1e-12
+    )
+    for leg in LEGS:
+        site = model.site(ee_site(leg)).id
+        face = data.site_xpos[site] - FOOT_STANDOFF * data.site_xmat[site].reshape(3, 3)[:, 1]
+        assert corner.to_room(face)[0] == pytest.approx(WALL_X, abs=0.0015), leg  # spawned 1 mm off
+    body = corner.to_room(data.xpos[model.body("main_frame").id])
+    floor_body = _kinematics(build_model()).xpos[model.body("main_frame").id]
+    assert body[2] == pytest.approx(CEILING_HEIGHT - 0.5, abs=1e-9)
+    assert WALL_X - body[0] == pytest.approx(floor_body[2], abs=1e-9)
+    floor = model.geom(ROOM_FLOOR_GEOM).id
+    top = corner.to_room(data.geom_xpos[floor] + [model.geom_size[floor][0], 0.0, 0.0])
+    assert top[2] == pytest.approx(0.0, abs=1e-9)
+    assert corner.room_surface("floor") == "wall" and corner.room_surface("wall") == "ceiling"
+
+
+def test_unknown_scenes_and_a_wall_start_in_corner3_are_refused():
+    with pytest.raises(DescriptionError, match="scene 'attic' is not one of"):
+        build_model(scene="attic")
+    with pytest.raises(DescriptionError, match="starts on the room's wall already"):
+        build_model(scene="corner3", start="wall")
