@@ -7,7 +7,8 @@ expressed in; the sim's odometry is exact (it is the physics state), so ``odom``
 ``world`` (a static identity) and ``odom -> main_frame`` is the pose ``/sally/odom`` carries.
 
 * :meth:`BodyFrames.static`: ``world -> odom`` and ``world -> <plate>`` for each steel plate
-  (:class:`Plate`, the plate geom's centre and orientation), for ``/tf_static``;
+  (:class:`Plate`, the plate geom's centre and orientation), and ``room -> world`` in a scene
+  simulated in a turned corner's frame (``sally_description.scene``), for ``/tf_static``;
 * :meth:`BodyFrames.moving`: ``odom -> main_frame`` and ``parent -> child`` for every body below it,
   from the current ``xpos`` / ``xquat``, for ``/tf``.
 """
@@ -22,8 +23,11 @@ import numpy as np
 
 from sally_description.constants import ROOT_BODY
 from sally_description.model import subtree
+from sally_description.pose import Pose
 
-WORLD, ODOM = "world", "odom"
+WORLD, ODOM, ROOM = "world", "odom", "room"
+"""``room``: the room's own frame (z up), the parent of ``world`` when a scene is simulated in a turned
+corner's frame (:mod:`sally_description.scene`)."""
 
 
 @dataclass(frozen=True)
@@ -75,9 +79,13 @@ class BodyFrames:
         self.parent_names = [model.body(b).name for b in self._parent]
 
     @staticmethod
-    def static(plates: Sequence[Plate]) -> list[Frame]:
-        """``world -> odom`` and ``world -> <plate>`` for each plate (``Simulator.plates()``)."""
+    def static(plates: Sequence[Plate], room: Pose | None = None) -> list[Frame]:
+        """``world -> odom`` and ``world -> <plate>`` for each plate (``Simulator.plates()``); with
+        ``room`` (``world``'s pose in the room, a scene simulated in a turned corner's frame) also
+        ``room -> world``."""
         frames = [Frame(WORLD, ODOM, np.zeros(3), np.array([1.0, 0.0, 0.0, 0.0]))]
+        if room is not None:
+            frames.append(Frame(ROOM, WORLD, room.position.copy(), room.quat.copy()))
         return frames + [Frame(WORLD, p.name, p.position, p.quaternion) for p in plates]
 
     def moving(self, data: mujoco.MjData) -> list[Frame]:

@@ -45,6 +45,7 @@ from std_msgs.msg import Bool, Header
 
 from sally_description import JOINT_NAMES, LEGS, DescriptionError, PhysicsParams, build_model
 from sally_description.constants import ACTUATED_JOINT_NAMES
+from sally_description.scene import scene
 from sally_description.wall_start import wall_stance
 from sally_interfaces.msg import ExternalForce, MagnetArray, MagnetCommand
 from sally_node_common import StartupError, run_node, spin_until_shutdown
@@ -99,6 +100,7 @@ class SimNode(Node):
                 spawn=tuple(float(v) for v in p("initial_pose")),
                 start=p("start"),
                 wall=wall_stance(p("start"), [float(v) for v in p("wall_pose")]),
+                scene=p("scene"),
             )
             self.sim = Simulator(model, params=params, magnets_on={leg: leg in (p("magnets_on") or ()) for leg in LEGS})
         except (DescriptionError, SimulationError) as exc:
@@ -151,7 +153,7 @@ class SimNode(Node):
         self._pub_holding = self.create_publisher(Bool, "/sally_sim/holding", LATCHED)
         self._pub_holding.publish(Bool(data=False))
         camera = (int(p("camera_width")), int(p("camera_height"))) if float(p("camera_rate")) > 0 else None
-        self._scene = SceneOutputs(self, self.sim, self.now_ns, camera)
+        self._scene = SceneOutputs(self, self.sim, self.now_ns, camera, room=scene(p("scene")))
         if self._scene.camera is not None:
             self._loop.settings = self._settings()  # runs of steps now also stop at camera frames
         if efforts.drive is None:

@@ -14,6 +14,7 @@ from visualization_msgs.msg import MarkerArray
 
 from sally_description import LEGS
 from sally_description.constants import magnet_body
+from sally_description.scene import Scene
 from sally_node_common import StartupError
 from sally_node_common.qos import LATCHED
 
@@ -28,10 +29,17 @@ TF_QOS = QoSProfile(depth=100, reliability=ReliabilityPolicy.RELIABLE, durabilit
 class SceneOutputs:
     """Creates its publishers on ``node`` (``wrap`` applied to each, e.g. the sim's outbox) and
     publishes the description and /tf_static at once; ``camera_size`` (width, height) opens the
-    model's first camera, rendered offscreen (EGL)."""
+    model's first camera, rendered offscreen (EGL); ``room``: the scene, whose ``room -> world``
+    /tf_static carries when its ``world`` is not the room's frame (:mod:`sally_description.scene`)."""
 
     def __init__(
-        self, node, sim, now_ns: int, camera_size: tuple[int, int] | None = None, wrap: Callable = lambda p: p
+        self,
+        node,
+        sim,
+        now_ns: int,
+        camera_size: tuple[int, int] | None = None,
+        wrap: Callable = lambda p: p,
+        room: Scene | None = None,
     ):
         from sally_description.urdf import urdf_from_model
         from tf2_msgs.msg import TFMessage  # built by the bootstrap from ROS 2's definition
@@ -51,7 +59,7 @@ class SceneOutputs:
         description.publish(String(data=urdf_from_model(model)))
         self._plates = sim.plates()
         self.camera: OffscreenCamera | None = None
-        static = self._frames.static(self._plates)
+        static = self._frames.static(self._plates, room.room_from_world if room is not None and room.turned else None)
         if camera_size is not None:
             static.append(self._open_camera(node, *camera_size, wrap))
         tf_static.publish(visuals.tf_message(now_ns, static))

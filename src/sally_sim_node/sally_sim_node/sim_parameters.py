@@ -8,6 +8,7 @@ from typing import Any
 
 from sally_description import LEGS
 from sally_description.model import STARTS
+from sally_description.scene import DEFAULT_SCENE, SCENES
 from sally_description.wall_start import WALL_STANCE, wall_pose_refusal
 from sally_node_common.parameters import Param, ParameterTable
 from sally_node_common.time_contract import CONTROL_PERIOD
@@ -58,6 +59,14 @@ TABLE = ParameterTable(
             "where Sally starts: floor (standing at initial_pose) or wall (pitched 90 deg, every foot planted on the "
             "wall; initial_pose must stay zero)",
             choices=STARTS,
+            read_only=True,
+        ),
+        Param(
+            "scene",
+            DEFAULT_SCENE,
+            "floor_wall (the floor and the wall) or corner3 (a room with a steel wall and ceiling; Sally starts on "
+            "the wall, simulated in the wall-ceiling corner's frame, /tf_static room -> world)",
+            choices=tuple(SCENES),
             read_only=True,
         ),
         Param(

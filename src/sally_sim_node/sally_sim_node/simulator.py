@@ -18,6 +18,7 @@ from sally_description import DEFAULT_BAKE, DEFAULT_PARAMS, LEGS, Bake, PhysicsP
 from sally_description.constants import PLATE_GEOMS, ROOT_BODY, ee_site, magnet_geom, sampler_geoms
 from sally_description.contact import FootContact, FootContactMonitor
 from sally_description.pose import Pose
+from sally_description.scene import ROOM_FLOOR_GEOM
 from sally_description.wall_start import START_KEY
 from sally_node_common.inputs import MAX_RATE
 
@@ -316,9 +317,13 @@ class Simulator:
         return self.data.geom_xpos[self._sampler_geoms[leg_index(leg)]].copy()
 
     def plates(self) -> list[Plate]:
-        """The steel plates as boxes (name, centre, quaternion, half sizes): their markers and TF frames."""
+        """The steel plates as boxes (name, centre, quaternion, half sizes), and the room's floor in a
+        scene that has one (:mod:`sally_description.scene`): their markers and TF frames."""
         out = []
-        for name in PLATE_GEOMS.values():
+        room = (
+            [ROOM_FLOOR_GEOM] if mujoco.mj_name2id(self.model, mujoco.mjtObj.mjOBJ_GEOM, ROOM_FLOOR_GEOM) >= 0 else []
+        )
+        for name in [*PLATE_GEOMS.values(), *room]:
             g = self.model.geom(name).id
             quat = np.empty(4)
             mujoco.mju_mat2Quat(quat, self.data.geom_xmat[g])

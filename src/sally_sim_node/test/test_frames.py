@@ -49,3 +49,38 @@ def test_static_frames_are_odom_on_world_and_the_plates():
     assert all(f.parent == WORLD for f in static.values())
     np.testing.assert_allclose(static[ODOM].position, 0.0)
     np.testing.assert_allclose(static["wall_plate"].position, data.geom_xpos[model.geom("wall_plate").id])
+
+
+def test_a_turned_scene_hangs_world_from_the_room_so_the_ceiling_is_up():
+    """corner3 is simulated in its corner's frame: ``room -> world`` puts the ceiling plate's face
+    1.0 m above the room's floor, facing down, and the room's wall at x = 0.5 facing into the room."""
+    from sally_description.scene import CEILING_HEIGHT, scene
+    from sally_sim_node import Simulator
+    from sally_sim_node.frames import ROOM
+
+    room = scene("corner3").room_from_world
+    sim = Simulator(build_model(scene="corner3"))
+    static = {f.child: f for f in BodyFrames.static(sim.plates(), room)}
+    assert static[WORLD].parent == ROOM
+    assert set(static) == {WORLD, ODOM, "floor_plate", "wall_plate", "room_floor"}
+    to_room = _matrix(static[WORLD].quaternion)
+
+    def face(plate, local_normal):
+        frame, size = static[plate], sim.model.geom_size[sim.model.geom(plate).id]
+        normal = to_room @ _matrix(frame.quaternion) @ np.asarray(local_normal, float)
+        centre = static[WORLD].position + to_room @ frame.position
+        return centre + normal * np.abs(size @ np.abs(local_normal)), normal
+
+    point, normal = face("wall_plate", [-1.0, 0.0, 0.0])  # the ceiling: its face toward the robot
+    np.testing.assert_allclose([point[2], *normal], [CEILING_HEIGHT, 0.0, 0.0, -1.0], atol=1e-9)
+    point, normal = face("floor_plate", [0.0, 0.0, 1.0])  # the room's wall
+    np.testing.assert_allclose([point[0], *normal], [0.5, -1.0, 0.0, 0.0], atol=1e-9)
+    point, normal = face("room_floor", [1.0, 0.0, 0.0])
+    np.testing.assert_allclose([point[2], *normal], [0.0, 0.0, 0.0, 1.0], atol=1e-9)
+    np.testing.assert_allclose(to_room @ sim.model.opt.gravity, [0.0, 0.0, -9.81], atol=1e-9)
+
+
+def test_the_default_scene_has_no_room_frame():
+    from sally_sim_node import Simulator
+
+    assert all(f.child != WORLD for f in BodyFrames.static(Simulator().plates()))
