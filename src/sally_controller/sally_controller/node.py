@@ -37,6 +37,7 @@ from sensor_msgs.msg import JointState
 from sally_description import JOINT_NAMES, build_model
 from sally_description.constants import ACTUATED_JOINT_NAMES
 from sally_description.limits import actuated_limits
+from sally_description.scene import DEFAULT_SCENE, SCENES
 from sally_node_common import run_node
 from sally_node_common.diagnostics import diagnostic_array, diagnostic_status
 from sally_node_common.input_health import InputHealth
@@ -77,6 +78,13 @@ TABLE = ParameterTable(
         Param("diagnostics_period", 1.0, "/diagnostics period", low=0.0, high=60.0, open_low=True, unit="wall s"),
         Param("gravity_compensation", True, "add each leg's gravity torque to the PID output"),
         Param(
+            "scene",
+            DEFAULT_SCENE,
+            "the scene whose gravity the feed-forward uses (corner3 is simulated in a frame where it points along -x)",
+            choices=tuple(SCENES),
+            read_only=True,
+        ),
+        Param(
             "target_period",
             0.0,
             "IK period to wait for targets by stamp; 0: use the latest",
@@ -110,7 +118,8 @@ class ControllerNode(Node):
 
     def __init__(self, **kwargs) -> None:
         super().__init__("sally_controller", **kwargs)
-        model = build_model()
+        TABLE.declare(self, on_change=lambda names: self._read_settings())
+        model = build_model(scene=self.get_parameter("scene").value)  # its gravity, for the feed-forward
         limits = actuated_limits(model)
         self._gravity = GravityModel(model)
         self._orientations: dict[int, tuple[float, float, float, float]] = {}  # odom stamp -> body quaternion
@@ -122,7 +131,6 @@ class ControllerNode(Node):
         self._resets = ResetWatch()
         self._names = limits.names
         self._effort_limit = limits.effort
-        TABLE.declare(self, on_change=lambda names: self._read_settings())
         self.controller = JointController(limits.names, limits.lower, limits.upper, self._gains())
         self._read_settings()
         self._counts: Counter[str] = Counter()
