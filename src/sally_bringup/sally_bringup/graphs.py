@@ -6,9 +6,11 @@ processes from :func:`graph`, so the two cannot drift apart.
 
 Arguments (``name:=value`` on either command line):
 
-* ``sequence``: f2w (FL then FR), orient, f2w_fr, f2w_all (all four feet onto the wall), wall_walk
-  (over the wall from ``start:=wall``); wall_hold (FL only), floor_lift (FL lifted off the floor):
-  the optimizer's scenarios
+* ``sequence``: f2w (FL then FR), orient, f2w_fr, f2w_all (all four feet onto the wall), w2c (all four
+  feet from the wall onto the ceiling, ``scene:=corner3``), wall_walk (over the wall from
+  ``start:=wall``); wall_hold (FL only), floor_lift (FL lifted off the floor): the optimizer's scenarios
+* ``scene``: floor_wall / corner3 (a room with a steel wall and ceiling; ``w2c`` climbs its wall-ceiling
+  corner) / auto (corner3 for ``w2c``, else floor_wall)
 * ``start``: floor / wall (pitched 90 deg, every foot planted on the wall; the start ``wall_walk`` needs)
 * ``wall_pose``: where the wall start stands, ``y,height,turn`` (m, m, deg about the wall's normal)
 * ``direction``, ``distance``: wall_walk's way (up, down, left, right) and length (m)
@@ -43,16 +45,18 @@ from dataclasses import dataclass, field
 
 from sally_description.constants import LEGS
 from sally_description.errors import DescriptionError
+from sally_description.scene import DEFAULT_SCENE, SCENES
 from sally_description.wall_start import WallStance, wall_pose_refusal, wall_stance
 from sally_node_common.time_contract import IK_PERIOD
-from sally_sequencer.campaign import CAMPAIGNS
+from sally_sequencer.campaign import CAMPAIGNS, SCENE_OF
 from sally_sequencer.errors import SequenceError
 from sally_sequencer.wall_walk import DIRECTIONS, WallWalk
 
 SEQUENCES = tuple(CAMPAIGNS)
 """The sequences the sequencer runs (its campaigns, in its order)."""
-DURATIONS = {"f2w_all": "80.0"}
-"""duration:=auto per sequence (25 s for the others): f2w_all's climb takes about 64 s of sim time."""
+DURATIONS = {"f2w_all": "80.0", "w2c": "80.0"}
+"""duration:=auto per sequence (25 s for the others): f2w_all's climb (and w2c, the same) takes about
+64 s of sim time."""
 PACINGS = ("realtime", "fast", "lockstep")
 
 
@@ -67,6 +71,12 @@ class Argument:
 
 ARGUMENTS: dict[str, Argument] = {
     "sequence": Argument("f2w", "sequence to run", SEQUENCES),
+    "scene": Argument(
+        "auto",
+        "floor_wall (the floor and the wall), corner3 (a room with a steel wall and a steel ceiling 1.0 m up; Sally "
+        "starts on the wall) or auto (corner3 for w2c, else floor_wall)",
+        ("auto", *SCENES),
+    ),
     "start": Argument(
         "floor",
         "where Sally starts: floor, or wall (pitched 90 deg, every foot planted on the wall; wall_walk starts there)",
@@ -81,8 +91,8 @@ ARGUMENTS: dict[str, Argument] = {
     "headless": Argument("true", "run without the MuJoCo viewer", ("true", "false")),
     "duration": Argument(
         "auto",
-        "sim seconds after which an unfinished sequence fails (auto: 80 for f2w_all, the walk's own time and 15 s "
-        "for wall_walk, else 25)",
+        "sim seconds after which an unfinished sequence fails (auto: 80 for f2w_all and w2c, the walk's own time and "
+        "15 s for wall_walk, else 25)",
     ),
     "pacing": Argument("realtime", "sim pacing", PACINGS),
     "sync": Argument(
@@ -168,6 +178,8 @@ def resolve(arguments: Mapping[str, str]) -> dict[str, str]:
     for name, arg in ARGUMENTS.items():
         if arg.choices and values[name] not in arg.choices:
             raise GraphError(f"{name}:={values[name]} is not one of {list(arg.choices)}")
+    if values["scene"] == "auto":
+        values["scene"] = SCENE_OF.get(values["sequence"], DEFAULT_SCENE)
     stance = wall_pose(values)  # refused here, before anything starts
     walk = wall_walk(values)
     off = walk.off_plate({leg: stance.foot(leg) for leg in LEGS}) if walk is not None else ""
@@ -230,6 +242,23 @@ def wall_pose(values: Mapping[str, str]) -> WallStance:
         return wall_stance(values["start"], numbers)
     except DescriptionError as exc:
         raise GraphError(f"wall_pose:={text}: {exc}") from None
+
+
+def scene_refusal(name: str, values: Mapping[str, str]) -> None:
+    """Refuse a scene the graph cannot run in: a sequence runs in its campaign's scene
+    (``SCENE_OF``: w2c in corner3, every other in floor_wall), the pull-off rig in floor_wall, the hold
+    graph in either (in corner3 from its own start: on the room's wall)."""
+    chosen = values["scene"]
+    if name == "hold":
+        if chosen == "corner3" and values["start"] != "floor":
+            raise GraphError(
+                f"scene:=corner3 starts Sally on the room's wall already: leave out start:={values['start']}"
+            )
+        return
+    wanted = DEFAULT_SCENE if name == "pulloff" else SCENE_OF.get(values["sequence"], DEFAULT_SCENE)
+    if chosen != wanted:
+        what = "the pull-off rig" if name == "pulloff" else f"sequence:={values['sequence']}"
+        raise GraphError(f"scene:={chosen}: {what} runs in scene:={wanted}")
 
 
 def check_params_file(path: str) -> None:
@@ -301,6 +330,7 @@ def graph(name: str, arguments: Mapping[str, str] | None = None) -> list[NodeSpe
     lockstep = values["pacing"] == "lockstep"
     pulloff = name == "pulloff"
     hold = name == "hold"
+    scene_refusal(name, values)
     if values["start"] == "wall" and (pulloff or (not hold and values["sequence"] != "wall_walk")):
         why = (
             "'s rig pulls a foot off the floor"
@@ -329,6 +359,7 @@ def graph(name: str, arguments: Mapping[str, str] | None = None) -> list[NodeSpe
             "headless": values["headless"] == "true",
             "magnets_on": magnet_list(values["magnets"]),
             "start": values["start"],
+            "scene": values["scene"],
             "wall_pose": [stance.y, stance.height, stance.turn_deg],
             "start_paused": values["start_paused"] == "true",
         }
@@ -346,6 +377,7 @@ def graph(name: str, arguments: Mapping[str, str] | None = None) -> list[NodeSpe
         # run does not depend on which message wins a race (the pull-off graph has no IK: the
         # controller holds the pose the run starts in)
         controller: dict[str, object] = {"target_period": IK_PERIOD} if synchronous and not (pulloff or hold) else {}
+        controller["scene"] = values["scene"]  # its gravity feed-forward
         nodes.append(
             NodeSpec(
                 "controller",

@@ -38,7 +38,7 @@ def test_f2w_is_four_required_nodes_and_lockstep_syncs_them():
     assert realtime["controller"].parameters["target_period"] == 0.005
     free = {n.name: n for n in graph("f2w", {"sync": "false"})}
     assert "synchronous" not in free["sim"].parameters and free["ik"].parameters["target_sync"] is False
-    assert free["controller"].parameters == {}
+    assert free["controller"].parameters == {"scene": "floor_wall"}  # no target period: the latest targets
     brought = {n.name: n for n in graph("f2w", {"controller": "none"})}  # a hardware driver's controller
     assert "synchronous" not in brought["sim"].parameters and brought["ik"].parameters["target_sync"] is False
 
@@ -55,6 +55,18 @@ def test_hardware_swap_in_drops_the_sim_and_the_controller():
     assert graph("f2w", high)[0].parameters["wall_pose"] == [0.0, 0.6, 0.0]  # down 0.30 m from a start that has room
     assert walk["sequencer"]["duration"] == 43.0  # duration:=auto: the walk's 27.5 s, rounded up, and 15 s
     assert graph("hold", {"start": "wall"})[0].parameters["start"] == "wall"  # a sim standing on the wall
+
+
+def test_w2c_runs_in_corner3_and_the_sim_and_the_controller_are_told():
+    """scene:=auto (the default) is corner3 for w2c: the sim builds the room and the controller's
+    gravity feed-forward uses its gravity; every other graph keeps floor_wall."""
+    for composed in ("false", "true"):
+        nodes = {n.name: n.parameters for n in hosted_specs("f2w", {"sequence": "w2c", "composed": composed})}
+        assert nodes["sim"]["scene"] == nodes["controller"]["scene"] == "corner3"
+        assert nodes["sequencer"]["sequence"] == "w2c" and nodes["sequencer"]["duration"] == 80.0
+    assert graph("f2w", {"composed": "false"})[0].parameters["scene"] == "floor_wall"
+    hold = {n.name: n.parameters for n in graph("hold", {"scene": "corner3", "composed": "false"})}
+    assert hold["sim"]["scene"] == hold["controller"]["scene"] == "corner3"  # held on the room's wall
 
 
 @pytest.mark.parametrize(
@@ -78,6 +90,11 @@ def test_hardware_swap_in_drops_the_sim_and_the_controller():
         ("f2w", {"wall_pose": "0,0.45,0"}, r"wall_pose \[0.0, 0.45, 0.0\] places a wall start; this sim starts on"),
         ("hold", {"start": "wall", "wall_pose": "0,0.9"}, "wall_pose:=0,0.9 must be three numbers"),
         ("hold", {"start": "wall", "wall_pose": "0,0.9,0"}, "must keep every foot on the wall plate"),
+        ("f2w", {"scene": "attic"}, "scene:=attic is not one of"),
+        ("f2w", {"sequence": "w2c", "scene": "floor_wall"}, "scene:=floor_wall: sequence:=w2c runs in scene:=corner3"),
+        ("f2w", {"sequence": "f2w_all", "scene": "corner3"}, "sequence:=f2w_all runs in scene:=floor_wall"),
+        ("pulloff", {"scene": "corner3"}, "the pull-off rig runs in scene:=floor_wall"),
+        ("hold", {"scene": "corner3", "start": "wall"}, "starts Sally on the room's wall already: leave out start"),
         (
             "f2w",
             {"sequence": "wall_walk", "start": "wall", "direction": "down"},
@@ -141,7 +158,9 @@ def test_pulloff_graph_has_the_rig_and_no_ik(tmp_path):
     nodes = {n.name: n for n in graph("pulloff", {"pacing": "lockstep", "params": str(params), "pull_rate": "80"})}
     assert list(nodes) == ["sim", "controller", "pulloff"]
     assert nodes["sim"].parameters["magnets_on"] == [] and nodes["sim"].parameters["params_file"] == str(params)
-    assert nodes["controller"].parameters == {}  # no IK targets to wait for: it holds the start pose
+    assert nodes["controller"].parameters == {
+        "scene": "floor_wall"
+    }  # no IK targets to wait for: it holds the start pose
     assert nodes["pulloff"].parameters["rate"] == 80.0 and nodes["pulloff"].required
 
 

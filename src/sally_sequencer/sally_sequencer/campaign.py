@@ -42,27 +42,36 @@ BODY = "BODY"
 """The stage that moves the body (every foot holds) instead of a foot."""
 SWING, FLOOR, WALL = (mode.name for mode in (StanceMode.SWING, StanceMode.FLOOR, StanceMode.WALL))
 """The stances the core sets, by name (the node sends their :class:`StanceMode` values)."""
+CLIMB = (
+    (BODY, "body_square"),
+    ("BL", "step_bl"),
+    ("BR", "step_br"),
+    ("FL", "f2w"),
+    ("FR", "f2w_fr"),
+    (BODY, "body_climb"),
+    ("BL", "b2w_bl"),
+    ("BR", "b2w_br"),
+)
+"""The stages of a climb through a concave corner, all four feet from the surface Sally stands on
+to the one ahead (:mod:`.climb`)."""
 CAMPAIGNS = {
     "f2w": ((BODY, "body_square"), ("FL", "f2w"), ("FR", "f2w_fr")),
-    "f2w_all": (
-        (BODY, "body_square"),
-        ("BL", "step_bl"),
-        ("BR", "step_br"),
-        ("FL", "f2w"),
-        ("FR", "f2w_fr"),
-        (BODY, "body_climb"),
-        ("BL", "b2w_bl"),
-        ("BR", "b2w_br"),
-    ),
+    "f2w_all": CLIMB,
+    "w2c": CLIMB,
     "wall_walk": ((BODY, "wall_shift"), *((foot, "wall_step") for foot in FEET)),
     "orient": (("FL", "orient"),),
     "f2w_fr": (("FR", "f2w_fr"),),
     "wall_hold": (("FL", "f2w"),),
     "floor_lift": (("FL", "lift"),),
 }
-"""``wall_walk`` is one cycle's template: a :class:`.wall_walk.WallWalk` plan repeats it for its
-distance. wall_hold and floor_lift are the optimizer's scenarios: FL planted on the wall, or lifted off
-the floor, then held ``hold`` seconds while the other feet must stay put."""
+"""``f2w_all`` climbs the floor-wall corner; ``w2c`` the same way the wall-ceiling corner (scene
+``corner3``, simulated in that corner's frame, where the wall is the floor and the ceiling the wall:
+:mod:`sally_description.scene`). ``wall_walk`` is one cycle's template: a
+:class:`.wall_walk.WallWalk` plan repeats it for its distance. wall_hold and floor_lift are the
+optimizer's scenarios: FL planted on the wall, or lifted off the floor, then held ``hold`` seconds
+while the other feet must stay put."""
+SCENE_OF = {"w2c": "corner3"}
+"""The scene a campaign runs in (:data:`sally_description.scene.SCENES`); every other one: floor_wall."""
 HOLD_PHASES = {"ORIENT_HOLD": ORIENT_TIME, "LIFT_HOLD": 0.0}
 """Unbounded end phases: the campaign is done ``hold`` s after this much time in them."""
 DWELL = 3.0
