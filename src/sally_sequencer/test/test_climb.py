@@ -7,6 +7,7 @@ from sally_description.pose import rotation
 from sally_sequencer import Campaign, FootReading
 from sally_sequencer.climb import BACK_LIFT_START, BACK_STAGING, plant_point
 from sally_sequencer.reach_map import check_plan
+from sally_sequencer.swing_path import CLEARANCE, housing_low
 
 HOMES = {"FL": [0.33, 0.28, 0.009], "FR": [0.33, -0.28, 0.009], "BL": [-0.33, 0.28, 0.009], "BR": [-0.33, -0.28, 0.009]}
 HIPS = {"FL": [0.13, 0.08, 0.12], "FR": [0.13, -0.08, 0.12], "BL": [-0.13, 0.08, 0.12], "BR": [-0.13, -0.08, 0.12]}
@@ -21,12 +22,13 @@ def test_the_plan_holds_every_foot_along_the_body_path_and_reaches_the_wall_with
     assert all(ok for ok, _ in backs.values())
 
 
-@pytest.mark.parametrize("shift", [0.0, 0.009])
-def test_f2w_all_steps_the_back_feet_moves_the_body_then_puts_bl_and_br_on_the_wall(shift):
+@pytest.mark.parametrize("sequence, shift", [("f2w_all", 0.0), ("f2w_all", 0.009), ("w2c", 0.0)])
+def test_f2w_all_steps_the_back_feet_moves_the_body_then_puts_bl_and_br_on_the_wall(sequence, shift):
     """Feet and body follow their targets exactly (the hips move with the body). A robot standing
     ``shift`` off y = 0 climbs there: the body keeps its y, the back feet step and plant beside it
-    (a body pulled back to y = 0 dragged a wall foot against its hip stop)."""
-    campaign = Campaign("f2w_all", 0.5, 3.0, 1.0)
+    (a body pulled back to y = 0 dragged a wall foot against its hip stop). w2c is the same climb in
+    its corner's frame."""
+    campaign = Campaign(sequence, 0.5, 3.0, 1.0)
     side = np.array([0.0, shift, 0.0])
     feet = {f: np.array(p, float) + side for f, p in HOMES.items()}
     hips = {f: np.array(p, float) + side for f, p in HIPS.items()}
@@ -61,7 +63,9 @@ def test_f2w_all_steps_the_back_feet_moves_the_body_then_puts_bl_and_br_on_the_w
         staging = plant_point(foot, shift) - [BACK_STAGING, 0.0, 0.0]
         assert targets[-1].position == pytest.approx(staging, abs=2e-3)
         assert targets[-1].face_axis == pytest.approx([1.0, 0.0, 0.0], abs=0.05)
-        assert min(x.position[2] for x in targets) >= 0.03 - 1e-9  # clear of the floor
+        positions = np.array([x.position for x in targets])
+        faces = np.array([x.face_axis for x in targets])
+        assert housing_low(foot, positions, faces).min() >= CLEARANCE - 1e-6  # the magnet clear of the floor
         steps = [np.linalg.norm(b.position - a.position) for a, b in zip(targets, targets[1:])]
         assert max(steps) < 0.005  # no jump for the IK to chase (5 ms apart)
 
