@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from sally_description.pose import pose_from_hips, rotation
+from sally_description.scene import CEILING_HEIGHT, scene
 
 from .report import RunRecord
 
@@ -80,25 +81,30 @@ def plot_run(record: RunRecord, report: dict, path: Path) -> Path | None:
     fig, axes = plt.subplots(2, 2, figsize=(13, 8.5), constrained_layout=True)
     side, top, heights, forces = axes[0, 0], axes[0, 1], axes[1, 0], axes[1, 1]
     steps = report.get("steps")  # a walk over the wall: the top view becomes the wall's own view
+    turned = report.get("scene")  # a corner simulated in its own frame: drawn in the room's
+    room = scene(turned["name"]).to_room if turned else (lambda points: np.asarray(points, dtype=float))
+    facing = turned is not None or steps is not None  # the top view becomes the wall's own view
     for foot, colour in COLOURS.items():
-        xyz = np.array([s.position[foot] for s in record.feet])
+        xyz = room([s.position[foot] for s in record.feet])
         side.plot(xyz[:, 0], xyz[:, 2], color=colour, label=foot)
-        if steps is None:
+        if not facing:
             top.plot(xyz[:, 0], xyz[:, 1], color=colour, label=foot)
         else:
             top.plot(xyz[:, 1], xyz[:, 2], color=colour, label=foot)
+        if steps is not None:
             plants = np.array([step["plant"] for step in steps if step["foot"] == foot]).reshape(-1, 3)
             top.plot(plants[:, 1], plants[:, 2], linestyle="none", marker="x", color=colour, markersize=8)
         heights.plot(t, xyz[:, 2], color=colour, label=f"{foot} z")
         heights.plot(t, xyz[:, 0], color=colour, linestyle=":", label=f"{foot} x")
         plant = report.get("plants", {}).get(foot)
         if plant:
-            target = plant["target"]
+            target = room(plant["target"])
             side.plot(target[0], target[2], marker="x", color=colour, markersize=10)
-            top.plot(target[0], target[1], marker="x", color=colour, markersize=10)
+            top.plot(*(target[1:] if facing else target[:2]), marker="x", color=colour, markersize=10)
     bodies = _body_path(record)
     if bodies is not None:
         bt, origin, nose, pitch = bodies
+        origin, nose = room(origin), room(origin + nose) - room(origin)
         side.plot(origin[:, 0], origin[:, 2], color="k", linewidth=1.5, label="body (main_frame)")
         last = None
         for i in range(len(bt)):  # the body's x axis at the start and every 10 deg of pitch
@@ -106,21 +112,27 @@ def plot_run(record: RunRecord, report: dict, path: Path) -> Path | None:
                 continue
             last, tip = pitch[i], origin[i] + 0.1 * nose[i]
             side.plot([origin[i, 0], tip[0]], [origin[i, 2], tip[2]], color="k", linewidth=0.8, alpha=0.6)
-        if steps is not None:
+        if facing:
             top.plot(origin[:, 1], origin[:, 2], color="k", linewidth=1.5, label="body (main_frame)")
         pitch_axis = heights.twinx()
-        pitch_axis.plot(bt, pitch, color="k", linewidth=1.2, label="body pitch")
-        pitch_axis.set_ylabel("body pitch (deg, black)")
+        # a turned corner's world is the room pitched 90 deg nose-up: its level body stands on the room's wall
+        pitch_axis.plot(bt, pitch + (90.0 if turned else 0.0), color="k", linewidth=1.2, label="body pitch")
+        pitch_axis.set_ylabel("body pitch in the room (deg, black)" if turned else "body pitch (deg, black)")
     for ax in (side, top):
-        if ax is side or steps is None:
+        if ax is side or not facing:
             ax.axvline(0.5, color="grey", linewidth=3, alpha=0.5)  # the wall's face
+        if turned:
+            ax.axhline(CEILING_HEIGHT, color="grey", linewidth=3, alpha=0.5)  # the ceiling's face
         ax.set_aspect("equal", adjustable="datalim")
         ax.grid(alpha=0.3)
         ax.legend(loc="best", fontsize=8)
     side.set(
         title="Side view: feet, body with its x axis (x: plant targets; grey: wall)", xlabel="x (m)", ylabel="z (m)"
     )
-    if steps is None:
+    if turned:
+        side.set(title="Side view, room frame: feet, body, its x axis (x: plants; grey: wall, ceiling)")
+        top.set(title="Facing the wall (room frame): feet, body", xlabel="y (m)", ylabel="z (m)")
+    elif steps is None:
         top.set(title="Foot trajectories, top view", xlabel="x (m)", ylabel="y (m)")
     else:
         top.set(title="On the wall (from behind it): feet, each step's plant (x), body", xlabel="y (m)", ylabel="z (m)")

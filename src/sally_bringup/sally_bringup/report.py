@@ -15,7 +15,9 @@ from pathlib import Path
 import numpy as np
 
 from sally_description.pose import pose_from_hips
+from sally_description.scene import DEFAULT_SCENE, Scene, scene
 from sally_node_common.stance import HELD
+from sally_sequencer.campaign import SCENE_OF
 from sally_sequencer.climb import BACK_STAGING, MIN_PITCH_DEG
 from sally_sequencer.sequences import FACE_WALL
 from sally_sequencer.verdict import feet_to_plant, held_on_wall, pitched_enough
@@ -23,8 +25,9 @@ from sally_sequencer.wall_walk import SHIFT_TIME, WallWalk
 
 PLANT_LIMIT_MM = 5.0
 DRIFT_LIMIT_MM = 3.0
-CLIMBS = ("f2w_all", "wall_walk")
-"""Sequences that end with all four feet on the wall: judged by :func:`_planted_drift` and the pitch."""
+CLIMBS = ("f2w_all", "w2c", "wall_walk")
+"""Sequences that end with all four feet on the wall (w2c: the ceiling, the wall of its corner's
+frame): judged by :func:`_planted_drift` and the pitch."""
 WALKS = ("wall_walk",)
 """Sequences that step feet over the wall: judged per step (:func:`_wall_steps`) and by the magnets holding."""
 MIN_HOLDING = 3
@@ -137,6 +140,10 @@ def build_report(
     start = _sequence_start(record)
     base = next((s for s in record.feet if s.t >= start), record.feet[0])
     report: dict = {"sequence": sequence}
+    room = scene(SCENE_OF.get(sequence, DEFAULT_SCENE))
+    goal = room.room_surface("wall")
+    if room.turned:  # positions stay in the corner's frame (the graph's world); the room's are added
+        report["scene"] = scene_figures(room)
     plants = {}
     last_magnet = record.magnets[-1] if record.magnets else None
     for foot in ("FL", "FR", "BL", "BR"):
@@ -161,11 +168,13 @@ def build_report(
             designed = swing[-1] + BACK_STAGING * FACE_WALL
             plants[foot]["designed"] = [round(float(v), 6) for v in designed]
             plants[foot]["design_error_mm"] = round(float(np.linalg.norm(end.position[foot] - designed)) * 1e3, 3)
+        if room.turned:
+            plants[foot]["final_in_room"] = [round(float(v), 6) for v in room.to_room(end.position[foot])]
         report[f"{foot.lower()}_plant_error_mm"] = round(error, 3)
         if error >= PLANT_LIMIT_MM:
             problems.append(f"{foot} ended {error:.2f} mm from its plant target (limit {PLANT_LIMIT_MM} mm)")
         if not held:
-            problems.append(f"{foot} is not held on the wall by its magnet")
+            problems.append(f"{foot} is not held on the {goal} by its magnet")
     if sequence in WALKS:
         report.update(_walk_figures(record, base.t, problems, walk))
     for foot in feet_to_plant(sequence):
@@ -217,6 +226,19 @@ def build_report(
     if record.pacing:
         report["sim_pacing"] = {k: round(v, 3) for k, v in record.pacing.items()}
     return _finish(report, problems, wall_time_s, report["sim_time_s"], record, result.get("t"), exit_codes)
+
+
+def scene_figures(room: Scene) -> dict:
+    """A turned scene in a report: its name, what each plate of the corner's frame is in the room,
+    and where that frame (the graph's ``world``, every position of the report) sits in the room."""
+    return {
+        "name": room.name,
+        "surfaces": dict(room.surfaces),
+        "world_in_room": {
+            "position": [round(float(v), 6) for v in room.room_from_world.position],
+            "quat_wxyz": [round(float(v), 6) for v in room.room_from_world.quat],
+        },
+    }
 
 
 def build_pulloff_report(record: RunRecord, wall_time_s: float, exit_codes: dict[str, int | None]) -> dict:
@@ -457,6 +479,12 @@ def summary(report: dict) -> str:
         f"{'SUCCESS' if report['success'] else 'FAILED'}: {report.get('sequence', '?')} in "
         f"{report.get('sim_time_s', 0):.2f} s of sim time"
     ]
+    if "scene" in report:
+        surfaces = report["scene"]["surfaces"]
+        lines.append(
+            f"  scene {report['scene']['name']}: positions in the climbed corner's frame, whose floor is the room's "
+            f"{surfaces['floor']} and whose wall is the room's {surfaces['wall']}"
+        )
     if "pulloff_force" in report:
         lines.append(
             f"  {report['foot']} pull-off force {report['pulloff_force']:.1f} N (clip {report['clip']:.1f} N, "
@@ -466,11 +494,12 @@ def summary(report: dict) -> str:
         lines.append(
             f"  {row['foot']:>2} {row['phase']:<12} from {row['start_s']:7.3f} s for {row['duration_s']:6.3f} s"
         )
+    goal = (report.get("scene") or {}).get("surfaces", {}).get("wall", "wall")
     for foot, plant in report.get("plants", {}).items():
         designed = f" ({plant['design_error_mm']:.2f} mm from the plan's foothold)" if "designed" in plant else ""
         lines.append(
             f"  {foot} plant error {plant['error_mm']:.2f} mm{designed}, magnet "
-            f"{'on the wall' if plant['magnet_on_wall'] else 'NOT holding'}"
+            f"{f'on the {goal}' if plant['magnet_on_wall'] else 'NOT holding'}"
         )
     for step in report.get("steps", []):
         if step["error_mm"] is None:

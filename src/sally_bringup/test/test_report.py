@@ -147,3 +147,24 @@ def test_a_walk_is_judged_step_by_step_against_its_plants_and_the_plan():
     never = build_report(walk_record(fl_held=False), "wall_walk", 1.0, {}, WallWalk("up", 0.1))
     assert never["steps"][0]["error_mm"] is None and never["worst_step_plant_mm"] is None
     assert "FL step 1 was never held after its seat" in " ".join(never["problems"])
+
+
+def test_a_ceiling_climb_reports_its_corner_in_the_room():
+    """w2c runs in corner3's turned frame: its report keeps that frame's positions and says so, adds
+    each plant's place in the room, and names the ceiling (the frame's wall) in its words."""
+    from sally_bringup.report import summary
+    from sally_description.scene import CEILING_HEIGHT
+
+    rec = record()
+    rec.magnets[-1].enabled["FR"] = False
+    report = build_report(rec, "w2c", 45.0, {})
+    assert report["scene"]["name"] == "corner3"
+    assert report["scene"]["surfaces"] == {"floor": "wall", "wall": "ceiling"}
+    final = report["plants"]["FL"]["final_in_room"]  # on the ceiling's face, 0.41 m out from the wall
+    np.testing.assert_allclose(final, [0.5 - 0.41 - 0.001, 0.08, CEILING_HEIGHT - 0.008], atol=1e-9)
+    problems = " ".join(report["problems"])
+    assert "FR is not held on the ceiling by its magnet" in problems
+    assert "BL never reached F2W_REACH" in problems  # a climb plants all four feet
+    text = summary(report)
+    assert "FL plant error 1.00 mm, magnet on the ceiling" in text and "room's ceiling" in text
+    assert "scene" not in build_report(record(), "f2w", 45.0, {})  # the room's own frame: nothing to say
