@@ -249,11 +249,9 @@ def scene_refusal(name: str, values: Mapping[str, str]) -> None:
     (``SCENE_OF``: w2c in corner3, every other in floor_wall), the pull-off rig in floor_wall, the hold
     graph in either (in corner3 from its own start: on the room's wall)."""
     chosen = values["scene"]
+    if chosen == "corner3" and values["start"] != "floor":
+        raise GraphError(f"scene:=corner3 starts Sally on the room's wall already: leave out start:={values['start']}")
     if name == "hold":
-        if chosen == "corner3" and values["start"] != "floor":
-            raise GraphError(
-                f"scene:=corner3 starts Sally on the room's wall already: leave out start:={values['start']}"
-            )
         return
     wanted = DEFAULT_SCENE if name == "pulloff" else SCENE_OF.get(values["sequence"], DEFAULT_SCENE)
     if chosen != wanted:

@@ -95,6 +95,7 @@ def test_w2c_runs_in_corner3_and_the_sim_and_the_controller_are_told():
         ("f2w", {"sequence": "f2w_all", "scene": "corner3"}, "sequence:=f2w_all runs in scene:=floor_wall"),
         ("pulloff", {"scene": "corner3"}, "the pull-off rig runs in scene:=floor_wall"),
         ("hold", {"scene": "corner3", "start": "wall"}, "starts Sally on the room's wall already: leave out start"),
+        ("f2w", {"sequence": "w2c", "start": "wall"}, r"scene:=corner3 starts Sally on the room's wall already"),
         (
             "f2w",
             {"sequence": "wall_walk", "start": "wall", "direction": "down"},
