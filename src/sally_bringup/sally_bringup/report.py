@@ -31,7 +31,7 @@ frame): judged by :func:`_planted_drift` and the pitch."""
 WALKS = ("wall_walk",)
 """Sequences that step feet over the wall: judged per step (:func:`_wall_steps`) and by the magnets holding."""
 MIN_HOLDING = 3
-"""A walk: never fewer magnets than this holding the wall at once."""
+"""A climb or a walk: never fewer magnets than this holding at once (one foot moves at a time)."""
 PLANTED_DRIFT_LIMIT_MM = 2.0
 """A climb: no foot may move more than this while it holds (FLOOR or WALL) and others move."""
 PLANT_GOAL_MM = 2.0
@@ -182,6 +182,8 @@ def build_report(
             problems.append(f"{foot} never reached F2W_REACH")
             report[f"{foot.lower()}_plant_error_mm"] = None
     if sequence in CLIMBS:
+        if sequence not in WALKS:  # a walk counts them with its other figures
+            report["min_magnets_holding"] = _fewest_holding(record, base.t, problems)
         drift = _planted_drift(record, base.t)
         worst = max(d["max_mm"] for d in drift.values())
         report["stance_drift_mm"] = worst
@@ -308,15 +310,22 @@ def counted_exits(exit_codes: dict[str, int | None], diverged_after_verdict: boo
     }
 
 
-def _walk_figures(record: RunRecord, since: float, problems: list[str], walk: WallWalk | None) -> dict:
-    """A walk's figures: every step's plant error, the fewest magnets holding at once, how far the
-    body went and how fast (sim time); ``problems`` gains what misses its limit."""
-    holding = [  # a magnet on and against a plate
+def _fewest_holding(record: RunRecord, since: float, problems: list[str]) -> int:
+    """The fewest magnets holding at once since ``since`` (on and against a plate, from the sim's
+    telemetry); ``problems`` gains it when it is below :data:`MIN_HOLDING`."""
+    holding = [
         (sum(bool(s.enabled[f] and s.in_contact[f]) for f in s.enabled), s.t) for s in record.magnets if s.t >= since
     ]
     fewest, fewest_at = min(holding) if holding else (0, since)
     if fewest < MIN_HOLDING:
         problems.append(f"only {fewest} magnets held at {fewest_at:.3f} s (at least {MIN_HOLDING})")
+    return fewest
+
+
+def _walk_figures(record: RunRecord, since: float, problems: list[str], walk: WallWalk | None) -> dict:
+    """A walk's figures: every step's plant error, the fewest magnets holding at once, how far the
+    body went and how fast (sim time); ``problems`` gains what misses its limit."""
+    fewest = _fewest_holding(record, since, problems)
     shifts = [t for t, _, phase in record.phases if phase == "WALL_SHIFT"]
     walk_start = shifts[0] if shifts else since
     steps = _wall_steps(record, walk_start, walk)
@@ -514,6 +523,8 @@ def summary(report: dict) -> str:
             f"  walked {report['distance_m'] * 1e3:.1f} mm at {report['speed_mm_s'] or 0.0:.2f} mm/s of sim time, "
             f"at least {report['min_magnets_holding']} magnets holding"
         )
+    if "min_magnets_holding" in report and "distance_m" not in report:
+        lines.append(f"  at least {report['min_magnets_holding']} magnets holding at every instant")
     for foot, d in report.get("stance_drift", {}).items():
         lines.append(f"  {foot} stance drift max {d['max_mm']:.3f} mm, final {d['final_mm']:.3f} mm")
     contacts = report.get("contacts_at_end", {})

@@ -168,3 +168,6 @@ def test_a_ceiling_climb_reports_its_corner_in_the_room():
     text = summary(report)
     assert "FL plant error 1.00 mm, magnet on the ceiling" in text and "room's ceiling" in text
     assert "scene" not in build_report(record(), "f2w", 45.0, {})  # the room's own frame: nothing to say
+    assert report["min_magnets_holding"] == 3 and "at least 3 magnets holding at every instant" in text
+    rec.magnets[-1].enabled["BL"] = False  # two feet off at once: a climb moves one foot at a time
+    assert "only 2 magnets held at 22.000 s (at least 3)" in build_report(rec, "f2w_all", 45.0, {})["problems"]
