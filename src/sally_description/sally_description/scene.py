@@ -35,7 +35,7 @@ CEILING_HEIGHT = 1.0
 """corner3: the ceiling's inner face above the room's floor (m). main_frame starts 0.5 m below it,
 as far as it starts from the wall in ``floor_wall`` (the corner distance the reachability map and the
 climb are planned for), so 0.50 m up the wall; the back feet's magnets then hang 0.14 m above the
-floor (README, "The ceiling")."""
+floor (README, "Climbing onto the ceiling")."""
 ROOM_FLOOR_GEOM = "room_floor"
 """corner3: the room's floor, a box geom of the world body (not steel: no magnet is ever near it)."""
 GRAVITY = 9.81
