@@ -68,12 +68,10 @@ def solve_joints(
     return best.joints, best.position_error
 
 
-@functools.cache
 def housing(leg: str) -> tuple[float, float, float]:
     """(radius, reach in front of the EE site, reach behind it) of ``leg``'s magnet housing, a
-    cylinder along the face normal (m; the default model's)."""
-    model = build_model()
-    geom = model.geom(magnet_geom(leg))
+    cylinder along the face normal (m; the model :func:`leg_kinematics` built)."""
+    geom = leg_kinematics(leg).model.geom(magnet_geom(leg))
     radius, half = float(geom.size[0]), float(geom.size[1])
     centre = -float(geom.pos[1])  # along the face normal: the face is the body's local -y
     return radius, centre + half, half - centre
