@@ -48,7 +48,7 @@ from sally_description.errors import DescriptionError
 from sally_description.scene import DEFAULT_SCENE, SCENES
 from sally_description.wall_start import WallStance, wall_pose_refusal, wall_stance
 from sally_node_common.time_contract import IK_PERIOD
-from sally_sequencer.campaign import CAMPAIGNS, SCENE_OF
+from sally_sequencer.campaign import CAMPAIGNS, scene_of
 from sally_sequencer.errors import SequenceError
 from sally_sequencer.wall_walk import DIRECTIONS, WallWalk
 
@@ -179,7 +179,7 @@ def resolve(arguments: Mapping[str, str]) -> dict[str, str]:
         if arg.choices and values[name] not in arg.choices:
             raise GraphError(f"{name}:={values[name]} is not one of {list(arg.choices)}")
     if values["scene"] == "auto":
-        values["scene"] = SCENE_OF.get(values["sequence"], DEFAULT_SCENE)
+        values["scene"] = scene_of(values["sequence"])
     stance = wall_pose(values)  # refused here, before anything starts
     walk = wall_walk(values)
     off = walk.off_plate({leg: stance.foot(leg) for leg in LEGS}) if walk is not None else ""
@@ -246,14 +246,14 @@ def wall_pose(values: Mapping[str, str]) -> WallStance:
 
 def scene_refusal(name: str, values: Mapping[str, str]) -> None:
     """Refuse a scene the graph cannot run in: a sequence runs in its campaign's scene
-    (``SCENE_OF``: w2c in corner3, every other in floor_wall), the pull-off rig in floor_wall, the hold
+    (``campaign.scene_of``: w2c in corner3, every other in floor_wall), the pull-off rig in floor_wall, the hold
     graph in either (in corner3 from its own start: on the room's wall)."""
     chosen = values["scene"]
     if chosen == "corner3" and values["start"] != "floor":
         raise GraphError(f"scene:=corner3 starts Sally on the room's wall already: leave out start:={values['start']}")
     if name == "hold":
         return
-    wanted = DEFAULT_SCENE if name == "pulloff" else SCENE_OF.get(values["sequence"], DEFAULT_SCENE)
+    wanted = DEFAULT_SCENE if name == "pulloff" else scene_of(values["sequence"])
     if chosen != wanted:
         what = "the pull-off rig" if name == "pulloff" else f"sequence:={values['sequence']}"
         raise GraphError(f"scene:={chosen}: {what} runs in scene:={wanted}")

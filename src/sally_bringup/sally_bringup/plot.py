@@ -80,7 +80,7 @@ def plot_run(record: RunRecord, report: dict, path: Path) -> Path | None:
     t = np.array([s.t for s in record.feet])
     fig, axes = plt.subplots(2, 2, figsize=(13, 8.5), constrained_layout=True)
     side, top, heights, forces = axes[0, 0], axes[0, 1], axes[1, 0], axes[1, 1]
-    steps = report.get("steps")  # a walk over the wall: the top view becomes the wall's own view
+    steps = report.get("steps")  # a walk over the wall
     turned = report.get("scene")  # a corner simulated in its own frame: drawn in the room's
     room = scene(turned["name"]).to_room if turned else (lambda points: np.asarray(points, dtype=float))
     facing = turned is not None or steps is not None  # the top view becomes the wall's own view

@@ -15,9 +15,9 @@ from pathlib import Path
 import numpy as np
 
 from sally_description.pose import pose_from_hips
-from sally_description.scene import DEFAULT_SCENE, Scene, scene
+from sally_description.scene import Scene, scene
 from sally_node_common.stance import HELD
-from sally_sequencer.campaign import SCENE_OF
+from sally_sequencer.campaign import scene_of
 from sally_sequencer.climb import BACK_STAGING, MIN_PITCH_DEG
 from sally_sequencer.sequences import FACE_WALL
 from sally_sequencer.verdict import feet_to_plant, held_on_wall, pitched_enough
@@ -140,7 +140,7 @@ def build_report(
     start = _sequence_start(record)
     base = next((s for s in record.feet if s.t >= start), record.feet[0])
     report: dict = {"sequence": sequence}
-    room = scene(SCENE_OF.get(sequence, DEFAULT_SCENE))
+    room = scene(scene_of(sequence))
     goal = room.room_surface("wall")
     if room.turned:  # positions stay in the corner's frame (the graph's world); the room's are added
         report["scene"] = scene_figures(room)

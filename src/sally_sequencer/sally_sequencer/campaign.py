@@ -26,6 +26,7 @@ import numpy as np
 
 from sally_description.constants import LEGS
 from sally_description.pose import Pose, pose_from_hips
+from sally_description.scene import DEFAULT_SCENE
 from sally_node_common.ik_target import IKTarget
 from sally_node_common.stance import StanceMode
 
@@ -71,7 +72,14 @@ CAMPAIGNS = {
 optimizer's scenarios: FL planted on the wall, or lifted off the floor, then held ``hold`` seconds
 while the other feet must stay put."""
 SCENE_OF = {"w2c": "corner3"}
-"""The scene a campaign runs in (:data:`sally_description.scene.SCENES`); every other one: floor_wall."""
+"""The scene a campaign runs in (:data:`sally_description.scene.SCENES`) where it is not the default."""
+
+
+def scene_of(sequence: str) -> str:
+    """The scene campaign ``sequence`` runs in: :data:`SCENE_OF`'s, else the default (floor_wall)."""
+    return SCENE_OF.get(sequence, DEFAULT_SCENE)
+
+
 HOLD_PHASES = {"ORIENT_HOLD": ORIENT_TIME, "LIFT_HOLD": 0.0}
 """Unbounded end phases: the campaign is done ``hold`` s after this much time in them."""
 DWELL = 3.0
