@@ -133,7 +133,12 @@ class MagnetArray:
 
         Needs ``geom_xpos``/``xipos`` of the current state (call between mj_step1 and mj_step2).
         """
-        magnet_step(
+        magnet_step(*self.kernel_arguments(data, external))
+
+    def kernel_arguments(self, data: mujoco.MjData, external: np.ndarray) -> tuple:
+        """What :func:`~.magnet_kernel.magnet_step` takes, in its order, for steps of ``data`` with
+        ``external`` (views: they follow the state and the switches)."""
+        return (
             data.geom_xpos, data.xipos, data.xfrc_applied, external,
             self._spheres, self._bodies, self.enabled,
             self._plate_pos, self._plate_rot, self._plate_half,

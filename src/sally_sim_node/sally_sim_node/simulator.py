@@ -26,12 +26,15 @@ from .errors import DivergenceError, SimulationError
 from .frames import Plate
 from .joints import ActuatorIndex, JointIndex, all_joints
 from .magnets import MagnetArray, MagnetReadout, leg_index
+from .physics_kernel import mujoco_steps, run_steps
+from .physics_thread import PhysicsThread
 
 _log = logging.getLogger("sally_sim_node.mujoco")
 
 EffortFn = Callable[[np.ndarray, np.ndarray], np.ndarray]
 """In-process controller: (actuated q, actuated qdot) -> efforts, called every physics step."""
 
+UNSTABLE = "MuJoCo reported unstable accelerations, positions or velocities and reset the state"
 _UNSTABLE = tuple(
     int(w)
     for w in (mujoco.mjtWarning.mjWARN_BADQACC, mujoco.mjtWarning.mjWARN_BADQPOS, mujoco.mjtWarning.mjWARN_BADQVEL)
@@ -77,6 +80,19 @@ class Simulator:
             np.array([self._id(mujoco.mjtObj.mjOBJ_GEOM, g) for g in sampler_geoms(leg)]) for leg in LEGS
         ]
         self.diverged: DivergenceError | None = None
+        self._unstable_count = np.zeros(1, dtype=np.int64)
+        """MuJoCo's count of unstable-state warnings when the state was last reset."""
+        halves = mujoco_steps()
+        self._kernel_head = (halves.step1, halves.step2, self.model._address, self.data._address)
+        self._kernel_tail = (
+            self._warnings,
+            np.array(_UNSTABLE, dtype=np.int64),
+            self._unstable_count,
+            *self.magnets.kernel_arguments(self.data, self._external),
+        )
+        """:func:`~.physics_kernel.run_steps`'s arguments around the step count (views of the state)."""
+        self._thread: PhysicsThread | None = None
+        self._asked = 0
         self.reset()
 
     # --- time and state -------------------------------------------------------------------------
@@ -103,7 +119,7 @@ class Simulator:
         self.contacts = FootContactMonitor()
         self.diverged = None
         mujoco.mj_forward(self.model, self.data)
-        self._unstable_count = int(self._warnings[list(_UNSTABLE)].sum())
+        self._unstable_count[0] = int(self._warnings[list(_UNSTABLE)].sum())
 
     def get_state(self) -> tuple[np.ndarray, np.ndarray]:
         """(qpos, qvel), copies."""
@@ -123,19 +139,59 @@ class Simulator:
 
     # --- stepping -------------------------------------------------------------------------------
     def step(self, n: int = 1, controller: EffortFn | None = None) -> None:
-        """Advance ``n`` physics steps; ``controller`` (if any) sets the efforts every step."""
+        """Advance ``n`` physics steps; ``controller`` (if any) sets the efforts every step.
+
+        Without one the efforts stay as set (:meth:`set_efforts`) and the ``n`` steps run in one
+        compiled call that holds no interpreter lock (:mod:`.physics_kernel`): other threads' Python
+        runs meanwhile, and the steps give the same bits as one at a time."""
         if self.diverged is not None:
             raise SimulationError(f"{self.diverged}; call reset() before stepping again")
         m, d = self.model, self.data
-        warnings, unstable, count = self._warnings, _UNSTABLE, self._unstable_count
+        warnings, unstable, count = self._warnings, _UNSTABLE, int(self._unstable_count[0])
+        if controller is None:
+            self._check_run(run_steps(*self._kernel_head, n, *self._kernel_tail), n)
+            return
         for _ in range(n):
             mujoco.mj_step1(m, d)
-            if controller is not None:
-                d.ctrl[self._ctrl_ids] = controller(d.qpos[self._act_q], d.qvel[self._act_v])
+            d.ctrl[self._ctrl_ids] = controller(d.qpos[self._act_q], d.qvel[self._act_v])
             self.magnets.apply(d, self._external)
             mujoco.mj_step2(m, d)
             if warnings[unstable[0]] + warnings[unstable[1]] + warnings[unstable[2]] != count:
-                self._diverge("MuJoCo reported unstable accelerations, positions or velocities and reset the state")
+                self._diverge(UNSTABLE)
+        self._check_state()
+
+    def start_steps(self, n: int) -> None:
+        """Begin ``n`` steps with the efforts as set, in the physics thread (:mod:`.physics_thread`):
+        nothing may read or change the physics state until :meth:`finish_steps`."""
+        if self.diverged is not None:
+            raise SimulationError(f"{self.diverged}; call reset() before stepping again")
+        if self._thread is None:
+            self._thread = PhysicsThread(self._kernel_head, self._kernel_tail)
+        self._thread.start(n)
+        self._asked = n
+
+    def finish_steps(self) -> None:
+        """Wait for the steps :meth:`start_steps` began (raises :class:`DivergenceError` as :meth:`step`)."""
+        assert self._thread is not None, "finish_steps without start_steps"
+        self._check_run(self._thread.join(), self._asked)
+
+    @property
+    def stepping(self) -> bool:
+        """Steps begun by :meth:`start_steps` are not finished yet."""
+        return self._thread is not None and self._thread.running
+
+    def close(self) -> None:
+        """End the physics thread, if one was started."""
+        if self._thread is not None:
+            self._thread.close()
+
+    def _check_run(self, made: int, asked: int) -> None:
+        if made < asked:
+            self._diverge(UNSTABLE)
+        self._check_state()
+
+    def _check_state(self) -> None:
+        d = self.data
         if not (np.isfinite(d.qpos).all() and np.isfinite(d.qvel).all()):
             self._diverge("non-finite state")
         fastest = float(np.abs(d.qvel).max(initial=0.0))
@@ -147,6 +203,10 @@ class Simulator:
         raise self.diverged
 
     # --- efforts and external forces ------------------------------------------------------------
+    def set_efforts(self, efforts: np.ndarray) -> None:
+        """The motor efforts (ACTUATED_JOINT_NAMES order, already checked) for the steps from now on."""
+        self.data.ctrl[self._ctrl_ids] = efforts
+
     def apply_efforts(self, efforts: np.ndarray) -> int:
         """Set the motor efforts (ACTUATED_JOINT_NAMES order). Returns how many exceeded the limits
         (MuJoCo clamps them to ctrlrange). Wrong lengths and non-finite values are rejected."""

@@ -224,3 +224,35 @@ def test_frames_and_com():
         assert np.linalg.norm(sim.frame_pose(f"ee_site_{leg}").position - sim.ee_position(leg)) < 1e-12
     with pytest.raises(SimulationError, match="no body or site named 'nose'"):
         sim.frame_pose("nose")
+
+
+def test_steps_in_one_compiled_call_or_the_physics_thread_give_the_bits_of_one_step_at_a_time():
+    """Without a per-step controller the steps run in the compiled kernel (no interpreter lock), in
+    this thread or the physics thread; either way MuJoCo and the magnets do exactly what the
+    step-by-step Python loop does."""
+    sims = [Simulator(magnets_on=True) for _ in range(3)]
+    efforts = np.linspace(-0.4, 0.4, len(sims[0].actuators.effort_limit))
+    for sim in sims:
+        sim.apply_external_force("main_frame", [0.0, 0.0, -20.0])
+        sim.set_efforts(efforts)
+    for _ in range(150):
+        sims[0].step(2, lambda q, qdot: efforts)  # one step at a time, in Python
+        sims[1].step(2)
+        sims[2].start_steps(2)
+        assert sims[2].stepping
+        sims[2].finish_steps()
+    sims[2].close()
+    for sim in sims[1:]:
+        assert np.array_equal(sim.data.qpos, sims[0].data.qpos) and np.array_equal(sim.data.qvel, sims[0].data.qvel)
+        assert np.array_equal(sim.magnets.force, sims[0].magnets.force) and sim.time == sims[0].time
+
+
+def test_a_divergence_in_the_physics_thread_is_raised_when_the_run_is_taken_back():
+    sim = Simulator()
+    sim.apply_external_force("main_frame", [0, 0, 1e30])
+    sim.start_steps(50)
+    with pytest.raises(DivergenceError, match="diverged at t ="):
+        sim.finish_steps()
+    with pytest.raises(SimulationError, match="call reset"):
+        sim.start_steps(1)
+    sim.close()
