@@ -195,6 +195,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--run-dir", type=Path, default=None)
     parser.add_argument("--hosts", nargs="+", choices=sorted(HOSTS), default=["composed"])
+    parser.add_argument(
+        "--control-latency", choices=("0", "1"), default=None, help="the graphs' control_latency (default: theirs)"
+    )
     parser.add_argument("--observe", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--counts", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -206,12 +209,15 @@ def main() -> int:
     folder = args.run_dir or Path(tempfile.mkdtemp(prefix="sally-f2w-bench-"))
     default = next(h for h, value in HOSTS.items() if value == ARGUMENTS["composed"].default)
     runs: dict[tuple[str, str], dict] = {}
+    latency = {} if args.control_latency is None else {"control_latency": args.control_latency}
     for host in args.hosts:
-        runs[host, "realtime"] = run(host, "realtime", folder, observed=True, extra={"record": "true"})
+        runs[host, "realtime"] = run(host, "realtime", folder, observed=True, extra={"record": "true", **latency})
         print_run(f"{host} realtime, outside client, recording", runs[host, "realtime"])
-        runs[host, "lockstep"] = run(host, "lockstep", folder, observed=False)
+        runs[host, "lockstep"] = run(host, "lockstep", folder, observed=False, extra=latency)
         print_run(f"{host} lockstep", runs[host, "lockstep"])
-    main_run = run(default, "lockstep", folder, observed=False, extra={**MAIN_JOB, "record": "true"}, label="main")
+    main_run = run(
+        default, "lockstep", folder, observed=False, extra={**MAIN_JOB, "record": "true", **latency}, label="main"
+    )
     print_run("main job (scripts/main.sh)", main_run)
     sim_s = main_run.get("sim_time_s") or 0.0
     physics_wall, physics_cpu = physics_alone(sim_s) if sim_s else (float("nan"), float("nan"))

@@ -101,6 +101,13 @@ ARGUMENTS: dict[str, Argument] = {
         "figures however busy the machine is (false: faster, the sim steps on with efforts up to 1 ms old)",
         ("true", "false"),
     ),
+    "control_latency": Argument(
+        "0",
+        "lockstep and sync:=true: control periods from a state to the period its effort answer applies from (0: each "
+        "period waits for the answer to its own state; 1: the sim steps a period with the answer to the state before, "
+        "on a core of its own, while the graph answers this one)",
+        ("0", "1"),
+    ),
     "composed": Argument(
         "true",
         "run every node of the graph in one process (sally_composed), handing messages between them as Python "
@@ -360,6 +367,7 @@ def graph(name: str, arguments: Mapping[str, str] | None = None) -> list[NodeSpe
             "scene": values["scene"],
             "wall_pose": [stance.y, stance.height, stance.turn_deg],
             "start_paused": values["start_paused"] == "true",
+            "control_latency": int(values["control_latency"]),
         }
         if synchronous and values["pacing"] == "realtime":
             sim["synchronous"] = True

@@ -52,6 +52,12 @@ class Efforts:
             return self.drive.efforts(q, qdot)
         return self.command
 
+    @property
+    def fixed(self) -> bool:
+        """The efforts are the controller's command, the same every step until the next (not the
+        hold's or the drive's, which follow the state step by step)."""
+        return not self.watchdog.engaged and self.drive is None
+
     def set_hold_gains(self, kp: float, kd: float) -> None:
         """The hold's PD gains (no integral), within the motor limits."""
         gains = PIDGains.uniform(len(self.effort_limit), kp=kp, ki=0.0, kd=kd, effort_limit=self.effort_limit)

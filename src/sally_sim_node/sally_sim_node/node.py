@@ -226,6 +226,7 @@ class SimNode(Node):
             effort_max_age_ns=conv.to_nanoseconds(float(p("effort_max_age"))),
             effort_wait=float(p("effort_wait")),
             exit_on_divergence=bool(p("exit_on_divergence")),
+            control_latency=int(p("control_latency")),
         )
 
     # --- time -----------------------------------------------------------------------------------
@@ -252,6 +253,7 @@ class SimNode(Node):
             return 0  # shut down (Ctrl-C, SIGTERM) while publishing
         finally:
             spinner.join(timeout=2.0)
+            self.sim.close()
             if self._viewer is not None:
                 self._viewer.close()
 
@@ -266,13 +268,23 @@ class SimNode(Node):
 
     def publish_state(self) -> None:
         """/joint_states now, and /sally/odom when due."""
+        self.prepare_state()()
+
+    def prepare_state(self) -> Callable[[], None]:
+        """/joint_states now, and /sally/odom when due, read now and published by the call returned."""
         now, sim = self.now_ns, self.sim
-        self._pub_joints.publish(
-            self._joint_writer.fill(now, sim.joint_positions(), sim.joint_velocities(), sim.joint_efforts())
-        )
+        joints = (now, sim.joint_positions(), sim.joint_velocities(), sim.joint_efforts())
+        odom = None
         if self._sim_clock.since_start_over % self._odom_every == 0:
             body, qvel = sim.body_pose(), sim.data.qvel
-            self._pub_odom.publish(self._odom_writer.fill(now, body.position, body.quat, qvel[0:3], qvel[3:6]))
+            odom = (now, body.position, body.quat, qvel[0:3].copy(), qvel[3:6].copy())
+
+        def publish() -> None:
+            self._pub_joints.publish(self._joint_writer.fill(*joints))
+            if odom is not None:
+                self._pub_odom.publish(self._odom_writer.fill(*odom))
+
+        return publish
 
     def publish_due(self, due: set[str]) -> None:
         """The magnets' telemetry, TF, the visuals and a camera frame, those in ``due``."""

@@ -74,6 +74,11 @@ class LoopSettings:
     """Realtime/fast: wall seconds the sim waits for that answer at most."""
     exit_on_divergence: bool = False
     """End the loop (:data:`EXIT_DIVERGED`) when the physics diverges, instead of waiting for a reset."""
+    control_latency: int = 0
+    """Gated periods: control periods from a state to the period its answer applies from
+    (:mod:`sally_node_common.time_contract`). 0: publish, wait for the answer, step. 1: the period
+    steps (in the physics thread) with the answer to the state before while the graph answers this
+    one."""
 
 
 class LoopPort(Protocol):
@@ -89,6 +94,11 @@ class LoopPort(Protocol):
 
     def publish_state(self) -> None:
         """The state (joint states, odometry when due) at sim time now."""
+        ...
+
+    def prepare_state(self) -> Callable[[], None]:
+        """The state now, read at once: a call publishes it (a new message each call, as
+        :meth:`publish_state` would have published it now), whatever the physics does meanwhile."""
         ...
 
     def publish_due(self, due: set[str]) -> None:
@@ -160,6 +170,10 @@ class SimLoop:
         self.gate = EffortGate()  # read and changed under self.answer
         self._last_effort_wall = -float("inf")  # realtime/fast: when the latest effort came (monotonic)
         self._stop = threading.Event()
+        self._sim_time: float | None = None
+        """Sim time (s) at the start of the period the physics thread is stepping, else None."""
+        self._period_from = 0
+        """The publication schedule's step at which that period started."""
 
     @property
     def settings(self) -> LoopSettings:
@@ -227,7 +241,7 @@ class SimLoop:
         Steps run in one Simulator call up to the next publication (at most 1 ms of sim time at
         the default rates), which is also how often the watchdog is checked.
         """
-        settings, clock, port = self.settings, self.clock, self.port
+        settings, clock = self.settings, self.clock
         done = 0
         while done < n:
             watchdog = self.efforts.watchdog
@@ -238,18 +252,26 @@ class SimLoop:
             k = clock.since_start_over  # the publication schedule starts over with a reset
             run = self.commands.due(settings.publications.steps_to_next(k, n - done))
             try:
-                self.sim.step(run, self.efforts)
+                if self.efforts.fixed:  # one compiled call, no interpreter lock held
+                    self.sim.set_efforts(self.efforts.command)
+                    self.sim.step(run)
+                else:
+                    self.sim.step(run, self.efforts)
             except DivergenceError as exc:
                 self._on_divergence(exc)
                 return
             done += run
-            clock.advance(run)
-            due = settings.publications.due(k + run)
-            if "clock" in due:
-                port.publish_clock()
-            if "state" in due:
-                port.publish_state()
-            port.publish_due(due)
+            self._stepped(k, run)
+
+    def _stepped(self, k: int, run: int) -> None:
+        """After ``run`` steps from the schedule's step ``k``: the clock on, what falls due published."""
+        self.clock.advance(run)
+        due = self.settings.publications.due(k + run)
+        if "clock" in due:
+            self.port.publish_clock()
+        if "state" in due:
+            self.port.publish_state()
+        self.port.publish_due(due)
 
     def _wait_for_fresh_efforts(self) -> None:
         """Realtime/fast: do not run ahead of a live controller by more than ``effort_max_age``.
@@ -305,7 +327,71 @@ class SimLoop:
             held, limit = self.gate.wait_for(
                 self.efforts.watchdog.engaged, settings.lockstep_timeout, LOCKSTEP_HELD_WAIT
             )
-        port.publish_state()
+        ahead = settings.control_latency > 0
+        if ahead:  # the period steps with the answer to the state before, while this one is answered
+            publish_state = port.prepare_state()
+            with self.physics:  # held until the period's steps are done
+                if halted():
+                    return
+                self._begin_period()
+                try:
+                    timed_out = self._await_answer(stamp, limit, held, halted, publish_state)
+                finally:
+                    self._end_period()
+        else:
+            timed_out = self._await_answer(stamp, limit, held, halted, port.publish_state)
+        if timed_out:
+            self.counts["lockstep_timeouts"] += 1
+            self.efforts.watchdog.engage(self.sim.time)
+            self.engage_hold(f"no effort answer within {limit:g} s in lockstep")
+        if ahead or self._stop.is_set() or not port.ok():
+            return
+        with self.physics:
+            if not halted():  # (checked under the lock: a pause's reset must not be stepped past)
+                self._advance(settings.state_every)
+
+    def _begin_period(self) -> None:
+        """Start the control period's steps (under :attr:`physics`): in the physics thread when the
+        efforts are fixed for it and nothing falls due inside it, else here, now."""
+        n, clock = self.settings.state_every, self.clock
+        watchdog = self.efforts.watchdog
+        if not watchdog.engaged and watchdog.check(self.sim.time):
+            self.engage_hold(f"no effort command for {watchdog.timeout:.3f} s")
+        k = clock.since_start_over
+        if self.diverged is not None:
+            return None
+        if not self.efforts.fixed:  # the hold or the drive: efforts that follow the state step by step
+            return self._advance(n)
+        if self.commands.due(self.settings.publications.steps_to_next(k, n)) < n:
+            return self._advance(n)  # a command or a publication inside the period
+        self.sim.set_efforts(self.efforts.command)
+        self._sim_time = self.sim.time
+        self.sim.start_steps(n)
+        self._period_from = k
+        return None
+
+    def _end_period(self) -> None:
+        """The period's steps done (waited for when in the physics thread), the clock on, what falls
+        due published."""
+        if not self.sim.stepping:
+            return
+        k, n = self._period_from, self.settings.state_every
+        try:
+            self.sim.finish_steps()
+        except DivergenceError as exc:
+            self._on_divergence(exc)
+            return
+        finally:
+            self._sim_time = None
+        self._stepped(k, n)
+
+    def _await_answer(
+        self, stamp: int, limit: float, held: bool, halted: Callable[[], bool], publish_state: Callable[[], None]
+    ) -> bool:
+        """Publish the state stamped ``stamp`` and wait for its answer (re-sending it, holding on, as
+        :class:`~.lockstep.LockstepWait` says); whether the wait timed out."""
+        port = self.port
+        publish_state()
         wait = LockstepWait(time.monotonic(), limit, LOCKSTEP_RESEND, held)
         timed_out = False
         # publishing happens outside the answer lock: a controller hosted in this process answers
@@ -328,16 +414,8 @@ class SimLoop:
                         continue
                     timed_out = not held
                     break
-            port.publish_state()  # Step.RESEND: same stamp again (a state lost at discovery); answered once
-        if timed_out:
-            self.counts["lockstep_timeouts"] += 1
-            self.efforts.watchdog.engage(self.sim.time)
-            self.engage_hold(f"no effort answer within {limit:g} s in lockstep")
-        if self._stop.is_set() or not port.ok():
-            return
-        with self.physics:
-            if not halted():  # (checked under the lock: a pause's reset must not be stepped past)
-                self._advance(settings.state_every)
+            publish_state()  # Step.RESEND: same stamp again (a state lost at discovery); answered once
+        return timed_out
 
     def _take_step(self) -> None:
         """One step of a client's step request: a control period, gated as the pacing mode gates it."""
@@ -377,7 +455,7 @@ class SimLoop:
             with self.answer:
                 admission = self.gate.offer_gated(stamp, self.efforts.watchdog.engaged)
                 if admission.verdict is Verdict.TAKEN:
-                    released = self.efforts.take(indices, efforts, self.sim.time)
+                    released = self.efforts.take(indices, efforts, self._now_s())
                 if admission.verdict is not Verdict.REJECTED:
                     self.answer.notify_all()  # an answer, or a controller back while holding
         else:
@@ -389,6 +467,10 @@ class SimLoop:
                         self._last_effort_wall = time.monotonic()
                         self.answer.notify_all()
         return admission, released
+
+    def _now_s(self) -> float:
+        """Sim time (s) as the loop stands: a period's start while its steps run in the physics thread."""
+        return self._sim_time if self._sim_time is not None else self.sim.time
 
     def engage_hold(self, why: str) -> None:
         """Hold the pose the actuated joints have now (the watchdog engaged: ``why``)."""

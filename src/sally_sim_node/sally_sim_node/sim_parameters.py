@@ -154,6 +154,15 @@ TABLE = ParameterTable(
             "figures however busy the machine is; false: the sim steps on with efforts up to effort_max_age old",
         ),
         Param(
+            "control_latency",
+            0,
+            "lockstep and synchronous: control periods from a state to the period its effort answer applies from; 0: "
+            "each period waits for the answer to its own state, 1: a period steps with the answer to the state "
+            "before, in a physics thread of its own, while the graph answers its state on the other core",
+            choices=(0, 1),
+            read_only=True,
+        ),
+        Param(
             "lockstep_timeout",
             1.0,
             "how long lockstep waits for an effort answer before holding and going on (not before the first answer; "

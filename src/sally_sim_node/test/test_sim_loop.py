@@ -41,6 +41,7 @@ class Port:
         self.loop: SimLoop | None = None
         self.stop = threading.Event()
         self.states, self.clocks, self.due, self.held, self.resets, self.divergences = [], [], [], [], [], []
+        self.positions = []
 
     def ok(self):
         return True
@@ -49,13 +50,25 @@ class Port:
         self.clocks.append(self.loop.clock.now_ns)
 
     def publish_state(self):
-        now = self.loop.clock.now_ns
-        self.states.append(now)
-        if self.answer is True or (self.answer and len(self.states) <= self.answer):
-            admission, _ = self.loop.offer_efforts(np.arange(3), np.zeros(3), now)
-            assert admission.verdict in (Verdict.TAKEN, Verdict.LATE)
-        if self.stop_after_states is not None and len(self.states) >= self.stop_after_states:
-            self.stop.set()
+        self.prepare_state()()
+
+    def prepare_state(self):
+        now, position = self.loop.clock.now_ns, self.loop.sim.joint_positions()
+
+        def publish():
+            self.states.append(now)
+            self.positions.append(position)
+            if self.answer is True or (self.answer and len(self.states) <= self.answer):
+                self.give(now)
+            if self.stop_after_states is not None and len(self.states) >= self.stop_after_states:
+                self.stop.set()
+
+        return publish
+
+    def give(self, stamp):
+        """The answer to the state ``stamp``: efforts that differ from state to state."""
+        admission, _ = self.loop.offer_efforts(np.arange(3), np.full(3, 0.3 * np.sin(stamp * 1e-7)), stamp)
+        assert admission.verdict in (Verdict.TAKEN, Verdict.LATE)
 
     def publish_due(self, due):
         self.due.append((self.loop.clock.now_ns, frozenset(due)))
@@ -92,7 +105,7 @@ def wait(predicate, timeout):
     return True
 
 
-def make_loop(port, mode="lockstep", paused=False, lockstep_timeout=2.0, sim=None):
+def make_loop(port, mode="lockstep", paused=False, lockstep_timeout=2.0, sim=None, control_latency=0):
     sim = sim or Simulator()
     clock = SimClock(round(sim.timestep * 1e9))
     counts = Counter()
@@ -101,7 +114,9 @@ def make_loop(port, mode="lockstep", paused=False, lockstep_timeout=2.0, sim=Non
     publications = PublishSchedule(
         {"clock": 2, **({} if gated else {"state": STATE_EVERY}), "telemetry": 40, "tf": 20, "visuals": 66}
     )
-    settings = LoopSettings(mode, gated, STATE_EVERY, publications, lockstep_timeout=lockstep_timeout)
+    settings = LoopSettings(
+        mode, gated, STATE_EVERY, publications, lockstep_timeout=lockstep_timeout, control_latency=control_latency
+    )
     loop = SimLoop(
         sim, clock, efforts, StampedCommands(sim, clock, counts, print), Pacer(sim.timestep), settings, port,
         counts, Log(), paused=paused,
@@ -120,6 +135,56 @@ def test_lockstep_steps_one_control_period_per_answered_state():
     assert port.clocks[:3] == [0, period, 2 * period]  # /clock first at 0, then every 2 steps
     assert [t for t, due in port.due if "tf" in due][:2] == [10 * period, 20 * period]
     assert loop.counts["lockstep_timeouts"] == 0 and port.held == []
+
+
+class LatePort(Port):
+    """Answers each state from another thread once the publish has returned, as a controller in
+    another process does."""
+
+    def __init__(self, **kwargs):
+        super().__init__(answer=False, **kwargs)
+        self.asked = []
+        self._thread = threading.Thread(target=self._answer, daemon=True)
+        self._thread.start()
+
+    def prepare_state(self):
+        publish = super().prepare_state()
+
+        def publish_and_ask():
+            publish()
+            self.asked.append(self.states[-1])
+
+        return publish_and_ask
+
+    def _answer(self):
+        answered = 0
+        while not self.stop.is_set():
+            if len(self.asked) > answered:
+                time.sleep(0.0003)  # the answer comes late, while the period steps
+                self.give(self.asked[answered])
+                answered += 1
+            else:
+                time.sleep(0.0001)
+
+
+def test_with_control_latency_1_a_period_steps_with_the_answer_to_the_state_before():
+    runs = {}
+    for name, port, latency in (
+        ("hosted", Port(stop_after_states=60), 1),
+        ("late", LatePort(stop_after_states=60), 1),
+        ("latency 0", Port(stop_after_states=60), 0),
+    ):
+        loop = make_loop(port, control_latency=latency)
+        assert loop.run(port.stop) == 0
+        assert not loop.sim.stepping and loop.counts["lockstep_timeouts"] == 0
+        period = STATE_EVERY * loop.clock.dt_ns
+        assert port.states == [i * period for i in range(60)]  # each state read at its own time, once
+        runs[name] = (loop.sim.data.qpos.copy(), np.array(port.positions))
+        loop.sim.close()
+    # however late the answers come, the run is the same: each period waits for the answer before it
+    assert np.array_equal(runs["hosted"][0], runs["late"][0]) and np.array_equal(runs["hosted"][1], runs["late"][1])
+    # and it is not the latency-0 run: there each answer applies to the period of its own state
+    assert not np.array_equal(runs["hosted"][0], runs["latency 0"][0])
 
 
 def test_a_state_nobody_answers_is_sent_again_and_then_held():
