@@ -47,7 +47,7 @@ from sally_description.constants import LEGS
 from sally_description.errors import DescriptionError
 from sally_description.scene import DEFAULT_SCENE, SCENES
 from sally_description.wall_start import WallStance, wall_pose_refusal, wall_stance
-from sally_node_common.time_contract import IK_PERIOD
+from sally_node_common.time_contract import CONTROL_LATENCY, IK_PERIOD
 from sally_sequencer.campaign import CAMPAIGNS, scene_of
 from sally_sequencer.errors import SequenceError
 from sally_sequencer.wall_walk import DIRECTIONS, WallWalk
@@ -102,7 +102,7 @@ ARGUMENTS: dict[str, Argument] = {
         ("true", "false"),
     ),
     "control_latency": Argument(
-        "0",
+        str(CONTROL_LATENCY),
         "lockstep and sync:=true: control periods from a state to the period its effort answer applies from (0: each "
         "period waits for the answer to its own state; 1: the sim steps a period with the answer to the state before, "
         "on a core of its own, while the graph answers this one)",

@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
+from sally_node_common.time_contract import CONTROL_PERIOD, IK_PERIOD
+
 from .config_files import check_params_files, defaults_file
 from .environment import graph_environment, lease_domain
 from .graphs import GRAPHS, GraphError, NodeSpec, graph, resolve, wall_walk
@@ -211,6 +213,11 @@ class GraphRun:
         elif self.records_itself:
             report["recording"] = self._own_recording(record)
         report["graph"], report["arguments"], report["exit_codes"] = self.name, self.arguments, codes
+        report["time_contract"] = {  # the periods and the latency the run's stamps followed
+            "control_period_s": CONTROL_PERIOD,
+            "ik_period_s": IK_PERIOD,
+            "control_latency_periods": int(self.arguments["control_latency"]),
+        }
         path = write_report(report, self.run_dir)
         figure = forces = None
         if self.plots and not interrupted:  # Ctrl-C wants the prompt back: the report is written, drawing (~1 s) is not

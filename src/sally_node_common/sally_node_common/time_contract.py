@@ -10,26 +10,33 @@ commands excepted: they name the solve they are for).
 * **/joint_states** (and **/sally/odom**, every ``P`` by default), from the sim: stamped ``t``,
   every ``C``.
 * **/sally/joint_efforts**, from the controller: stamped ``t``, the answer to the state ``t``;
-  applies from ``t`` until the next. In lockstep the sim waits for it before stepping past ``t``.
+  applies from ``t + L`` until the next, ``L`` the control latency (:data:`CONTROL_LATENCY` control
+  periods, the sim's ``control_latency``). In lockstep (and realtime ``sync``) the sim steps the
+  period from ``t`` with the answer to ``t - L`` and does not end it before the answer to ``t`` is
+  in; with ``L = 0`` it waits for that answer before stepping at all.
 * **/sally/joint_targets**, **/sally/ik_status**, **/sally/foot_states**, from the IK: stamped
   ``t``, the solve of the state ``t`` (a multiple of ``P``); the targets answer the states ``t`` to
   ``t + P - C`` (:func:`targets_for`). The controller holds those states back until they are in.
 * **/sally/ik_target**, **/sally/stance**, **/sally/magnet_cmd**, from the sequencer: made from the
   foot states ``t``, stamped ``t + P`` (:func:`commands_for`): for the solve at ``t + P``, and a
-  magnet switch takes effect when sim time reaches ``t + P``. With ``target_sync`` the IK waits for
-  the target of a state before solving it (and for the stance command a target names).
+  magnet switch takes effect when sim time reaches ``t + P + L`` (any stamped command to the sim
+  applies ``L`` after its stamp, as the efforts do). With ``target_sync`` the IK waits for the
+  target of a state before solving it (and for the stance command a target names).
 * **/sally/ik_target stamped 0** (:data:`READY_STAMP`, kept), from the sequencer: its commands
   reach their readers; the runner starts sim time once it has it.
 
-So each answer is due at its input's own stamp (a logical execution time of 0): in lockstep the sim
-publishes the state of t and steps past t only once the chain it starts has answered (at a
-multiple of P: the IK, then the controller). Nothing waited for depends on which message arrives
-first, so lockstep runs are bit-identical on any host (one process, or one per node) and realtime
-runs with ``sync:=true`` give the lockstep figures. One thing is not waited for: a magnet command
-for t + P. The sequencer sends it before the target the IK waits for, so it is at the sim before
-the sim can step past t + P (in one process at once; across processes one DDS delivery against
-three: target, joint targets, efforts); one that came later would be applied at once, warned of
-and counted (``magnet_commands_past_due`` on the sim's /diagnostics).
+So each answer is due a declared time after its input's stamp (its logical execution time): ``L``
+for what acts on the physics, 0 for the IK's targets (due before the controller answers the same
+state). Nothing waited for depends on which message arrives first, so lockstep runs are
+bit-identical on any host (one process, or one per node) and realtime runs with ``sync:=true`` give
+the lockstep figures. With ``L = 1`` the physics of a period runs in a thread of its own while the
+graph answers the state it started from: two cores at work, the same run however the OS schedules
+them. One thing is not waited for: a magnet command for ``t + P``. The sequencer sends it before the
+target the IK waits for, and it applies only once the sim has the answer to ``t + P`` (which needs
+the IK's solve of ``t + P``, which needs that target), so it is at the sim first (in one process at
+once; across processes one DDS delivery against three: target, joint targets, efforts); one that
+came later would be applied at once, warned of and counted (``magnet_commands_past_due`` on the
+sim's /diagnostics).
 """
 
 from __future__ import annotations
@@ -38,6 +45,10 @@ CONTROL_PERIOD = 0.001
 """Default control period (s of sim time): the sim's /joint_states period, the controller's step."""
 IK_PERIOD = 0.005
 """Default IK period (s of sim time): the IK solves, and the sequencer steps, once per period."""
+CONTROL_LATENCY = 1
+"""Default control latency (control periods): the answer to the state at t acts from t + 1 period,
+as on hardware, where a controller's answer is never instantaneous; the sim steps that period while
+the graph computes it."""
 READY_STAMP = 0
 """The stamp of the sequencer's ready tick on /sally/ik_target (no solve is stamped 0 by it)."""
 

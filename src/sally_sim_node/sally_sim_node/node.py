@@ -288,19 +288,24 @@ class SimNode(Node):
 
     def publish_due(self, due: set[str]) -> None:
         """The magnets' telemetry, TF, the visuals and a camera frame, those in ``due``."""
+        self.prepare_due(due)()
+
+    def prepare_due(self, due: set[str]) -> Callable[[], None]:
+        """TF, the visuals and a camera frame published now (those in ``due``); the magnets'
+        telemetry read now and published by the call returned."""
         scene = self._scene
         assert scene is not None
-        if "telemetry" in due:
-            forces = {leg: self.sim.foot_contact_force(leg) for leg in LEGS}
-            self._pub_magnets.publish(
-                magnet_array_to_msg(self.now_ns, conv.magnet_states(self.sim.magnet_readouts(), forces))
-            )
         if "tf" in due:
             scene.publish_tf(self.now_ns)
         if "visuals" in due:
             scene.publish_visuals(self.now_ns)
         if "camera" in due:
             scene.publish_camera(self.now_ns)
+        if "telemetry" not in due:
+            return _nothing
+        forces = {leg: self.sim.foot_contact_force(leg) for leg in LEGS}
+        telemetry = magnet_array_to_msg(self.now_ns, conv.magnet_states(self.sim.magnet_readouts(), forces))
+        return lambda: self._pub_magnets.publish(telemetry)
 
     def between_periods(self) -> None:
         """/diagnostics when due; the viewer."""
@@ -502,6 +507,10 @@ class SimNode(Node):
         paused = self._loop.paused
         self.set_sim_state(State.PAUSED if not paused else State.PLAYING, lambda outcome: None)
         self.get_logger().info("paused from the viewer" if self._loop.paused else "resumed from the viewer")
+
+
+def _nothing() -> None:
+    """Nothing left to publish."""
 
 
 def main(args: list[str] | None = None) -> int:

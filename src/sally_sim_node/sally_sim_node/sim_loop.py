@@ -105,6 +105,11 @@ class LoopPort(Protocol):
         """Those of ``due`` other than the clock and the state (telemetry, TF, ...), after a run of steps."""
         ...
 
+    def prepare_due(self, due: set[str]) -> Callable[[], None]:
+        """:meth:`publish_due`, read now: what reads the physics is read (or published) in this
+        call, and the call returned publishes the rest, whatever the physics does meanwhile."""
+        ...
+
     def between_periods(self) -> None:
         """Once per pass of the loop: diagnostics when due, the viewer."""
         ...
@@ -174,6 +179,8 @@ class SimLoop:
         """Sim time (s) at the start of the period the physics thread is stepping, else None."""
         self._period_from = 0
         """The publication schedule's step at which that period started."""
+        self._pending: list[Callable[[], None]] = []
+        """What the last period (run in the physics thread) left to publish: read when it ended."""
 
     @property
     def settings(self) -> LoopSettings:
@@ -183,6 +190,8 @@ class SimLoop:
     @settings.setter
     def settings(self, settings: LoopSettings) -> None:
         self._settings = settings
+        period_ns = settings.state_every * self.clock.dt_ns
+        self.commands.latency_ns = settings.control_latency * period_ns if settings.gated else 0
         # what one step of the pacer's plan is: a gated control period, or a physics step
         self.pacer.chunk = self.sim.timestep * (settings.state_every if settings.gated else 1)
 
@@ -203,6 +212,8 @@ class SimLoop:
         try:
             while port.ok() and not stop.is_set():
                 settings = self.settings
+                if self._pending and not self._ahead_next():
+                    self._flush()
                 if self.resets_asked:
                     self._reset()
                 if self.diverged is not None and settings.exit_on_divergence:
@@ -230,10 +241,25 @@ class SimLoop:
                 else:
                     self._lockstep_period()
                 port.between_periods()
+            if port.ok():
+                self._flush()
             return 0
         finally:
             with self.answer:
                 self.answer.notify_all()
+
+    def _ahead_next(self) -> bool:
+        """The loop's next pass is a gated period with a control latency (it publishes what the
+        last one left once its own steps are under way)."""
+        settings = self.settings
+        running = not self.paused and self.diverged is None and not self.resets_asked
+        return running and settings.gated and settings.control_latency > 0 and settings.mode != "fast"
+
+    def _flush(self) -> None:
+        """Publish what a period left to publish (read when its steps ended)."""
+        pending, self._pending = self._pending, []
+        for publish in pending:
+            publish()
 
     def _advance(self, n: int) -> None:
         """Step ``n`` physics steps with the latest efforts (or the hold), publishing what falls due.
@@ -332,8 +358,9 @@ class SimLoop:
             publish_state = port.prepare_state()
             with self.physics:  # held until the period's steps are done
                 if halted():
-                    return
+                    return self._flush()
                 self._begin_period()
+                self._flush()  # what the last period left (the clock, telemetry), while this one steps
                 try:
                     timed_out = self._await_answer(stamp, limit, held, halted, publish_state)
                 finally:
@@ -383,7 +410,11 @@ class SimLoop:
             return
         finally:
             self._sim_time = None
-        self._stepped(k, n)
+        self.clock.advance(n)
+        due = self.settings.publications.due(k + n)
+        port = self.port
+        # read now, published once the next period's steps are under way (or by the loop's next pass)
+        self._pending = [*([port.publish_clock] if "clock" in due else []), port.prepare_due(due)]
 
     def _await_answer(
         self, stamp: int, limit: float, held: bool, halted: Callable[[], bool], publish_state: Callable[[], None]

@@ -11,7 +11,7 @@ from sally_description.model import STARTS
 from sally_description.scene import DEFAULT_SCENE, SCENES
 from sally_description.wall_start import WALL_STANCE, wall_pose_refusal
 from sally_node_common.parameters import Param, ParameterTable
-from sally_node_common.time_contract import CONTROL_PERIOD
+from sally_node_common.time_contract import CONTROL_LATENCY, CONTROL_PERIOD
 
 PACING_MODES = ("realtime", "fast", "lockstep")
 COMMAND_SOURCES = ("efforts", "joint_commands")
@@ -155,7 +155,7 @@ TABLE = ParameterTable(
         ),
         Param(
             "control_latency",
-            0,
+            CONTROL_LATENCY,
             "lockstep and synchronous: control periods from a state to the period its effort answer applies from; 0: "
             "each period waits for the answer to its own state, 1: a period steps with the answer to the state "
             "before, in a physics thread of its own, while the graph answers its state on the other core",

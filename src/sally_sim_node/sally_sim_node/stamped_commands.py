@@ -2,7 +2,9 @@
 its stamp names. No ROS: the sim node parses the messages and hands the commands here.
 
 * A command stamped ahead of sim time waits for its step (:class:`.command_schedule.CommandSchedule`),
-  so a lockstep run applies it at the same step whichever thread or process delivered it.
+  so a lockstep run applies it at the same step whichever thread or process delivered it. With a
+  control latency (gated periods) a stamped command applies that much after its stamp, as the
+  efforts do.
 * An unstamped command applies before the next step, outside the stamp order.
 * A stamped command for a step already taken applies before the next step and is counted
   (``magnet_commands_past_due``: a run that depends on when it was delivered).
@@ -46,6 +48,9 @@ class StampedCommands:
         """Active external forces by foot."""
         self._magnet_order = StampOrder("magnet command", gap=None)
         self._force_order = StampOrder("external force", gap=None)
+        self.latency_ns = 0
+        """How long after the time its stamp names a stamped command applies (ns of sim time): the
+        control latency (:mod:`sally_node_common.time_contract`), as for the efforts."""
 
     @property
     def loaded_feet(self) -> list[str]:
@@ -57,11 +62,11 @@ class StampedCommands:
         command was dropped (a time line a reset ended); raises ``InputError`` (out of order)."""
         if not self._admit(stamp, self._magnet_order):
             return False
-        now = self.clock.now_ns
-        if stamp and stamp < now:  # the step it names has been stepped: a run that depends on delivery
+        now, at = self.clock.now_ns, stamp + self.latency_ns if stamp else 0
+        if at and at < now:  # the step it names has been stepped: a run that depends on delivery
             self.counts["magnet_commands_past_due"] += 1
-            self._warn(f"magnet command stamped {stamp * 1e-9:.4f} s came at {now * 1e-9:.4f} s; applied now")
-        self._scheduled.add(stamp, lambda: self.sim.magnets.set_enabled(switches))
+            self._warn(f"magnet command for {at * 1e-9:.4f} s came at {now * 1e-9:.4f} s; applied now")
+        self._scheduled.add(at, lambda: self.sim.magnets.set_enabled(switches))
         self.counts["magnet_commands"] += 1
         return True
 
@@ -69,7 +74,7 @@ class StampedCommands:
         """Apply ``load`` from the step its stamp names. False when dropped (as :meth:`magnets`)."""
         if not self._admit(load.stamp, self._force_order):
             return False
-        self._scheduled.add(load.stamp, lambda: self._set_load(load))
+        self._scheduled.add(load.stamp + self.latency_ns if load.stamp else 0, lambda: self._set_load(load))
         self.counts["external_forces"] += 1
         return True
 

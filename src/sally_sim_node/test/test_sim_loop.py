@@ -71,7 +71,11 @@ class Port:
         assert admission.verdict in (Verdict.TAKEN, Verdict.LATE)
 
     def publish_due(self, due):
-        self.due.append((self.loop.clock.now_ns, frozenset(due)))
+        self.prepare_due(due)()
+
+    def prepare_due(self, due):
+        now = self.loop.clock.now_ns
+        return lambda: self.due.append((now, frozenset(due)))
 
     def between_periods(self):
         pass
@@ -179,6 +183,8 @@ def test_with_control_latency_1_a_period_steps_with_the_answer_to_the_state_befo
         assert not loop.sim.stepping and loop.counts["lockstep_timeouts"] == 0
         period = STATE_EVERY * loop.clock.dt_ns
         assert port.states == [i * period for i in range(60)]  # each state read at its own time, once
+        assert port.clocks[:59] == [i * period for i in range(59)]  # /clock every period, in order
+        assert [t for t, due in port.due if "tf" in due][:2] == [10 * period, 20 * period]
         runs[name] = (loop.sim.data.qpos.copy(), np.array(port.positions))
         loop.sim.close()
     # however late the answers come, the run is the same: each period waits for the answer before it

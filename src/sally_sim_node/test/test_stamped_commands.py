@@ -45,11 +45,24 @@ def test_a_magnet_command_ahead_waits_for_its_step(rig):
     assert counts == Counter(magnet_commands=1) and warnings == []
 
 
+def test_with_a_control_latency_a_stamped_command_applies_that_much_after_its_stamp(rig):
+    sim, clock, counts, warnings, commands = rig
+    commands.latency_ns = 1 * MS  # one control period, as the efforts answering a state
+    assert commands.magnets(3 * MS, {"FL": True})
+    assert step(sim, clock, commands, 8) == [8] and not sim.magnet_enabled("FL")  # 4 ms in: just now due
+    assert step(sim, clock, commands, 1) == [1] and sim.magnet_enabled("FL")
+    step(sim, clock, commands, 2)  # 5.5 ms
+    assert commands.magnets(4 * MS, {"FL": False})  # for 5 ms: past due
+    assert counts["magnet_commands_past_due"] == 1 and "for 0.0050 s came at 0.0055 s" in warnings[0]
+    step(sim, clock, commands, 1)
+    assert not sim.magnet_enabled("FL")
+
+
 def test_a_command_past_due_or_unstamped_applies_before_the_next_step(rig):
     sim, clock, counts, warnings, commands = rig
     step(sim, clock, commands, 10)  # 5 ms
     assert commands.magnets(2 * MS, {"FL": True})
-    assert counts["magnet_commands_past_due"] == 1 and "stamped 0.0020 s came at 0.0050 s" in warnings[0]
+    assert counts["magnet_commands_past_due"] == 1 and "for 0.0020 s came at 0.0050 s" in warnings[0]
     step(sim, clock, commands, 1)
     assert sim.magnet_enabled("FL")
     assert commands.magnets(0, {"FL": False})  # unstamped: outside the order, counted as on time
