@@ -5,11 +5,13 @@ the state, the controller and the IK answering it), and takes the run back (:met
 before it touches the physics again. The worker is compiled (:func:`~.physics_kernel.run_steps`) and
 holds no interpreter lock, so the two run on two cores.
 
-The hand-over is a shared counter, not a lock or an event: a thread blocked on a lock takes 50-100
-µs to wake here, twice a control period, and on this machine that was a third of what the overlap
-saves (measured: 0.40 ms a period against 0.33 ms polled, physics 0.29 ms). Both sides poll with
-``sched_yield`` (the core goes to anyone else who wants it); an idle worker naps 50 µs between polls
-after 2 ms without work, so a paused or slow graph does not keep a core busy.
+Waking a thread asleep in the kernel takes 50-100 µs here, and a control period is 1 ms of sim time;
+polling instead keeps a core busy that the recording's and an outside client's processes need (the
+main job ran no faster with a polling worker). So the worker sleeps on a semaphore between runs, and
+the loop wakes it early (:meth:`PhysicsThread.wake`, as soon as it knows another period follows):
+by the time the loop has read the next state and starts the run, the worker is up and polling for
+it, briefly. The loop's own wait for a run polls too (``sched_yield``: the core goes to anyone else
+who wants it), since the run is usually done or nearly.
 """
 
 from __future__ import annotations
@@ -25,41 +27,46 @@ from .physics_kernel import run_steps
 
 ASKED, DONE, STEPS, MADE, STOP = range(5)
 """Slots of the shared counter array."""
-IDLE_POLLS = 2000
-"""Polls (about 1 µs each) before an idle worker starts to nap."""
-NAP_US = 50
+SEM_BYTES = 64
+"""Room for a POSIX ``sem_t`` (32 bytes on Linux x86-64 and arm64)."""
+
+
+class _Libc:
+    """The C library's calls the two sides make without the interpreter lock."""
+
+    def __init__(self) -> None:
+        libc = ctypes.CDLL(None, use_errno=True)
+        self.sched_yield = libc.sched_yield
+        self.sched_yield.argtypes, self.sched_yield.restype = [], ctypes.c_int
+        self.sem_init, self.sem_wait, self.sem_post = libc.sem_init, libc.sem_wait, libc.sem_post
+        self.sem_init.argtypes, self.sem_init.restype = [ctypes.c_void_p, ctypes.c_int, ctypes.c_uint], ctypes.c_int
+        for call in (self.sem_wait, self.sem_post):
+            call.argtypes, call.restype = [ctypes.c_void_p], ctypes.c_int
 
 
 @functools.cache
-def _libc() -> tuple:
-    libc = ctypes.CDLL(None)
-    yield_, nap = libc.sched_yield, libc.usleep
-    yield_.argtypes, yield_.restype = [], ctypes.c_int
-    nap.argtypes, nap.restype = [ctypes.c_uint], ctypes.c_int
-    return yield_, nap
+def _libc() -> _Libc:
+    return _Libc()
 
 
 @njit(cache=True, nogil=True)
-def _serve(flags, yield_, nap, head, tail):  # pragma: no cover - runs compiled in the worker thread
+def _serve(flags, semaphore, sem_wait, sched_yield, head, tail):  # pragma: no cover - runs compiled
     done = flags[DONE]
-    idle = 0
-    while flags[STOP] == 0:
-        if flags[ASKED] > done:
-            flags[MADE] = run_steps(head[0], head[1], head[2], head[3], flags[STEPS], *tail)
-            done += 1
-            flags[DONE] = done
-            idle = 0
-        elif idle < IDLE_POLLS:
-            yield_()
-            idle += 1
-        else:
-            nap(NAP_US)
+    while True:
+        sem_wait(semaphore)  # woken for a run (or to stop)
+        while flags[ASKED] <= done and flags[STOP] == 0:  # woken early: the run is on its way
+            sched_yield()
+        if flags[STOP] != 0:
+            return
+        flags[MADE] = run_steps(head[0], head[1], head[2], head[3], flags[STEPS], *tail)
+        done += 1
+        flags[DONE] = done
 
 
 @njit(cache=True, nogil=True)
-def _wait(flags, asked, yield_):  # pragma: no cover - runs compiled
+def _wait(flags, asked, sched_yield):  # pragma: no cover - runs compiled
     while flags[DONE] < asked:
-        yield_()
+        sched_yield()
     return flags[MADE]
 
 
@@ -69,10 +76,17 @@ class PhysicsThread:
 
     def __init__(self, head: tuple, tail: tuple) -> None:
         self._flags = np.zeros(5, dtype=np.int64)
-        self._yield, nap = _libc()
-        self._running = False
+        self._semaphore = np.zeros(SEM_BYTES, dtype=np.uint8)
+        self._sem = self._semaphore.ctypes.data
+        self._c = _libc()
+        if self._c.sem_init(self._sem, 0, 0) != 0:
+            raise OSError(ctypes.get_errno(), "sem_init failed for the physics thread")
+        self._running = self._woken = False
         self._thread = threading.Thread(
-            target=_serve, args=(self._flags, self._yield, nap, head, tail), name="sally_sim physics", daemon=True
+            target=_serve,
+            args=(self._flags, self._sem, self._c.sem_wait, self._c.sched_yield, head, tail),
+            name="sally_sim physics",
+            daemon=True,
         )
         self._thread.start()
 
@@ -81,6 +95,12 @@ class PhysicsThread:
         """A run was started and not yet joined."""
         return self._running
 
+    def wake(self) -> None:
+        """Another run follows soon: have the worker up and waiting for it (at most once per run)."""
+        if not self._woken:
+            self._woken = True
+            self._c.sem_post(self._sem)
+
     def start(self, n: int) -> None:
         """Begin ``n`` steps (the efforts, commands and forces already set)."""
         if self._running:
@@ -88,16 +108,19 @@ class PhysicsThread:
         self._flags[STEPS] = n
         self._running = True
         self._flags[ASKED] += 1
+        self.wake()
+        self._woken = False
 
     def join(self) -> int:
         """Wait for the run; the steps it made (fewer than asked: the physics went unstable)."""
         if not self._running:
             raise RuntimeError("no physics run to join")
-        made = int(_wait(self._flags, self._flags[ASKED], self._yield))
+        made = int(_wait(self._flags, self._flags[ASKED], self._c.sched_yield))
         self._running = False
         return made
 
     def close(self) -> None:
         """End the worker (after the run going on, if any)."""
         self._flags[STOP] = 1
+        self._c.sem_post(self._sem)
         self._thread.join(timeout=1.0)

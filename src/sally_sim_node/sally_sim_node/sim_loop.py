@@ -410,6 +410,8 @@ class SimLoop:
             return
         finally:
             self._sim_time = None
+        if self._ahead_next():
+            self.sim.expect_steps()  # up by the time the next period's state is read
         self.clock.advance(n)
         due = self.settings.publications.due(k + n)
         port = self.port
