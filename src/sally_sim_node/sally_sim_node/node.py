@@ -4,11 +4,13 @@ The ROS shell around pure parts: physics is :class:`Simulator`, the loop that st
 lockstep waits, pauses, step requests, resets) :class:`.sim_loop.SimLoop`, sim time and the publish
 schedule :mod:`.sim_clock`, the efforts it steps with :class:`.efforts.Efforts`, stamped magnet and
 force commands :class:`.stamped_commands.StampedCommands`, which effort answers count
-:mod:`.lockstep`, the /diagnostics statuses :mod:`.sim_diagnostics`, the scene's topics (TF,
-markers, wrenches, camera) :class:`.scene_outputs.SceneOutputs`, the viewer
+:mod:`.lockstep`, the /diagnostics statuses :mod:`.sim_diagnostics`, the state's topics (clock,
+joint states, odometry, telemetry, diagnostics, holding, reset notice)
+:class:`.state_outputs.StateOutputs`, the scene's topics (TF, markers, wrenches, camera)
+:class:`.scene_outputs.SceneOutputs`, the viewer
 :class:`.viewer_bridge.ViewerBridge`, and every message is built or checked by :mod:`conversions`.
-This module reads the parameters, parses the messages and hands them over, and publishes what the
-loop asks for (it is the loop's :class:`~.sim_loop.LoopPort`).
+This module reads the parameters, parses the messages and hands them over, and has the outputs
+publish what the loop asks for (it is the loop's :class:`~.sim_loop.LoopPort`).
 
 Publishes ``/clock``, ``/joint_states``, ``/sally/odom``, ``/sally/magnets``, ``/diagnostics`` and
 ``/sally_sim/holding`` (latched: true while the watchdog holds the pose because efforts stopped);
@@ -21,9 +23,12 @@ applied at the step its stamp names (unstamped or past: before the next step).
 
 Threads: the physics loop runs in the main thread and paces itself with ``time.sleep``; the
 executor spins in a second thread (``spin_once`` costs ~90 us, far too much to call between 0.5 ms
-steps). MuJoCo and the compiled kernels release the GIL, so callbacks run while a step computes.
-Callbacks only swap in new command arrays or flags; anything that touches the physics state
-(services, parameter changes) takes the loop's ``physics`` lock, which the loop holds while it steps.
+steps). A run of steps is one compiled call that holds no GIL (:mod:`.physics_kernel`), so
+callbacks run while it computes; with ``control_latency`` 1 (the default) a lockstep period's steps
+run in a physics thread of their own (:mod:`.physics_thread`) while this thread publishes the state
+the period started from and the nodes hosted here answer it. Callbacks only swap in new command
+arrays or flags; anything that touches the physics state (services, parameter changes) takes the
+loop's ``physics`` lock, which the loop holds while it steps.
 """
 
 from __future__ import annotations
@@ -35,29 +40,22 @@ from collections import Counter
 from collections.abc import Callable
 
 import numpy as np
-from diagnostic_msgs.msg import DiagnosticArray
-from nav_msgs.msg import Odometry
 from rclpy._rclpy_pybind11 import InvalidHandle, RCLError
 from rclpy.node import Node
-from rosgraph_msgs.msg import Clock
 from sensor_msgs.msg import JointState
-from std_msgs.msg import Bool, Header
 
 from sally_description import JOINT_NAMES, LEGS, DescriptionError, PhysicsParams, build_model
 from sally_description.constants import ACTUATED_JOINT_NAMES
 from sally_description.scene import scene
 from sally_description.wall_start import wall_stance
-from sally_interfaces.msg import ExternalForce, MagnetArray, MagnetCommand
+from sally_interfaces.msg import ExternalForce, MagnetCommand
 from sally_node_common import StartupError, run_node, spin_until_shutdown
-from sally_node_common.diagnostics import diagnostic_array
 from sally_node_common.external_force_msg import external_force_from_msg
 from sally_node_common.input_health import InputHealth
 from sally_node_common.inputs import InputError
-from sally_node_common.magnet_array_msg import magnet_array_to_msg
 from sally_node_common.magnet_command_msg import magnet_command_from_msg
 from sally_node_common.partners import other_publishers, publishes
-from sally_node_common.qos import LATCHED, LATEST, RELIABLE_DEEP
-from sally_node_common.sim_resets import RESET_TOPIC
+from sally_node_common.qos import RELIABLE_DEEP
 from sally_node_common.unique_names import full_name
 
 from . import conversions as conv
@@ -75,6 +73,7 @@ from .sim_loop import LoopSettings, SimLoop
 from .sim_parameters import TABLE, steps_per
 from .simulator import Simulator
 from .stamped_commands import StampedCommands
+from .state_outputs import StateOutputs
 from .viewer_bridge import ViewerBridge, display_available
 
 SWITCH_INTERVAL = 0.0002
@@ -142,16 +141,8 @@ class SimNode(Node):
         )
         """Steps the physics: pacing, waits, pauses, step requests and resets."""
 
-        self._joint_writer = conv.JointStateWriter(JOINT_NAMES)
         self._passive_joints = tuple(n for n in JOINT_NAMES if n not in ACTUATED_JOINT_NAMES)
-        self._odom_writer = conv.OdometryWriter()
-        self._pub_clock = self.create_publisher(Clock, "/clock", LATEST)
-        self._pub_joints = self.create_publisher(JointState, "/joint_states", RELIABLE_DEEP)
-        self._pub_odom = self.create_publisher(Odometry, "/sally/odom", RELIABLE_DEEP)
-        self._pub_magnets = self.create_publisher(MagnetArray, "/sally/magnets", 10)
-        self._pub_diag = self.create_publisher(DiagnosticArray, "/diagnostics", 10)
-        self._pub_holding = self.create_publisher(Bool, "/sally_sim/holding", LATCHED)
-        self._pub_holding.publish(Bool(data=False))
+        self._out = StateOutputs(self, self.sim)
         camera = (int(p("camera_width")), int(p("camera_height"))) if float(p("camera_rate")) > 0 else None
         self._scene = SceneOutputs(self, self.sim, self.now_ns, camera, room=scene(p("scene")))
         if self._scene.camera is not None:
@@ -162,7 +153,6 @@ class SimNode(Node):
             self.create_subscription(JointState, JOINT_COMMANDS, self._on_joint_commands, 10)
         self.create_subscription(MagnetCommand, MAGNET_CMD, self._on_magnet_cmd, 10)
         self.create_subscription(ExternalForce, EXTERNAL_FORCE, self._on_external_force, RELIABLE_DEEP)
-        self._pub_reset = self.create_publisher(Header, RESET_TOPIC, LATCHED)
         self._interfaces = SimulationInterfaces(self, self)
         self._next_diag = time.monotonic()
         self._viewer = self._open_viewer() if not p("headless") else None
@@ -264,7 +254,7 @@ class SimNode(Node):
 
     def publish_clock(self) -> None:
         """/clock now."""
-        self._pub_clock.publish(conv.clock_msg(self.now_ns))
+        self._out.clock(self.now_ns)
 
     def publish_state(self) -> None:
         """/joint_states now, and /sally/odom when due."""
@@ -272,19 +262,7 @@ class SimNode(Node):
 
     def prepare_state(self) -> Callable[[], None]:
         """/joint_states now, and /sally/odom when due, read now and published by the call returned."""
-        now, sim = self.now_ns, self.sim
-        joints = (now, sim.joint_positions(), sim.joint_velocities(), sim.joint_efforts())
-        odom = None
-        if self._sim_clock.since_start_over % self._odom_every == 0:
-            body, qvel = sim.body_pose(), sim.data.qvel
-            odom = (now, body.position, body.quat, qvel[0:3].copy(), qvel[3:6].copy())
-
-        def publish() -> None:
-            self._pub_joints.publish(self._joint_writer.fill(*joints))
-            if odom is not None:
-                self._pub_odom.publish(self._odom_writer.fill(*odom))
-
-        return publish
+        return self._out.state(self.now_ns, self._sim_clock.since_start_over % self._odom_every == 0)
 
     def publish_due(self, due: set[str]) -> None:
         """The magnets' telemetry, TF, the visuals and a camera frame, those in ``due``."""
@@ -301,11 +279,7 @@ class SimNode(Node):
             scene.publish_visuals(self.now_ns)
         if "camera" in due:
             scene.publish_camera(self.now_ns)
-        if "telemetry" not in due:
-            return _nothing
-        forces = {leg: self.sim.foot_contact_force(leg) for leg in LEGS}
-        telemetry = magnet_array_to_msg(self.now_ns, conv.magnet_states(self.sim.magnet_readouts(), forces))
-        return lambda: self._pub_magnets.publish(telemetry)
+        return self._out.telemetry(self.now_ns) if "telemetry" in due else _nothing
 
     def between_periods(self) -> None:
         """/diagnostics when due; the viewer."""
@@ -338,18 +312,18 @@ class SimNode(Node):
                 loop.commands.loaded_feet,
             ),
         ]
-        self._pub_diag.publish(diagnostic_array(statuses, self.now_ns))
+        self._out.diagnostics(statuses, self.now_ns)
 
     def holding(self, why: str) -> None:
         """The watchdog holds the pose: /sally_sim/holding (once a controller had answered) and the log."""
         if self._counts["efforts"]:  # an outage; before any controller ever answered the graph is only starting
-            self._pub_holding.publish(Bool(data=True))
+            self._out.holding(True)
         self.get_logger().warning(f"watchdog: {why}; holding the current pose, magnets unchanged")
 
     def _commands_back(self, what: str) -> None:
         """``what`` came back after an outage: the watchdog let go (the log, /sally_sim/holding)."""
         self.get_logger().info(f"{what} are back: watchdog released")
-        self._pub_holding.publish(Bool(data=False))
+        self._out.holding(False)
 
     def diverged(self, exc: DivergenceError) -> None:
         """The physics diverged: the log and /diagnostics."""
@@ -358,10 +332,8 @@ class SimNode(Node):
 
     def reset_done(self) -> None:
         """Not holding, the reset notice, then the new time line's first state."""
-        self._pub_holding.publish(Bool(data=False))
-        notice = Header(frame_id="world")
-        notice.stamp = conv.clock_msg(self.now_ns).clock
-        self._pub_reset.publish(notice)  # before the first state after it: the nodes start over
+        self._out.holding(False)
+        self._out.reset_notice(self.now_ns)  # before the first state after it: the nodes start over
         self.publish_state()
 
     def new_drive(self) -> JointDrive | None:

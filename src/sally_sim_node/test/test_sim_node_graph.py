@@ -342,7 +342,9 @@ def test_ctrl_c_stops_every_node_cleanly(graph, probe):
     sim = graph.start("sim", SIM)
     controller = graph.start("controller", "sally_controller")
     states = probe.record(JointState, "/joint_states")
+    efforts = probe.record(JointState, "/sally/joint_efforts")
     probe.wait_for_messages(states, 200, 20.0)
+    probe.wait_for_messages(efforts, 10, 20.0)  # the controller is up and answering, not still starting
     for process in (controller, sim):
         process.signal_group(signal.SIGINT)
     assert sim.wait(5.0) == 0 and controller.wait(5.0) == 0
