@@ -217,6 +217,7 @@ class SimNode(Node):
             effort_wait=float(p("effort_wait")),
             exit_on_divergence=bool(p("exit_on_divergence")),
             control_latency=int(p("control_latency")),
+            physics_thread=bool(p("physics_thread")),
         )
 
     # --- time -----------------------------------------------------------------------------------

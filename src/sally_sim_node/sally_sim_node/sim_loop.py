@@ -79,6 +79,9 @@ class LoopSettings:
     (:mod:`sally_node_common.time_contract`). 0: publish, wait for the answer, step. 1: the period
     steps (in the physics thread) with the answer to the state before while the graph answers this
     one."""
+    physics_thread: bool = True
+    """With a control latency, step the periods in the physics thread (False: in the loop's thread
+    before the state goes out; the same run on one core, for machines whose cores are all busy)."""
 
 
 class LoopPort(Protocol):
@@ -180,6 +183,9 @@ class SimLoop:
         self._period_from = 0
         """The publication schedule's step at which that period started."""
         self._pending: list[Callable[[], None]] = []
+        self._period_open = False
+        """A period's steps were begun (:meth:`_begin_period`) and not yet ended."""
+        self._period_error: DivergenceError | None = None
         """What the last period (run in the physics thread) left to publish: read when it ended."""
 
     @property
@@ -393,23 +399,33 @@ class SimLoop:
             return self._advance(n)  # a command or a publication inside the period
         self.sim.set_efforts(self.efforts.command)
         self._sim_time = self.sim.time
-        self.sim.start_steps(n)
-        self._period_from = k
+        self._period_from, self._period_open = k, True
+        if self.settings.physics_thread:
+            self.sim.start_steps(n)
+            return None
+        try:  # the same steps, here and now: the same run, on one core
+            self.sim.step(n)
+        except DivergenceError as exc:
+            self._period_error = exc
         return None
 
     def _end_period(self) -> None:
         """The period's steps done (waited for when in the physics thread), the clock on, what falls
         due published."""
-        if not self.sim.stepping:
+        if not self._period_open:
             return
         k, n = self._period_from, self.settings.state_every
+        self._period_open = False
         try:
-            self.sim.finish_steps()
+            if self.sim.stepping:
+                self.sim.finish_steps()
+            elif self._period_error is not None:
+                raise self._period_error
         except DivergenceError as exc:
             self._on_divergence(exc)
             return
         finally:
-            self._sim_time = None
+            self._sim_time, self._period_error = None, None
         if self._ahead_next():
             self.sim.expect_steps()  # up by the time the next period's state is read
         self.clock.advance(n)

@@ -163,6 +163,14 @@ TABLE = ParameterTable(
             read_only=True,
         ),
         Param(
+            "physics_thread",
+            True,
+            "with control_latency 1: step each period in a physics thread of its own while the graph answers its "
+            "state (false: in the loop's thread first; the same run on one core, for runs side by side on a busy "
+            "machine)",
+            read_only=True,
+        ),
+        Param(
             "lockstep_timeout",
             1.0,
             "how long lockstep waits for an effort answer before holding and going on (not before the first answer; "

@@ -109,7 +109,7 @@ def wait(predicate, timeout):
     return True
 
 
-def make_loop(port, mode="lockstep", paused=False, lockstep_timeout=2.0, sim=None, control_latency=0):
+def make_loop(port, mode="lockstep", paused=False, lockstep_timeout=2.0, sim=None, control_latency=0, thread=True):
     sim = sim or Simulator()
     clock = SimClock(round(sim.timestep * 1e9))
     counts = Counter()
@@ -119,8 +119,9 @@ def make_loop(port, mode="lockstep", paused=False, lockstep_timeout=2.0, sim=Non
         {"clock": 2, **({} if gated else {"state": STATE_EVERY}), "telemetry": 40, "tf": 20, "visuals": 66}
     )
     settings = LoopSettings(
-        mode, gated, STATE_EVERY, publications, lockstep_timeout=lockstep_timeout, control_latency=control_latency
-    )
+        mode, gated, STATE_EVERY, publications, lockstep_timeout=lockstep_timeout, control_latency=control_latency,
+        physics_thread=thread,
+    )  # fmt: skip
     loop = SimLoop(
         sim, clock, efforts, StampedCommands(sim, clock, counts, print), Pacer(sim.timestep), settings, port,
         counts, Log(), paused=paused,
@@ -173,12 +174,13 @@ class LatePort(Port):
 
 def test_with_control_latency_1_a_period_steps_with_the_answer_to_the_state_before():
     runs = {}
-    for name, port, latency in (
-        ("hosted", Port(stop_after_states=60), 1),
-        ("late", LatePort(stop_after_states=60), 1),
-        ("latency 0", Port(stop_after_states=60), 0),
+    for name, port, latency, thread in (
+        ("hosted", Port(stop_after_states=60), 1, True),
+        ("late", LatePort(stop_after_states=60), 1, True),
+        ("one thread", Port(stop_after_states=60), 1, False),
+        ("latency 0", Port(stop_after_states=60), 0, True),
     ):
-        loop = make_loop(port, control_latency=latency)
+        loop = make_loop(port, control_latency=latency, thread=thread)
         assert loop.run(port.stop) == 0
         assert not loop.sim.stepping and loop.counts["lockstep_timeouts"] == 0
         period = STATE_EVERY * loop.clock.dt_ns
@@ -188,7 +190,8 @@ def test_with_control_latency_1_a_period_steps_with_the_answer_to_the_state_befo
         runs[name] = (loop.sim.data.qpos.copy(), np.array(port.positions))
         loop.sim.close()
     # however late the answers come, the run is the same: each period waits for the answer before it
-    assert np.array_equal(runs["hosted"][0], runs["late"][0]) and np.array_equal(runs["hosted"][1], runs["late"][1])
+    for other in ("late", "one thread"):  # nor whether the period steps in the physics thread or before
+        assert np.array_equal(runs["hosted"][0], runs[other][0]) and np.array_equal(runs["hosted"][1], runs[other][1])
     # and it is not the latency-0 run: there each answer applies to the period of its own state
     assert not np.array_equal(runs["hosted"][0], runs["latency 0"][0])
 
