@@ -6,7 +6,9 @@ Each pacing mode steps control periods (``state_every`` physics steps):
 
 * **lockstep** (gated): publish the state at t, wait for the effort command stamped t (re-sending
   the state if no answer comes, holding the pose if none comes within ``lockstep_timeout``), then
-  step the period with it;
+  step the period with it; with a control latency of 1 (:attr:`LoopSettings.control_latency`) the
+  period steps with the answer to t - 1 period instead, in the physics thread, while the state at
+  t goes out and is answered, and ends once both are done;
 * **realtime**: the same gated period once the wall clock has reached its end when ``synchronous``,
   otherwise physics steps as the wall clock allows (:class:`~.pacing.Pacer`), never running ahead
   of a live controller's answers by more than ``effort_max_age``;
@@ -183,10 +185,11 @@ class SimLoop:
         self._period_from = 0
         """The publication schedule's step at which that period started."""
         self._pending: list[Callable[[], None]] = []
+        """What the last period (with a control latency) left to publish: read when it ended."""
         self._period_open = False
         """A period's steps were begun (:meth:`_begin_period`) and not yet ended."""
         self._period_error: DivergenceError | None = None
-        """What the last period (run in the physics thread) left to publish: read when it ended."""
+        """How the period's steps diverged, when they were made in the loop's thread."""
 
     @property
     def settings(self) -> LoopSettings:
