@@ -7,7 +7,9 @@ by its innermost frame that names one:
 * ``dds``: rclpy's publish, serialization and executor (taking messages off DDS), outside the
   recording's own writer;
 * ``recording``: the run's MCAP writer (serializing and compressing included);
-* ``magnets``, ``physics``: the electromagnet model, the rest of the sim's steps;
+* ``magnets``, ``physics``: the electromagnet model, the rest of the sim's steps (the physics
+  thread's whole stack, and the loop polling for its runs, included: ``sched_yield`` gives the core
+  away, but py-spy sees the thread running);
 * ``controller``, ``ik`` (mink and its QP solvers included), ``sequencer``: the nodes;
 * ``sim``: the sim node's publishing (state, TF, markers, diagnostics);
 * ``delivery``: the host handing messages between nodes;
@@ -32,6 +34,7 @@ _RULES: tuple[tuple[str, str], ...] = (
     ("lz4", "recording"),
     ("sally_sim_node/magnet", "magnets"),
     ("sally_sim_node/simulator", "physics"),
+    ("sally_sim_node/physics_", "physics"),
     ("sally_controller/", "controller"),
     ("sally_node_common/pid", "controller"),
     ("sally_ik_node/", "ik"),
@@ -44,6 +47,8 @@ _RULES: tuple[tuple[str, str], ...] = (
 _DDS = ("rclpy/publisher", "rclpy/serialization", "spin_until_shutdown", "rclpy/executors", "rclpy/experimental")
 
 
+PHYSICS_THREAD = "sally_sim physics"
+"""The name of the sim's physics thread (:mod:`sally_sim_node.physics_thread`; py-spy ``--threads``)."""
 IDLE = "idle"
 """A sample of a thread blocked in ``threading``'s waits (in no part)."""
 
@@ -53,6 +58,8 @@ def part_of(stack: str) -> str:
     frames = stack.split(";")
     if "wait (" in frames[-1] and "threading.py" in frames[-1]:
         return IDLE
+    if frames[0].endswith(PHYSICS_THREAD):  # compiled from its first frame on: no Python frame of its own
+        return "physics"
     recording = any("host_recording" in f or "mcap_recording" in f for f in frames)
     if not recording and any(key in frames[-1] for key in _DDS):
         return "dds"
