@@ -30,8 +30,8 @@ SIM = "thread (1): MainThread;run (sally_sim_node/node.py:253);_advance (sally_s
         ),  # fmt: skip
         ("thread (2): executor;spin_until_shutdown (sally_node_common/node_main.py:82)", "dds"),
         (f"{SIM};_publish_tf (sally_sim_node/node.py:726)", "sim"),
-        ("thread (5): sally_sim physics;Thread._bootstrap (threading.py:1002);Thread.run (threading.py:982)", "physics"),
-        (f"{SIM};finish_steps (sally_sim_node/simulator.py:190);join (sally_sim_node/physics_thread.py:120)", "physics"),
+        ("thread (5): sally_sim physics;Thread.run (threading.py:982)", "physics"),
+        (f"{SIM};finish_steps (sally_sim_node/simulator.py:190);join (sally_sim_node/physics_thread.py:1)", "physics"),
         (f"{SIM};deliver (sally_node_common/host.py:204)", "delivery"),
         ("thread (1): MainThread;<module> (x:1)", "other"),
         (
