@@ -21,6 +21,7 @@ local pool, the same candidates, in the same run).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import multiprocessing
 import os
 import sys
@@ -38,9 +39,9 @@ from sally_optimizer.scenarios import ScenarioConfig
 from sally_optimizer.space import decode, encode
 
 
-def run_batch(executor, points, folder: Path) -> tuple[list, float]:
-    """Every point evaluated on ``executor`` at once (the in-process backend); results and wall s."""
-    config = ScenarioConfig().as_dict()
+def run_batch(executor, points, folder: Path, config: dict) -> tuple[list, float]:
+    """Every point evaluated on ``executor`` at once (the in-process backend, scenarios ``config``);
+    results and wall s."""
     start = time.monotonic()
     futures = [
         executor.submit(
@@ -101,7 +102,14 @@ def main() -> int:
     parser.add_argument("--scheduler", help="also run the batch on this Dask scheduler (local:N or tcp://HOST:PORT)")
     parser.add_argument("--rounds", type=int, default=1, help="with --scheduler: pool and Dask batches, alternated")
     parser.add_argument("--dir", type=Path, default=Path(tempfile.mkdtemp(prefix="sally-optimizer-bench-")))
+    parser.add_argument(
+        "--physics-thread", choices=("on", "off"), help="the sims' physics_thread (default: the scenarios' own)"
+    )
     args = parser.parse_args()
+    config = ScenarioConfig()
+    if args.physics_thread is not None:
+        config = dataclasses.replace(config, physics_thread=args.physics_thread == "on")
+    print(f"scenarios: {config.as_dict()}", flush=True)
     x0 = encode(PhysicsParams())
     rng = np.random.default_rng(42)
     points = [x0] + [np.clip(x0 + rng.normal(0.0, 0.02, x0.shape), 0, 1) for _ in range(args.workers - 1)]
@@ -110,13 +118,13 @@ def main() -> int:
     try:
         pool_s, dask_s = 0.0, 0.0
         for round_ in range(args.rounds if dask is not None else 1):
-            results, batch = run_batch(pool, points, args.dir / f"pool_{round_}")
+            results, batch = run_batch(pool, points, args.dir / f"pool_{round_}", config.as_dict())
             pool_s += batch
             for i, ev in enumerate(results):
                 show(f"inprocess candidate {i} (local pool, round {round_})", ev)
             print(f"local pool: {len(results)} evaluations in parallel in {batch:.1f} s", flush=True)
             if dask is not None:
-                on_dask, batch = run_batch(dask, points, args.dir / f"dask_{round_}")
+                on_dask, batch = run_batch(dask, points, args.dir / f"dask_{round_}", config.as_dict())
                 dask_s += batch
                 for i, ev in enumerate(on_dask):
                     show(f"inprocess candidate {i} ({dask.description}, round {round_})", ev)

@@ -48,6 +48,9 @@ class ScenarioConfig:
     """End the pull-off once the pull passes the clip undetached (the cost is 0 from there)."""
     wall_timeout: float = 600.0
     """Wall seconds after which a graph is stopped and scored as penalised."""
+    physics_thread: bool = True
+    """The sim's ``physics_thread``: step in a thread of its own while the graph answers (the same
+    run either way; False leaves each graph one thread of work, for as many graphs as cores)."""
 
     @classmethod
     def tiny(cls) -> ScenarioConfig:
@@ -61,7 +64,7 @@ class ScenarioConfig:
     def graph(self, scenario: str, params_file: str) -> tuple[str, dict[str, str], dict[str, dict]]:
         """(graph name, graph arguments, per-node parameter overrides) of ``scenario``."""
         common = {"pacing": self.pacing, "headless": "true", "params": params_file}
-        sim = {"exit_on_divergence": True}
+        sim = {"exit_on_divergence": True, "physics_thread": self.physics_thread}
         if scenario == "floor":
             args = {"sequence": "floor_lift", "settle": str(self.settle), "hold": str(self.floor_hold)}
             return "f2w", {**common, **args, "duration": str(self.settle + 3.0 + self.floor_hold + 5.0)}, {"sim": sim}
