@@ -396,10 +396,10 @@ class SimLoop:
         k = clock.since_start_over
         if self.diverged is not None:
             return None
-        if not self.efforts.fixed:  # the hold or the drive: efforts that follow the state step by step
-            return self._advance(n)
-        if self.commands.due(self.settings.publications.steps_to_next(k, n)) < n:
-            return self._advance(n)  # a command or a publication inside the period
+        inline = not self.efforts.fixed  # the hold or the drive: efforts that follow the state step by step
+        if inline or self.commands.due(self.settings.publications.steps_to_next(k, n)) < n:
+            self._flush()  # what the period before left goes out before what this one publishes
+            return self._advance(n)  # (or: a command or a publication falls due inside the period)
         self.sim.set_efforts(self.efforts.command)
         self._sim_time = self.sim.time
         self._period_from, self._period_open = k, True

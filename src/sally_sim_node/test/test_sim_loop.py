@@ -196,6 +196,22 @@ def test_with_control_latency_1_a_period_steps_with_the_answer_to_the_state_befo
     assert not np.array_equal(runs["hosted"][0], runs["latency 0"][0])
 
 
+def test_with_control_latency_1_the_clock_never_runs_back_when_the_hold_takes_over():
+    """Held, a period steps in the loop's thread and publishes as it goes: what the period before
+    left (its clock) goes out first."""
+    port = Port(answer=5)
+    loop = make_loop(port, lockstep_timeout=0.1, control_latency=1)
+    thread = threading.Thread(target=loop.run, args=(port.stop,))
+    thread.start()
+    try:
+        assert wait(lambda: port.held and len(port.clocks) > 20, 10.0)
+    finally:
+        port.stop.set()
+        thread.join(10.0)
+    assert port.clocks == sorted(port.clocks) and len(set(port.clocks)) == len(port.clocks)
+    loop.sim.close()
+
+
 def test_a_state_nobody_answers_is_sent_again_and_then_held():
     port = Port(answer=5)  # a controller that answered five states, then went
     loop = make_loop(port, lockstep_timeout=0.25)
