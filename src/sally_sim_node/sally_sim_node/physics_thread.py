@@ -12,6 +12,11 @@ the loop wakes it early (:meth:`PhysicsThread.wake`, as soon as it knows another
 by the time the loop has read the next state and starts the run, the worker is up and polling for
 it, briefly. The loop's own wait for a run polls too (``sched_yield``: the core goes to anyone else
 who wants it), since the run is usually done or nearly.
+
+The counters are plain int64 stores and loads: on x86-64 (this machine, CI) stores are seen in the
+order they were made, so a run's results are in memory before its ``DONE`` count. A weaker-ordered
+CPU (arm64) would need a release fence before that count and an acquire fence after reading it;
+numba offers neither, so there ``physics_thread:=false`` is the safe choice until one is added.
 """
 
 from __future__ import annotations
