@@ -49,11 +49,16 @@ def test_a_higher_magnet_clip_detaches_later(tmp_path):
 def test_a_diverging_candidate_is_penalised_not_fatal(tmp_path):
     evaluation = evaluate(PhysicsParams.from_mapping(DIVERGING), TINY, "inprocess", tmp_path)
     assert evaluation.penalised
-    for name, outcome in evaluation.scenarios.items():
+    # the floor and wall graphs blow up; the tiny pull-off (sim, controller and rig, one ramp) no
+    # longer does with control latency 1 (FL let go at 192 N): it is scored, and the evaluation
+    # still ends instead of failing
+    for name in ("floor", "wall"):
+        outcome = evaluation.scenarios[name]
         assert outcome.penalised and "diverged" in outcome.reason, (name, outcome.reason)
     assert evaluation.scenarios["floor"].cost == floor_cost(PENALISED["floor"])
     assert evaluation.scenarios["wall"].cost == wall_cost(PENALISED["wall"])
-    assert evaluation.scenarios["pulloff"].cost == NO_ADHESION
+    pulloff = evaluation.scenarios["pulloff"]
+    assert pulloff.cost == NO_ADHESION if pulloff.penalised else 0.0 < pulloff.cost < NO_ADHESION
     report = json.loads((tmp_path / "floor" / "report.json").read_text())
     assert report["exit_codes"]["sim"] == 3 and not report["success"]
 
