@@ -35,7 +35,7 @@ from diagnostic_msgs.msg import DiagnosticArray
 from rclpy.node import Node
 from std_msgs.msg import Bool
 
-from sally_description.pose import Pose, pose_from_hips
+from sally_description.pose import Pose, PoseError, pose_from_hips
 from sally_interfaces.msg import FootStates, IKStatus, MagnetArray, MagnetCommand, SequenceStatus, StanceCommand
 from sally_interfaces.msg import IKTarget as IKTargetMsg
 from sally_node_common import StartupError, run_node, run_until_finished
@@ -45,7 +45,7 @@ from sally_node_common.ik_status_msg import IKCode, ik_status_from_msg
 from sally_node_common.ik_target import IKTarget
 from sally_node_common.ik_target_msg import TargetTick, ik_target_to_msg
 from sally_node_common.input_health import InputHealth
-from sally_node_common.inputs import InputError, StampOrder
+from sally_node_common.inputs import OUT_OF_RANGE, InputError, StampOrder
 from sally_node_common.kept_topics import subscribe_kept
 from sally_node_common.magnet_array_msg import magnet_array_from_msg
 from sally_node_common.magnet_command_msg import magnet_command_to_msg
@@ -253,7 +253,12 @@ class SequencerNode(Node):
             return  # the run is over
         try:
             readings = self._readings(msg)
-            if self._feet_order.admit(stamp):
+            new_timeline = self._feet_order.admit(stamp)
+            try:  # four hip pivots that span no body frame (finite, but no robot's): refused, not a crash
+                pose_from_hips({foot: r.hip_pivot for foot, r in readings.items()})
+            except PoseError as exc:
+                raise InputError(OUT_OF_RANGE, f"foot states' hip pivots give no body pose: {exc}") from None
+            if new_timeline:
                 self._start_over(stamp)
         except InputError as exc:
             self._health.reject(FEET_TOPIC, exc.reason, str(exc), replayed=kept)
