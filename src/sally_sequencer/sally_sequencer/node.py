@@ -255,7 +255,7 @@ class SequencerNode(Node):
             readings = self._readings(msg)
             new_timeline = self._feet_order.admit(stamp)
             try:  # four hip pivots that span no body frame (finite, but no robot's): refused, not a crash
-                pose_from_hips({foot: r.hip_pivot for foot, r in readings.items()})
+                body = pose_from_hips({foot: r.hip_pivot for foot, r in readings.items()})
             except PoseError as exc:
                 raise InputError(OUT_OF_RANGE, f"foot states' hip pivots give no body pose: {exc}") from None
             if new_timeline:
@@ -280,7 +280,7 @@ class SequencerNode(Node):
                 self.get_logger().warning(
                     f"resuming the {self.campaign.sequence} run: {sorted(planted)} already planted on the wall"
                 )
-        self._step(stamp, msg, readings)
+        self._step(stamp, msg, readings, body)
         return None
 
     def _start_over(self, stamp: int, why: str = "") -> None:
@@ -300,14 +300,14 @@ class SequencerNode(Node):
         self._stance_sent = 0
         self._restarts += 1
 
-    def _step(self, stamp: int, msg: FootStates, readings: dict[str, FootReading]) -> None:
+    def _step(self, stamp: int, msg: FootStates, readings: dict[str, FootReading], body: Pose) -> None:
         when = commands_for(stamp, self._period_ns)  # the solve these commands are for
         if self._last_stamp < 0:  # campaign time starts as sim time...
             self._campaign_ns = when - self._start_ns
         elif not self._holding:  # ...and does not run on while the sim holds or over a gap
             self._campaign_ns += min(stamp - self._last_stamp, MAX_STEP_NS)
         self._last_stamp = stamp
-        self._body = pose_from_hips({foot: r.hip_pivot for foot, r in readings.items()})
+        self._body = body
         t = self._campaign_ns * 1e-9
         if not self.campaign.runner and t >= self.campaign.start_time:
             self._baselines = {foot: r.position.copy() for foot, r in readings.items()}

@@ -279,9 +279,7 @@ class SimLoop:
         settings, clock = self.settings, self.clock
         done = 0
         while done < n:
-            watchdog = self.efforts.watchdog
-            if not watchdog.engaged and watchdog.check(self.sim.time):
-                self.engage_hold(f"no effort command for {watchdog.timeout:.3f} s")
+            self._check_watchdog()
             if not settings.gated:
                 self._wait_for_fresh_efforts()
             k = clock.since_start_over  # the publication schedule starts over with a reset
@@ -298,15 +296,28 @@ class SimLoop:
             done += run
             self._stepped(k, run)
 
-    def _stepped(self, k: int, run: int) -> None:
-        """After ``run`` steps from the schedule's step ``k``: the clock on, what falls due published."""
+    def _stepped(self, k: int, run: int, later: bool = False) -> None:
+        """After ``run`` steps from the schedule's step ``k``: the clock on, what falls due read and
+        published (``later``: read now, published by :meth:`_flush`)."""
         self.clock.advance(run)
         due = self.settings.publications.due(k + run)
-        if "clock" in due:
-            self.port.publish_clock()
-        if "state" in due:
-            self.port.publish_state()
-        self.port.publish_due(due)
+        port = self.port
+        publications = [
+            *([port.publish_clock] if "clock" in due else []),
+            *([port.prepare_state()] if "state" in due else []),
+            port.prepare_due(due),
+        ]
+        if later:
+            self._pending = publications
+            return
+        for publish in publications:
+            publish()
+
+    def _check_watchdog(self) -> None:
+        """Hold the pose once no effort command has come for the watchdog's timeout."""
+        watchdog = self.efforts.watchdog
+        if not watchdog.engaged and watchdog.check(self.sim.time):
+            self.engage_hold(f"no effort command for {watchdog.timeout:.3f} s")
 
     def _wait_for_fresh_efforts(self) -> None:
         """Realtime/fast: do not run ahead of a live controller by more than ``effort_max_age``.
@@ -390,9 +401,7 @@ class SimLoop:
         """Start the control period's steps (under :attr:`physics`): in the physics thread when the
         efforts are fixed for it and nothing falls due inside it, else here, now."""
         n, clock = self.settings.state_every, self.clock
-        watchdog = self.efforts.watchdog
-        if not watchdog.engaged and watchdog.check(self.sim.time):
-            self.engage_hold(f"no effort command for {watchdog.timeout:.3f} s")
+        self._check_watchdog()
         k = clock.since_start_over
         if self.diverged is not None:
             return None
@@ -431,11 +440,8 @@ class SimLoop:
             self._sim_time, self._period_error = None, None
         if self._ahead_next():
             self.sim.expect_steps()  # up by the time the next period's state is read
-        self.clock.advance(n)
-        due = self.settings.publications.due(k + n)
-        port = self.port
         # read now, published once the next period's steps are under way (or by the loop's next pass)
-        self._pending = [*([port.publish_clock] if "clock" in due else []), port.prepare_due(due)]
+        self._stepped(k, n, later=True)
 
     def _await_answer(
         self, stamp: int, limit: float, held: bool, halted: Callable[[], bool], publish_state: Callable[[], None]

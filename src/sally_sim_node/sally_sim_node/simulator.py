@@ -144,13 +144,12 @@ class Simulator:
         Without one the efforts stay as set (:meth:`set_efforts`) and the ``n`` steps run in one
         compiled call that holds no interpreter lock (:mod:`.physics_kernel`): other threads' Python
         runs meanwhile, and the steps give the same bits as one at a time."""
-        if self.diverged is not None:
-            raise SimulationError(f"{self.diverged}; call reset() before stepping again")
-        m, d = self.model, self.data
-        warnings, unstable, count = self._warnings, _UNSTABLE, int(self._unstable_count[0])
+        self._refuse_if_diverged()
         if controller is None:
             self._check_run(run_steps(*self._kernel_head, n, *self._kernel_tail), n)
             return
+        m, d = self.model, self.data
+        warnings, unstable, count = self._warnings, _UNSTABLE, int(self._unstable_count[0])
         for _ in range(n):
             mujoco.mj_step1(m, d)
             d.ctrl[self._ctrl_ids] = controller(d.qpos[self._act_q], d.qvel[self._act_v])
@@ -163,8 +162,7 @@ class Simulator:
     def start_steps(self, n: int) -> None:
         """Begin ``n`` steps with the efforts as set, in the physics thread (:mod:`.physics_thread`):
         nothing may read or change the physics state until :meth:`finish_steps`."""
-        if self.diverged is not None:
-            raise SimulationError(f"{self.diverged}; call reset() before stepping again")
+        self._refuse_if_diverged()
         if self._thread is None:
             self._thread = PhysicsThread(self._kernel_head, self._kernel_tail)
         self._thread.start(n)
@@ -189,6 +187,10 @@ class Simulator:
         """End the physics thread, if one was started."""
         if self._thread is not None:
             self._thread.close()
+
+    def _refuse_if_diverged(self) -> None:
+        if self.diverged is not None:
+            raise SimulationError(f"{self.diverged}; call reset() before stepping again")
 
     def _check_run(self, made: int, asked: int) -> None:
         if made < asked:
