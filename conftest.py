@@ -67,6 +67,30 @@ def colcon_check(tmp_path):
     return check
 
 
+HANG_GRACE_S = 180
+"""How long past a test's budget (pytest-timeout) the test process may still run before every
+thread's stack is printed and the process exits. The budget's signal fails a test and the run goes
+on, but it cannot stop a thread stuck in C that holds the interpreter lock (the signal's Python
+handler never runs): CI once sat in such a test until its 70-min limit. This way it fails in
+minutes, with the stacks."""
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    import faulthandler
+
+    from _pytest.faulthandler import fault_handler_stderr_fd_key  # the stderr pytest keeps for faulthandler
+
+    marker = item.get_closest_marker("timeout")
+    budget = float(marker.args[0]) if marker is not None and marker.args else float(item.config.getini("timeout"))
+    stderr = item.config.stash[fault_handler_stderr_fd_key]
+    faulthandler.dump_traceback_later(budget + HANG_GRACE_S, exit=True, file=stderr)
+    try:
+        return (yield)
+    finally:
+        faulthandler.cancel_dump_traceback_later()
+
+
 def pytest_runtest_logstart(nodeid, location):
     path = os.environ.get(CURRENT_TEST_FILE)
     if path:

@@ -180,6 +180,17 @@ class Probe:
         if answer.result.result not in (Result.RESULT_OK, SetSimulationState.Response.ALREADY_IN_TARGET_STATE):
             raise RuntimeError(f"the sim refused state {state}: {answer.result.error_message}")
 
+    def stop_spinning(self) -> None:
+        """No more callbacks: the spinning thread ends (messages still on their way are dropped).
+
+        Call it before destroying what the node made while it spins: the events executor then
+        tears those entities down in the spinning thread, beside the middleware's own threads,
+        and a runner's process once hung there (the spinning thread stuck in an event handler's
+        ``__exit__`` with the interpreter lock, every other thread waiting for it). Stopped first,
+        the teardown happens in :meth:`close`, in the caller's thread, with nothing spinning."""
+        self._closing.set()
+        self._thread.join(timeout=2.0)
+
     def close(self) -> None:
         """Leave the graph at once.
 
@@ -187,8 +198,7 @@ class Probe:
         context is still valid (the others' graphs drop them now, not when a lease runs out), then
         the context and its DDS participant go. (Shutting the context down first left the node's
         publishers alive: a sim went on listing a closed probe's /clock for over 30 s.)"""
-        self._closing.set()
-        self._thread.join(timeout=2.0)
+        self.stop_spinning()
         try:
             self.executor.remove_node(self.node)
             self.executor.shutdown(timeout_sec=1.0)

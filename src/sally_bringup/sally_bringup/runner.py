@@ -183,6 +183,7 @@ class GraphRun:
             finally:
                 backend.close()
             wall = time.monotonic() - (sim_started or started)
+            probe.stop_spinning()  # the tap's subscriptions are torn down with nothing spinning
             if tap is not None:
                 tap.close()
             for sink in (mcap, live):
