@@ -29,6 +29,21 @@ def test_the_hips_give_main_frames_pose(pitch):
     assert found.pitch_deg == pytest.approx(pitch, abs=1e-6)
 
 
+def test_the_hips_pose_is_numpys_cross_and_mean_to_the_bit():
+    """pose_from_hips writes out the cross product and the mean: the runs' figures must not move."""
+    rng = np.random.default_rng(7)
+    for _ in range(500):
+        hips = {leg: rng.normal(size=3) for leg in ("FL", "FR", "BL", "BR")}
+        x = (hips["FL"] + hips["FR"]) - (hips["BL"] + hips["BR"])
+        y = (hips["FL"] + hips["BL"]) - (hips["FR"] + hips["BR"])
+        x = x / np.linalg.norm(x)
+        y = y - (y @ x) * x
+        y = y / np.linalg.norm(y)
+        expected = Pose.from_matrix(np.mean(list(hips.values()), axis=0), np.column_stack([x, y, np.cross(x, y)]))
+        found = pose_from_hips(hips)
+        assert np.array_equal(found.position, expected.position) and np.array_equal(found.quat, expected.quat)
+
+
 def test_toward_goes_straight_and_along_the_shortest_arc():
     start, goal = pitched(0.0, (0.0, 0.0, 0.12)), pitched(90.0, (0.16, 0.0, 0.3))
     half = start.toward(goal, 0.5)
