@@ -48,9 +48,11 @@ class ScenarioConfig:
     """End the pull-off once the pull passes the clip undetached (the cost is 0 from there)."""
     wall_timeout: float = 600.0
     """Wall seconds after which a graph is stopped and scored as penalised."""
-    physics_thread: bool = True
+    physics_thread: bool = False
     """The sim's ``physics_thread``: step in a thread of its own while the graph answers (the same
-    run either way; False leaves each graph one thread of work, for as many graphs as cores)."""
+    run either way). Off here: the pool already runs as many graphs as cores, and a second busy
+    thread per graph only makes them contend (``benchmarks/optimizer.py --physics-thread``, two A/B
+    pairs back to back: 207 and 227 evaluations an hour off, 167 and 151 on)."""
 
     @classmethod
     def tiny(cls) -> ScenarioConfig:
