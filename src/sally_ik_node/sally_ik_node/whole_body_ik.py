@@ -200,7 +200,8 @@ class WholeBodyIK:
         if self.modes[foot] is not StanceMode.SWING:
             raise IKError(f"foot {foot} is in {self.modes[foot].name} stance; only a SWING foot takes targets")
         previous = self.targets.get(foot)
-        if previous is None or not np.allclose(previous.position, target.position, atol=1e-9):
+        # np.allclose(previous, target, atol=1e-9) written out (both finite): a tenth of its time, every tick
+        if previous is None or not (np.abs(previous.position - target.position) <= 1e-9 + 1e-5 * np.abs(target.position)).all():
             self._history.clear()
         self.targets[foot] = target
 

@@ -69,10 +69,16 @@ def known(names: Iterable[str], valid: Iterable[str], what: str) -> None:
         raise InputError(UNKNOWN, f"{what} names unknown {unknown}; valid: {valid}")
 
 
+QUATERNION_LIMIT = 1e3
+"""A quaternion's components beyond this are implausible, not merely unnormalised."""
+UNIT_TOLERANCE = 1e-3
+"""How far a unit quaternion's norm may be from 1."""
+
+
 def unit_quaternion(wxyz: Sequence[float], what: str) -> np.ndarray:
     """``wxyz`` as a finite unit quaternion, else :class:`InputError` naming ``what``."""
-    q = numbers(wxyz, 1e3, what)
-    if abs(math.sqrt(float(q @ q)) - 1.0) > 1e-3:
+    q = numbers(wxyz, QUATERNION_LIMIT, what)
+    if abs(math.sqrt(float(q @ q)) - 1.0) > UNIT_TOLERANCE:
         raise InputError(OUT_OF_RANGE, f"{what} is not a unit quaternion (norm {math.sqrt(float(q @ q)):.6g})")
     return q
 

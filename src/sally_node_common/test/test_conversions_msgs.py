@@ -123,6 +123,9 @@ def test_foot_states_round_trip():
         (lambda m: setattr(m.feet[1], "mode", 7), "unknown mode 7"),
         (lambda m: setattr(m.feet[2].pose.position, "y", math.inf), "non-finite"),
         (lambda m: setattr(m.feet[3].pose.orientation, "w", 5.0), "unit quaternion"),
+        (lambda m: setattr(m.feet[0].pose.orientation, "z", math.nan), "foot orientation of .* non-finite"),
+        (lambda m: setattr(m.feet[1].hip_pivot, "x", 150.0), "hip pivot of .* beyond"),
+        (lambda m: setattr(m.feet[2], "lift", math.nan), "contact readout of .* non-finite"),
     ],
 )
 def test_bad_foot_states_are_refused_by_name(change, says):
