@@ -201,7 +201,11 @@ class WholeBodyIK:
             raise IKError(f"foot {foot} is in {self.modes[foot].name} stance; only a SWING foot takes targets")
         previous = self.targets.get(foot)
         # np.allclose(previous, target, atol=1e-9) written out (both finite): a tenth of its time, every tick
-        if previous is None or not (np.abs(previous.position - target.position) <= 1e-9 + 1e-5 * np.abs(target.position)).all():
+        moved = (
+            previous is None
+            or not (np.abs(previous.position - target.position) <= 1e-9 + 1e-5 * np.abs(target.position)).all()
+        )
+        if moved:
             self._history.clear()
         self.targets[foot] = target
 

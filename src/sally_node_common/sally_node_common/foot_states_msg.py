@@ -91,9 +91,14 @@ def foot_states_from_msg(msg: FootStates) -> tuple[int, dict[str, FootStateData]
         return _checked_foot_by_foot(msg)
     out = {
         f.foot: FootStateData(
-            row[0:3].copy(), row[8:12].copy(), row[3:6].copy(), StanceMode(f.mode), bool(f.in_contact),
-            float(row[6]), float(row[7]),
-        )  # fmt: skip
+            row[0:3].copy(),
+            row[8:12].copy(),
+            row[3:6].copy(),
+            StanceMode(f.mode),
+            bool(f.in_contact),
+            float(row[6]),
+            float(row[7]),
+        )
         for f, row in zip(msg.feet, table)
     }
     return stamp_ns(msg.header.stamp), out
