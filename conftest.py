@@ -67,9 +67,9 @@ def colcon_check(tmp_path):
     return check
 
 
-HANG_GRACE_S = 180
+HANG_GRACE_S = float(os.environ.get("SALLY_HANG_GRACE_S", "180"))
 """How long past a test's budget (pytest-timeout) the test process may still run before every
-thread's stack is printed and the process exits. The budget's signal fails a test and the run goes
+thread's stack is printed and the process exits (``SALLY_HANG_GRACE_S``: the guard's own test). The budget's signal fails a test and the run goes
 on, but it cannot stop a thread stuck in C that holds the interpreter lock (the signal's Python
 handler never runs): CI once sat in such a test until its 70-min limit. This way it fails in
 minutes, with the stacks."""
@@ -82,7 +82,9 @@ def pytest_runtest_protocol(item, nextitem):
     from _pytest.faulthandler import fault_handler_stderr_fd_key  # the stderr pytest keeps for faulthandler
 
     marker = item.get_closest_marker("timeout")
-    budget = float(marker.args[0]) if marker is not None and marker.args else float(item.config.getini("timeout"))
+    budget = float(marker.args[0] if marker is not None and marker.args else item.config.getini("timeout") or 0)
+    if budget <= 0:  # no budget, no guard
+        return (yield)
     stderr = item.config.stash[fault_handler_stderr_fd_key]
     faulthandler.dump_traceback_later(budget + HANG_GRACE_S, exit=True, file=stderr)
     try:
