@@ -69,10 +69,10 @@ def colcon_check(tmp_path):
 
 HANG_GRACE_S = float(os.environ.get("SALLY_HANG_GRACE_S", "180"))
 """How long past a test's budget (pytest-timeout) the test process may still run before every
-thread's stack is printed and the process exits (``SALLY_HANG_GRACE_S``: the guard's own test). The budget's signal fails a test and the run goes
-on, but it cannot stop a thread stuck in C that holds the interpreter lock (the signal's Python
-handler never runs): CI once sat in such a test until its 70-min limit. This way it fails in
-minutes, with the stacks."""
+thread's stack is printed and the process exits (``SALLY_HANG_GRACE_S``: the guard's own test).
+The budget's signal fails a test and the run goes on, but it cannot stop a thread stuck in C that
+holds the interpreter lock (the signal's Python handler never runs): CI once sat in such a test
+until its 70-min limit. This way it fails in minutes, with the stacks."""
 
 
 @pytest.hookimpl(wrapper=True)
