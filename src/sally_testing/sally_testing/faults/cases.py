@@ -18,6 +18,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from rosgraph_msgs.msg import Clock
 
@@ -346,11 +347,17 @@ def bad_input(graph_name: str = "f2w", work: Path | None = None) -> list[CaseRes
                     for check in checks.values()
                     if not check.expect(False, "graph ran 0.5 s")
                 ]
+            # every publisher matched while the graph runs: once it is paused, the bad messages go
+            # out at once (a state stream silent for NEW_TIMELINE_GAP takes an older stamp as a new
+            # time line, not as out of order, so its out-of-order message must follow its last
+            # good one within that second; matching ~20 publishers one by one after the pause took
+            # longer than that)
+            publishers = _matched_publishers(graph, cases)
             # paused, every stream's newest stamp stands still: each bad message carries the stamp
             # of the newest good one its readers have taken
             graph.pause(True)
             check_quiet = graph.wait_quiet(0.3, 30.0)
-            expected, injected_nan = _inject(graph, cases)
+            expected, injected_nan = _inject(graph, cases, publishers)
             started = graph.sim_ns
             for node, check in checks.items():
                 want = {key: n for key, n in expected.items() if key[0] == node}
@@ -397,18 +404,27 @@ def bad_input(graph_name: str = "f2w", work: Path | None = None) -> list[CaseRes
             graph.close()
 
 
-def _inject(graph: LiveGraph, cases: list[TopicCase]) -> tuple[Counter, Counter]:
-    """Publish every bad message; the rejections each reader must count, and the non-finite
-    messages injected per topic."""
-    from .nan_watch import non_finite
-
-    expected: Counter = Counter()
-    injected_nan: Counter = Counter()
+def _matched_publishers(graph: LiveGraph, cases: list[TopicCase]) -> dict[str, Any]:
+    """A publisher per case's topic, each matched with its readers."""
+    publishers = {}
     for case in cases:
         publisher = graph.probe.publisher(case.kind, case.topic)
         # the readers, and the NaN watch's own subscription (which would otherwise satisfy the count
         # before a reader is matched, and the first messages would be lost to discovery)
         graph.probe.wait_for_subscribers(publisher, len(case.readers) + 1, timeout=30.0)
+        publishers[case.topic] = publisher
+    return publishers
+
+
+def _inject(graph: LiveGraph, cases: list[TopicCase], publishers: dict[str, Any]) -> tuple[Counter, Counter]:
+    """Publish every bad message on the matched ``publishers``; the rejections each reader must
+    count, and the non-finite messages injected per topic."""
+    from .nan_watch import non_finite
+
+    expected: Counter = Counter()
+    injected_nan: Counter = Counter()
+    for case in cases:
+        publisher = publishers[case.topic]
         if case.prime is not None:
             publisher.publish(case.prime(graph.sim_ns))
         for kind in case.kinds:
