@@ -59,6 +59,9 @@ class TopicCase:
     prime: Callable[[int], object] | None = None
     graphs: tuple[str, ...] = ("f2w",)
     kinds: tuple[str, ...] = field(default=KINDS)
+    stream: bool = False
+    """A state stream: its readers take an older stamp as a new time line once the stream has been
+    silent for ``inputs.NEW_TIMELINE_GAP``, so its out-of-order message must come within that."""
 
 
 def _value(kind: str, good: float) -> float:
@@ -191,9 +194,13 @@ def _prime_stance(now: int) -> StanceCommand:
 
 MATRIX: tuple[TopicCase, ...] = (
     TopicCase(
-        "/joint_states", JointState, ("controller", "ik"), lambda k, t: joint_message(JOINT_NAMES, k, t, "position")
+        "/joint_states",
+        JointState,
+        ("controller", "ik"),
+        lambda k, t: joint_message(JOINT_NAMES, k, t, "position"),
+        stream=True,
     ),
-    TopicCase("/sally/odom", Odometry, ("controller", "ik"), odometry),
+    TopicCase("/sally/odom", Odometry, ("controller", "ik"), odometry, stream=True),
     TopicCase(
         "/sally/joint_targets",
         JointState,
@@ -207,8 +214,8 @@ MATRIX: tuple[TopicCase, ...] = (
     TopicCase("/sally_sim/external_force", ExternalForce, ("sim",), external_force, _prime_force),
     TopicCase("/sally/ik_target", IKTarget, ("ik",), ik_target),
     TopicCase("/sally/stance", StanceCommand, ("ik",), stance, _prime_stance),
-    TopicCase("/sally/foot_states", FootStates, ("sequencer",), foot_states),
-    TopicCase("/sally/magnets", MagnetArray, ("sequencer",), magnet_array),
-    TopicCase("/sally/ik_status", IKStatus, ("sequencer",), ik_status),
-    TopicCase("/sally/magnets", MagnetArray, ("pulloff",), magnet_array, graphs=("pulloff",)),
+    TopicCase("/sally/foot_states", FootStates, ("sequencer",), foot_states, stream=True),
+    TopicCase("/sally/magnets", MagnetArray, ("sequencer",), magnet_array, stream=True),
+    TopicCase("/sally/ik_status", IKStatus, ("sequencer",), ik_status, stream=True),
+    TopicCase("/sally/magnets", MagnetArray, ("pulloff",), magnet_array, graphs=("pulloff",), stream=True),
 )

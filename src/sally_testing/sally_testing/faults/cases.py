@@ -16,6 +16,7 @@ import tempfile
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -347,17 +348,21 @@ def bad_input(graph_name: str = "f2w", work: Path | None = None) -> list[CaseRes
                     for check in checks.values()
                     if not check.expect(False, "graph ran 0.5 s")
                 ]
-            # every publisher matched while the graph runs: once it is paused, the bad messages go
-            # out at once (a state stream silent for NEW_TIMELINE_GAP takes an older stamp as a new
-            # time line, not as out of order, so its out-of-order message must follow its last
-            # good one within that second; matching ~20 publishers one by one after the pause took
-            # longer than that)
-            publishers = _matched_publishers(graph, cases)
-            # paused, every stream's newest stamp stands still: each bad message carries the stamp
-            # of the newest good one its readers have taken
+            # a state stream's reader takes an older stamp as a new time line once the stream has
+            # been silent for NEW_TIMELINE_GAP (1 s), not as out of order: so the streams'
+            # out-of-order messages go in while the graph runs (their stamp is older than any).
+            # Sent after the pause they raced its answer, which the probe may wait seconds for.
+            streams = [c for c in cases if c.stream]
+            publishers = _matched_publishers(graph, streams)
+            expected, injected_nan = _inject(graph, streams, publishers, lambda kind: kind == "out_of_order")
+            # paused, every stream's newest stamp stands still: each other bad message carries the
+            # stamp of the newest good one its readers have taken
             graph.pause(True)
             check_quiet = graph.wait_quiet(0.3, 30.0)
-            expected, injected_nan = _inject(graph, cases, publishers)
+            more, more_nan = _inject(graph, streams, publishers, lambda kind: kind != "out_of_order")
+            commands = [c for c in cases if not c.stream]  # their publishers matched once the graph is paused
+            most, most_nan = _inject(graph, commands, _matched_publishers(graph, commands))
+            expected, injected_nan = expected + more + most, injected_nan + more_nan + most_nan
             started = graph.sim_ns
             for node, check in checks.items():
                 want = {key: n for key, n in expected.items() if key[0] == node}
@@ -416,9 +421,14 @@ def _matched_publishers(graph: LiveGraph, cases: list[TopicCase]) -> dict[str, A
     return publishers
 
 
-def _inject(graph: LiveGraph, cases: list[TopicCase], publishers: dict[str, Any]) -> tuple[Counter, Counter]:
-    """Publish every bad message on the matched ``publishers``; the rejections each reader must
-    count, and the non-finite messages injected per topic."""
+def _inject(
+    graph: LiveGraph,
+    cases: list[TopicCase],
+    publishers: dict[str, Any],
+    kinds: Callable[[str], bool] = lambda kind: True,
+) -> tuple[Counter, Counter]:
+    """Publish every bad message of the ``kinds`` on the matched ``publishers``; the rejections each
+    reader must count, and the non-finite messages injected per topic."""
     from .nan_watch import non_finite
 
     expected: Counter = Counter()
@@ -427,7 +437,7 @@ def _inject(graph: LiveGraph, cases: list[TopicCase], publishers: dict[str, Any]
         publisher = publishers[case.topic]
         if case.prime is not None:
             publisher.publish(case.prime(graph.sim_ns))
-        for kind in case.kinds:
+        for kind in filter(kinds, case.kinds):
             # at the stamp of the newest message on the topic: a reader that takes an equal stamp
             # for a copy of a message it already has must still check and count a bad one
             msg = case.make(kind, graph.nan.latest_stamp.get(case.topic, graph.sim_ns))
