@@ -14,6 +14,7 @@ The runner, its probe, report and plots are the multi-process run's (:class:`sal
 
 from __future__ import annotations
 
+import gc
 import threading
 import time
 from collections.abc import Mapping, Sequence
@@ -57,6 +58,8 @@ class InProcessBackend(NodeBackend):
         self._loop: threading.Thread | None = None
         self._out: IO[str] | None = None
         self._context: Any = None
+        self._executor: Any = None
+        self._host: Any = None
         self._record: Any = None
 
     def open(self, domain: int, log_dir: Path, out: IO[str] | None) -> None:
@@ -163,13 +166,31 @@ class InProcessBackend(NodeBackend):
                 self._executor.remove_node(node)
             except Exception:  # noqa: BLE001 - a node already torn down
                 pass
+        # The events executor holds every entity it served until it updates its sets, which only a
+        # spin or its shutdown does; until then a destroyed node is only marked, and stays in the
+        # domain's graph for as long as the executor lives (here: the pool worker's life, until
+        # the garbage collector finds it). A later graph on the domain then saw a second /sally_sim
+        # and refused to start (CI: the optimizer's backend check, twice in one run).
+        self._executor.shutdown(timeout_sec=2.0)
+        for node in reversed(list(self._hosted.values())):
             node.destroy_node()
         return codes
 
     def close(self) -> None:
-        """Shut this backend's rclpy context down."""
+        """Shut this backend's rclpy context down and let its DDS participant go."""
         if self._context is not None:
             self._context.try_shutdown()
+            try:
+                self._context.destroy()
+            except Exception:  # noqa: BLE001 - destroyed already
+                pass
+        # The hosted sim node stays in the domain's graph after destroy_node (measured: a /sally_sim
+        # listed 25 s after its run, in the same process) until the garbage collector frees the
+        # cycle that still holds it; collected now, it is gone at once.
+        self._hosted.clear()
+        self._executor = None
+        self._host = None
+        gc.collect()
 
 
 def run_in_process(

@@ -73,3 +73,23 @@ def test_in_process_backend_gives_the_multi_process_costs(tmp_path):
     assert b.cost == pytest.approx(a.cost, rel=BACKEND_TOLERANCE, abs=1e-12)
     for key in a.metrics:
         assert b.metrics[key] == pytest.approx(a.metrics[key], rel=BACKEND_TOLERANCE, abs=1e-12), key
+
+
+def test_an_in_process_graph_leaves_its_domain_when_it_ends(tmp_path):
+    """A pool worker runs graph after graph: a hosted node still in the domain's graph after its run
+    made the next graph there (leased again once the domain rested) refuse to start, seeing a
+    second /sally_sim (CI, the optimizer's backend check)."""
+    from sally_bringup.environment import lease_domain
+    from sally_bringup.probe import Probe
+    from sally_bringup.processes import wait_until
+    from sally_optimizer.inprocess import run_in_process
+
+    graph, args, _ = TINY.graph("floor", "")
+    args = {**{k: v for k, v in args.items() if k != "params"}, "composed": "false", "record": "false"}
+    with lease_domain() as lease:
+        result = run_in_process(graph, args, run_dir=tmp_path / "run", domain_id=lease.domain_id, plots=False)
+        assert result.exit_code == 0
+        with Probe(lease.domain_id, name="after_the_run") as probe:
+            others = lambda: sorted(n for n, _ in probe.node.get_node_names_and_namespaces() if n != "after_the_run")  # noqa: E731
+            # discovery of what is still there takes a second or two: look for 5 s
+            assert not wait_until(lambda: bool(others()), 5.0, 0.2), f"still in the domain: {others()}"
