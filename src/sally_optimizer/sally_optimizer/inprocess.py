@@ -171,7 +171,8 @@ class InProcessBackend(NodeBackend):
         # domain's graph for as long as the executor lives (here: the pool worker's life, until
         # the garbage collector finds it). A later graph on the domain then saw a second /sally_sim
         # and refused to start (CI: the optimizer's backend check, twice in one run).
-        self._executor.shutdown(timeout_sec=2.0)
+        if self._executor is not None:
+            self._executor.shutdown(timeout_sec=2.0)
         for node in reversed(list(self._hosted.values())):
             node.destroy_node()
         return codes
