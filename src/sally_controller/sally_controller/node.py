@@ -8,8 +8,9 @@ measured pose, with the body orientation from /sally/odom; level until one arriv
 
 With ``target_period`` P > 0 (the IK period), targets are stamped with the state the IK solved,
 at multiples of P, and the controller answers a state stamped t only with the targets of the
-latest multiple of P at or before t (:class:`TargetSync`: a state that arrives before those targets
-is held back; after ``target_wait`` wall seconds without targets the latest ones are used until
+latest multiple of P at or before t, ``target_latency`` IK periods back (:class:`TargetSync`: a
+state that arrives before those targets is held back, targets that come before their first state
+are kept until it; after ``target_wait`` wall seconds without targets the latest ones are used until
 targets come again). The gravity term's body orientation is the odometry one gravity period older than the
 state, again so that nothing depends on which message arrived first. With lockstep pacing this
 makes sim + IK + controller deterministic: the sim waits for the efforts of t, which now wait for
@@ -50,6 +51,7 @@ from sally_node_common.pid import DEFAULT_I_CLAMP, DEFAULT_KD, DEFAULT_KI, DEFAU
 from sally_node_common.qos import RELIABLE_DEEP
 from sally_node_common.sim_resets import ResetWatch, subscribe_resets
 from sally_node_common.stamps import stamp_ns
+from sally_node_common.time_contract import IK_LATENCY
 from sally_node_common.wall_timers import wall_timer
 
 from .errors import ControllerError
@@ -91,6 +93,14 @@ TABLE = ParameterTable(
             low=0.0,
             high=1.0,
             unit="s of sim time",
+        ),
+        Param(
+            "target_latency",
+            IK_LATENCY,
+            "from the state a target solves to the first state it answers (with target_period)",
+            choices=(0, 1),
+            unit="IK periods",
+            read_only=True,
         ),
         Param(
             "target_wait",
@@ -152,6 +162,7 @@ class ControllerNode(Node):
         self.controller.set_gains(self._gains())
         self._gravity_on = bool(self.get_parameter("gravity_compensation").value)
         self._sync.period_ns = round(self.get_parameter("target_period").value * 1e9)
+        self._sync.latency = int(self.get_parameter("target_latency").value)
         self._sync.wait = float(self.get_parameter("target_wait").value)
         self._gravity_period = round(self.get_parameter("gravity_period").value * 1e9)
 
@@ -173,17 +184,23 @@ class ControllerNode(Node):
             self._health.reject(TARGETS, exc.reason, str(exc), replayed=kept)
             return None
         self._health.heard(TARGETS)
-        report = self.controller.apply_targets(targets)
-        if report.clamped:
-            self.get_logger().warning(
-                f"joint targets outside limits clamped: {list(report.clamped)}", throttle_duration_sec=1.0
-            )
+        if self._sync.keeps(stamp):
+            self._sync.keep(stamp, targets)  # applied when the first state they answer is
+        else:
+            self._apply(targets)
         was_lost = self._sync.lost
         released = self._sync.targets(stamp)
         if was_lost:
             self.get_logger().info("joint targets are back")
         self._answer_all(released, was_lost)
         return None
+
+    def _apply(self, targets) -> None:
+        report = self.controller.apply_targets(targets)
+        if report.clamped:
+            self.get_logger().warning(
+                f"joint targets outside limits clamped: {list(report.clamped)}", throttle_duration_sec=1.0
+            )
 
     def _answer_all(self, states, was_lost: bool) -> None:
         """Answer the states the sync released; say so when the sync was lost on the way."""
@@ -267,6 +284,8 @@ class ControllerNode(Node):
     def _answer(self, state: tuple[JointState, np.ndarray, np.ndarray]) -> None:
         msg, q, qdot = state
         stamp = _stamp(msg)
+        for targets in self._sync.due(stamp):
+            self._apply(targets)
         feed_forward = None
         if self._gravity_on:
             feed_forward = lambda: self._gravity_torques(stamp, msg.name, msg.position)  # noqa: E731

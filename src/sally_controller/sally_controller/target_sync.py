@@ -2,9 +2,12 @@
 
 With an IK period P > 0 (ns of sim time), the IK stamps its targets with the state it solved, at
 multiples of P. A state stamped t is answered only once the targets of the latest multiple of P at
-or before t are in; a state that arrives before them is held back (in arrival order) and released
-when they come. Then the efforts a lockstep sim gets for t never depend on whether the state or
-the targets reached the controller first.
+or before t (``latency`` IK periods back, :func:`~sally_node_common.time_contract.targets_for`) are
+in; a state that arrives before them is held back (in arrival order) and released when they come.
+With a latency, targets usually come while the states before theirs are still answered: they are
+kept (:meth:`TargetSync.keep`) and handed over (:meth:`TargetSync.due`) when the first state they
+answer is. Then the efforts a lockstep sim gets for t never depend on whether the state or the
+targets reached the controller first.
 
 When a held state has waited more than ``wait`` seconds (the IK is gone: with ``partner_present``,
 it is also off the ROS graph, see :mod:`sally_node_common.partners`), the sync is *lost*: the
@@ -28,9 +31,11 @@ T = TypeVar("T")
 class TargetSync(Generic[T]):
     """Holds states back until the IK's targets of their period are in; *lost* after ``wait`` s without them."""
 
-    def __init__(self, period_ns: int = 0, wait: float = 10.0) -> None:
+    def __init__(self, period_ns: int = 0, wait: float = 10.0, latency: int = 0) -> None:
         self.period_ns = period_ns
         """IK period (ns); 0: never hold."""
+        self.latency = latency
+        """IK latency (IK periods): the targets of t answer the states from t + latency periods."""
         self.wait = wait
         """Seconds (the caller's clock) a state is held before the sync counts as lost."""
         self.target_stamp = -1
@@ -41,6 +46,8 @@ class TargetSync(Generic[T]):
         self.dropped = 0
         """States never answered because newer ones waited beside them while the sync was lost."""
         self._held: deque[tuple[float, int, T]] = deque()
+        self._kept: deque[tuple[int, object]] = deque()
+        """Targets (stamp, targets) that came before the first state they answer, oldest first."""
         self.partner_present: Callable[[], bool] | None = None
         """Whether the IK is still on the graph (None: the wait alone decides)."""
 
@@ -49,7 +56,28 @@ class TargetSync(Generic[T]):
 
     def needs_targets(self, stamp: int) -> bool:
         """Whether a state stamped ``stamp`` still waits for its period's targets."""
-        return self.period_ns > 0 and not self.lost and self.target_stamp < targets_for(stamp, self.period_ns)
+        return self.period_ns > 0 and not self.lost and self.target_stamp < self._due_stamp(stamp)
+
+    def _due_stamp(self, stamp: int) -> int:
+        return targets_for(stamp, self.period_ns, self.latency)
+
+    def keeps(self, stamp: int) -> bool:
+        """Whether targets stamped ``stamp`` wait for their first state (:meth:`keep`) rather than
+        apply at once: with a latency, stamped ones (unstamped ones, a person's, apply at once)."""
+        return self.period_ns > 0 and self.latency > 0 and stamp > 0
+
+    def keep(self, stamp: int, targets: object) -> None:
+        """Targets stamped ``stamp`` that apply from the first state they answer (:meth:`due`);
+        then call :meth:`targets` for the states they release."""
+        self._kept.append((stamp, targets))
+
+    def due(self, stamp: int) -> list:
+        """The kept targets to apply, oldest first, before the state stamped ``stamp`` is answered:
+        those of its IK period and older (every kept one while the sync is lost)."""
+        out = []
+        while self._kept and (self.lost or self._kept[0][0] <= self._due_stamp(stamp)):
+            out.append(self._kept.popleft()[1])
+        return out
 
     def state(self, stamp: int, item: T, now: float) -> list[T]:
         """A state arrived at ``now``: the states to answer now, oldest first (``item`` among them
@@ -73,6 +101,7 @@ class TargetSync(Generic[T]):
         """A new sim (states start over at an older stamp): forget the old one's targets and states."""
         self.target_stamp, self.lost = -1, False
         self._held.clear()
+        self._kept.clear()
 
     def _release(self, now: float | None) -> list[T]:
         out: list[T] = []

@@ -63,3 +63,33 @@ def test_a_slow_ik_still_on_the_graph_is_waited_for_a_gone_one_is_not():
     there[0] = True
     assert sync.state(10, "s10", now=0.0) == []
     assert sync.check(now=SLOW_PARTNER_WAIT + 0.1) == ["s10"] and sync.lost, "there but silent: not forever"
+
+
+def test_with_an_ik_latency_targets_wait_for_the_first_state_they_answer():
+    sync = TargetSync(period_ns=P, wait=1.0, latency=1)
+    assert sync.state(0, "s0", 0.0) == ["s0"] and sync.due(0) == [], "before any solve: the pose it starts in"
+    assert sync.keeps(5 * MS) and not sync.keeps(0), "unstamped targets (a person's) apply at once"
+    sync.keep(0, "t0")
+    assert sync.targets(0) == []
+    assert sync.state(4 * MS, "s4", 0.0) == ["s4"] and sync.due(4 * MS) == [], "0-4 ms: no solve answers them"
+    assert sync.due(5 * MS) == ["t0"], "the solve of 0 answers 5-9 ms"
+    assert sync.state(10 * MS, "s10", 0.0) == [], "10 ms needs the solve of 5 ms"
+    sync.keep(5 * MS, "t5")
+    assert sync.targets(5 * MS) == ["s10"]
+    sync.keep(10 * MS, "t10")  # came early: the sim steps 10-14 ms while the IK solves 10
+    sync.targets(10 * MS)
+    assert sync.due(10 * MS) == ["t5"] and sync.due(14 * MS) == [], "t10 stays kept"
+    assert sync.due(15 * MS) == ["t10"]
+
+
+def test_with_an_ik_latency_a_lost_sync_applies_every_kept_target_and_restart_forgets_them():
+    sync = TargetSync(period_ns=P, wait=1.0, latency=1)
+    sync.keep(0, "t0")
+    sync.targets(0)
+    assert sync.state(10 * MS, "s10", now=0.0) == []
+    assert sync.check(now=2.0) == ["s10"] and sync.lost
+    sync.keep(20 * MS, "t20")
+    assert sync.due(10 * MS) == ["t0", "t20"], "lost: the newest targets, whatever their stamp"
+    sync.keep(25 * MS, "t25")
+    sync.restart()
+    assert sync.due(100 * MS) == []

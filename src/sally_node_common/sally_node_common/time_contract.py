@@ -15,28 +15,34 @@ commands excepted: they name the solve they are for).
   period from ``t`` with the answer to ``t - L`` and does not end it before the answer to ``t`` is
   in; with ``L = 0`` it waits for that answer before stepping at all.
 * **/sally/joint_targets**, **/sally/ik_status**, **/sally/foot_states**, from the IK: stamped
-  ``t``, the solve of the state ``t`` (a multiple of ``P``); the targets answer the states ``t`` to
-  ``t + P - C`` (:func:`targets_for`). The controller holds those states back until they are in.
-* **/sally/ik_target**, **/sally/stance**, **/sally/magnet_cmd**, from the sequencer: made from the
-  foot states ``t``, stamped ``t + P`` (:func:`commands_for`): for the solve at ``t + P``, and a
-  magnet switch takes effect when sim time reaches ``t + P + L`` (any stamped command to the sim
-  applies ``L`` after its stamp, as the efforts do). With ``target_sync`` the IK waits for the
-  target of a state before solving it (and for the stance command a target names).
+  ``t``, the solve of the state ``t`` (a multiple of ``P``); the targets answer the states ``t + K``
+  to ``t + K + P - C`` (:func:`targets_for`), ``K`` the IK latency (:data:`IK_LATENCY` IK periods,
+  the graph's ``ik_latency``). The controller holds those states back until they are in, and keeps
+  targets that came early until their first state.
+* **/sally/ik_target**, **/sally/stance**, from the sequencer: made from the foot states ``t``,
+  stamped ``t + P`` (:func:`commands_for`): for the solve at ``t + P``. With ``target_sync`` the IK
+  waits for the target of a state before solving it (and for the stance command a target names).
+* **/sally/magnet_cmd**, from the sequencer, made with those: stamped ``t + P + K``, when the
+  solve's targets start to act (:func:`magnets_for`), and a magnet switch takes effect when sim
+  time reaches ``t + P + K + L`` (any stamped command to the sim applies ``L`` after its stamp, as
+  the efforts do).
 * **/sally/ik_target stamped 0** (:data:`READY_STAMP`, kept), from the sequencer: its commands
   reach their readers; the runner starts sim time once it has it.
 
 So each answer is due a declared time after its input's stamp (its logical execution time): ``L``
-for what acts on the physics, 0 for the IK's targets (due before the controller answers the same
-state). Nothing waited for depends on which message arrives first, so lockstep runs are
-bit-identical on any host (one process, or one per node) and realtime runs with ``sync:=true`` give
-the lockstep figures. With ``L = 1`` the physics of a period runs in a thread of its own while the
-graph answers the state it started from: two cores at work, the same run however the OS schedules
-them. One thing is not waited for: a magnet command for ``t + P``. The sequencer sends it before the
-target the IK waits for, and it applies only once the sim has the answer to ``t + P`` (which needs
-the IK's solve of ``t + P``, which needs that target), so it is at the sim first (in one process at
-once; across processes one DDS delivery against three: target, joint targets, efforts); one that
-came later would be applied at once, warned of and counted (``magnet_commands_past_due`` on the
-sim's /diagnostics).
+for what acts on the physics, ``K`` IK periods for the IK's targets (with ``K = 0`` they are due
+before the controller answers the same state). Nothing waited for depends on which message arrives
+first, so lockstep runs are bit-identical on any host (one process, or one
+per node) and realtime runs with ``sync:=true`` give the lockstep figures. With ``L = 1`` the physics
+of a period runs in a thread of its own while the graph answers the state it started from: two cores
+at work, the same run however the OS schedules them. With ``K = 1`` an IK (and sequencer) in a
+process of its own solves the state ``t`` while the sim steps the five periods from ``t`` with the
+solve of ``t - P``. One thing is not waited for: a magnet command stamped ``t + P + K``. The sequencer
+sends it before the target the IK waits for, and it applies only once the sim has the answer to
+``t + P + K`` (which needs the IK's solve of ``t + P``, which needs that target), so it is at the sim
+first (in one process at once; across processes one DDS delivery against three: target, joint
+targets, efforts); one that came later would be applied at once, warned of and counted
+(``magnet_commands_past_due`` on the sim's /diagnostics).
 """
 
 from __future__ import annotations
@@ -49,6 +55,10 @@ CONTROL_LATENCY = 1
 """Default control latency (control periods): the answer to the state at t acts from t + 1 period,
 as on hardware, where a controller's answer is never instantaneous; the sim steps that period while
 the graph computes it."""
+IK_LATENCY = 0
+"""Default IK latency (IK periods): the solve of the state at t answers the states from t + K
+periods. 0: the controller answers the state at t with the solve of t itself; 1: with the solve of
+t - P, so an IK in another process computes while the sim steps."""
 READY_STAMP = 0
 """The stamp of the sequencer's ready tick on /sally/ik_target (no solve is stamped 0 by it)."""
 
@@ -58,13 +68,21 @@ def is_ik_tick(stamp: int, ik_period_ns: int) -> bool:
     return stamp % ik_period_ns == 0
 
 
-def targets_for(state_stamp: int, ik_period_ns: int) -> int:
+def targets_for(state_stamp: int, ik_period_ns: int, ik_latency: int = 0) -> int:
     """The stamp of the IK targets that answer the state stamped ``state_stamp``: the latest IK tick
-    at or before it (the controller holds that state back until they are in)."""
-    return state_stamp - state_stamp % ik_period_ns
+    at or before it, ``ik_latency`` IK periods back (the controller holds that state back until
+    they are in; negative: no solve answers it, the controller holds the pose it starts in)."""
+    return state_stamp - state_stamp % ik_period_ns - ik_latency * ik_period_ns
 
 
 def commands_for(feet_stamp: int, ik_period_ns: int) -> int:
     """The stamp of the sequencer's commands made from the foot states stamped ``feet_stamp``: the
     next solve's (and the sim time a magnet switch among them takes effect)."""
     return feet_stamp + ik_period_ns
+
+
+def magnets_for(feet_stamp: int, ik_period_ns: int, ik_latency: int = 0) -> int:
+    """The stamp of a magnet command made from the foot states stamped ``feet_stamp``: the sim time
+    the next solve's targets start to act, so a foot's magnet switches with the joint targets that
+    go with it (and a command reaches the sim before the answer it waits for, see above)."""
+    return commands_for(feet_stamp, ik_period_ns) + ik_latency * ik_period_ns

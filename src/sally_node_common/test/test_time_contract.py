@@ -3,7 +3,14 @@ sequencer's commands are for; and every node's default periods come from it."""
 
 import pytest
 
-from sally_node_common.time_contract import CONTROL_PERIOD, IK_PERIOD, commands_for, is_ik_tick, targets_for
+from sally_node_common.time_contract import (
+    CONTROL_PERIOD,
+    IK_PERIOD,
+    commands_for,
+    is_ik_tick,
+    magnets_for,
+    targets_for,
+)
 
 MS = 1_000_000
 P = 5 * MS
@@ -15,6 +22,19 @@ P = 5 * MS
 )
 def test_a_state_is_answered_with_the_targets_of_the_latest_ik_tick_at_or_before_it(state, targets):
     assert targets_for(state, P) == targets
+
+
+@pytest.mark.parametrize(
+    "state, targets", [(0, -5 * MS), (4 * MS, -5 * MS), (5 * MS, 0), (9 * MS, 0), (10 * MS, 5 * MS)]
+)
+def test_with_an_ik_latency_a_state_is_answered_with_the_solve_one_ik_period_before(state, targets):
+    assert targets_for(state, P, ik_latency=1) == targets
+
+
+def test_a_magnet_command_is_stamped_for_when_the_targets_it_goes_with_act():
+    assert magnets_for(5 * MS, P) == commands_for(5 * MS, P) == 10 * MS
+    made = magnets_for(5 * MS, P, ik_latency=1)
+    assert made == 15 * MS and targets_for(made, P, ik_latency=1) == commands_for(5 * MS, P)
 
 
 def test_the_ik_solves_the_multiples_of_its_period_and_the_sequencer_commands_the_next():

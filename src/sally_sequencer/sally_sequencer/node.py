@@ -57,7 +57,7 @@ from sally_node_common.sim_resets import ResetWatch, subscribe_resets
 from sally_node_common.stamps import set_stamp, stamp_ns
 from sally_node_common.stance import StanceMode
 from sally_node_common.stance_msg import stance_to_msg
-from sally_node_common.time_contract import IK_PERIOD, READY_STAMP, commands_for
+from sally_node_common.time_contract import IK_LATENCY, IK_PERIOD, READY_STAMP, commands_for, magnets_for
 from sally_node_common.wall_timers import wall_timer
 
 from .campaign import CAMPAIGNS, Campaign, FootReading
@@ -102,6 +102,15 @@ TABLE = ParameterTable(
         _seconds("hold", 1.0, "time held after the last foot is planted"),
         _seconds("duration", 25.0, "time after which an unfinished run fails", positive=True),
         _seconds("ik_period", IK_PERIOD, "time between IK solves (the sequencer's step)", positive=True),
+        Param(
+            "ik_latency",
+            IK_LATENCY,
+            "from the state the IK solves to the first state its targets answer; a magnet command is stamped "
+            "for when the targets it goes with act",
+            choices=(0, 1),
+            unit="IK periods",
+            read_only=True,
+        ),
         _seconds("telemetry_period", 1.0, "time between telemetry blocks (0: none)"),
         Param("exit_when_done", True, "exit when the run ends (0 success, 1 failure)", read_only=True),
         Param(
@@ -129,6 +138,7 @@ class SequencerNode(Node):
         self._fresh = True
         """No foot state seen yet on this time line: the first one says which feet are planted."""
         self._period_ns = round(p("ik_period") * 1e9)
+        self._ik_latency = int(p("ik_latency"))
         self._duration_ns = round(p("duration") * 1e9)
         self._telemetry_ns = round(p("telemetry_period") * 1e9)
         self.exit_when_done = bool(p("exit_when_done"))
@@ -318,7 +328,9 @@ class SequencerNode(Node):
             self._pub_stance.publish(stance_to_msg(when, {f: StanceMode[m] for f, m in tick.stance.items()}))
             self._stance_sent = when
         if tick.magnets:
-            self._pub_magnets.publish(magnet_command_to_msg(when, tick.magnets))
+            self._pub_magnets.publish(
+                magnet_command_to_msg(magnets_for(stamp, self._period_ns, self._ik_latency), tick.magnets)
+            )
         self._publish_target(when, tick.target, tick.body)
         if tick.target is not None:
             self._target = tick.target
