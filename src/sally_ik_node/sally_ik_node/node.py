@@ -206,8 +206,7 @@ class IKNode(Node):
             return  # the controller (and a lockstep sim through it) knows which stamps get targets
         if self._last_solved is not None and stamp <= self._last_solved:
             return  # a state seen again (a lockstep re-send) was answered once already
-        ready = self._ticks.state(stamp, (stamp, *pair), time.monotonic(), first=self._last_solved is None)
-        if ready is not None:
+        for ready in self._ticks.state(stamp, (stamp, *pair), time.monotonic(), first=self._last_solved is None):
             self._solve(*ready)
 
     def _check_wait(self) -> None:
@@ -219,8 +218,7 @@ class IKNode(Node):
                 throttle_duration_sec=5.0,
             )
             self._take_target(tick)
-        timed_out = self._ticks.check(time.monotonic())
-        if timed_out is not None:
+        for timed_out in self._ticks.check(time.monotonic()):
             self.get_logger().warning(
                 f"no sequencer target for {timed_out[0] * 1e-9:.3f} s within {self._ticks.wait:g} s; solving without",
                 throttle_duration_sec=5.0,
@@ -264,8 +262,7 @@ class IKNode(Node):
             self._pending_target = (foot, target)
             self._counts["targets"] += 1
         if stamp:  # a well-formed target in order moves a synced graph on, even one refused for the stance
-            released = self._ticks.tick(stamp)
-            if released is not None:
+            for released in self._ticks.tick(stamp):
                 self._solve(*released)
         return None
 
@@ -388,6 +385,7 @@ class IKNode(Node):
             **counts,
             "sync_lost": self._ticks.lost,
             "target_wait_timeouts": self._ticks.timeouts,
+            "states_dropped": self._ticks.dropped,
             "stance_wait_timeouts": self._after_stance.timeouts,
             **self._health.values(),
         }

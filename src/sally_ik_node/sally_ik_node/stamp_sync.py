@@ -5,10 +5,11 @@
   when its second half arrives; anything older than a completed pair is never solved and goes.
 * :class:`TickWait` (lockstep graphs): a state is solved only once the sequencer has ticked at its
   stamp (sent the target, or an empty tick, for that step), so a run does not depend on whether the
-  state or the sequencer's target came first. Only the newest state waits. When none comes within
-  ``wait`` seconds (the sequencer is gone) the state is solved without, and the following ones are
-  not held until the sequencer ticks again. Before the sequencer's first tick of a run the wait
-  has no limit (the sequencer is still coming up; the sim waits the same way for its first answer).
+  state or the sequencer's target came first. States wait in order (with an IK latency the sim may
+  be a tick ahead). When no tick comes within ``wait`` seconds (the sequencer is gone) the newest
+  state is solved without, and the following ones are not held until the sequencer ticks again.
+  Before the sequencer's first tick of a run the wait has no limit (the sequencer is still coming
+  up; the sim waits the same way for its first answer).
 * :class:`AfterStance`: a target names the stance command sent before it (``stance_stamp``); it is
   taken only once that stance command is in, so that a target for a foot just switched to SWING is
   never judged against the old stance because the two topics delivered out of order. When the
@@ -74,7 +75,7 @@ class StampPairs(Generic[A, B]):
 
 
 class TickWait(Generic[T]):
-    """A state to solve waits for the sequencer's tick of its stamp (lockstep), or goes without after ``wait`` s."""
+    """States to solve wait, in order, for the sequencer's tick of their stamp (lockstep); after ``wait`` s, not."""
 
     def __init__(self, enabled: bool, wait: float = 2.0) -> None:
         self.enabled = enabled
@@ -84,53 +85,58 @@ class TickWait(Generic[T]):
         """Newest stamp the sequencer ticked at."""
         self.lost = False
         self.timeouts = 0
-        self._waiting: tuple[int, T, float] | None = None
+        self.dropped = 0
+        """States never solved because newer ones waited beside them when the wait ran out."""
+        self._waiting: deque[tuple[int, T, float]] = deque()
         self.partner_present: Callable[[], bool] | None = None
         """Whether the sequencer is still on the graph (None: the wait alone decides)."""
 
     @property
     def waiting_stamp(self) -> int | None:
-        """The stamp of the state waiting, if any."""
-        return None if self._waiting is None else self._waiting[0]
+        """The stamp of the oldest state waiting, if any."""
+        return self._waiting[0][0] if self._waiting else None
 
-    def state(self, stamp: int, item: T, now: float, first: bool = False) -> T | None:
-        """A state to solve arrived at ``now``: it, when it can be solved now, else None (it waits,
-        replacing an older waiting one but keeping that one's start). The ``first`` state of a run
-        never waits: the sequencer steps on the IK's first foot states."""
-        if not self.enabled or first or self.lost or self.tick_stamp >= stamp:
-            return item
-        if self._waiting is None or self._waiting[0] < stamp:
-            since = now if self._waiting is None else self._waiting[2]
-            self._waiting = (stamp, item, since)
-        return None
+    def __len__(self) -> int:
+        return len(self._waiting)
 
-    def tick(self, stamp: int) -> T | None:
-        """The sequencer ticked at ``stamp``: the waiting state it releases, if any."""
+    def state(self, stamp: int, item: T, now: float, first: bool = False) -> list[T]:
+        """A state to solve arrived at ``now``: the states to solve now, oldest first (``item``
+        unless it waits). The ``first`` state of a run never waits: the sequencer steps on the IK's
+        first foot states. With an IK latency the sim runs an IK period ahead of the solves, so the
+        state of the next tick can come while one waits: both wait, in order, and each is solved."""
+        if not self.enabled or first or self.lost or (self.tick_stamp >= stamp and not self._waiting):
+            return [item]
+        if not self._waiting or self._waiting[-1][0] < stamp:  # a state sent again waits once
+            self._waiting.append((stamp, item, now))
+        return []
+
+    def tick(self, stamp: int) -> list[T]:
+        """The sequencer ticked at ``stamp``: the waiting states it releases, oldest first."""
         self.tick_stamp = stamp
         self.lost = False
-        if self._waiting is not None and stamp >= self._waiting[0]:
-            return self._release()
-        return None
+        out = []
+        while self._waiting and self._waiting[0][0] <= stamp:
+            out.append(self._waiting.popleft()[1])
+        return out
 
-    def check(self, now: float) -> T | None:
-        """The waiting state when its wait ran out at ``now`` (the sync is lost), else None."""
+    def check(self, now: float) -> list[T]:
+        """The newest waiting state when the oldest one's wait ran out at ``now`` (the sync is lost;
+        the others are dropped and counted), else nothing."""
         if self.tick_stamp < 0:
-            return None  # no tick yet this run: no limit
-        if self._waiting is not None and given_up(now - self._waiting[2], self.wait, self.partner_present):
+            return []  # no tick yet this run: no limit
+        if self._waiting and given_up(now - self._waiting[0][2], self.wait, self.partner_present):
             self.lost = True
             self.timeouts += 1
-            return self._release()
-        return None
+            self.dropped += len(self._waiting) - 1
+            item = self._waiting[-1][1]
+            self._waiting.clear()
+            return [item]
+        return []
 
     def restart(self) -> None:
-        """Forget the ticks and the state waiting (a new time line)."""
-        self.tick_stamp, self.lost, self._waiting = -1, False, None
-
-    def _release(self) -> T:
-        assert self._waiting is not None
-        item = self._waiting[1]
-        self._waiting = None
-        return item
+        """Forget the ticks and the states waiting (a new time line)."""
+        self.tick_stamp, self.lost = -1, False
+        self._waiting.clear()
 
 
 class AfterStance(Generic[T]):

@@ -26,39 +26,40 @@ def test_pairs_keep_at_most_pending_unmatched():
         StampPairs(0)
 
 
-def test_tick_wait_holds_the_newest_state_until_the_sequencer_ticks_at_it():
+def test_tick_wait_holds_states_in_order_until_the_sequencer_ticks_at_each():
     wait = TickWait(enabled=True, wait=2.0)
-    assert wait.state(0, "s0", now=0.0, first=True) == "s0", "the first state never waits"
-    assert wait.state(5, "s5", now=0.0) is None
-    assert wait.state(10, "s10", now=1.0) is None, "a newer state replaces the waiting one"
-    assert wait.waiting_stamp == 10
-    assert wait.tick(5) is None
-    assert wait.check(now=1.9) is None
-    assert wait.tick(10) == "s10"
+    assert wait.state(0, "s0", now=0.0, first=True) == ["s0"], "the first state never waits"
+    assert wait.state(5, "s5", now=0.0) == []
+    assert wait.state(10, "s10", now=1.0) == [], "a newer state waits behind it (an IK latency runs the sim ahead)"
+    assert wait.state(10, "s10 again", now=1.1) == [] and len(wait) == 2, "a state sent again waits once"
+    assert wait.waiting_stamp == 5
+    assert wait.tick(5) == ["s5"]
+    assert wait.check(now=1.9) == []
+    assert wait.tick(10) == ["s10"]
     wait.tick(15)
-    assert wait.state(15, "s15", now=3.0) == "s15", "the tick came first"
+    assert wait.state(15, "s15", now=3.0) == ["s15"], "the tick came first"
 
 
 def test_tick_wait_runs_out_then_stops_waiting_until_the_next_tick():
     wait = TickWait(enabled=True, wait=2.0)
     wait.state(0, "s0", 0.0, first=True)
-    assert wait.state(5, "s5", now=0.0) is None
-    assert wait.check(now=100.0) is None, "no limit before the run's first tick"
+    assert wait.state(5, "s5", now=0.0) == []
+    assert wait.check(now=100.0) == [], "no limit before the run's first tick"
     wait.tick(0)
-    assert wait.state(10, "s10", now=1.5) is None
-    assert wait.check(now=2.0) == "s10", "the wait counts from the first state that waited"
-    assert (wait.lost, wait.timeouts) == (True, 1)
-    assert wait.state(15, "s15", now=2.1) == "s15"
+    assert wait.state(10, "s10", now=1.5) == []
+    assert wait.check(now=2.0) == ["s10"], "the wait counts from the oldest state waiting; the newest is solved"
+    assert (wait.lost, wait.timeouts, wait.dropped) == (True, 1, 1)
+    assert wait.state(15, "s15", now=2.1) == ["s15"]
     wait.tick(12)
     assert not wait.lost
-    assert wait.state(20, "s20", now=2.2) is None
+    assert wait.state(20, "s20", now=2.2) == []
     wait.restart()
     assert wait.waiting_stamp is None and wait.tick_stamp == -1
 
 
 def test_disabled_never_waits():
     wait = TickWait(enabled=False)
-    assert wait.state(5, "s5", 0.0) == "s5"
+    assert wait.state(5, "s5", 0.0) == ["s5"]
 
 
 def test_after_stance_holds_a_target_until_its_stance_command_and_keeps_order():
@@ -88,7 +89,7 @@ def test_a_slow_sequencer_still_on_the_graph_is_waited_for():
     wait.partner_present = lambda: there[0]
     wait.state(0, "s0", 0.0, first=True)
     wait.tick(0)
-    assert wait.state(5, "s5", now=0.0) is None
-    assert wait.check(now=5.0) is None and not wait.lost
+    assert wait.state(5, "s5", now=0.0) == []
+    assert wait.check(now=5.0) == [] and not wait.lost
     there[0] = False
-    assert wait.check(now=5.1) == "s5" and wait.lost
+    assert wait.check(now=5.1) == ["s5"] and wait.lost
