@@ -11,6 +11,8 @@ a node cannot start, 0 on SIGINT/SIGTERM. ``record_to:=PATH`` writes the run's M
 process and ``foxglove_to:=PORT`` serves it live over the Foxglove WebSocket protocol on
 127.0.0.1:PORT (0: a free one, said in the log), both through an outlet process of this process's
 own (:mod:`.host_recording`): no DDS between the publishers and the file or the viewer.
+``group:=ik+sequencer`` hosts instead the nodes that ``apart:=ik+sequencer`` puts in a second
+container beside the main one (the runner passes it; the two meet over DDS).
 """
 
 from __future__ import annotations
@@ -121,8 +123,11 @@ def run(
     record_file: str | None = None,
     own_endpoints_ignored: bool = False,
     foxglove_to: int | None = None,
+    group: str = "",
 ) -> int:
     """Host graph ``name`` here until it ends or ``stop`` is set; the process exit status.
+    ``group``: host the nodes ``apart:=`` joins with ``+`` under that name (``ik+sequencer``), not
+    the graph's main container.
     ``params_files`` (``--ros-args --params-file F``) go to every hosted node; ``record_to``: write
     the run's MCAP there from this process (:mod:`.host_recording`); ``record_file``: keep the run's
     record (what the report is computed from) here and write it there at the end
@@ -138,7 +143,7 @@ def run(
     from sally_node_common.host import Host
     from sally_node_common.node_main import FINAL_ACK_WAIT, START_ERRORS, watch_unique_names
 
-    specs = hosted_specs(name, arguments)
+    specs = hosted_specs(name, arguments, group)
     rclpy.init(args=[], signal_handler_options=SignalHandlerOptions.NO)
     context = rclpy.get_default_context()
     host = Host(own_endpoints_ignored)
@@ -223,6 +228,8 @@ class ContainerArguments:
     record_to: str | None = None
     record_file: str | None = None
     foxglove_port: int | None = None
+    group: str = ""
+    """The ``apart:=`` group this container hosts ('': the graph's main container)."""
 
 
 def parse_arguments(argv: Sequence[str]) -> ContainerArguments:
@@ -242,7 +249,8 @@ def parse_arguments(argv: Sequence[str]) -> ContainerArguments:
     record_to, record_file = values.pop("record_to", None), values.pop("record_file", None)
     foxglove_to = values.pop("foxglove_to", None)
     port = port_number("foxglove_to", foxglove_to) if foxglove_to is not None else None
-    return ContainerArguments(argv[0], values, params_files, record_to, record_file, port)
+    group = values.pop("group", "")
+    return ContainerArguments(argv[0], values, params_files, record_to, record_file, port, group)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -263,7 +271,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return run(
             args.graph, args.values, stop, args.params_files, args.record_to, args.record_file,
-            own_endpoints_ignored, args.foxglove_port,
+            own_endpoints_ignored, args.foxglove_port, args.group,
         )  # fmt: skip
     except GraphError as exc:
         print(f"sally_composed: {exc}", file=sys.stderr)

@@ -47,7 +47,7 @@ from sally_description.constants import LEGS
 from sally_description.errors import DescriptionError
 from sally_description.scene import DEFAULT_SCENE, SCENES
 from sally_description.wall_start import WallStance, wall_pose_refusal, wall_stance
-from sally_node_common.time_contract import CONTROL_LATENCY, IK_PERIOD
+from sally_node_common.time_contract import CONTROL_LATENCY, IK_LATENCY, IK_PERIOD
 from sally_sequencer.campaign import CAMPAIGNS, scene_of
 from sally_sequencer.errors import SequenceError
 from sally_sequencer.wall_walk import DIRECTIONS, WallWalk
@@ -106,6 +106,13 @@ ARGUMENTS: dict[str, Argument] = {
         "lockstep and sync:=true: control periods from a state to the period its effort answer applies from (0: each "
         "period waits for the answer to its own state; 1: the sim steps a period with the answer to the state before, "
         "on a core of its own, while the graph answers this one)",
+        ("0", "1"),
+    ),
+    "ik_latency": Argument(
+        str(IK_LATENCY),
+        "lockstep and sync:=true: IK periods from the state the IK solves to the first state its targets answer (0: "
+        "the controller answers each IK state with its own solve; 1: with the solve one IK period before, so an IK "
+        "and a sequencer apart from the sim compute while it steps); a magnet switch goes with its targets",
         ("0", "1"),
     ),
     "composed": Argument(
@@ -288,20 +295,24 @@ def magnet_list(text: str) -> list[str]:
     return feet
 
 
-def apart_nodes(text: str, nodes: Sequence[str]) -> list[str]:
-    """The nodes ``apart:=text`` names (comma-separated, each once, of ``nodes``; ``none``: none);
-    refused when it names no node of the graph or every one (that is ``composed:=false``)."""
+def apart_nodes(text: str, nodes: Sequence[str]) -> list[tuple[str, ...]]:
+    """The processes ``apart:=text`` asks for beside the container: comma-separated, each a node of
+    ``nodes`` or nodes joined by ``+`` (hosted together in a second container), every node once
+    (``none``: none); refused when it names no node of the graph or every one (that is
+    ``composed:=false``)."""
     if text.strip() == "none":
         return []
-    named = [n.strip() for n in text.split(",") if n.strip()]
+    groups = [tuple(n.strip() for n in item.split("+")) for item in text.split(",") if item.strip()]
+    named = [n for group in groups for n in group]
     bad = [n for n in named if n not in nodes]
     if bad or not named or len(set(named)) != len(named):
         raise GraphError(
-            f"apart:={text} must name nodes of this graph {list(nodes)}, comma-separated, each once, or be none"
+            f"apart:={text} must name nodes of this graph {list(nodes)}, comma-separated (nodes joined by + share a "
+            "container), each once, or be none"
         )
     if set(named) == set(nodes):
         raise GraphError(f"apart:={text} names every node; for one process per node use composed:=false")
-    return named
+    return groups
 
 
 def port_number(name: str, value: str) -> int:
@@ -311,10 +322,14 @@ def port_number(name: str, value: str) -> int:
     return int(value)
 
 
-def hosted_specs(name: str, arguments: Mapping[str, str]) -> list[NodeSpec]:
-    """The nodes a composed container of graph ``name`` hosts: every node but those ``apart``."""
-    container = graph(name, {**arguments, "composed": "true"})[0]
-    return [n for n in graph(name, {**arguments, "composed": "false", "apart": "none"}) if n.name in container.hosts]
+def hosted_specs(name: str, arguments: Mapping[str, str], group: str = "") -> list[NodeSpec]:
+    """The nodes a composed container of graph ``name`` hosts: every node but those ``apart``, or
+    the ``group`` of them (``ik+sequencer``) that shares a second container."""
+    containers = [n for n in graph(name, {**arguments, "composed": "true"}) if n.hosts]
+    wanted = next((c.hosts for c in containers if c.name == group), None) if group else containers[0].hosts
+    if wanted is None:
+        raise GraphError(f"group:={group} is not a container of this graph's apart:= ({[c.name for c in containers]})")
+    return [n for n in graph(name, {**arguments, "composed": "false", "apart": "none"}) if n.name in wanted]
 
 
 def graph(name: str, arguments: Mapping[str, str] | None = None) -> list[NodeSpec]:
@@ -325,11 +340,22 @@ def graph(name: str, arguments: Mapping[str, str] | None = None) -> list[NodeSpe
     values = resolve({**GRAPHS[name], **(arguments or {})})
     if values["composed"] == "true":
         nodes = graph(name, {**values, "composed": "false", "apart": "none"})
-        apart = apart_nodes(values["apart"], [n.name for n in nodes])
+        groups = apart_nodes(values["apart"], [n.name for n in nodes])
+        apart = {n for group in groups for n in group}
         given = tuple(f"{key}:={value}" for key, value in values.items() if key != "composed")
         hosted = tuple(n.name for n in nodes if n.name not in apart)
         container = NodeSpec("graph", "sally_bringup", "sally_composed", {}, True, (name, *given), hosted)
-        return [container, *(n for n in nodes if n.name in apart)]
+        beside = []
+        for n in nodes:  # in the graph's order; a group where its first node is
+            group = next(g for g in groups if n.name in g) if n.name in apart else ()
+            if len(group) == 1:
+                beside.append(n)
+            elif group and group[0] == n.name:
+                together = "+".join(group)
+                members = tuple(m.name for m in nodes if m.name in group)
+                args = (name, *given, f"group:={together}")
+                beside.append(NodeSpec(together, "sally_bringup", "sally_composed", {}, True, args, members))
+        return [container, *beside]
     if values["apart"] != "none":
         raise GraphError(f"apart:={values['apart']} runs nodes beside a composed container: it needs composed:=true")
     lockstep = values["pacing"] == "lockstep"
@@ -382,7 +408,9 @@ def graph(name: str, arguments: Mapping[str, str] | None = None) -> list[NodeSpe
         # in lockstep the controller holds the IK's states back until their targets come, so the
         # run does not depend on which message wins a race (the pull-off graph has no IK: the
         # controller holds the pose the run starts in)
-        controller: dict[str, object] = {"target_period": IK_PERIOD} if synchronous and not (pulloff or hold) else {}
+        controller: dict[str, object] = {}
+        if synchronous and not (pulloff or hold):
+            controller = {"target_period": IK_PERIOD, "target_latency": int(values["ik_latency"])}
         controller["scene"] = values["scene"]  # its gravity feed-forward
         nodes.append(
             NodeSpec(
@@ -411,6 +439,7 @@ def graph(name: str, arguments: Mapping[str, str] | None = None) -> list[NodeSpe
         "duration": duration,
         "start_time": float(values["settle"]),
         "hold": float(values["hold"]),
+        "ik_latency": int(values["ik_latency"]) if synchronous else 0,
         # its first step waits until its magnet commands reach the sim and its targets the IK
         "readers": "sally_sim,sally_ik" if values["sim"] == "true" else "sally_ik",
     }

@@ -218,6 +218,7 @@ class GraphRun:
             "control_period_s": CONTROL_PERIOD,
             "ik_period_s": IK_PERIOD,
             "control_latency_periods": int(self.arguments["control_latency"]),
+            "ik_latency_periods": int(self.arguments["ik_latency"]),
         }
         path = write_report(report, self.run_dir)
         figure = forces = None

@@ -19,8 +19,8 @@ from sally_testing.side_by_side import side_by_side, small_volume
 pytestmark = [pytest.mark.graph, pytest.mark.timeout(600)]  # real graphs, in processes or hosted in this process
 
 
-def run_f2w(tmp_path, ros_domain, name, pacing="lockstep", composed="false", record="true"):
-    arguments = {"pacing": pacing, "composed": composed, "record": record}
+def run_f2w(tmp_path, ros_domain, name, pacing="lockstep", composed="false", record="true", **more):
+    arguments = {"pacing": pacing, "composed": composed, "record": record, **more}
     result = run_graph("f2w", arguments, run_dir=tmp_path / name, domain_id=ros_domain, out=None, wall_timeout=300)
     report = json.loads((tmp_path / name / "report.json").read_text())
     print(name, json.dumps(report, indent=1))  # shown when the test fails
@@ -108,6 +108,27 @@ def same_run(report: dict, other: dict) -> bool:
     return {k: v for k, v in comparable(report).items() if k not in ignored} == {
         k: v for k, v in comparable(other).items() if k not in ignored
     }
+
+
+def test_with_an_ik_latency_the_ik_apart_computes_while_the_sim_steps_and_the_run_is_the_same(tmp_path):
+    """``ik_latency:=1``: the controller answers the state at t with the solve of t - 5 ms, so the IK
+    and the sequencer, in a second container (``apart:=ik+sequencer``), solve while the sim steps the
+    five periods before the answer is due. Which process gets ahead is up to the OS; the run is the
+    one of the composed graph, where everything goes in order in one thread."""
+    from sally_bringup.environment import lease_domain
+
+    late = {"ik_latency": "1", "record": "false"}
+    with lease_domain() as a, lease_domain() as b:
+        (result, composed), (apart_result, apart) = side_by_side(
+            [
+                lambda: run_f2w(tmp_path, a.domain_id, "composed", composed="true", **late),
+                lambda: run_f2w(tmp_path, b.domain_id, "apart", composed="true", apart="ik+sequencer", **late),
+            ]
+        )
+    assert_f2w_succeeded(result, composed)
+    assert apart_result.exit_code == EXIT_OK and apart["exit_codes"] == {"graph": 0, "ik+sequencer": 0}
+    assert composed["time_contract"]["ik_latency_periods"] == 1
+    assert same_run(apart, composed)
 
 
 def test_the_composed_graph_gives_the_same_report(lockstep_runs):

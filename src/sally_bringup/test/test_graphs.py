@@ -31,6 +31,7 @@ def test_f2w_is_four_required_nodes_and_lockstep_syncs_them():
         "duration": 25.0,
         "start_time": 0.5,
         "hold": 1.0,
+        "ik_latency": 0,
         "readers": "sally_sim,sally_ik",  # its first step waits until they read its commands
     }
     realtime = {n.name: n for n in graph("f2w")}  # the same protocol, paced to the wall clock
@@ -38,6 +39,16 @@ def test_f2w_is_four_required_nodes_and_lockstep_syncs_them():
     assert realtime["controller"].parameters["target_period"] == 0.005
     free = {n.name: n for n in graph("f2w", {"sync": "false"})}
     assert "synchronous" not in free["sim"].parameters and free["ik"].parameters["target_sync"] is False
+
+
+def test_the_ik_latency_goes_to_the_controller_and_the_sequencer_of_a_synchronous_graph_only():
+    late = {n.name: n for n in graph("f2w", {"pacing": "lockstep", "ik_latency": "1"})}
+    assert late["controller"].parameters["target_latency"] == 1 and late["sequencer"].parameters["ik_latency"] == 1
+    free = {n.name: n for n in graph("f2w", {"sync": "false", "ik_latency": "1"})}
+    assert "target_latency" not in free["controller"].parameters, "the latest targets, at once"
+    assert free["sequencer"].parameters["ik_latency"] == 0, "its magnets go with targets that act at once"
+    with pytest.raises(GraphError, match=r"ik_latency:=2 is not one of \['0', '1'\]"):
+        graph("f2w", {"ik_latency": "2"})
     assert free["controller"].parameters == {"scene": "floor_wall"}  # no target period: the latest targets
     brought = {n.name: n for n in graph("f2w", {"controller": "none"})}  # a hardware driver's controller
     assert "synchronous" not in brought["sim"].parameters and brought["ik"].parameters["target_sync"] is False
@@ -214,6 +225,9 @@ def test_composed_is_the_default_and_hosts_the_same_nodes_with_the_same_argument
     [
         ("f2w", "viewer", r"apart:=viewer must name nodes of this graph \['sim', 'controller'"),
         ("f2w", "ik,ik", "each once"),
+        ("f2w", "ik+ik", "each once"),
+        ("f2w", "ik+viewer", "must name nodes of this graph"),
+        ("f2w", "sim+controller,ik+sequencer", "names every node"),
         ("pulloff", "ik", "must name nodes of this graph"),
         ("f2w", "sim,controller,ik,sequencer", "names every node; for one process per node use composed:=false"),
     ],
@@ -234,3 +248,19 @@ def test_nodes_apart_run_beside_the_container_that_hosts_the_rest(apart):
     assert separate == [alone[n] for n in alone if n in apart]  # each as it runs on its own
     values = dict(a.split(":=", 1) for a in container.arguments[1:])
     assert [n.name for n in hosted_specs("f2w", values)] == list(container.hosts)  # what the container builds
+
+
+def test_nodes_joined_by_plus_share_a_second_container_beside_the_first():
+    arguments = {"pacing": "lockstep", "apart": "ik+sequencer", "ik_latency": "1"}
+    container, second = composed_or_not("f2w", arguments)
+    assert container.hosts == ("sim", "controller") and second.hosts == ("ik", "sequencer")
+    assert second.name == "ik+sequencer" and second.executable == "sally_composed" and second.required
+    assert second.arguments[-1] == "group:=ik+sequencer" and second.arguments[:-1] == container.arguments
+    values = dict(a.split(":=", 1) for a in container.arguments[1:])
+    assert [n.name for n in hosted_specs("f2w", values)] == ["sim", "controller"]
+    alone = {n.name: n for n in graph("f2w", {**arguments, "apart": "none"})}
+    assert hosted_specs("f2w", values, "ik+sequencer") == [alone["ik"], alone["sequencer"]]
+    with pytest.raises(GraphError, match=r"group:=sim\+ik is not a container"):
+        hosted_specs("f2w", values, "sim+ik")
+    mixed = composed_or_not("f2w", {"apart": "controller,ik+sequencer"})
+    assert [n.name for n in mixed] == ["graph", "controller", "ik+sequencer"]
