@@ -198,6 +198,12 @@ def main() -> int:
     parser.add_argument(
         "--control-latency", choices=("0", "1"), default=None, help="the graphs' control_latency (default: theirs)"
     )
+    parser.add_argument(
+        "--ik-latency", choices=("0", "1"), default=None, help="the graphs' ik_latency (default: theirs)"
+    )
+    parser.add_argument(
+        "--apart", default=None, help="composed hosts: nodes in processes of their own beside the container (apart:=)"
+    )
     parser.add_argument("--observe", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--counts", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -209,14 +215,16 @@ def main() -> int:
     folder = args.run_dir or Path(tempfile.mkdtemp(prefix="sally-f2w-bench-"))
     default = next(h for h, value in HOSTS.items() if value == ARGUMENTS["composed"].default)
     runs: dict[tuple[str, str], dict] = {}
-    latency = {} if args.control_latency is None else {"control_latency": args.control_latency}
+    chosen = {} if args.control_latency is None else {"control_latency": args.control_latency}
+    chosen.update({} if args.ik_latency is None else {"ik_latency": args.ik_latency})
+    chosen.update({} if args.apart is None else {"apart": args.apart})
     for host in args.hosts:
-        runs[host, "realtime"] = run(host, "realtime", folder, observed=True, extra={"record": "true", **latency})
+        runs[host, "realtime"] = run(host, "realtime", folder, observed=True, extra={"record": "true", **chosen})
         print_run(f"{host} realtime, outside client, recording", runs[host, "realtime"])
-        runs[host, "lockstep"] = run(host, "lockstep", folder, observed=False, extra=latency)
+        runs[host, "lockstep"] = run(host, "lockstep", folder, observed=False, extra=chosen)
         print_run(f"{host} lockstep", runs[host, "lockstep"])
     main_run = run(
-        default, "lockstep", folder, observed=False, extra={**MAIN_JOB, "record": "true", **latency}, label="main"
+        default, "lockstep", folder, observed=False, extra={**MAIN_JOB, "record": "true", **chosen}, label="main"
     )
     print_run("main job (scripts/main.sh)", main_run)
     sim_s = main_run.get("sim_time_s") or 0.0
