@@ -78,6 +78,8 @@ class Probe:
 
         self.executor = EventsExecutor(context=self.context)
         self.executor.add_node(self.node)
+        self._clients: dict[tuple[Any, str], Any] = {}
+        """Service clients by (type, name), made once and kept until :meth:`close` (see :meth:`retire`)."""
         self._closing = threading.Event()
         self._thread = threading.Thread(target=self._spin, name=f"{name} spin", daemon=True)
         self._thread.start()
@@ -103,6 +105,13 @@ class Probe:
 
         rec.subscription = self.node.create_subscription(msg_type, topic, callback, qos)
         return rec
+
+    def retire(self, recording: Recording) -> None:
+        """Stop keeping ``recording``'s messages (only the latest stays). Its subscription goes at
+        :meth:`close`, with the node: destroyed while the probe spins, it is torn down in the
+        spinning thread, the pattern a runner once hung in (see :meth:`stop_spinning`)."""
+        recording.keep = False
+        recording.clear()
 
     def publisher(self, msg_type, topic: str, qos: QoSProfile | int = RELIABLE_DEEP):
         """A publisher of ``msg_type`` on ``topic`` on the probe's node."""
@@ -140,23 +149,24 @@ class Probe:
         only: a parameter set, a pause): send the request again each time this many seconds pass
         without an answer; the first answer counts. A service counts as available once its
         request reader has matched; the answer's way back may not have yet, and an answer sent
-        before it has is lost (CI once waited 10 s for a set_parameters answer that never came)."""
-        client: Any = self.node.create_client(srv_type, name)
-        try:
-            if not client.wait_for_service(timeout_sec=timeout):
-                raise ProbeTimeoutError(f"service {name} not available after {timeout} s")
-            deadline = time.monotonic() + timeout
-            futures = [client.call_async(request)]
-            while True:
-                left = deadline - time.monotonic()
-                wait = left if resend_every is None else min(left, resend_every)
-                if wait_until(lambda: any(f.done() for f in futures), max(wait, 0.0)):
-                    return next(f for f in futures if f.done()).result()
-                if time.monotonic() >= deadline:
-                    raise ProbeTimeoutError(f"timed out after {timeout} s waiting for the answer of {name}")
-                futures.append(client.call_async(request))
-        finally:
-            self.node.destroy_client(client)
+        before it has is lost (CI once waited 10 s for a set_parameters answer that never came).
+        The client is made on the first call and kept for the next ones (it goes at :meth:`close`,
+        not while the probe spins; an answer to an earlier call that comes late is ignored)."""
+        client: Any = self._clients.get((srv_type, name))
+        if client is None:
+            client = self._clients[srv_type, name] = self.node.create_client(srv_type, name)
+        if not client.wait_for_service(timeout_sec=timeout):
+            raise ProbeTimeoutError(f"service {name} not available after {timeout} s")
+        deadline = time.monotonic() + timeout
+        futures = [client.call_async(request)]
+        while True:
+            left = deadline - time.monotonic()
+            wait = left if resend_every is None else min(left, resend_every)
+            if wait_until(lambda: any(f.done() for f in futures), max(wait, 0.0)):
+                return next(f for f in futures if f.done()).result()
+            if time.monotonic() >= deadline:
+                raise ProbeTimeoutError(f"timed out after {timeout} s waiting for the answer of {name}")
+            futures.append(client.call_async(request))
 
     def set_parameters(
         self, node_name: str, values: Mapping[str, Any], timeout: float = 10.0

@@ -382,7 +382,7 @@ class GraphRun:
             start_sim_time(probe, names, self.backend.gone, subscriptions, heard, runner_reads=reads)
         finally:
             for rec in heard:
-                probe.node.destroy_subscription(rec.subscription)
+                probe.retire(rec)  # destroyed with the probe, not while it spins
         self.say("every node is up: sim time starts")
         return time.monotonic()
 
