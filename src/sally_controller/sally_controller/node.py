@@ -184,7 +184,7 @@ class ControllerNode(Node):
             self._health.reject(TARGETS, exc.reason, str(exc), replayed=kept)
             return None
         self._health.heard(TARGETS)
-        if self._sync.keeps(stamp):
+        if self._sync.keeps():
             self._sync.keep(stamp, targets)  # applied when the first state they answer is
         else:
             self._apply(targets)

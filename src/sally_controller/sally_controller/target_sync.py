@@ -61,10 +61,11 @@ class TargetSync(Generic[T]):
     def _due_stamp(self, stamp: int) -> int:
         return targets_for(stamp, self.period_ns, self.latency)
 
-    def keeps(self, stamp: int) -> bool:
-        """Whether targets stamped ``stamp`` wait for their first state (:meth:`keep`) rather than
-        apply at once: with a latency, stamped ones (unstamped ones, a person's, apply at once)."""
-        return self.period_ns > 0 and self.latency > 0 and stamp > 0
+    def keeps(self) -> bool:
+        """Whether targets wait for their first state (:meth:`keep`) rather than apply at once:
+        with a latency (every one, the IK's solve of the state 0 too: it answers 5 ms on, and the
+        states before it must not depend on when it came)."""
+        return self.period_ns > 0 and self.latency > 0
 
     def keep(self, stamp: int, targets: object) -> None:
         """Targets stamped ``stamp`` that apply from the first state they answer (:meth:`due`);

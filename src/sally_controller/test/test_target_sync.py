@@ -68,7 +68,7 @@ def test_a_slow_ik_still_on_the_graph_is_waited_for_a_gone_one_is_not():
 def test_with_an_ik_latency_targets_wait_for_the_first_state_they_answer():
     sync = TargetSync(period_ns=P, wait=1.0, latency=1)
     assert sync.state(0, "s0", 0.0) == ["s0"] and sync.due(0) == [], "before any solve: the pose it starts in"
-    assert sync.keeps(5 * MS) and not sync.keeps(0), "unstamped targets (a person's) apply at once"
+    assert sync.keeps() and not TargetSync(period_ns=P).keeps(), "kept only with a latency"
     sync.keep(0, "t0")
     assert sync.targets(0) == []
     assert sync.state(4 * MS, "s4", 0.0) == ["s4"] and sync.due(4 * MS) == [], "0-4 ms: no solve answers them"
