@@ -79,7 +79,7 @@ class Probe:
         self.executor = EventsExecutor(context=self.context)
         self.executor.add_node(self.node)
         self._clients: dict[tuple[Any, str], Any] = {}
-        """Service clients by (type, name), made once and kept until :meth:`close` (see :meth:`retire`)."""
+        """Service clients by (type, name), made once and kept until :meth:`close` (see :meth:`stop_spinning`)."""
         self._closing = threading.Event()
         self._thread = threading.Thread(target=self._spin, name=f"{name} spin", daemon=True)
         self._thread.start()
