@@ -215,9 +215,8 @@ def main() -> int:
     folder = args.run_dir or Path(tempfile.mkdtemp(prefix="sally-f2w-bench-"))
     default = next(h for h, value in HOSTS.items() if value == ARGUMENTS["composed"].default)
     runs: dict[tuple[str, str], dict] = {}
-    chosen = {} if args.control_latency is None else {"control_latency": args.control_latency}
-    chosen.update({} if args.ik_latency is None else {"ik_latency": args.ik_latency})
-    chosen.update({} if args.apart is None else {"apart": args.apart})
+    given = {"control_latency": args.control_latency, "ik_latency": args.ik_latency, "apart": args.apart}
+    chosen = {name: value for name, value in given.items() if value is not None}  # else the graphs' defaults
     for host in args.hosts:
         runs[host, "realtime"] = run(host, "realtime", folder, observed=True, extra={"record": "true", **chosen})
         print_run(f"{host} realtime, outside client, recording", runs[host, "realtime"])
