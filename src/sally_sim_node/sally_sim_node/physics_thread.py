@@ -5,73 +5,80 @@ the state, the controller and the IK answering it), and takes the run back (:met
 before it touches the physics again. The worker is compiled (:func:`~.physics_kernel.run_steps`) and
 holds no interpreter lock, so the two run on two cores.
 
-Waking a thread asleep in the kernel takes 50-100 µs here, and a control period is 1 ms of sim time;
-polling instead keeps a core busy that the recording's and an outside client's processes need (the
-main job ran no faster with a polling worker). So the worker sleeps on a semaphore between runs, and
-the loop wakes it early (:meth:`PhysicsThread.wake`, as soon as it knows another period follows):
-by the time the loop has read the next state and starts the run, the worker is up and polling for
-it, briefly. The loop's own wait for a run polls too (``sched_yield``: the core goes to anyone else
-who wants it), since the run is usually done or nearly.
-
-The counters are plain int64 stores and loads: on x86-64 (this machine, CI) stores are seen in the
-order they were made, so a run's results are in memory before its ``DONE`` count. A weaker-ordered
-CPU (arm64) would need a release fence before that count and an acquire fence after reading it;
-numba offers neither, so there ``physics_thread:=false`` is the safe choice until one is added.
+Each side waits for the other in two stages: it polls the shared counters for a while
+(:data:`SPIN` ``sched_yield`` calls, ~0.15 ms here when the core is free; the core goes to anyone
+else who wants it), then sleeps on a POSIX semaphore. Waking a thread asleep in the kernel takes
+50-100 µs here, and the two usually meet inside the poll: the loop's Python between two runs is
+shorter than the poll, and so is the rest of a run once the loop has published and been answered.
+A side that waits longer (the loop waiting for an IK in another process, the worker for a loop busy
+with an IK solve) sleeps, so it does not hold a core that another thread or process needs. Each run
+posts each semaphore exactly once (:meth:`PhysicsThread.start` the worker's, the worker the loop's),
+and each side takes exactly one post per run, so neither count grows.
 """
 
 from __future__ import annotations
 
-import ctypes
-import functools
 import threading
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 
 from .physics_kernel import run_steps
 
 ASKED, DONE, STEPS, MADE, STOP = range(5)
 """Slots of the shared counter array."""
+SPIN = 200
+"""How many times a side polls the counters (one ``sched_yield`` each, ~0.7 µs on a free core)
+before it sleeps on its semaphore."""
 SEM_BYTES = 64
 """Room for a POSIX ``sem_t`` (32 bytes on Linux x86-64 and arm64)."""
 
 
-class _Libc:
-    """The C library's calls the two sides make without the interpreter lock."""
-
-    def __init__(self) -> None:
-        libc = ctypes.CDLL(None, use_errno=True)
-        self.sched_yield = libc.sched_yield
-        self.sched_yield.argtypes, self.sched_yield.restype = [], ctypes.c_int
-        self.sem_init, self.sem_wait, self.sem_post = libc.sem_init, libc.sem_wait, libc.sem_post
-        self.sem_init.argtypes, self.sem_init.restype = [ctypes.c_void_p, ctypes.c_int, ctypes.c_uint], ctypes.c_int
-        for call in (self.sem_wait, self.sem_post):
-            call.argtypes, call.restype = [ctypes.c_void_p], ctypes.c_int
-
-
-@functools.cache
-def _libc() -> _Libc:
-    return _Libc()
+_sched_yield = types.ExternalFunction("sched_yield", types.int32())
+_sem_init = types.ExternalFunction("sem_init", types.int32(types.intp, types.int32, types.uint32))
+_sem_wait = types.ExternalFunction("sem_wait", types.int32(types.intp))
+_sem_post = types.ExternalFunction("sem_post", types.int32(types.intp))
+"""The C library's calls, named (not passed in as ctypes functions: numba types a ctypes argument
+anew on every call, ~25 % of the loop's thread when ``_wait`` took them). A semaphore is passed as
+its address (``intp``, a pointer's size)."""
 
 
 @njit(cache=True, nogil=True)
-def _serve(flags, semaphore, sem_wait, sched_yield, head, tail):  # pragma: no cover - runs compiled
+def _init(semaphore):  # pragma: no cover - compiled
+    return _sem_init(semaphore, 0, 0)
+
+
+@njit(cache=True, nogil=True)
+def _post(semaphore):  # pragma: no cover - compiled
+    return _sem_post(semaphore)
+
+
+@njit(cache=True, nogil=True)
+def _serve(flags, asked, finished, head, tail):  # pragma: no cover - compiled
     done = flags[DONE]
     while True:
-        sem_wait(semaphore)  # woken for a run (or to stop)
-        while flags[ASKED] <= done and flags[STOP] == 0:  # woken early: the run is on its way
-            sched_yield()
+        polls = 0
+        while flags[ASKED] <= done and flags[STOP] == 0 and polls < SPIN:  # the next run is usually near
+            _sched_yield()
+            polls += 1
+        while _sem_wait(asked) != 0:  # this run's post (at once when it came during the polls);
+            pass  # -1 is EINTR: a signal came (the semaphore's count is untouched)
         if flags[STOP] != 0:
             return
         flags[MADE] = run_steps(head[0], head[1], head[2], head[3], flags[STEPS], *tail)
         done += 1
         flags[DONE] = done
+        _sem_post(finished)
 
 
 @njit(cache=True, nogil=True)
-def _wait(flags, asked, sched_yield):  # pragma: no cover - runs compiled
-    while flags[DONE] < asked:
-        sched_yield()
+def _wait(flags, asked, finished):  # pragma: no cover - compiled
+    polls = 0
+    while flags[DONE] < asked and polls < SPIN:
+        _sched_yield()
+        polls += 1
+    while _sem_wait(finished) != 0:  # the run's post (at once when it is done); -1: EINTR, again
+        pass
     return flags[MADE]
 
 
@@ -81,15 +88,17 @@ class PhysicsThread:
 
     def __init__(self, head: tuple, tail: tuple) -> None:
         self._flags = np.zeros(5, dtype=np.int64)
-        self._semaphore = np.zeros(SEM_BYTES, dtype=np.uint8)
-        self._sem = self._semaphore.ctypes.data
-        self._c = _libc()
-        if self._c.sem_init(self._sem, 0, 0) != 0:
-            raise OSError(ctypes.get_errno(), "sem_init failed for the physics thread")
-        self._running = self._woken = False
+        self._semaphores = np.zeros(2 * SEM_BYTES, dtype=np.uint8)
+        base = self._semaphores.ctypes.data
+        self._asked, self._finished = base, base + SEM_BYTES
+        """The worker's semaphore (posted once per run asked) and the loop's (once per run done)."""
+        for sem in (self._asked, self._finished):
+            if _init(sem) != 0:
+                raise OSError("sem_init failed for the physics thread")
+        self._running = False
         self._thread = threading.Thread(
             target=_serve,
-            args=(self._flags, self._sem, self._c.sem_wait, self._c.sched_yield, head, tail),
+            args=(self._flags, self._asked, self._finished, head, tail),
             name="sally_sim physics",
             daemon=True,
         )
@@ -100,12 +109,6 @@ class PhysicsThread:
         """A run was started and not yet joined."""
         return self._running
 
-    def wake(self) -> None:
-        """Another run follows soon: have the worker up and waiting for it (at most once per run)."""
-        if not self._woken:
-            self._woken = True
-            self._c.sem_post(self._sem)
-
     def start(self, n: int) -> None:
         """Begin ``n`` steps (the efforts, commands and forces already set)."""
         if self._running:
@@ -113,19 +116,18 @@ class PhysicsThread:
         self._flags[STEPS] = n
         self._running = True
         self._flags[ASKED] += 1
-        self.wake()
-        self._woken = False
+        _post(self._asked)
 
     def join(self) -> int:
         """Wait for the run; the steps it made (fewer than asked: the physics went unstable)."""
         if not self._running:
             raise RuntimeError("no physics run to join")
-        made = int(_wait(self._flags, self._flags[ASKED], self._c.sched_yield))
+        made = int(_wait(self._flags, self._flags[ASKED], self._finished))
         self._running = False
         return made
 
     def close(self) -> None:
         """End the worker (after the run going on, if any)."""
         self._flags[STOP] = 1
-        self._c.sem_post(self._sem)
+        _post(self._asked)
         self._thread.join(timeout=1.0)

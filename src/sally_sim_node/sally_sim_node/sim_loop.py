@@ -438,8 +438,6 @@ class SimLoop:
             return
         finally:
             self._sim_time, self._period_error = None, None
-        if self._ahead_next():
-            self.sim.expect_steps()  # up by the time the next period's state is read
         # read now, published once the next period's steps are under way (or by the loop's next pass)
         self._stepped(k, n, later=True)
 

@@ -173,11 +173,6 @@ class Simulator:
         assert self._thread is not None, "finish_steps without start_steps"
         self._check_run(self._thread.join(), self._asked)
 
-    def expect_steps(self) -> None:
-        """More steps will soon be begun with :meth:`start_steps`: the physics thread gets ready."""
-        if self._thread is not None:
-            self._thread.wake()
-
     @property
     def stepping(self) -> bool:
         """Steps begun by :meth:`start_steps` are not finished yet."""

@@ -247,6 +247,39 @@ def test_steps_in_one_compiled_call_or_the_physics_thread_give_the_bits_of_one_s
         assert np.array_equal(sim.magnets.force, sims[0].magnets.force) and sim.time == sims[0].time
 
 
+def test_the_physics_thread_and_the_loop_sleep_when_the_other_is_late_and_signals_end_no_wait_early():
+    """Runs asked at once, after the worker has given up polling and sleeps, and taken back after
+    the loop sleeps, while a timer's signal interrupts the waits (EINTR) every 0.2 ms: every run is
+    the sequential one's, bit for bit, and no wait ends before its run."""
+    import signal
+    import time
+
+    sims = [Simulator(magnets_on=True) for _ in range(2)]
+    efforts = np.linspace(-0.4, 0.4, len(sims[0].actuators.effort_limit))
+    for sim in sims:
+        sim.apply_external_force("main_frame", [0.0, 0.0, -20.0])
+        sim.set_efforts(efforts)
+    signals = []
+    previous = signal.signal(signal.SIGALRM, lambda *_: signals.append(1))
+    signal.setitimer(signal.ITIMER_REAL, 0.0002, 0.0002)
+    try:
+        for i in range(90):
+            sims[0].step(4)
+            sims[1].start_steps(4)
+            if i % 3 == 1:
+                time.sleep(0.003)  # the gap is the case: the loop late, the worker done and asleep
+            sims[1].finish_steps()
+            assert sims[1].time == sims[0].time
+            if i % 3 == 2:
+                time.sleep(0.003)  # the worker waits longer than it polls and sleeps before this run
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0.0)
+        signal.signal(signal.SIGALRM, previous)
+        sims[1].close()
+    assert signals, "the timer interrupted nothing"
+    assert np.array_equal(sims[1].data.qpos, sims[0].data.qpos) and np.array_equal(sims[1].data.qvel, sims[0].data.qvel)
+
+
 def test_a_divergence_in_the_physics_thread_is_raised_when_the_run_is_taken_back():
     sim = Simulator()
     sim.apply_external_force("main_frame", [0, 0, 1e30])
