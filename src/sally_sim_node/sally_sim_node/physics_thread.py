@@ -19,6 +19,7 @@ and each side takes exactly one post per run, so neither count grows.
 from __future__ import annotations
 
 import threading
+from typing import Any
 
 import numpy as np
 from numba import njit, types
@@ -34,10 +35,10 @@ SEM_BYTES = 64
 """Room for a POSIX ``sem_t`` (32 bytes on Linux x86-64 and arm64)."""
 
 
-_sched_yield = types.ExternalFunction("sched_yield", types.int32())
-_sem_init = types.ExternalFunction("sem_init", types.int32(types.intp, types.int32, types.uint32))
-_sem_wait = types.ExternalFunction("sem_wait", types.int32(types.intp))
-_sem_post = types.ExternalFunction("sem_post", types.int32(types.intp))
+_sched_yield: Any = types.ExternalFunction("sched_yield", types.int32())
+_sem_init: Any = types.ExternalFunction("sem_init", types.int32(types.intp, types.int32, types.uint32))
+_sem_wait: Any = types.ExternalFunction("sem_wait", types.int32(types.intp))
+_sem_post: Any = types.ExternalFunction("sem_post", types.int32(types.intp))
 """The C library's calls, named (not passed in as ctypes functions: numba types a ctypes argument
 anew on every call, ~25 % of the loop's thread when ``_wait`` took them). A semaphore is passed as
 its address (``intp``, a pointer's size)."""
