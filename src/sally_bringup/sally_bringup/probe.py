@@ -71,6 +71,7 @@ class Probe:
     """A ROS node of its own (own context, own domain) that tests and tools use to talk to a graph."""
 
     def __init__(self, domain_id: int, name: str = "sally_probe") -> None:
+        self.domain_id = domain_id
         self.context = rclpy.Context()
         rclpy.init(args=[], context=self.context, domain_id=domain_id, signal_handler_options=SignalHandlerOptions.NO)
         self.node = rclpy.create_node(name, context=self.context)
@@ -105,13 +106,6 @@ class Probe:
 
         rec.subscription = self.node.create_subscription(msg_type, topic, callback, qos)
         return rec
-
-    def retire(self, recording: Recording) -> None:
-        """Stop keeping ``recording``'s messages (only the latest stays). Its subscription goes at
-        :meth:`close`, with the node: destroyed while the probe spins, it is torn down in the
-        spinning thread, the pattern a runner once hung in (see :meth:`stop_spinning`)."""
-        recording.keep = False
-        recording.clear()
 
     def publisher(self, msg_type, topic: str, qos: QoSProfile | int = RELIABLE_DEEP):
         """A publisher of ``msg_type`` on ``topic`` on the probe's node."""

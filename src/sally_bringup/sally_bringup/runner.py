@@ -375,14 +375,19 @@ class GraphRun:
         from sally_interfaces.msg import IKTarget
         from sally_node_common.qos import KEPT
 
-        # the sequencer's ready tick (stamp 0, kept): its commands reach the sim and the IK
-        heard = [probe.record(IKTarget, "/sally/ik_target", KEPT)] if "sequencer" in names else []
+        from .probe import Probe
+
+        # the sequencer's ready tick (stamp 0, kept): its commands reach the sim and the IK. A probe
+        # of its own reads it and leaves once sim time starts: a reader kept for the whole run would
+        # have the sequencer serialize every 200 Hz target for it (4 % of a composed graph's thread)
+        ready = Probe(probe.domain_id, name="sally_runner_ready") if "sequencer" in names else None
+        heard = [ready.record(IKTarget, "/sally/ik_target", KEPT)] if ready is not None else []
         try:
             reads = bool(recorder.recordings)
             start_sim_time(probe, names, self.backend.gone, subscriptions, heard, runner_reads=reads)
         finally:
-            for rec in heard:
-                probe.retire(rec)  # destroyed with the probe, not while it spins
+            if ready is not None:
+                ready.close()
         self.say("every node is up: sim time starts")
         return time.monotonic()
 

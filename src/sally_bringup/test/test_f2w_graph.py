@@ -83,10 +83,17 @@ def test_two_lockstep_runs_give_the_same_report(lockstep_runs):
     assert "recording" not in second and not (tmp / "second" / "run.mcap").exists()
 
 
-def test_a_realtime_paced_run_gives_the_lockstep_figures(tmp_path, ros_domain, lockstep_runs):
+def test_a_realtime_paced_run_gives_the_lockstep_figures(tmp_path, ros_domain, lockstep_runs, probe):
     """Paced to the wall clock, our nodes still answer every state before the sim steps on: the run
-    does not depend on how busy the machine is (it failed under load when the sim stepped on)."""
-    result, report = run_f2w(tmp_path, ros_domain, "realtime", pacing="realtime", composed="true")
+    does not depend on how busy the machine is (it failed under load when the sim stepped on).
+    Watched meanwhile: once the sequence runs, the IK alone reads /sally/ik_target (the runner's
+    reader of the ready tick has left, so the sequencer serializes nothing for it)."""
+    watch = ReaderWatch(probe, "/sally/ik_target", {"sally_ik"})
+    try:
+        result, report = run_f2w(tmp_path, ros_domain, "realtime", pacing="realtime", composed="true")
+    finally:
+        alone = watch.stop()
+    assert alone, "the runner still read /sally/ik_target after sim time started"
     assert report["arguments"]["pacing"] == "realtime" and report["arguments"]["sync"] == "true"
     assert_f2w_succeeded(result, report)
     assert 0.0 < report["real_time_factor"] <= 1.05  # paced to the wall clock: never ahead of it
@@ -100,6 +107,44 @@ def test_a_realtime_paced_run_gives_the_lockstep_figures(tmp_path, ros_domain, l
     assert "stopped" not in report["recording"]
     assert_every_stream_at_its_rate(held, report["sim_time_s"])  # (how long a graph runs on after its
     # verdict depends on the OS, so counts are not compared with another run's)
+
+
+class ReaderWatch:
+    """In a thread of its own, until :meth:`stop`: whether ``topic`` had a publisher and readers of
+    the nodes named ``readers`` alone at some poll after the sequence had run a second of sim time."""
+
+    def __init__(self, probe, topic: str, readers: set[str]) -> None:
+        import threading
+
+        from sally_interfaces.msg import SequenceStatus
+
+        self._probe, self._topic, self._readers, self._stop = probe, topic, readers, threading.Event()
+        self._status = probe.record(SequenceStatus, "/sally/sequence_status")
+        self._status.keep = False
+        self.alone = False
+        self._thread = threading.Thread(target=self._watch, daemon=True)
+        self._thread.start()
+
+    def _watch(self) -> None:
+        from sally_bringup.processes import wait_until
+
+        node, topic = self._probe.node, self._topic
+
+        def alone() -> bool:
+            status = self._status.last
+            if status is None or status.elapsed < 1.0:
+                return False
+            names = {info.node_name for info in node.get_subscriptions_info_by_topic(topic)}
+            self.alone = node.count_publishers(topic) >= 1 and names == self._readers
+            return self.alone
+
+        wait_until(lambda: alone() or self._stop.is_set(), 600.0, interval=0.1)
+
+    def stop(self) -> bool:
+        """End the watch; whether the topic was seen with those readers alone."""
+        self._stop.set()
+        self._thread.join(timeout=5.0)
+        return self.alone
 
 
 def same_run(report: dict, other: dict) -> bool:
