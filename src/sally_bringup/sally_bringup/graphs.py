@@ -41,13 +41,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from sally_description.constants import LEGS
 from sally_description.errors import DescriptionError
 from sally_description.scene import DEFAULT_SCENE, SCENES
 from sally_description.wall_start import WallStance, wall_pose_refusal, wall_stance
-from sally_node_common.time_contract import CONTROL_LATENCY, IK_LATENCY, IK_PERIOD
+from sally_node_common.time_contract import CONTROL_LATENCY, IK_LATENCY, IK_PERIOD, ODOM_JOINT_STATES
 from sally_sequencer.campaign import CAMPAIGNS, scene_of
 from sally_sequencer.errors import SequenceError
 from sally_sequencer.wall_walk import DIRECTIONS, WallWalk
@@ -322,6 +322,21 @@ def port_number(name: str, value: str) -> int:
     return int(value)
 
 
+def ik_apart(values: Mapping[str, str]) -> bool:
+    """Whether the IK runs in another process than the sim (composed, and ``apart:=`` names it):
+    the sim then publishes the states the IK solves on a topic of their own
+    (:data:`~sally_node_common.time_contract.ODOM_JOINT_STATES`, every IK period) and the IK reads
+    those, not every /joint_states over DDS."""
+    named = {n.strip() for item in values["apart"].split(",") for n in item.split("+")}
+    return values["composed"] == "true" and values["sim"] == "true" and "ik" in named
+
+
+def with_ik_apart(nodes: list[NodeSpec]) -> list[NodeSpec]:
+    """``nodes`` (one process each) with the sim and the IK set for an IK apart (:func:`ik_apart`)."""
+    wiring = {"sim": {"odom_joint_states": True}, "ik": {"state_topic": ODOM_JOINT_STATES}}
+    return [replace(n, parameters={**n.parameters, **wiring.get(n.name, {})}) for n in nodes]
+
+
 def hosted_specs(name: str, arguments: Mapping[str, str], group: str = "") -> list[NodeSpec]:
     """The nodes a composed container of graph ``name`` hosts: every node but those ``apart``, or
     the ``group`` of them (``ik+sequencer``) that shares a second container."""
@@ -329,7 +344,10 @@ def hosted_specs(name: str, arguments: Mapping[str, str], group: str = "") -> li
     wanted = next((c.hosts for c in containers if c.name == group), None) if group else containers[0].hosts
     if wanted is None:
         raise GraphError(f"group:={group} is not a container of this graph's apart:= ({[c.name for c in containers]})")
-    return [n for n in graph(name, {**arguments, "composed": "false", "apart": "none"}) if n.name in wanted]
+    nodes = graph(name, {**arguments, "composed": "false", "apart": "none"})
+    if ik_apart(resolve({**GRAPHS[name], **arguments, "composed": "true"})):
+        nodes = with_ik_apart(nodes)
+    return [n for n in nodes if n.name in wanted]
 
 
 def graph(name: str, arguments: Mapping[str, str] | None = None) -> list[NodeSpec]:
@@ -341,6 +359,8 @@ def graph(name: str, arguments: Mapping[str, str] | None = None) -> list[NodeSpe
     if values["composed"] == "true":
         nodes = graph(name, {**values, "composed": "false", "apart": "none"})
         groups = apart_nodes(values["apart"], [n.name for n in nodes])
+        if ik_apart(values):
+            nodes = with_ik_apart(nodes)
         apart = {n for group in groups for n in group}
         given = tuple(f"{key}:={value}" for key, value in values.items() if key != "composed")
         hosted = tuple(n.name for n in nodes if n.name not in apart)

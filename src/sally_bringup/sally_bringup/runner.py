@@ -21,11 +21,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-from sally_node_common.time_contract import CONTROL_PERIOD, IK_PERIOD
+from sally_node_common.time_contract import CONTROL_PERIOD, IK_PERIOD, ODOM_JOINT_STATES
 
 from .config_files import check_params_files, defaults_file
 from .environment import graph_environment, lease_domain
-from .graphs import GRAPHS, GraphError, NodeSpec, graph, resolve, wall_walk
+from .graphs import GRAPHS, GraphError, NodeSpec, graph, ik_apart, resolve, wall_walk
 from .node_backends import NodeBackend, ProcessBackend
 from .processes import wait_until
 from .record_file import RECORD_FILE, read_record
@@ -384,7 +384,10 @@ class GraphRun:
         heard = [ready.record(IKTarget, "/sally/ik_target", KEPT)] if ready is not None else []
         try:
             reads = bool(recorder.recordings)
-            start_sim_time(probe, names, self.backend.gone, subscriptions, heard, runner_reads=reads)
+            ik_states = ODOM_JOINT_STATES if ik_apart(self.arguments) else "/joint_states"
+            start_sim_time(
+                probe, names, self.backend.gone, subscriptions, heard, runner_reads=reads, ik_states=ik_states
+            )
         finally:
             if ready is not None:
                 ready.close()
@@ -408,13 +411,20 @@ class GraphRun:
         return None
 
 
-def readiness(names: set[str], runner_reads: bool = True) -> tuple[dict[str, int], dict[str, int]]:
+def readiness(
+    names: set[str], runner_reads: bool = True, ik_states: str = "/joint_states"
+) -> tuple[dict[str, int], dict[str, int]]:
     """Publisher and subscriber counts per topic that show every node of a graph is up and matched
     (``runner_reads``: the runner's probe records /sally/foot_states, /sally/ik_target and
-    /sally/magnets itself; it reads the sequencer's ready tick on /sally/ik_target either way)."""
+    /sally/magnets itself; it reads the sequencer's ready tick on /sally/ik_target either way;
+    ``ik_states``: the joint-state topic the IK reads, the sim's /sally/odom_joint_states for an
+    IK apart from it)."""
     controller, ik = "controller" in names, "ik" in names
     publishers = {"/joint_states": 1, **({"/sally/joint_efforts": 1} if controller else {})}
-    subscribers = {"/joint_states": int(controller) + int(ik) or 1, "/sally/magnet_cmd": 1}
+    subscribers = {"/joint_states": int(controller) + int(ik and ik_states == "/joint_states") or 1}
+    subscribers["/sally/magnet_cmd"] = 1
+    if ik and ik_states != "/joint_states":
+        publishers[ik_states] = subscribers[ik_states] = 1
     if ik:
         subscribers.update({"/sally/foot_states": 1 + int(runner_reads), "/sally/ik_target": 2})
         publishers["/sally/foot_states"] = 1
@@ -435,6 +445,7 @@ def start_sim_time(
     subscriptions: Sequence = (),
     heard: Sequence = (),
     runner_reads: bool = True,
+    ik_states: str = "/joint_states",
 ) -> None:
     """Once the nodes ``names`` are matched both ways (:func:`readiness`), each of the runner's
     ``subscriptions`` has its publisher and each of ``heard`` a message, unpause the sim. ``exited()``
@@ -447,7 +458,7 @@ def start_sim_time(
     from simulation_interfaces.msg import SimulationState
 
     node = probe.node
-    publishers, subscribers = readiness(names, runner_reads)
+    publishers, subscribers = readiness(names, runner_reads, ik_states)
 
     def matched() -> bool:
         gone = exited()

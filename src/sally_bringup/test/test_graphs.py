@@ -1,6 +1,7 @@
 """The graphs as data, the runner's command line and the launch files (no processes here)."""
 
 import ast
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -8,6 +9,8 @@ import pytest
 from sally_bringup.cli import main as cli_main
 from sally_bringup.graphs import GraphError, hosted_specs
 from sally_bringup.graphs import graph as composed_or_not
+from sally_bringup.runner import readiness
+from sally_node_common.time_contract import ODOM_JOINT_STATES
 
 
 def graph(name, arguments=None):
@@ -245,9 +248,47 @@ def test_nodes_apart_run_beside_the_container_that_hosts_the_rest(apart):
     assert container.hosts == tuple(n for n in ("sim", "controller", "ik", "sequencer") if n not in apart)
     assert f"apart:={','.join(apart)}" in container.arguments
     alone = {n.name: n for n in graph("f2w", {"pacing": "lockstep", "composed": "false"})}
+    if "ik" in apart:  # with the states it solves on their own topic (below)
+        alone["ik"] = replace(alone["ik"], parameters={**alone["ik"].parameters, "state_topic": ODOM_JOINT_STATES})
     assert separate == [alone[n] for n in alone if n in apart]  # each as it runs on its own
     values = dict(a.split(":=", 1) for a in container.arguments[1:])
     assert [n.name for n in hosted_specs("f2w", values)] == list(container.hosts)  # what the container builds
+
+
+@pytest.mark.parametrize(
+    ("arguments", "apart"),
+    [
+        ({"apart": "ik"}, True),
+        ({"apart": "ik+sequencer"}, True),
+        ({"apart": "controller,ik+sequencer", "pacing": "lockstep"}, True),
+        ({}, False),
+        ({"apart": "controller"}, False),
+        ({"apart": "sequencer"}, False),
+        ({"composed": "false"}, False),
+    ],
+)
+def test_an_ik_apart_from_the_sim_reads_the_states_it_solves_on_a_topic_of_their_own(arguments, apart):
+    """The sim sends /joint_states every 1 ms; an IK in another process reads only the states it
+    solves, which the sim then also sends on /sally/odom_joint_states (every 5 ms); the runner waits
+    for that topic's reader instead."""
+    processes = composed_or_not("f2w", arguments)
+    specs = {}
+    for process in processes:
+        if process.hosts:  # a container: what it builds
+            values = dict(a.split(":=", 1) for a in process.arguments[1:] if not a.startswith("group:="))
+            group = "" if process.name == "graph" else process.name
+            specs.update({n.name: n for n in hosted_specs("f2w", values, group)})
+        else:
+            specs[process.name] = process
+    sim, ik = specs["sim"].parameters, specs["ik"].parameters
+    assert sim.get("odom_joint_states", False) is apart
+    assert ik.get("state_topic", "/joint_states") == (ODOM_JOINT_STATES if apart else "/joint_states")
+    names = {"sim", "controller", "ik", "sequencer"}
+    publishers, subscribers = readiness(names, ik_states=ik.get("state_topic", "/joint_states"))
+    assert subscribers["/joint_states"] == (1 if apart else 2)  # the controller (and the IK)
+    assert (subscribers.get(ODOM_JOINT_STATES), publishers.get(ODOM_JOINT_STATES)) == (
+        (1, 1) if apart else (None, None)
+    )
 
 
 def test_nodes_joined_by_plus_share_a_second_container_beside_the_first():
@@ -259,7 +300,8 @@ def test_nodes_joined_by_plus_share_a_second_container_beside_the_first():
     values = dict(a.split(":=", 1) for a in container.arguments[1:])
     assert [n.name for n in hosted_specs("f2w", values)] == ["sim", "controller"]
     alone = {n.name: n for n in graph("f2w", {**arguments, "apart": "none"})}
-    assert hosted_specs("f2w", values, "ik+sequencer") == [alone["ik"], alone["sequencer"]]
+    ik = replace(alone["ik"], parameters={**alone["ik"].parameters, "state_topic": ODOM_JOINT_STATES})
+    assert hosted_specs("f2w", values, "ik+sequencer") == [ik, alone["sequencer"]]
     with pytest.raises(GraphError, match=r"group:=sim\+ik is not a container"):
         hosted_specs("f2w", values, "sim+ik")
     mixed = composed_or_not("f2w", {"apart": "controller,ik+sequencer"})

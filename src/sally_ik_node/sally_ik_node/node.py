@@ -1,7 +1,9 @@
 """The IK node: whole-body mink IK between the sequencer and the controller.
 
 It solves the states whose stamp is a multiple of ``ik_period`` (5 ms of sim time), taking the
-/joint_states and /sally/odom messages carrying that stamp, one differential step each, and publishes
+/joint_states (``state_topic``: or the sim's /sally/odom_joint_states, the same messages at the
+odometry's rate, for an IK in another process) and /sally/odom messages carrying that stamp, one
+differential step each, and publishes
 ``/sally/joint_targets`` (motor joints, stamped with that state's stamp: exactly one message per
 IK-period state), ``/sally/ik_status`` and ``/sally/foot_states``. Swing-foot targets come on
 ``/sally/ik_target``, stances on ``/sally/stance``. Malformed or non-finite targets, unknown feet
@@ -54,7 +56,7 @@ from sally_node_common.qos import KEPT, RELIABLE_DEEP
 from sally_node_common.sim_resets import ResetWatch, subscribe_resets
 from sally_node_common.stamps import set_stamp, stamp_ns
 from sally_node_common.stance_msg import stance_from_msg
-from sally_node_common.time_contract import IK_PERIOD, is_ik_tick
+from sally_node_common.time_contract import IK_PERIOD, ODOM_JOINT_STATES, is_ik_tick
 from sally_node_common.wall_timers import wall_timer
 
 from .errors import IKError
@@ -73,6 +75,14 @@ TABLE = ParameterTable(
             "target_sync",
             False,
             "wait for the sequencer's target stamped with a state before solving it (lockstep)",
+            read_only=True,
+        ),
+        Param(
+            "state_topic",
+            STATES,
+            "the joint states it reads: every one, or (an IK in another process than the sim) those that go out "
+            "with the odometry, the states it solves",
+            choices=(STATES, ODOM_JOINT_STATES),
             read_only=True,
         ),
         Param(
@@ -115,7 +125,9 @@ class IKNode(Node):
         self.ik = self._new_ik(model)
         self._contacts = FootContactMonitor()
         self._counts: Counter[str] = Counter()
-        self._health = InputHealth(lambda text: self.get_logger().error(text), watched=(STATES, ODOM))
+        self._states = str(self.get_parameter("state_topic").value)
+        """The joint-state topic read (/joint_states, or the sim's /sally/odom_joint_states)."""
+        self._health = InputHealth(lambda text: self.get_logger().error(text), watched=(self._states, ODOM))
         self._state_order, self._odom_order = StampOrder("joint state"), StampOrder("odometry")
         self._target_order, self._stance_order = (
             StampOrder("IK target", gap=None),
@@ -126,7 +138,7 @@ class IKNode(Node):
         self._pub_status = self.create_publisher(IKStatus, "/sally/ik_status", RELIABLE_DEEP)
         self._pub_feet = self.create_publisher(FootStates, "/sally/foot_states", KEPT)  # a late sequencer still steps
         self._pub_diag = self.create_publisher(DiagnosticArray, "/diagnostics", 10)
-        self.create_subscription(JointState, STATES, self._on_state, RELIABLE_DEEP)
+        self.create_subscription(JointState, self._states, self._on_state, RELIABLE_DEEP)
         self.create_subscription(Odometry, ODOM, self._on_odom, RELIABLE_DEEP)
         # a sequencer's kept targets and stances (a restarted IK resumes), and anyone's
         subscribe_kept(self, IKTargetMsg, TARGET, self._on_target)
@@ -144,8 +156,8 @@ class IKNode(Node):
                 self._resets.new_sim()
                 self._start_over(f"joint states start over at {stamp * 1e-9:.3f} s (a new sim)")
         except InputError as exc:
-            return self._health.reject(STATES, exc.reason, str(exc))
-        self._health.heard(STATES)
+            return self._health.reject(self._states, exc.reason, str(exc))
+        self._health.heard(self._states)
         self._resets.state(stamp)
         self._matched(stamp, self._pairs.add_first(stamp, q))
         return None

@@ -9,6 +9,10 @@ commands excepted: they name the solve they are for).
 
 * **/joint_states** (and **/sally/odom**, every ``P`` by default), from the sim: stamped ``t``,
   every ``C``.
+* **/sally/odom_joint_states**, from the sim when the IK runs in another process than the sim
+  (``apart:=`` names it): the /joint_states messages that go out with /sally/odom, every ``P``
+  (:data:`ODOM_JOINT_STATES`). Such an IK reads these, not every /joint_states: the states it
+  solves, at a fifth of the DDS cost.
 * **/sally/joint_efforts**, from the controller: stamped ``t``, the answer to the state ``t``;
   applies from ``t + L`` until the next, ``L`` the control latency (:data:`CONTROL_LATENCY` control
   periods, the sim's ``control_latency``). In lockstep (and realtime ``sync``) the sim steps the
@@ -59,6 +63,9 @@ IK_LATENCY = 0
 """Default IK latency (IK periods): the solve of the state at t answers the states from t + K
 periods. 0: the controller answers the state at t with the solve of t itself; 1: with the solve of
 t - P, so an IK in another process computes while the sim steps."""
+ODOM_JOINT_STATES = "/sally/odom_joint_states"
+"""The sim's /joint_states messages that carry an odometry stamp (every IK period), on a topic of
+their own, for a reader in another process that needs no more (an IK apart from the sim)."""
 READY_STAMP = 0
 """The stamp of the sequencer's ready tick on /sally/ik_target (no solve is stamped 0 by it)."""
 

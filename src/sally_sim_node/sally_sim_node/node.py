@@ -12,7 +12,8 @@ joint states, odometry, telemetry, diagnostics, holding, reset notice)
 This module reads the parameters, parses the messages and hands them over, and has the outputs
 publish what the loop asks for (it is the loop's :class:`~.sim_loop.LoopPort`).
 
-Publishes ``/clock``, ``/joint_states``, ``/sally/odom``, ``/sally/magnets``, ``/diagnostics`` and
+Publishes ``/clock``, ``/joint_states``, ``/sally/odom`` (with ``odom_joint_states``, its joint
+states on ``/sally/odom_joint_states`` too), ``/sally/magnets``, ``/diagnostics`` and
 ``/sally_sim/holding`` (latched: true while the watchdog holds the pose because efforts stopped);
 subscribes ``/sally/joint_efforts``, ``/sally/magnet_cmd`` and ``/sally_sim/external_force`` (a
 test rig's force on a foot, e.g. the pull-off ramp); serves the ``simulation_interfaces`` standard
@@ -142,7 +143,7 @@ class SimNode(Node):
         """Steps the physics: pacing, waits, pauses, step requests and resets."""
 
         self._passive_joints = tuple(n for n in JOINT_NAMES if n not in ACTUATED_JOINT_NAMES)
-        self._out = StateOutputs(self, self.sim)
+        self._out = StateOutputs(self, self.sim, bool(p("odom_joint_states")))
         camera = (int(p("camera_width")), int(p("camera_height"))) if float(p("camera_rate")) > 0 else None
         self._scene = SceneOutputs(self, self.sim, self.now_ns, camera, room=scene(p("scene")))
         if self._scene.camera is not None:

@@ -102,6 +102,13 @@ TABLE = ParameterTable(
             "/sally/odom rate, published with every n-th joint state (same stamps); at most state_rate",
             200.0,
         ),
+        Param(
+            "odom_joint_states",
+            False,
+            "also publish each /joint_states message that goes out with /sally/odom on /sally/odom_joint_states "
+            "(for an IK in another process: its states at the odom rate, not every one over DDS)",
+            read_only=True,
+        ),
         _rate("telemetry_rate", "/sally/magnets rate", 50.0),
         _rate("tf_rate", "/tf rate (every body of Sally; only while someone subscribes)", 100.0),
         _rate("visual_rate", "/sally/markers and per-foot wrench rate (only while someone subscribes)", 30.0),

@@ -1,7 +1,8 @@
-"""What the sim says of its state, with the publishers it owns: /clock, /joint_states, /sally/odom,
-the magnets' telemetry, /diagnostics, ``/sally_sim/holding`` and the reset notice. Each state
-publication is read from the physics in one call and published by the call it returns, so the
-physics may step in between (the control latency's pipelined period: :mod:`.sim_loop`)."""
+"""What the sim says of its state, with the publishers it owns: /clock, /joint_states, /sally/odom
+(and, when asked, /sally/odom_joint_states), the magnets' telemetry, /diagnostics,
+``/sally_sim/holding`` and the reset notice. Each state publication is read from the physics in
+one call and published by the call it returns, so the physics may step in between (the control
+latency's pipelined period: :mod:`.sim_loop`)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from sally_node_common.diagnostics import diagnostic_array
 from sally_node_common.magnet_array_msg import magnet_array_to_msg
 from sally_node_common.qos import LATCHED, LATEST, RELIABLE_DEEP
 from sally_node_common.sim_resets import RESET_TOPIC
+from sally_node_common.time_contract import ODOM_JOINT_STATES
 
 from . import conversions as conv
 from .simulator import Simulator
@@ -28,15 +30,20 @@ Publish = Callable[[], None]
 
 
 class StateOutputs:
-    """Creates its publishers on ``node``; reads ``sim``. ``/sally_sim/holding`` starts false."""
+    """Creates its publishers on ``node``; reads ``sim``. ``/sally_sim/holding`` starts false.
+    ``odom_joint_states``: each joint state that goes out with the odometry goes out on
+    :data:`~sally_node_common.time_contract.ODOM_JOINT_STATES` too (the same message)."""
 
-    def __init__(self, node, sim: Simulator) -> None:
+    def __init__(self, node, sim: Simulator, odom_joint_states: bool = False) -> None:
         self.sim = sim
         self._joint_writer = conv.JointStateWriter(JOINT_NAMES)
         self._odom_writer = conv.OdometryWriter()
         self._clock = node.create_publisher(Clock, "/clock", LATEST)
         self._joints = node.create_publisher(JointState, "/joint_states", RELIABLE_DEEP)
         self._odom = node.create_publisher(Odometry, "/sally/odom", RELIABLE_DEEP)
+        self._odom_joints = (
+            node.create_publisher(JointState, ODOM_JOINT_STATES, RELIABLE_DEEP) if odom_joint_states else None
+        )
         self._magnets = node.create_publisher(MagnetArray, "/sally/magnets", 10)
         self._diagnostics = node.create_publisher(DiagnosticArray, "/diagnostics", 10)
         self._holding = node.create_publisher(Bool, "/sally_sim/holding", LATCHED)
@@ -57,9 +64,12 @@ class StateOutputs:
             odom = (now_ns, body.position, body.quat, qvel[0:3].copy(), qvel[3:6].copy())
 
         def publish() -> None:
-            self._joints.publish(self._joint_writer.fill(*joints))
+            message = self._joint_writer.fill(*joints)
+            self._joints.publish(message)
             if odom is not None:
                 self._odom.publish(self._odom_writer.fill(*odom))
+                if self._odom_joints is not None:
+                    self._odom_joints.publish(message)
 
         return publish
 

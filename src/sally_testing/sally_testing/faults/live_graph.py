@@ -17,12 +17,13 @@ from pathlib import Path
 import numpy as np
 from diagnostic_msgs.msg import DiagnosticArray
 
-from sally_bringup.graphs import graph
+from sally_bringup.graphs import GRAPHS, graph, ik_apart, resolve
 from sally_bringup.processes import ProcessGroup, wait_until
 from sally_bringup.runner import GraphRun, start_sim_time
 from sally_interfaces.msg import MagnetArray, SequenceStatus
 from sally_node_common.qos import LATCHED
 from sally_node_common.stamps import stamp_ns
+from sally_node_common.time_contract import ODOM_JOINT_STATES
 
 from .nan_watch import NaNWatch
 
@@ -51,9 +52,12 @@ class LiveGraph:
         from sally_bringup.probe import Probe
 
         if apart is None:  # a process per node, killable one by one
-            specs = graph(name, {**arguments, "composed": "false"})
+            hosts = {**arguments, "composed": "false"}
         else:  # composed, but for the nodes apart
-            specs = graph(name, {**arguments, "composed": "true", "apart": ",".join(apart) or "none"})
+            hosts = {**arguments, "composed": "true", "apart": ",".join(apart) or "none"}
+        specs = graph(name, hosts)
+        self.ik_states = ODOM_JOINT_STATES if ik_apart(resolve({**GRAPHS[name], **hosts})) else "/joint_states"
+        """The joint-state topic the IK reads (the states it solves alone when it is apart)."""
         self.specs = {spec.name: spec for spec in specs}
         self.process_of = {node: spec.name for spec in specs for node in spec.node_names}
         """Graph node -> the process that runs it (itself, or the container)."""
@@ -90,7 +94,7 @@ class LiveGraph:
         """Every node (the sim paused), then sim time once all are matched (as the runner does)."""
         for name in self.specs:
             self.start_node(name, paused=True)
-        start_sim_time(self.probe, set(self.process_of))
+        start_sim_time(self.probe, set(self.process_of), ik_states=self.ik_states)
 
     def start_node(self, name: str, paused: bool = False) -> None:
         """Start node ``name`` (``paused``: as the runner does, waiting to be released)."""
