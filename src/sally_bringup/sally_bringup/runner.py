@@ -250,10 +250,19 @@ class GraphRun:
         return len(self.nodes) == 1 and bool(self.nodes[0].hosts)
 
     @property
+    def record_keeper(self) -> NodeSpec | None:
+        """The container that keeps the run's record (:mod:`.record_file`): the one hosting the
+        sequencer (its hosted subscriptions hear every stream of the record the others publish;
+        /diagnostics, which they do not read, this process hears anyway), or the graph's only one;
+        None when neither runs (a process per node, the sequencer or the rig apart)."""
+        containers = [spec for spec in self.nodes if spec.hosts]
+        return next((c for c in containers if "sequencer" in c.hosts), containers[0] if self.composed else None)
+
+    @property
     def record_kept(self) -> bool:
-        """Whether the run's record is kept where the messages are published: by a composed
-        container (:mod:`.record_file`) or an in-process backend (:meth:`NodeBackend.kept_record`)."""
-        return self.composed or self.backend.keeps_record
+        """Whether the run's record is kept where the messages are: by a container
+        (:attr:`record_keeper`) or an in-process backend (:meth:`NodeBackend.kept_record`)."""
+        return self.record_keeper is not None or self.backend.keeps_record
 
     @property
     def records_itself(self) -> bool:
@@ -268,23 +277,27 @@ class GraphRun:
         return self.arguments["foxglove"] == "true" and self.composed
 
     def _arguments(self, spec: NodeSpec) -> tuple[str, ...]:
-        """:meth:`node_arguments`, and where a container hosting every node records the run and
-        serves it live (one beside nodes apart does not: this process does)."""
-        if not self.composed:
-            return self.node_arguments(spec)
+        """:meth:`node_arguments`, where a container hosting every node records the run and serves
+        it live (one beside nodes apart does not: this process does), and where the record keeper
+        keeps the run's record."""
         own: tuple[str, ...] = (f"record_to:={self.run_dir.resolve() / 'run.mcap'}",) if self.records_itself else ()
         own += (f"foxglove_to:={self.arguments['foxglove_port']}",) if self.serves_itself else ()
-        return (*self.node_arguments(spec), *own, f"record_file:={self.run_dir.resolve() / RECORD_FILE}")
+        keeps = spec is self.record_keeper
+        return (
+            *self.node_arguments(spec),
+            *own,
+            *((f"record_file:={self.run_dir.resolve() / RECORD_FILE}",) if keeps else ()),
+        )
 
     def _final_record(self, heard):
         """The record to report on: the one kept where the messages were published (by the
-        backend in process, by a composed container in :mod:`.record_file`), with what only this
+        backend in process, by the record keeper in :mod:`.record_file`), with what only this
         process heard (a recording that stopped, a divergence) added; else what this process heard
         over DDS."""
         kept = self.backend.kept_record()
         if kept is None:
             path = self.run_dir / RECORD_FILE
-            if not self.composed or not path.exists():
+            if self.record_keeper is None or not path.exists():
                 return heard
             try:
                 kept = read_record(path)
@@ -292,6 +305,7 @@ class GraphRun:
                 self.say(f"the container's run record is unreadable ({exc}); reporting what the runner heard")
                 return heard
         kept.recording_stopped = kept.recording_stopped or heard.recording_stopped
+        kept.pacing = kept.pacing or heard.pacing  # a keeper without the sim hears no /diagnostics of it
         if kept.divergence is None and heard.divergence is not None:
             kept.divergence, kept.divergence_t = heard.divergence, heard.divergence_t
         return kept
@@ -428,6 +442,8 @@ def readiness(
     if ik:
         subscribers.update({"/sally/foot_states": 1 + int(runner_reads), "/sally/ik_target": 2})
         publishers["/sally/foot_states"] = 1
+    if "sequencer" in names and "sim" in names:  # the telemetry the sequencer (and the record kept
+        subscribers["/sally/magnets"] = 1  # in its container) reads from the first message on
     if "pulloff" in names:  # the rig arms (sends its stamped commands) once the sim reads them
         publishers.update({"/sally/magnet_cmd": 1, "/sally_sim/external_force": 1})
         subscribers.update({"/sally_sim/external_force": 1, "/sally/magnets": 1 + int(runner_reads)})

@@ -159,7 +159,9 @@ def test_with_an_ik_latency_the_ik_apart_computes_while_the_sim_steps_and_the_ru
     """``ik_latency:=1``: the controller answers the state at t with the solve of t - 5 ms, so the IK
     and the sequencer, in a second container (``apart:=ik+sequencer``), solve while the sim steps the
     five periods before the answer is due. Which process gets ahead is up to the OS; the run is the
-    one of the composed graph, where everything goes in order in one thread."""
+    one of the composed graph, where everything goes in order in one thread. The second container,
+    which hosts the sequencer, keeps the run's record (the runner takes none of its streams over
+    DDS), and the sim sends the IK only the states it solves."""
     from sally_bringup.environment import lease_domain
 
     late = {"ik_latency": "1", "record": "false"}
@@ -174,6 +176,7 @@ def test_with_an_ik_latency_the_ik_apart_computes_while_the_sim_steps_and_the_ru
     assert apart_result.exit_code == EXIT_OK and apart["exit_codes"] == {"graph": 0, "ik+sequencer": 0}
     assert composed["time_contract"]["ik_latency_periods"] == 1
     assert same_run(apart, composed)
+    assert (tmp_path / "apart" / "record.json").exists(), "the second container kept the record"
 
 
 def test_the_composed_graph_gives_the_same_report(lockstep_runs):

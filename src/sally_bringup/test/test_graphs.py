@@ -306,3 +306,26 @@ def test_nodes_joined_by_plus_share_a_second_container_beside_the_first():
         hosted_specs("f2w", values, "sim+ik")
     mixed = composed_or_not("f2w", {"apart": "controller,ik+sequencer"})
     assert [n.name for n in mixed] == ["graph", "controller", "ik+sequencer"]
+
+
+@pytest.mark.parametrize(
+    ("arguments", "keeper"),
+    [
+        ({}, "graph"),
+        ({"apart": "ik+sequencer"}, "ik+sequencer"),
+        ({"apart": "controller"}, "graph"),
+        ({"apart": "ik"}, "graph"),
+        ({"apart": "sequencer"}, None),
+        ({"composed": "false"}, None),
+    ],
+)
+def test_the_container_that_hosts_the_sequencer_keeps_the_runs_record(tmp_path, arguments, keeper):
+    """Its hosted subscriptions hear every stream of the record that the other processes publish, so
+    the runner takes none of them over DDS; with the sequencer in no container the runner records."""
+    from sally_bringup.runner import GraphRun
+
+    run = GraphRun("f2w", arguments, run_dir=tmp_path, out=None)
+    assert (run.record_keeper.name if run.record_keeper else None) == keeper
+    assert run.record_kept is (keeper is not None)
+    told = [spec.name for spec in run.nodes if any(a.startswith("record_file:=") for a in run._arguments(spec))]
+    assert told == ([keeper] if keeper else [])
