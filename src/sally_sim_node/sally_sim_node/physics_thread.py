@@ -14,6 +14,10 @@ A side that waits longer (the loop waiting for an IK in another process, the wor
 with an IK solve) sleeps, so it does not hold a core that another thread or process needs. Each run
 posts each semaphore exactly once (:meth:`PhysicsThread.start` the worker's, the worker the loop's),
 and each side takes exactly one post per run, so neither count grows.
+
+Every hand-over ends in a ``sem_wait`` on a post the other side made after its writes (POSIX
+semaphores order memory), so each side reads the other's results only then, on any CPU (arm64
+too); the polls only decide when to wait.
 """
 
 from __future__ import annotations
