@@ -295,14 +295,21 @@ def magnet_list(text: str) -> list[str]:
     return feet
 
 
+def _apart_groups(text: str) -> list[tuple[str, ...]]:
+    """``apart:=text`` read as written, not checked: each process's nodes (``none``: none)."""
+    if text.strip() == "none":
+        return []
+    return [tuple(n.strip() for n in item.split("+")) for item in text.split(",") if item.strip()]
+
+
 def apart_nodes(text: str, nodes: Sequence[str]) -> list[tuple[str, ...]]:
     """The processes ``apart:=text`` asks for beside the container: comma-separated, each a node of
     ``nodes`` or nodes joined by ``+`` (hosted together in a second container), every node once
     (``none``: none); refused when it names no node of the graph or every one (that is
     ``composed:=false``)."""
-    if text.strip() == "none":
+    groups = _apart_groups(text)
+    if not groups:
         return []
-    groups = [tuple(n.strip() for n in item.split("+")) for item in text.split(",") if item.strip()]
     named = [n for group in groups for n in group]
     bad = [n for n in named if n not in nodes]
     if bad or not named or len(set(named)) != len(named):
@@ -322,17 +329,22 @@ def port_number(name: str, value: str) -> int:
     return int(value)
 
 
-def ik_apart(values: Mapping[str, str]) -> bool:
-    """Whether the IK runs in another process than the sim (composed, and ``apart:=`` names it):
-    the sim then publishes the states the IK solves on a topic of their own
-    (:data:`~sally_node_common.time_contract.ODOM_JOINT_STATES`, every IK period) and the IK reads
-    those, not every /joint_states over DDS."""
-    named = {n.strip() for item in values["apart"].split(",") for n in item.split("+")}
-    return values["composed"] == "true" and values["sim"] == "true" and "ik" in named
+def ik_state_topic(values: Mapping[str, str]) -> str:
+    """The joint-state topic the IK reads with graph arguments ``values``: /joint_states, or, when
+    the IK runs in another process than the sim (composed, and ``apart:=`` names it), the states it
+    solves on a topic of their own (:data:`~sally_node_common.time_contract.ODOM_JOINT_STATES`,
+    which the sim then also publishes, every IK period), not every /joint_states over DDS."""
+    named = {n for group in _apart_groups(values["apart"]) for n in group}
+    apart = values["composed"] == "true" and values["sim"] == "true" and "ik" in named
+    return ODOM_JOINT_STATES if apart else "/joint_states"
 
 
-def with_ik_apart(nodes: list[NodeSpec]) -> list[NodeSpec]:
-    """``nodes`` (one process each) with the sim and the IK set for an IK apart (:func:`ik_apart`)."""
+def _one_process_each(name: str, values: Mapping[str, str]) -> list[NodeSpec]:
+    """The nodes of a composed graph with (resolved) ``values``, each as a process of its own would
+    run it: with the sim and the IK wired for an IK apart (:func:`ik_state_topic`)."""
+    nodes = graph(name, {**values, "composed": "false", "apart": "none"})
+    if ik_state_topic(values) == "/joint_states":
+        return nodes
     wiring = {"sim": {"odom_joint_states": True}, "ik": {"state_topic": ODOM_JOINT_STATES}}
     return [replace(n, parameters={**n.parameters, **wiring.get(n.name, {})}) for n in nodes]
 
@@ -344,9 +356,7 @@ def hosted_specs(name: str, arguments: Mapping[str, str], group: str = "") -> li
     wanted = next((c.hosts for c in containers if c.name == group), None) if group else containers[0].hosts
     if wanted is None:
         raise GraphError(f"group:={group} is not a container of this graph's apart:= ({[c.name for c in containers]})")
-    nodes = graph(name, {**arguments, "composed": "false", "apart": "none"})
-    if ik_apart(resolve({**GRAPHS[name], **arguments, "composed": "true"})):
-        nodes = with_ik_apart(nodes)
+    nodes = _one_process_each(name, resolve({**GRAPHS[name], **arguments, "composed": "true"}))
     return [n for n in nodes if n.name in wanted]
 
 
@@ -357,10 +367,8 @@ def graph(name: str, arguments: Mapping[str, str] | None = None) -> list[NodeSpe
         raise GraphError(f"unknown graph {name!r}; valid: {sorted(GRAPHS)}")
     values = resolve({**GRAPHS[name], **(arguments or {})})
     if values["composed"] == "true":
-        nodes = graph(name, {**values, "composed": "false", "apart": "none"})
+        nodes = _one_process_each(name, values)
         groups = apart_nodes(values["apart"], [n.name for n in nodes])
-        if ik_apart(values):
-            nodes = with_ik_apart(nodes)
         apart = {n for group in groups for n in group}
         given = tuple(f"{key}:={value}" for key, value in values.items() if key != "composed")
         hosted = tuple(n.name for n in nodes if n.name not in apart)

@@ -21,11 +21,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-from sally_node_common.time_contract import CONTROL_PERIOD, IK_PERIOD, ODOM_JOINT_STATES
+from sally_node_common.time_contract import CONTROL_PERIOD, IK_PERIOD
 
 from .config_files import check_params_files, defaults_file
 from .environment import graph_environment, lease_domain
-from .graphs import GRAPHS, GraphError, NodeSpec, graph, ik_apart, resolve, wall_walk
+from .graphs import GRAPHS, GraphError, NodeSpec, graph, ik_state_topic, resolve, wall_walk
 from .node_backends import NodeBackend, ProcessBackend
 from .processes import wait_until
 from .record_file import RECORD_FILE, read_record
@@ -398,7 +398,7 @@ class GraphRun:
         heard = [ready.record(IKTarget, "/sally/ik_target", KEPT)] if ready is not None else []
         try:
             reads = bool(recorder.recordings)
-            ik_states = ODOM_JOINT_STATES if ik_apart(self.arguments) else "/joint_states"
+            ik_states = ik_state_topic(self.arguments)
             start_sim_time(
                 probe, names, self.backend.gone, subscriptions, heard, runner_reads=reads, ik_states=ik_states
             )

@@ -17,13 +17,12 @@ from pathlib import Path
 import numpy as np
 from diagnostic_msgs.msg import DiagnosticArray
 
-from sally_bringup.graphs import GRAPHS, graph, ik_apart, resolve
+from sally_bringup.graphs import GRAPHS, graph, ik_state_topic, resolve
 from sally_bringup.processes import ProcessGroup, wait_until
 from sally_bringup.runner import GraphRun, start_sim_time
 from sally_interfaces.msg import MagnetArray, SequenceStatus
 from sally_node_common.qos import LATCHED
 from sally_node_common.stamps import stamp_ns
-from sally_node_common.time_contract import ODOM_JOINT_STATES
 
 from .nan_watch import NaNWatch
 
@@ -56,7 +55,7 @@ class LiveGraph:
         else:  # composed, but for the nodes apart
             hosts = {**arguments, "composed": "true", "apart": ",".join(apart) or "none"}
         specs = graph(name, hosts)
-        self.ik_states = ODOM_JOINT_STATES if ik_apart(resolve({**GRAPHS[name], **hosts})) else "/joint_states"
+        self.ik_states = ik_state_topic(resolve({**GRAPHS[name], **hosts}))
         """The joint-state topic the IK reads (the states it solves alone when it is apart)."""
         self.specs = {spec.name: spec for spec in specs}
         self.process_of = {node: spec.name for spec in specs for node in spec.node_names}
