@@ -39,6 +39,12 @@ _UNSTABLE = tuple(
     int(w)
     for w in (mujoco.mjtWarning.mjWARN_BADQACC, mujoco.mjtWarning.mjWARN_BADQPOS, mujoco.mjtWarning.mjWARN_BADQVEL)
 )
+_LEVI_CIVITA = np.array(
+    [[[0, 0, 0], [0, 0, 1], [0, -1, 0]], [[0, 0, -1], [0, 0, 0], [1, 0, 0]], [[0, 1, 0], [-1, 0, 0], [0, 0, 0]]],
+    dtype=float,
+)
+"""epsilon_ijk, so that (a x b)_i = epsilon_ijk a_j b_k: a cross product (or a sum of them) in one
+``einsum``, without ``np.cross``'s axis handling (~15 µs a call)."""
 
 
 class Simulator:
@@ -340,19 +346,23 @@ class Simulator:
 
     def foot_contact_wrench(self, leg: str) -> tuple[np.ndarray, np.ndarray]:
         """Force (N) and torque (N m, about the magnet body's origin) the plates exert on this
-        foot's magnet housing, world frame, from MuJoCo's contacts."""
+        foot's magnet housing, world frame, from MuJoCo's contacts.
+
+        The contacts are taken as arrays (one ``mj_contactForce`` call each), the torques summed in
+        one ``einsum``: a ``data.contact[i]`` object and an ``np.cross`` per contact took 180 µs a
+        foot, and the wrenches go out at 30 Hz for each of four feet, in the loop's thread."""
         geom = self._magnet_geoms[leg_index(leg)]
         origin = self.data.xpos[self.model.geom_bodyid[geom]]
-        force, torque, local = np.zeros(3), np.zeros(3), np.zeros(6)
-        for i in self._plate_contacts(geom):
-            c = self.data.contact[int(i)]
-            mujoco.mj_contactForce(self.model, self.data, int(i), local)
-            f = c.frame.reshape(3, 3).T @ local[:3]  # the force geom1 exerts on geom2, world frame
-            if int(c.geom1) == geom:
-                f = -f
-            force += f
-            torque += np.cross(c.pos - origin, f)
-        return force, torque
+        touching = self._plate_contacts(geom)
+        local = np.zeros((touching.size, 6))  # each contact's force and torque, in its own frame
+        for row, i in zip(local, touching.tolist()):
+            mujoco.mj_contactForce(self.model, self.data, i, row)
+        contacts = self.data.contact
+        frames = contacts.frame[touching].reshape(-1, 3, 3)  # rows: the contact frame's axes, world
+        forces = np.einsum("nji,nj->ni", frames, local[:, :3])  # the force geom1 exerts on geom2, world
+        forces[contacts.geom1[touching] == geom] *= -1.0  # on this foot
+        arms = contacts.pos[touching] - origin
+        return forces.sum(axis=0), np.einsum("ijk,nj,nk->i", _LEVI_CIVITA, arms, forces)  # sum of arm x force
 
     def contact_points(self) -> np.ndarray:
         """World positions (n, 3) of every contact between Sally and a plate."""
@@ -372,7 +382,9 @@ class Simulator:
         i, body = leg_index(leg), self._magnet_bodies[leg_index(leg)]
         force = np.array(self.magnets.force[i], dtype=float)
         lever = self.data.xipos[body] - self.data.xpos[body]
-        return force, np.array(self.magnets.torque[i], dtype=float) + np.cross(lever, force)
+        return force, np.array(self.magnets.torque[i], dtype=float) + np.einsum(
+            "ijk,j,k->i", _LEVI_CIVITA, lever, force
+        )
 
     def sampling_spheres(self, leg: str) -> np.ndarray:
         """World positions (n, 3) of this magnet's sampling spheres."""

@@ -49,8 +49,25 @@ def test_foot_forces_sum_every_contact_between_the_foot_and_a_plate(hold):
             mujoco.mj_contactForce(sim.model, sim.data, i, wrench)
             expected += wrench[0]
         assert sim.foot_contact_force(leg) == expected  # the same contacts, summed in the same order
-        force, _ = sim.foot_contact_wrench(leg)
+        force, torque = sim.foot_contact_wrench(leg)
         assert force[2] == pytest.approx(expected, rel=1e-9)  # on the floor: the normal is +z
+        # the wrench contact by contact: each force turned to the world, on the foot, about its body
+        origin = sim.data.xpos[sim.model.geom_bodyid[foot]]
+        want_force, want_torque = np.zeros(3), np.zeros(3)
+        for i in mine:
+            c = sim.data.contact[i]
+            mujoco.mj_contactForce(sim.model, sim.data, i, wrench)
+            f = c.frame.reshape(3, 3).T @ wrench[:3] * (-1.0 if c.geom1 == foot else 1.0)
+            want_force += f
+            want_torque += np.cross(c.pos - origin, f)
+        np.testing.assert_allclose(force, want_force, rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(torque, want_torque, rtol=1e-12, atol=1e-12)
+        pull, about_origin = sim.magnet_wrench(leg)  # the kernel's torque is about the centre of mass
+        body = sim.model.geom_bodyid[foot]
+        lever = sim.data.xipos[body] - sim.data.xpos[body]
+        i = LEGS.index(leg)
+        np.testing.assert_array_equal(pull, sim.magnets.force[i])
+        np.testing.assert_allclose(about_origin, sim.magnets.torque[i] + np.cross(lever, pull), rtol=1e-12, atol=1e-15)
 
 
 def lift_targets(sim, leg, height):
