@@ -3,11 +3,11 @@ record_to:=PATH foxglove_to:=PORT``): the same ``run.mcap`` the runner's raw tap
 topic of :data:`~sally_bringup.raw_tap.TOPICS`, ``ros2`` profile, schemas) and the same Foxglove
 server, with no DDS in between.
 
-The host hands over each published message as the object (:meth:`sally_node_common.host.Host.tap`).
-It is serialized once, in the publishing thread (a few µs), and its bytes are queued; a thread
-sends the queue in large writes (the interpreter lock released) to an outlet process of its own
-(:mod:`.outlet`), which builds the MCAP records, compresses the chunks and writes the file, and
-serves the Foxglove WebSocket protocol.
+The host hands over each published message serialized, once for the recording and DDS
+(:meth:`sally_node_common.host.Host.tap`, :mod:`sally_node_common.cdr`), in the publishing thread;
+its bytes are queued; a thread sends the queue in large writes (the interpreter lock released) to
+an outlet process of its own (:mod:`.outlet`), which builds the MCAP records, compresses the
+chunks and writes the file, and serves the Foxglove WebSocket protocol.
 (A writer thread in the container lost to the physics loop for the interpreter lock: why, in
 ``docs/design-notes.md``.)
 Messages from outside publishers come as the bytes DDS brought. Log time is the wall clock at
@@ -62,9 +62,9 @@ class HostRecording:
         on_foxglove: Callable[[str], None] | None = None,
     ) -> None:
         if serialize is None:
-            from rclpy.serialization import serialize_message
+            from sally_node_common import cdr
 
-            serialize = serialize_message
+            serialize = cdr.serialize
         if path is None and foxglove_port is None:
             raise ValueError("nothing to do: give a path to record to, a Foxglove port or both")
         self.path = Path(path) if path is not None else None
@@ -103,7 +103,7 @@ class HostRecording:
         self._listener.start()
 
     def __call__(self, topic: str, msg: Any, log_time: int) -> None:
-        """The host's tap: serialize ``msg`` (bytes are taken as they are) and queue it."""
+        """The host's tap: queue ``msg``'s bytes (a message is serialized here)."""
         index = self._index.get(topic)
         if index is None or not self._wanted:
             return
@@ -208,7 +208,7 @@ def open_recording(host, node, path, foxglove_port: int | None = None) -> HostRe
         node.get_logger().info(f"Foxglove: open a WebSocket connection to {url} in the Foxglove app")
 
     recording = HostRecording(path, on_stop=on_stop, foxglove_port=foxglove_port, on_foxglove=on_foxglove)
-    host.tap(recording, TOPICS)
+    host.tap(recording, TOPICS, serialized=True)  # the bytes, made once for it and DDS
     if path is not None:
         say("ok", "recording")
     return recording

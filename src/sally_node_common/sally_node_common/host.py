@@ -41,12 +41,12 @@ injector), every topic stays on DDS:
   only through DDS, so not at all where own endpoints are ignored.
 
 A recorder in the host (:meth:`Host.tap`; there may be several) gets every message published by a
-hosted node on the topics it names, as the object itself, in the publishing thread (serializing it
-is the recorder's business; it may keep the object, since a published message is not changed
-afterwards), and every outside message a
-hosted subscription receives on them, as the bytes that came. For a hosted publisher, each tap of
-its topic counts as one more matched subscription (nodes that publish only while someone listens,
-like the sim's /tf, publish for it).
+hosted node on the topics it names, in the publishing thread: the object itself (it may keep it,
+since a published message is not changed afterwards), or, for a tap that asks for bytes, the
+message serialized (:func:`~.cdr.serialize`), once per publication for every such tap and DDS.
+It gets every outside message a hosted subscription receives on them as the bytes that came. For
+a hosted publisher, each tap of its topic counts as one more matched subscription (nodes that
+publish only while someone listens, like the sim's /tf, publish for it).
 """
 
 from __future__ import annotations
@@ -61,7 +61,9 @@ from typing import Any
 from rclpy.event_handler import PublisherEventCallbacks
 from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
-from rclpy.serialization import deserialize_message, serialize_message
+from rclpy.serialization import deserialize_message
+
+from .cdr import serialize
 
 RECENT_COPIES = 512
 """Per topic, how many serialized publications the host remembers to recognise their DDS copies."""
@@ -83,6 +85,16 @@ def compatible(publisher: QoSProfile, subscription: QoSProfile) -> bool:
         subscription.reliability == ReliabilityPolicy.RELIABLE
         and publisher.reliability == ReliabilityPolicy.BEST_EFFORT
     )
+
+
+@dataclass(frozen=True)
+class Tap:
+    """A sink of the host's publications on some topics: ``sink(topic, message, wall ns)``, given
+    the message's bytes when ``serialized`` (made once per publication, shared with DDS), else the
+    message itself (bytes for what came from outside)."""
+
+    sink: Callable[[str, Any, int], None]
+    serialized: bool = False
 
 
 @dataclass
@@ -126,24 +138,34 @@ class HostedPublisher:
         publishing threads and the executor's matched events."""
 
     def publish(self, msg) -> None:
-        """Publish ``msg``: handed to the hosted readers, the taps and, when someone outside reads, DDS."""
+        """Publish ``msg``: handed to the hosted readers, the taps and, when someone outside reads,
+        DDS; serialized at most once, for the taps that take bytes and DDS alike."""
+        if isinstance(msg, (bytes, bytearray)):  # already serialized: for the taps and DDS only
+            self._tap(msg, msg)
+            self.real.publish(msg)
+            return
+        data = self._tap(msg)
+        readers = self.readers()
+        if self._kept is None:
+            if self._outside_readers(readers):
+                self._to_dds(msg, data)
+        else:
+            with self._lock:
+                self._kept.append(msg)
+                self._follow_outside(readers, msg, data)
+        self._host.deliver(readers, msg)
+
+    def _tap(self, msg, data: bytes | None = None) -> bytes | None:
+        """Hand ``msg`` to the host's taps of this topic (its bytes, ``data`` or serialized here,
+        to those that take bytes); the bytes if they were made."""
         taps = self._host.taps_for(self.topic)
         if taps:
             now = time.time_ns()
             for tap in taps:
-                tap(self.topic, msg, now)
-        if isinstance(msg, (bytes, bytearray)):  # already serialized: for DDS only
-            self.real.publish(msg)
-            return
-        readers = self.readers()
-        if self._kept is None:
-            if self._outside_readers(readers):
-                self._to_dds(msg)
-        else:
-            with self._lock:
-                self._kept.append(msg)
-                self._follow_outside(readers, msg)
-        self._host.deliver(readers, msg)
+                if tap.serialized and data is None:
+                    data = serialize(msg)
+                tap.sink(self.topic, data if tap.serialized else msg, now)
+        return data
 
     def readers(self) -> list:
         """The hosted readers of this topic whose QoS matches this publisher's (looked up again
@@ -160,13 +182,14 @@ class HostedPublisher:
         own = 0 if self._host.own_endpoints_ignored else len(readers)
         return self.real.get_subscription_count() > own
 
-    def _to_dds(self, msg) -> None:
-        data = serialize_message(msg)
+    def _to_dds(self, msg, data: bytes | None = None) -> None:
+        """Send ``msg`` on DDS (``data``: its bytes, when made already)."""
+        data = serialize(msg) if data is None else data
         if not self._host.own_endpoints_ignored:
             self._host.remember(self.topic, data)
         self.real.publish(data)
 
-    def _follow_outside(self, readers: list, msg=None) -> None:
+    def _follow_outside(self, readers: list, msg=None, data: bytes | None = None) -> None:
         """(Under ``_lock``, transient-local only.) Publish on DDS while a reader outside the host is
         matched: when one appears, the kept messages first (late readers get their history, as from
         a transient-local writer), then each new one (``msg``); with none, nothing is serialized."""
@@ -175,7 +198,7 @@ class HostedPublisher:
             for kept in self._kept or ():
                 self._to_dds(kept)
         elif outside and msg is not None:
-            self._to_dds(msg)
+            self._to_dds(msg, data)
         self._outside = outside
 
     def on_matched(self, _info=None) -> None:
@@ -217,18 +240,19 @@ class Host:
         self._recent: dict[str, _RecentBytes] = defaultdict(lambda: _RecentBytes(RECENT_COPIES))
         self._constructing: list[tuple[list[_Reader], Any]] | None = None
         self._late: list[tuple[_Reader, HostedPublisher]] = []
-        self._taps: dict[str, tuple[Callable[[str, Any, int], None], ...]] = {}
+        self._taps: dict[str, tuple[Tap, ...]] = {}
         self.nodes: list[Node] = []
         self.generation = 0
         """Counts the hosted readers added (a publisher's cached readers are older when it differs)."""
 
-    def tap(self, sink: Callable[[str, Any, int], None], topics) -> None:
+    def tap(self, sink: Callable[[str, Any, int], None], topics, serialized: bool = False) -> None:
         """Hand ``sink(topic, message or bytes, wall ns)`` everything published on ``topics`` (see
-        the module's text); added before the nodes are built, so it sees their first messages."""
+        the module's text), as bytes when ``serialized``; added before the nodes are built, so it
+        sees their first messages."""
         for topic in topics:
-            self._taps[topic] = (*self._taps.get(topic, ()), sink)
+            self._taps[topic] = (*self._taps.get(topic, ()), Tap(sink, serialized))
 
-    def taps_for(self, topic: str) -> tuple[Callable[[str, Any, int], None], ...]:
+    def taps_for(self, topic: str) -> tuple[Tap, ...]:
         """The sinks that take ``topic`` (empty: none)."""
         return self._taps.get(topic, ())
 
@@ -348,7 +372,7 @@ class _HostedMixin(Node):
             if first:  # an outside publisher's: recorded once, as it came
                 now = time.time_ns()
                 for tap in host.taps_for(name):
-                    tap(name, data, now)
+                    tap.sink(name, data, now)
             msg = deserialize_message(data, msg_type)
             with host.lock:
                 callback(msg)

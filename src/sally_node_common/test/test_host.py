@@ -287,3 +287,32 @@ def test_a_tap_gets_every_tapped_publication_once_and_counts_as_a_reader(sides):
     assert wait_until(lambda: len(taken) >= 2)
     time.sleep(0.3)  # a second copy (one per hosted reader) would have come by now
     assert len(taken) == 2 and isinstance(taken[1][1], bytes)  # an outside message, as the bytes that came
+
+
+def test_a_publication_is_serialized_once_for_the_byte_taps_and_dds(sides, monkeypatch):
+    from rclpy.serialization import serialize_message
+
+    from sally_node_common import host as hosting
+
+    side, outside = sides
+    made: list[object] = []
+    monkeypatch.setattr(hosting, "serialize", lambda msg: made.append(msg) or serialize_message(msg))
+    host = Host()
+    first: list[object] = []
+    second: list[object] = []
+    objects: list[object] = []
+    host.tap(lambda topic, data, log_time: first.append(data), {"/numbers"}, serialized=True)
+    host.tap(lambda topic, data, log_time: second.append(data), {"/numbers"}, serialized=True)
+    host.tap(lambda topic, msg, log_time: objects.append(msg), {"/numbers"})
+    talker = side.add(host.create(Talker, context=side.context))
+    mine = Int32(data=5)
+    talker.pub.publish(mine)  # nobody outside: serialized for the taps alone
+    assert made == [mine] and first == second == [serialize_message(mine)] and objects == [mine]
+    listener = outside.add(Listener("outside", context=outside.context))
+    assert wait_until(lambda: talker.pub.real.get_subscription_count() >= 1)
+    made.clear()
+    again = Int32(data=6)
+    talker.pub.publish(again)
+    assert made == [again]  # once, for both taps and DDS
+    assert first[-1] is second[-1] and first[-1] == serialize_message(again)
+    assert wait_until(lambda: [m.data for m in listener.heard] == [6])
