@@ -88,15 +88,22 @@ class BodyFrames:
             frames.append(Frame(ROOM, WORLD, room.position.copy(), room.quat.copy()))
         return frames + [Frame(WORLD, p.name, p.position, p.quaternion) for p in plates]
 
-    def moving(self, data: mujoco.MjData) -> list[Frame]:
-        """Every moving frame now (after a step or ``mj_kinematics``)."""
+    @property
+    def moving_names(self) -> list[tuple[str, str]]:
+        """(parent, child) of each moving frame, in :meth:`moving`'s order."""
+        return [(ODOM, self.root_name), *zip(self.parent_names, self.child_names)]
+
+    def moving_poses(self, data: mujoco.MjData) -> tuple[np.ndarray, np.ndarray]:
+        """Every moving frame's position (n, 3) and quaternion (n, 4; w, x, y, z) in its parent, in
+        :attr:`moving_names`' order, now (after a step or ``mj_kinematics``)."""
         xpos, xquat, xmat = data.xpos, data.xquat, data.xmat
         parent, child = self._parent, self._child
         offset = xpos[child] - xpos[parent]
         position = np.einsum("nji,nj->ni", xmat[parent].reshape(-1, 3, 3), offset)  # R_parent^T (p_child - p_parent)
         quaternion = quaternion_conjugate_product(xquat[parent], xquat[child])
-        frames = [Frame(ODOM, self.root_name, xpos[self._root].copy(), xquat[self._root].copy())]
-        frames += [
-            Frame(p, c, position[i], quaternion[i]) for i, (p, c) in enumerate(zip(self.parent_names, self.child_names))
-        ]
-        return frames
+        return np.vstack([xpos[self._root], position]), np.vstack([xquat[self._root], quaternion])
+
+    def moving(self, data: mujoco.MjData) -> list[Frame]:
+        """Every moving frame now (after a step or ``mj_kinematics``)."""
+        positions, quaternions = self.moving_poses(data)
+        return [Frame(p, c, positions[i], quaternions[i]) for i, (p, c) in enumerate(self.moving_names)]

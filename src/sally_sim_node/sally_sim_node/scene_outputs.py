@@ -48,6 +48,7 @@ class SceneOutputs:
         model = sim.model
         self._frames = BodyFrames(model)
         self._tf = wrap(node.create_publisher(TFMessage, "/tf", TF_QOS))
+        self._tf_bytes = visuals.TfBytes(self._frames.moving_names)
         tf_static = wrap(node.create_publisher(TFMessage, "/tf_static", LATCHED))
         description = wrap(node.create_publisher(String, "/robot_description", LATCHED))
         self._markers = wrap(node.create_publisher(MarkerArray, "/sally/markers", 10))
@@ -90,9 +91,16 @@ class SceneOutputs:
         )
 
     def publish_tf(self, now: int) -> None:
-        """Publish every moving frame on /tf, if someone reads it."""
-        if self._tf.get_subscription_count():
+        """Publish every moving frame on /tf, if someone reads it: as bytes made from the arrays
+        (:class:`~.visuals.TfBytes`), or as a message when a node hosted beside the sim reads it
+        (it takes objects)."""
+        if not self._tf.get_subscription_count():
+            return
+        hosted = getattr(self._tf, "readers", None)  # a HostedPublisher's readers in this process
+        if hosted is not None and hosted():
             self._tf.publish(visuals.tf_message(now, self._frames.moving(self.sim.data)))
+        else:
+            self._tf.publish(self._tf_bytes(now, *self._frames.moving_poses(self.sim.data)))
 
     def publish_visuals(self, now: int) -> None:
         """The markers and each foot's wrenches (those someone reads)."""

@@ -82,6 +82,35 @@ def tf_message(stamp_ns: int, frames: Sequence[Frame]):
     return msg
 
 
+class TfBytes:
+    """The serialized ``tf2_msgs/TFMessage`` of fixed frames (``names``: (parent, child) each),
+    made from arrays: no message is built (building and serializing one of the sim's 25 moving
+    frames took ~0.6 ms, at 100 Hz in the loop's thread; this takes ~20 µs). The bytes are rclpy's
+    for the same message (:class:`sally_node_common.cdr.Template`)."""
+
+    def __init__(self, names: Sequence[tuple[str, str]]) -> None:
+        from sally_node_common.cdr import Template
+
+        def prototype(mark):  # its numbers marked in the message's order
+            msg = tf_message(0, [Frame(p, c, np.zeros(3), np.zeros(4)) for p, c in names])
+            for t in msg.transforms:
+                t.header.stamp.sec, t.header.stamp.nanosec = mark("i"), mark("i")
+                v, r = t.transform.translation, t.transform.rotation
+                v.x, v.y, v.z = mark(), mark(), mark()
+                r.x, r.y, r.z, r.w = mark(), mark(), mark(), mark()
+            return msg
+
+        self._names = list(names)
+        self._template = Template(prototype, runs=[7] * len(self._names))
+
+    def __call__(self, stamp_ns: int, positions: np.ndarray, quaternions: np.ndarray) -> bytes:
+        """``positions`` (n, 3) and ``quaternions`` (n, 4; w, x, y, z), every transform stamped ``stamp_ns``."""
+        stamp = divmod(int(stamp_ns), 1_000_000_000)
+        # a transform's seven numbers: translation x y z, rotation x y z w
+        flat = np.hstack([positions, quaternions[:, 1:], quaternions[:, :1]]).astype("<f8").tobytes()
+        return self._template.fill([stamp] * len(self._names), [flat[i : i + 56] for i in range(0, len(flat), 56)])
+
+
 def foot_color(readout: MagnetReadout) -> tuple[float, float, float, float]:
     """The marker colour of a foot: off, holding or loose."""
     if not readout.enabled:

@@ -84,3 +84,17 @@ def test_the_default_scene_has_no_room_frame():
     from sally_sim_node import Simulator
 
     assert all(f.child != WORLD for f in BodyFrames.static(Simulator().plates()))
+
+
+def test_moving_poses_are_the_moving_frames_as_arrays():
+    model = build_model()
+    data = mujoco.MjData(model)
+    mujoco.mj_forward(model, data)
+    frames = BodyFrames(model)
+    positions, quaternions = frames.moving_poses(data)
+    moving = frames.moving(data)
+    assert [(f.parent, f.child) for f in moving] == frames.moving_names
+    assert positions.shape == (len(moving), 3) and quaternions.shape == (len(moving), 4)
+    for i, frame in enumerate(moving):
+        np.testing.assert_array_equal(frame.position, positions[i])
+        np.testing.assert_array_equal(frame.quaternion, quaternions[i])

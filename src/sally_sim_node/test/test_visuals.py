@@ -41,3 +41,36 @@ def test_wrench_is_given_in_the_foot_frame():
     msg = wrench(5, "em_FL", quarter_turn, (0.0, 10.0, 0.0), (0.0, 0.0, 2.0))
     assert msg.header.frame_id == "em_FL"
     assert (msg.wrench.force.x, msg.wrench.force.y, msg.wrench.torque.z) == pytest.approx((10.0, 0.0, 2.0))
+
+
+def test_tf_bytes_are_rclpy_s_bytes_of_the_same_tf_message():
+    import mujoco
+    from rclpy.serialization import deserialize_message, serialize_message
+
+    from sally_description import build_model
+    from sally_node_common.cdr import padding
+    from sally_sim_node.frames import BodyFrames
+    from sally_sim_node.visuals import TfBytes, tf_message
+    from tf2_msgs.msg import TFMessage
+
+    model = build_model()
+    data = mujoco.MjData(model)
+    frames = BodyFrames(model)
+    to_bytes = TfBytes(frames.moving_names)
+    rng = np.random.default_rng(5)
+    for stamp in (0, 1, 999_999_999, 22_500_000_000, 2**31 * 1_000_000_000 - 1):
+        data.qpos[:3] = rng.uniform(-1, 1, 3)
+        data.qpos[3:7] = rng.normal(size=4)
+        data.qpos[3:7] /= np.linalg.norm(data.qpos[3:7])
+        data.qpos[7:] = model.qpos0[7:] + rng.uniform(-0.4, 0.4, model.nq - 7)
+        mujoco.mj_kinematics(model, data)
+        made = to_bytes(stamp, *frames.moving_poses(data))
+        want = bytearray(serialize_message(tf_message(stamp, frames.moving(data))))
+        for at in padding(TFMessage, want):
+            want[at] = 0  # rclpy leaves whatever its buffer held in the padding
+        assert made == bytes(want)
+        back = deserialize_message(made, TFMessage)
+        first = back.transforms[0]
+        assert (first.header.frame_id, first.child_frame_id) == frames.moving_names[0]
+        assert first.header.stamp.sec * 1_000_000_000 + first.header.stamp.nanosec == stamp
+        assert first.transform.rotation.w == data.xquat[model.body(first.child_frame_id).id][0]
