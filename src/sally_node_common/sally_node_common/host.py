@@ -64,6 +64,7 @@ from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 from rclpy.serialization import deserialize_message
 
 from .cdr import serialize
+from .deferred import Deferred
 
 RECENT_COPIES = 512
 """Per topic, how many serialized publications the host remembers to recognise their DDS copies."""
@@ -95,6 +96,8 @@ class Tap:
 
     sink: Callable[[str, Any, int], None]
     serialized: bool = False
+    deferred: bool = False
+    """Fed from :attr:`Host.later`, when the process has a moment to spare, in publication order."""
 
 
 @dataclass
@@ -144,10 +147,11 @@ class HostedPublisher:
             self._tap(msg, msg)
             self.real.publish(msg)
             return
-        data = self._tap(msg)
         readers = self.readers()
+        outside = self._kept is None and self._outside_readers(readers)
+        data = self._tap(msg, serialize(msg) if outside else None)  # (made once for DDS and the taps)
         if self._kept is None:
-            if self._outside_readers(readers):
+            if outside:
                 self._to_dds(msg, data)
         else:
             with self._lock:
@@ -157,14 +161,10 @@ class HostedPublisher:
 
     def _tap(self, msg, data: bytes | None = None) -> bytes | None:
         """Hand ``msg`` to the host's taps of this topic (its bytes, ``data`` or serialized here,
-        to those that take bytes); the bytes if they were made."""
+        to those that take bytes; the deferred ones later); the bytes if they were made."""
         taps = self._host.taps_for(self.topic)
         if taps:
-            now = time.time_ns()
-            for tap in taps:
-                if tap.serialized and data is None:
-                    data = serialize(msg)
-                tap.sink(self.topic, data if tap.serialized else msg, now)
+            data = self._host.feed_taps(taps, self.topic, msg, data, time.time_ns())
         return data
 
     def readers(self) -> list:
@@ -241,16 +241,45 @@ class Host:
         self._constructing: list[tuple[list[_Reader], Any]] | None = None
         self._late: list[tuple[_Reader, HostedPublisher]] = []
         self._taps: dict[str, tuple[Tap, ...]] = {}
+        self.later = Deferred()
+        """The deferred taps' work (:mod:`.deferred`): whoever waits with time to spare runs it (the
+        composed sim's loop while the physics steps), and whoever ends the process runs the rest."""
         self.nodes: list[Node] = []
         self.generation = 0
         """Counts the hosted readers added (a publisher's cached readers are older when it differs)."""
 
-    def tap(self, sink: Callable[[str, Any, int], None], topics, serialized: bool = False) -> None:
+    def tap(
+        self, sink: Callable[[str, Any, int], None], topics, serialized: bool = False, deferred: bool = False
+    ) -> None:
         """Hand ``sink(topic, message or bytes, wall ns)`` everything published on ``topics`` (see
-        the module's text), as bytes when ``serialized``; added before the nodes are built, so it
-        sees their first messages."""
+        the module's text), as bytes when ``serialized``, through :attr:`later` when ``deferred``;
+        added before the nodes are built, so it sees their first messages."""
         for topic in topics:
-            self._taps[topic] = (*self._taps.get(topic, ()), Tap(sink, serialized))
+            self._taps[topic] = (*self._taps.get(topic, ()), Tap(sink, serialized, deferred))
+
+    def feed_taps(self, taps: tuple[Tap, ...], topic: str, msg, data: bytes | None, now: int) -> bytes | None:
+        """Feed ``taps`` the message ``msg`` of ``topic`` published at wall time ``now`` (``data``: its
+        bytes, if made; an outside message comes as its bytes alone): the deferred taps through
+        :attr:`later`, the others now; the bytes if they were made."""
+        later = False
+        for tap in taps:
+            if tap.deferred:
+                later = True
+            else:
+                if tap.serialized and data is None:
+                    data = serialize(msg)
+                tap.sink(topic, data if tap.serialized else msg, now)
+        if later:
+            self.later.add(lambda: self._feed_deferred(taps, topic, msg, data, now))
+        return data
+
+    @staticmethod
+    def _feed_deferred(taps: tuple[Tap, ...], topic: str, msg, data: bytes | None, now: int) -> None:
+        for tap in taps:
+            if tap.deferred:
+                if tap.serialized and data is None:
+                    data = serialize(msg)
+                tap.sink(topic, data if tap.serialized else msg, now)
 
     def taps_for(self, topic: str) -> tuple[Tap, ...]:
         """The sinks that take ``topic`` (empty: none)."""
@@ -370,9 +399,7 @@ class _HostedMixin(Node):
                 host.copies_dropped += 1
                 return  # a hosted publisher's message: already delivered
             if first:  # an outside publisher's: recorded once, as it came
-                now = time.time_ns()
-                for tap in host.taps_for(name):
-                    tap.sink(name, data, now)
+                host.feed_taps(host.taps_for(name), name, data, data, time.time_ns())
             msg = deserialize_message(data, msg_type)
             with host.lock:
                 callback(msg)

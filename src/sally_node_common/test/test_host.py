@@ -316,3 +316,28 @@ def test_a_publication_is_serialized_once_for_the_byte_taps_and_dds(sides, monke
     assert made == [again]  # once, for both taps and DDS
     assert first[-1] is second[-1] and first[-1] == serialize_message(again)
     assert wait_until(lambda: [m.data for m in listener.heard] == [6])
+
+
+def test_a_deferred_tap_is_fed_in_order_when_the_host_has_a_moment(sides):
+    from rclpy.serialization import serialize_message
+
+    side, outside = sides
+    host = Host()
+    now: list[object] = []
+    later: list[object] = []
+    host.tap(lambda topic, msg, log_time: now.append(msg), {"/numbers"})
+    host.tap(lambda topic, data, log_time: later.append((data, log_time)), {"/numbers"}, serialized=True, deferred=True)
+    talker = side.add(host.create(Talker, context=side.context))
+    side.add(host.create(Listener, context=side.context))
+    sent = [Int32(data=i) for i in range(3)]
+    for msg in sent:
+        talker.pub.publish(msg)
+    assert now == sent and later == [] and len(host.later) == 3  # the others are fed at once
+    writer = outside.add(Talker("/numbers", context=outside.context))
+    assert wait_until(lambda: writer.pub.get_subscription_count() >= 1)
+    writer.pub.publish(Int32(data=100))  # an outside message: queued behind the hosted ones
+    assert wait_until(lambda: len(host.later) == 4)
+    assert host.later.run() == 4
+    assert [data for data, _ in later] == [*(serialize_message(m) for m in sent), serialize_message(Int32(data=100))]
+    stamps = [log_time for _, log_time in later]
+    assert stamps == sorted(stamps)  # each with the wall time it was published at
