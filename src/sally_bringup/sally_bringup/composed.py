@@ -44,9 +44,10 @@ FLUSH = 0.1
 """Wall seconds the executor keeps spinning after the graph ends, for its last messages."""
 
 
-def keep_record(host):
-    """A :class:`~.recording.RunRecorder` fed by ``host``'s tap: the record of the run as it was
-    published, whatever an outside reader missed. Outside messages come as bytes and are converted."""
+def keep_record(host, deferred: bool = False):
+    """A :class:`~.recording.RunRecorder` fed by ``host``'s tap (``deferred``: through
+    :attr:`~sally_node_common.host.Host.later`): the record of the run as it was published, whatever
+    an outside reader missed. Outside messages come as bytes and are converted."""
     from rclpy.serialization import deserialize_message
 
     from .recording import RunRecorder
@@ -58,7 +59,7 @@ def keep_record(host):
             msg = deserialize_message(bytes(msg), recorder.handlers[topic][0])
         recorder.feed(topic, msg)
 
-    host.tap(feed, recorder.handlers)
+    host.tap(feed, recorder.handlers, deferred=deferred)
     return recorder
 
 
@@ -148,14 +149,16 @@ def run(
     context = rclpy.get_default_context()
     host = Host(own_endpoints_ignored)
     recording = recorder_node = run_record = None
+    # with the sim here, the record and the recording are made while its loop waits for the physics
+    spare = any(spec.name == "sim" for spec in specs)
     try:
         if record_file:
-            run_record = keep_record(host)
+            run_record = keep_record(host, deferred=spare)
         if record_to or foxglove_to is not None:
             from .host_recording import open_recording
 
             recorder_node = rclpy.create_node("sally_recorder", context=context)
-            recording = open_recording(host, recorder_node, record_to or None, foxglove_to)
+            recording = open_recording(host, recorder_node, record_to or None, foxglove_to, deferred=spare)
         try:
             nodes = build(host, specs, context, params_files=params_files)
         except START_ERRORS as exc:
@@ -180,6 +183,8 @@ def run(
         threading.Thread(target=watch, name="graph end", daemon=True).start()
         names = watch_unique_names(list(nodes.values()), stop)
         sim = nodes.get("sim")
+        if sim is not None:
+            sim.idle_work = host.later.run
         code = sim.run(executor, halt) if sim is not None else spin_until_shutdown(executor, context, halt)
         if names.refusal is not None:
             print(f"sally_composed: cannot start: {names.refusal}", file=sys.stderr, flush=True)
@@ -191,6 +196,7 @@ def run(
             return 0 if nodes[finisher[0]].succeeded else EXIT_FAILED
         return 0
     finally:
+        host.later.run()  # what the deferred taps have not taken yet
         if recording is not None:
             recording.close()  # what was published is written before the nodes go
         if run_record is not None:

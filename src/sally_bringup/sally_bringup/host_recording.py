@@ -186,10 +186,11 @@ class HostRecording:
             self._stop(f"the outlet process ended with status {self._writer.returncode}")
 
 
-def open_recording(host, node, path, foxglove_port: int | None = None) -> HostRecording:
+def open_recording(host, node, path, foxglove_port: int | None = None, deferred: bool = False) -> HostRecording:
     """Record what ``host`` publishes into ``path`` (None: no file) and serve it live on
     ``foxglove_port`` (None: no server); ``node`` (not hosted) says the recording's state on
-    /diagnostics and the server's address in its log."""
+    /diagnostics and the server's address in its log. ``deferred``: the messages are taken when
+    the host has a moment to spare (:attr:`~sally_node_common.host.Host.later`), serialized then."""
     from diagnostic_msgs.msg import DiagnosticArray
 
     from sally_node_common.diagnostics import diagnostic_array, diagnostic_status
@@ -208,7 +209,7 @@ def open_recording(host, node, path, foxglove_port: int | None = None) -> HostRe
         node.get_logger().info(f"Foxglove: open a WebSocket connection to {url} in the Foxglove app")
 
     recording = HostRecording(path, on_stop=on_stop, foxglove_port=foxglove_port, on_foxglove=on_foxglove)
-    host.tap(recording, TOPICS, serialized=True)  # the bytes, made once for it and DDS
+    host.tap(recording, TOPICS, serialized=True, deferred=deferred)  # the bytes, made once for it and DDS
     if path is not None:
         say("ok", "recording")
     return recording

@@ -157,6 +157,9 @@ class SimNode(Node):
         self._interfaces = SimulationInterfaces(self, self)
         self._next_diag = time.monotonic()
         self._viewer = self._open_viewer() if not p("headless") else None
+        self.idle_work: Callable[[Callable[[], bool]], object] | None = None
+        """Work for the loop's spare moments, run ``idle_work(until)`` (a composed container gives
+        its host's deferred taps, :attr:`sally_node_common.host.Host.later`)."""
         self.get_logger().info(
             f"Sally sim ready: {p('pacing')} pacing, dt {self.dt * 1e3:g} ms, magnets on {list(p('magnets_on') or [])}"
         )
@@ -282,6 +285,11 @@ class SimNode(Node):
         if "camera" in due:
             scene.publish_camera(self.now_ns)
         return self._out.telemetry(self.now_ns) if "telemetry" in due else _nothing
+
+    def idle(self, until: Callable[[], bool]) -> None:
+        """While the physics thread steps: :attr:`idle_work`, if any."""
+        if self.idle_work is not None:
+            self.idle_work(until)
 
     def between_periods(self) -> None:
         """/diagnostics when due; the viewer."""

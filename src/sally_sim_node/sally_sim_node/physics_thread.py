@@ -114,6 +114,11 @@ class PhysicsThread:
         """A run was started and not yet joined."""
         return self._running
 
+    @property
+    def finished(self) -> bool:
+        """The run started is done: :meth:`join` would not wait (it must still be called)."""
+        return bool(self._flags[DONE] >= self._flags[ASKED])
+
     def start(self, n: int) -> None:
         """Begin ``n`` steps (the efforts, commands and forces already set)."""
         if self._running:

@@ -119,6 +119,11 @@ class LoopPort(Protocol):
         """Once per pass of the loop: diagnostics when due, the viewer."""
         ...
 
+    def idle(self, until: Callable[[], bool]) -> None:
+        """A spare moment, while the physics thread steps: work that can wait may run until
+        ``until()`` (the steps are done) or there is none (the composed host's deferred taps)."""
+        ...
+
     def publish_diagnostics(self) -> None:
         """/diagnostics now."""
         ...
@@ -430,6 +435,7 @@ class SimLoop:
         self._period_open = False
         try:
             if self.sim.stepping:
+                self.port.idle(self.sim.steps_done)  # (the loop's Python is usually done first)
                 self.sim.finish_steps()
             elif self._period_error is not None:
                 raise self._period_error

@@ -184,6 +184,11 @@ class Simulator:
         """Steps begun by :meth:`start_steps` are not finished yet."""
         return self._thread is not None and self._thread.running
 
+    def steps_done(self) -> bool:
+        """The steps :meth:`start_steps` began are made (:meth:`finish_steps` would not wait), or
+        none were begun."""
+        return self._thread is None or not self._thread.running or self._thread.finished
+
     def close(self) -> None:
         """End the physics thread, if one was started."""
         if self._thread is not None:

@@ -42,6 +42,8 @@ class Port:
         self.stop = threading.Event()
         self.states, self.clocks, self.due, self.held, self.resets, self.divergences = [], [], [], [], [], []
         self.positions = []
+        self.idled: list[bool] = []
+        """Whether the physics run was done at each spare moment the loop gave."""
 
     def ok(self):
         return True
@@ -76,6 +78,9 @@ class Port:
     def prepare_due(self, due):
         now = self.loop.clock.now_ns
         return lambda: self.due.append((now, frozenset(due)))
+
+    def idle(self, until):
+        self.idled.append(until())
 
     def between_periods(self):
         pass
@@ -189,6 +194,10 @@ def test_with_control_latency_1_a_period_steps_with_the_answer_to_the_state_befo
         assert [t for t, due in port.due if "tf" in due][:2] == [10 * period, 20 * period]
         runs[name] = (loop.sim.data.qpos.copy(), np.array(port.positions))
         loop.sim.close()
+        if name == "hosted":  # a spare moment each period the physics thread stepped, before its end
+            assert len(port.idled) >= 50 and not all(port.idled)
+        elif name == "one thread":
+            assert port.idled == []  # no physics thread: nothing to wait for
     # however late the answers come, the run is the same: each period waits for the answer before it
     for other in ("late", "one thread"):  # nor whether the period steps in the physics thread or before
         assert np.array_equal(runs["hosted"][0], runs[other][0]) and np.array_equal(runs["hosted"][1], runs[other][1])
