@@ -4,10 +4,11 @@ topic of :data:`~sally_bringup.raw_tap.TOPICS`, ``ros2`` profile, schemas) and t
 server, with no DDS in between.
 
 The host hands over each published message serialized, once for the recording and DDS
-(:meth:`sally_node_common.host.Host.tap`, :mod:`sally_node_common.cdr`), in the publishing thread;
-its bytes are queued; a thread sends the queue in large writes (the interpreter lock released) to
-an outlet process of its own (:mod:`.outlet`), which builds the MCAP records, compresses the
-chunks and writes the file, and serves the Foxglove WebSocket protocol.
+(:meth:`sally_node_common.host.Host.tap`), in the publishing thread or, with the sim in the
+container, while its loop waits for the physics (:mod:`sally_node_common.deferred`); its bytes
+are queued; a thread sends the queue in large writes (the interpreter lock released) to an outlet
+process of its own (:mod:`.outlet`), which builds the MCAP records, compresses the chunks and
+writes the file, and serves the Foxglove WebSocket protocol.
 (A writer thread in the container lost to the physics loop for the interpreter lock: why, in
 ``docs/design-notes.md``.)
 Messages from outside publishers come as the bytes DDS brought. Log time is the wall clock at
@@ -62,9 +63,9 @@ class HostRecording:
         on_foxglove: Callable[[str], None] | None = None,
     ) -> None:
         if serialize is None:
-            from sally_node_common import cdr
+            from rclpy.serialization import serialize_message
 
-            serialize = cdr.serialize
+            serialize = serialize_message
         if path is None and foxglove_port is None:
             raise ValueError("nothing to do: give a path to record to, a Foxglove port or both")
         self.path = Path(path) if path is not None else None

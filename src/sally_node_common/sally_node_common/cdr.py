@@ -1,18 +1,17 @@
-"""The serialized CDR of the graph's per-step messages, byte for byte rclpy's, at a fraction of its cost.
-
-rclpy's ``serialize_message`` builds a C message from the Python one field by field, every time:
-in the composed f2w graph 22-27 µs for a ``/clock`` or a ``JointState`` (4-8 µs when measured
-alone, its caches warm), and the recording and an outside reader take 2000 of them per second
-of sim time, in the loop's thread.
+"""A message's serialized CDR made from a template: rclpy's own bytes with the numbers written in.
 
 A message's bytes depend on its numbers only through their values: strings and sequence lengths
 fix the layout. So :class:`Template` has rclpy serialize one message of a *shape* (the same
 strings, the same sequence lengths) with every number set to a value of its own, finds where each
-number landed, and from then on copies those bytes and writes the numbers of each message in
-place. :func:`serialize` does this for ``rosgraph_msgs/Clock`` and ``sensor_msgs/JointState`` (the
-1 kHz topics), keeping a few shapes per type, and hands every other message to rclpy; the sim
-fills a template of its /tf from its arrays (:mod:`sally_sim_node.visuals`), with no message
-built. Tests hold the result to rclpy's bytes (its padding cleared) for random messages.
+number landed, and from then on copies those bytes and writes new numbers in place. The sim makes
+its /tf this way from its arrays (:class:`sally_sim_node.visuals.TfBytes`), with no message built:
+building the 25 transforms' message and serializing it took ~0.5 ms, this ~20 µs.
+
+Serializing with rclpy is kept for everything else. A template for the 1 kHz ``/clock`` and
+JointState messages halved their cost in a loop (4.0 -> 1.9 and 8.5 -> 4.3 µs here) but not in the
+running graph: the serializing of the composed main job took 2.4-2.7 s against 2.4-3.3 s with
+rclpy's (thread CPU, two interleaved pairs, 2026-11-26), as a hand-packed CDR had not either on
+2026-11-25 (``docs/design-notes.md``). What a message costs there is the cache, not the call.
 """
 
 from __future__ import annotations
@@ -22,8 +21,6 @@ from collections.abc import Callable, Sequence
 
 from rclpy.serialization import serialize_message
 
-SHAPES = 16
-"""Shapes kept per message type; a message of another shape goes to rclpy."""
 _STAMP = struct.Struct("<iI")
 """builtin_interfaces/Time in CDR: int32 sec, uint32 nanosec (little-endian, as rclpy writes)."""
 
@@ -35,8 +32,8 @@ class Template:
     (each of a stamp's two) or ``mark()`` (a float64), called in the order the numbers come in the
     message. The float64 numbers lie in runs, one after another (a sequence, a transform's seven);
     :meth:`fill` takes each run's bytes. A mark that rclpy's bytes hold not exactly once, or runs
-    other than ``runs`` long, make the template refuse the shape (ValueError): its caller uses
-    rclpy for it then."""
+    other than ``runs`` long, make the template refuse the shape (ValueError): its caller builds
+    the message and serializes it with rclpy then."""
 
     def __init__(self, build: Callable[[Callable[..., float]], object], runs: Sequence[int]) -> None:
         stamps: list[int] = []
@@ -151,88 +148,3 @@ def _runs(offsets: list[int]) -> list[tuple[int, int]]:
         else:
             runs.append((at, 1))
     return runs
-
-
-class _Shapes:
-    """The templates of one message type, by shape (at most :data:`SHAPES`): ``shape(msg)`` is
-    the key, ``build(key)`` the template, ``numbers(msg)`` the stamps and runs to fill in."""
-
-    def __init__(self, shape: Callable, build: Callable, numbers: Callable) -> None:
-        self._shape, self._build, self._numbers = shape, build, numbers
-        self._templates: dict[object, Template | None] = {}
-
-    def __call__(self, msg) -> bytes:
-        key = self._shape(msg)
-        if key in self._templates:
-            template = self._templates[key]
-        else:
-            template = self._learn(key) if len(self._templates) < SHAPES else None
-        if template is None:
-            return serialize_message(msg)
-        return template.fill(*self._numbers(msg))
-
-    def _learn(self, key) -> Template | None:
-        try:
-            template: Template | None = self._build(key)
-        except ValueError:
-            template = None
-        self._templates[key] = template
-        return template
-
-
-def _clock_shapes() -> _Shapes:
-    from rosgraph_msgs.msg import Clock
-
-    def build(_key) -> Template:
-        def make(mark):
-            msg = Clock()
-            msg.clock.sec, msg.clock.nanosec = mark("i"), mark("i")
-            return msg
-
-        return Template(make, runs=())
-
-    return _Shapes(lambda msg: None, build, lambda msg: (((msg.clock.sec, msg.clock.nanosec),), ()))
-
-
-def _joint_state_shapes() -> _Shapes:
-    from sensor_msgs.msg import JointState
-
-    def shape(msg) -> tuple:
-        return (msg.header.frame_id, tuple(msg.name), len(msg.position), len(msg.velocity), len(msg.effort))
-
-    def build(key) -> Template:
-        frame, names, *lengths = key
-
-        def make(mark):
-            msg = JointState(name=list(names))
-            msg.header.frame_id = frame
-            msg.header.stamp.sec, msg.header.stamp.nanosec = mark("i"), mark("i")
-            msg.position, msg.velocity, msg.effort = ([mark() for _ in range(n)] for n in lengths)
-            return msg
-
-        return Template(make, runs=[n for n in lengths if n])
-
-    def numbers(msg) -> tuple:
-        stamp = msg.header.stamp  # the sequences are array.array("d"): their bytes as they are
-        return ((stamp.sec, stamp.nanosec),), [a for a in (msg.position, msg.velocity, msg.effort) if len(a)]
-
-    return _Shapes(shape, build, numbers)
-
-
-_FAST: dict[type, _Shapes] = {}
-_MAKERS = {
-    ("rosgraph_msgs.msg", "Clock"): _clock_shapes,
-    ("sensor_msgs.msg", "JointState"): _joint_state_shapes,
-}
-
-
-def serialize(msg) -> bytes:
-    """``msg``'s CDR bytes, as ``rclpy.serialization.serialize_message`` gives them."""
-    kind = type(msg)
-    fast = _FAST.get(kind)
-    if fast is None:
-        maker = _MAKERS.get((kind.__module__.rsplit(".", 1)[0], kind.__name__))
-        if maker is None:
-            return serialize_message(msg)
-        fast = _FAST[kind] = maker()
-    return fast(msg)

@@ -41,10 +41,11 @@ injector), every topic stays on DDS:
   only through DDS, so not at all where own endpoints are ignored.
 
 A recorder in the host (:meth:`Host.tap`; there may be several) gets every message published by a
-hosted node on the topics it names, in the publishing thread: the object itself (it may keep it,
-since a published message is not changed afterwards), or, for a tap that asks for bytes, the
-message serialized (:func:`~.cdr.serialize`), once per publication for every such tap and DDS.
-It gets every outside message a hosted subscription receives on them as the bytes that came. For
+hosted node on the topics it names: the object itself (it may keep it, since a published message
+is not changed afterwards), or, for a tap that asks for bytes, the message serialized, once per
+publication for every such tap and DDS. It gets every outside message a hosted subscription
+receives on them as the bytes that came. A tap is fed in the publishing thread, or, if deferred,
+later and in order, by whoever runs the host's deferred work (:attr:`Host.later`). For
 a hosted publisher, each tap of its topic counts as one more matched subscription (nodes that
 publish only while someone listens, like the sim's /tf, publish for it).
 """
@@ -61,9 +62,8 @@ from typing import Any
 from rclpy.event_handler import PublisherEventCallbacks
 from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
-from rclpy.serialization import deserialize_message
+from rclpy.serialization import deserialize_message, serialize_message
 
-from .cdr import serialize
 from .deferred import Deferred
 
 RECENT_COPIES = 512
@@ -149,7 +149,7 @@ class HostedPublisher:
             return
         readers = self.readers()
         outside = self._kept is None and self._outside_readers(readers)
-        data = self._tap(msg, serialize(msg) if outside else None)  # (made once for DDS and the taps)
+        data = self._tap(msg, serialize_message(msg) if outside else None)  # (made once for DDS and the taps)
         if self._kept is None:
             if outside:
                 self._to_dds(msg, data)
@@ -184,7 +184,7 @@ class HostedPublisher:
 
     def _to_dds(self, msg, data: bytes | None = None) -> None:
         """Send ``msg`` on DDS (``data``: its bytes, when made already)."""
-        data = serialize(msg) if data is None else data
+        data = serialize_message(msg) if data is None else data
         if not self._host.own_endpoints_ignored:
             self._host.remember(self.topic, data)
         self.real.publish(data)
@@ -267,7 +267,7 @@ class Host:
                 later = True
             else:
                 if tap.serialized and data is None:
-                    data = serialize(msg)
+                    data = serialize_message(msg)
                 tap.sink(topic, data if tap.serialized else msg, now)
         if later:
             self.later.add(lambda: self._feed_deferred(taps, topic, msg, data, now))
@@ -278,7 +278,7 @@ class Host:
         for tap in taps:
             if tap.deferred:
                 if tap.serialized and data is None:
-                    data = serialize(msg)
+                    data = serialize_message(msg)
                 tap.sink(topic, data if tap.serialized else msg, now)
 
     def taps_for(self, topic: str) -> tuple[Tap, ...]:

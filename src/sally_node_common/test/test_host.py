@@ -296,7 +296,7 @@ def test_a_publication_is_serialized_once_for_the_byte_taps_and_dds(sides, monke
 
     side, outside = sides
     made: list[object] = []
-    monkeypatch.setattr(hosting, "serialize", lambda msg: made.append(msg) or serialize_message(msg))
+    monkeypatch.setattr(hosting, "serialize_message", lambda msg: made.append(msg) or serialize_message(msg))
     host = Host()
     first: list[object] = []
     second: list[object] = []

@@ -48,7 +48,10 @@ class SceneOutputs:
         model = sim.model
         self._frames = BodyFrames(model)
         self._tf = wrap(node.create_publisher(TFMessage, "/tf", TF_QOS))
-        self._tf_bytes = visuals.TfBytes(self._frames.moving_names)
+        try:
+            self._tf_bytes: visuals.TfBytes | None = visuals.TfBytes(self._frames.moving_names)
+        except ValueError:  # a frame name that holds one of the template's marks: messages, then
+            self._tf_bytes = None
         tf_static = wrap(node.create_publisher(TFMessage, "/tf_static", LATCHED))
         description = wrap(node.create_publisher(String, "/robot_description", LATCHED))
         self._markers = wrap(node.create_publisher(MarkerArray, "/sally/markers", 10))
@@ -97,7 +100,7 @@ class SceneOutputs:
         if not self._tf.get_subscription_count():
             return
         hosted = getattr(self._tf, "readers", None)  # a HostedPublisher's readers in this process
-        if hosted is not None and hosted():
+        if self._tf_bytes is None or (hosted is not None and hosted()):
             self._tf.publish(visuals.tf_message(now, self._frames.moving(self.sim.data)))
         else:
             self._tf.publish(self._tf_bytes(now, *self._frames.moving_poses(self.sim.data)))
