@@ -30,7 +30,8 @@ class Deferred:
             raise ValueError(f"limit must be at least 1, got {limit}")
         self.limit = limit
         self._items: deque[Callable[[], object]] = deque()
-        self._running = threading.Lock()
+        self._running = threading.RLock()
+        """Held while work runs: one thread at a time (the same thread may run more, if work adds work)."""
 
     def __len__(self) -> int:
         return len(self._items)

@@ -261,25 +261,20 @@ class Host:
         """Feed ``taps`` the message ``msg`` of ``topic`` published at wall time ``now`` (``data``: its
         bytes, if made; an outside message comes as its bytes alone): the deferred taps through
         :attr:`later`, the others now; the bytes if they were made."""
-        later = False
-        for tap in taps:
-            if tap.deferred:
-                later = True
-            else:
-                if tap.serialized and data is None:
-                    data = serialize_message(msg)
-                tap.sink(topic, data if tap.serialized else msg, now)
-        if later:
-            self.later.add(lambda: self._feed_deferred(taps, topic, msg, data, now))
+        data = self._feed(taps, False, topic, msg, data, now)
+        if any(tap.deferred for tap in taps):
+            self.later.add(lambda: self._feed(taps, True, topic, msg, data, now))
         return data
 
     @staticmethod
-    def _feed_deferred(taps: tuple[Tap, ...], topic: str, msg, data: bytes | None, now: int) -> None:
+    def _feed(taps: tuple[Tap, ...], deferred: bool, topic: str, msg, data: bytes | None, now: int) -> bytes | None:
+        """Feed those of ``taps`` that are ``deferred`` (or not), serializing ``msg`` at most once."""
         for tap in taps:
-            if tap.deferred:
+            if tap.deferred is deferred:
                 if tap.serialized and data is None:
                     data = serialize_message(msg)
                 tap.sink(topic, data if tap.serialized else msg, now)
+        return data
 
     def taps_for(self, topic: str) -> tuple[Tap, ...]:
         """The sinks that take ``topic`` (empty: none)."""
