@@ -26,6 +26,7 @@ from __future__ import annotations
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import replace
 
 import numpy as np
@@ -60,6 +61,7 @@ from sally_node_common.time_contract import IK_PERIOD, ODOM_JOINT_STATES, is_ik_
 from sally_node_common.wall_timers import wall_timer
 
 from .errors import IKError
+from .solve_process import SolveProcess
 from .stamp_sync import AfterStance, StampPairs, TickWait
 from .whole_body_ik import IKConfig, StanceMode, WholeBodyIK
 
@@ -83,6 +85,12 @@ TABLE = ParameterTable(
             "the joint states it reads: every one, or (an IK in another process than the sim) those that go out "
             "with the odometry, the states it solves",
             choices=(STATES, ODOM_JOINT_STATES),
+            read_only=True,
+        ),
+        Param(
+            "solve_process",
+            False,
+            "solve in a process of its own, the graph's other Python going on meanwhile (a composed graph)",
             read_only=True,
         ),
         Param(
@@ -121,8 +129,17 @@ class IKNode(Node):
         self._after_stance.partner_present = lambda: publishes(self, STANCE)
         self._resets = ResetWatch()
         self._pending_body: Pose | None = None
+        self._solving = False
+        self._queued: list[tuple[int, np.ndarray, Pose]] = []
+        """States released while a solve was going on (the sequencer's tick inside the foot states'
+        delivery, with an IK latency): solved after it, in order."""
+        self.idle_work: Callable[[Callable[[], bool]], object] | None = None
+        """Work for the wait on a solve in its own process, run ``idle_work(until)`` (a composed
+        container gives its host's deferred work, :attr:`sally_node_common.host.Host.later`)."""
         self._read_settings()  # ik_period, target_wait (again on every accepted set request)
         self.ik = self._new_ik(model)
+        if isinstance(self.ik, SolveProcess):
+            self.get_logger().info(f"solving in a process of its own (the solve process, pid {self.ik.pid})")
         self._contacts = FootContactMonitor()
         self._counts: Counter[str] = Counter()
         self._states = str(self.get_parameter("state_topic").value)
@@ -173,15 +190,20 @@ class IKNode(Node):
         self._matched(stamp, self._pairs.add_second(stamp, body))
         return None
 
-    def _new_ik(self, model) -> WholeBodyIK:
-        """The whole-body IK as at launch (stance locks at the baked pose, no targets)."""
+    def _new_ik(self, model) -> WholeBodyIK | SolveProcess:
+        """The whole-body IK as at launch (stance locks at the baked pose, no targets); one that
+        solves in its own process is started over, its process kept."""
         config = IKConfig(
             dt=self._period,  # one differential step per IK period
             damping=self.get_parameter("damping").value,
             solver=self.get_parameter("solver").value,
             **{name: self.get_parameter(name).value for name in COSTS},
         )
-        return WholeBodyIK(model, config)
+        ik = getattr(self, "ik", None)
+        if isinstance(ik, SolveProcess):
+            ik.restart(config)
+            return ik
+        return SolveProcess(model, config) if self.get_parameter("solve_process").value else WholeBodyIK(model, config)
 
     def _on_sim_reset(self, stamp: int) -> None:
         if self._resets.reset(stamp):
@@ -327,6 +349,20 @@ class IKNode(Node):
 
     # --- solving --------------------------------------------------------------------------------
     def _solve(self, stamp: int, joints: np.ndarray, body: Pose) -> None:
+        """Solve the state ``stamp``; the foot states go out first (the sequencer steps on them while
+        a solve in its own process runs), then the targets and the status."""
+        if self._solving:  # released by a delivery of this solve's outputs: after them
+            self._queued.append((stamp, joints, body))
+            return
+        self._solving = True
+        try:
+            self._solve_one(stamp, joints, body)
+            while self._queued:
+                self._solve_one(*self._queued.pop(0))
+        finally:
+            self._solving = False
+
+    def _solve_one(self, stamp: int, joints: np.ndarray, body: Pose) -> None:
         qpos = self.ik.model.qpos0.copy()
         qpos[:3], qpos[3:7] = body.position, body.quat
         qpos[self._qpos_adr] = joints
@@ -352,14 +388,23 @@ class IKNode(Node):
                 self.ik.set_target(foot, target)
             except IKError as exc:
                 self._reject(TARGET, "invalid", foot, str(exc))
-        feet = self._foot_states(stamp)
-        result = self.ik.solve()
+        self._last_solved = stamp  # (a refusal the foot states' delivery sets off is stamped with it)
+        if isinstance(self.ik, SolveProcess):
+            self.ik.start_solve()
+            self._pub_feet.publish(self._foot_states(stamp))  # (the local IK: the state given, as before a solve)
+            result = self.ik.finish_solve(self.idle_work)
+            if self.ik.failed is not None and not self._counts["solve_process_failed"]:
+                self._counts["solve_process_failed"] += 1
+                self.get_logger().error(self.ik.failed)
+        else:
+            feet = self._foot_states(stamp)
+            result = self.ik.solve()
+            self._pub_feet.publish(feet)
         targets = result.qpos[self._act_adr]
         if not np.isfinite(targets).all():  # never publish NaN (the core already guarantees it)
             self._counts["non_finite_solutions"] += 1
             self.get_logger().error("IK produced non-finite targets; not published", throttle_duration_sec=1.0)
             return None
-        self._last_solved = stamp
         set_stamp(self._targets_msg.header, stamp)
         self._targets_msg.position = targets.tolist()
         self._pub_targets.publish(self._targets_msg)
@@ -367,7 +412,6 @@ class IKNode(Node):
             result.code, result.foot, result.position_error, result.orientation_error, result.solve_time, result.message
         )
         self._pub_status.publish(ik_status_to_msg(stamp, status))
-        self._pub_feet.publish(feet)
         self._counts["solves"] += 1
         self._counts[f"code_{result.code.name.lower()}"] += 1
         return None
@@ -388,6 +432,13 @@ class IKNode(Node):
                 contact.lift,
             )
         return foot_states_to_msg(stamp, feet)
+
+    def destroy_node(self) -> None:
+        """The node, and the IK's solve process if it has one."""
+        ik = getattr(self, "ik", None)  # (none when the constructor failed before it)
+        if isinstance(ik, SolveProcess):
+            ik.close()
+        super().destroy_node()
 
     def _publish_diagnostics(self) -> None:
         counts = dict(sorted(self._counts.items()))
