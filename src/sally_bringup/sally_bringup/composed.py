@@ -183,8 +183,9 @@ def run(
         threading.Thread(target=watch, name="graph end", daemon=True).start()
         names = watch_unique_names(list(nodes.values()), stop)
         sim = nodes.get("sim")
-        if sim is not None:
-            sim.idle_work = host.later.run
+        for node in nodes.values():  # the sim's wait for its physics, the IK's for its solve
+            if hasattr(node, "idle_work"):
+                node.idle_work = host.later.run
         code = sim.run(executor, halt) if sim is not None else spin_until_shutdown(executor, context, halt)
         if names.refusal is not None:
             print(f"sally_composed: cannot start: {names.refusal}", file=sys.stderr, flush=True)

@@ -121,6 +121,12 @@ ARGUMENTS: dict[str, Argument] = {
         "objects; every topic stays on DDS for others",
         ("true", "false"),
     ),
+    "ik_process": Argument(
+        "false",
+        "the IK's solve in a process of its own (the IK node stays where it is): the graph's other Python goes on "
+        "while it runs, on the other core; the same run",
+        ("true", "false"),
+    ),
     "apart": Argument(
         "none",
         "with composed:=true, these nodes (comma-separated: sim, controller, ik, sequencer, pulloff) run as processes "
@@ -458,7 +464,14 @@ def graph(name: str, arguments: Mapping[str, str] | None = None) -> list[NodeSpe
         nodes.append(NodeSpec("pulloff", "sally_sim_node", "sally_pulloff", rig, required=True, config="pulloff.yaml"))
         return nodes
     nodes.append(
-        NodeSpec("ik", "sally_ik_node", "sally_ik_node", {"target_sync": synchronous}, required=True, config="ik.yaml")
+        NodeSpec(
+            "ik",
+            "sally_ik_node",
+            "sally_ik_node",
+            {"target_sync": synchronous, **({"solve_process": True} if values["ik_process"] == "true" else {})},
+            required=True,
+            config="ik.yaml",
+        )
     )
     sequencer = {
         "sequence": values["sequence"],

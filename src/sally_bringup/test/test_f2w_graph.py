@@ -2,8 +2,9 @@
 
 Lockstep pacing makes a run independent of how the machine shares its time, so three lockstep
 runs go side by side, each on its own domain: one process per node, recorded by the runner over
-DDS; composed (every node in one process, the default) without a recording; and composed with its
-recording on a volume that fills up. The three reports must agree on every figure but the
+DDS; composed (every node in one process, the default) without a recording, the IK solving in a
+process of its own (``ik_process:=true``); and composed with its recording on a volume that fills
+up. The three reports must agree on every figure but the
 wall-clock ones. Then, alone, composed and paced to the wall clock as a user runs it: the same
 figures.
 """
@@ -43,7 +44,7 @@ def lockstep_runs(tmp_path_factory):
         first, second, composed = side_by_side(
             [
                 lambda: run_f2w(tmp, a.domain_id, "first"),
-                lambda: run_f2w(tmp, b.domain_id, "second", composed="true", record="false"),
+                lambda: run_f2w(tmp, b.domain_id, "second", composed="true", record="false", ik_process="true"),
                 lambda: run_f2w(tmp, c.domain_id, "composed", composed="true"),
             ]
         )
@@ -75,11 +76,13 @@ def test_fl_then_fr_end_on_the_wall_and_the_stance_feet_stay(lockstep_runs):
 
 
 def test_two_lockstep_runs_give_the_same_report(lockstep_runs):
-    """One process per node, recorded, and every node in one process, not recorded: the same run."""
+    """One process per node, recorded, and every node in one process, not recorded, the IK's solves
+    in a process of their own: the same run."""
     tmp, (_, first), (result, second), *_ = lockstep_runs
     assert result.exit_code == EXIT_OK and second["exit_codes"] == {"graph": 0}, second["problems"]
     assert same_run(second, first)
-    assert first["arguments"] == {**second["arguments"], "record": "true", "composed": "false"}
+    assert first["arguments"] == {**second["arguments"], "record": "true", "composed": "false", "ik_process": "false"}
+    assert "solve process" in (tmp / "second" / "logs" / "graph.log").read_text(), "the IK solved apart"
     assert "recording" not in second and not (tmp / "second" / "run.mcap").exists()
 
 
