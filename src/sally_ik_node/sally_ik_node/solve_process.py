@@ -29,12 +29,13 @@ ends when the pipe closes: with :meth:`close`, or with this process.
 from __future__ import annotations
 
 import multiprocessing
+import pickle
+import signal
 from collections.abc import Callable
 from typing import Any
 
 import mujoco
 
-from .errors import IKError
 from .whole_body_ik import IKConfig, IKResult, WholeBodyIK
 
 START_TIMEOUT = 60.0
@@ -156,8 +157,8 @@ class SolveProcess:
                 self._pipe.send(calls)
                 self._waiting = True
                 return
-            except (OSError, ValueError) as exc:
-                self._give_up(f"cannot send it a solve ({exc})")
+            except (OSError, ValueError, TypeError, pickle.PicklingError) as exc:
+                self._give_up(f"cannot send it a solve ({type(exc).__name__}: {exc})")
         self._solve_here = True
 
     def finish_solve(self, idle: Callable[[Callable[[], bool]], Any] | None = None) -> IKResult:
@@ -215,7 +216,9 @@ class SolveProcess:
 
 
 def serve(pipe, model: mujoco.MjModel, config: IKConfig) -> None:  # pragma: no cover - the child process
-    """The child: make each batch of calls on its IK, solve, send the result; leave when the pipe closes."""
+    """The child: make each batch of calls on its IK, solve, send the result; leave when the pipe
+    closes (a Ctrl-C in the terminal is the parent's to act on)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     WholeBodyIK(model, config).solve()  # warm up: the first solve is slow, and a lockstep graph waits on it
     ik = WholeBodyIK(model, config)
     while True:
@@ -232,7 +235,7 @@ def serve(pipe, model: mujoco.MjModel, config: IKConfig) -> None:  # pragma: no 
                 else:
                     getattr(ik, name)(*args)
             answer: object = ik.solve()
-        except (IKError, ValueError, ArithmeticError) as exc:
+        except Exception as exc:  # noqa: BLE001 - sent to the parent, which names it and solves itself
             answer = f"{type(exc).__name__}: {exc}"
         try:
             pipe.send(answer)

@@ -140,3 +140,12 @@ def test_refused_calls_raise_here_and_are_not_passed_on(remote):
     with pytest.raises(IKError, match="configuration must be"):
         remote.update(np.zeros(3))
     assert remote._calls == []
+
+
+def test_a_child_that_fails_a_solve_is_named_and_replaced(remote):
+    remote.update(MODEL.qpos0)
+    remote._calls.append(("no_such_call", ()))  # what a child that cannot make a call answers
+    result = remote.solve()
+    assert remote.failed is not None and "it failed: AttributeError" in remote.failed
+    assert np.isfinite(result.qpos).all()
+    assert not remote._process.is_alive()
