@@ -204,6 +204,9 @@ def main() -> int:
     parser.add_argument(
         "--apart", default=None, help="composed hosts: nodes in processes of their own beside the container (apart:=)"
     )
+    parser.add_argument(
+        "--ik-process", choices=("true", "false"), default=None, help="the graphs' ik_process (default: theirs)"
+    )
     parser.add_argument("--observe", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--counts", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -215,7 +218,12 @@ def main() -> int:
     folder = args.run_dir or Path(tempfile.mkdtemp(prefix="sally-f2w-bench-"))
     default = next(h for h, value in HOSTS.items() if value == ARGUMENTS["composed"].default)
     runs: dict[tuple[str, str], dict] = {}
-    given = {"control_latency": args.control_latency, "ik_latency": args.ik_latency, "apart": args.apart}
+    given = {
+        "control_latency": args.control_latency,
+        "ik_latency": args.ik_latency,
+        "apart": args.apart,
+        "ik_process": args.ik_process,
+    }
     chosen = {name: value for name, value in given.items() if value is not None}  # else the graphs' defaults
     for host in args.hosts:
         runs[host, "realtime"] = run(host, "realtime", folder, observed=True, extra={"record": "true", **chosen})
