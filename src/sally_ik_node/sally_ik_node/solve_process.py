@@ -38,8 +38,9 @@ import mujoco
 
 from .whole_body_ik import IKConfig, IKResult, WholeBodyIK
 
-START_TIMEOUT = 60.0
-"""Wall seconds the first solve waits for the child process to start (imports, the model)."""
+ANSWER_TIMEOUT = 60.0
+"""Wall seconds a solve waits for the child's answer (the first one includes the child's start:
+its imports, the model, a warm-up solve) before the child is given up."""
 STOP_TIMEOUT = 2.0
 """Wall seconds :meth:`SolveProcess.close` waits for the child to leave before it is killed."""
 _RESTART = "__restart__"
@@ -173,8 +174,8 @@ class SolveProcess:
         try:
             if idle is not None and not self._pipe.poll():
                 idle(self._pipe.poll)
-            if not self._pipe.poll(START_TIMEOUT):
-                raise TimeoutError(f"no answer within {START_TIMEOUT:g} s")
+            if not self._pipe.poll(ANSWER_TIMEOUT):
+                raise TimeoutError(f"no answer within {ANSWER_TIMEOUT:g} s")
             answer = self._pipe.recv()
         except (EOFError, OSError, TimeoutError) as exc:
             self._give_up(f"it ended or stopped answering ({type(exc).__name__}: {exc})")
