@@ -82,13 +82,16 @@ class Probe:
         self._clients: dict[tuple[Any, str], Any] = {}
         """Service clients by (type, name), made once and kept until :meth:`close` (see :meth:`stop_spinning`)."""
         self._closing = threading.Event()
+        self._spin_lock = threading.Lock()
+        """Held by every spin of the background thread; :meth:`action_client` holds it to make a client."""
         self._thread = threading.Thread(target=self._spin, name=f"{name} spin", daemon=True)
         self._thread.start()
 
     def _spin(self) -> None:
         while self.context.ok() and not self._closing.is_set():
             try:
-                self.executor.spin_once(timeout_sec=0.05)
+                with self._spin_lock:
+                    self.executor.spin_once(timeout_sec=0.05)
             except (ExternalShutdownException, rclpy._rclpy_pybind11.InvalidHandle):
                 return
 
@@ -183,6 +186,18 @@ class Probe:
         answer = self.call(SetSimulationState, f"{sim}/set_simulation_state", request, timeout, resend_every=2.0)
         if answer.result.result not in (Result.RESULT_OK, SetSimulationState.Response.ALREADY_IN_TARGET_STATE):
             raise RuntimeError(f"the sim refused state {state}: {answer.result.error_message}")
+
+    def action_client(self, action_type, name: str):
+        """An ``rclpy.action.ActionClient`` of ``action_type`` for action ``name`` on the probe's node.
+
+        Made with the spinning thread held off: rclpy's ``ActionClient`` adds itself to the node
+        before it makes its lock, and an executor spinning meanwhile asks it for its entities and
+        dies on the missing lock (CI once lost every later answer that way). Make action clients
+        here, never with ``ActionClient(probe.node, ...)`` while the probe spins."""
+        from rclpy.action import ActionClient
+
+        with self._spin_lock:
+            return ActionClient(self.node, action_type, name)
 
     def stop_spinning(self) -> None:
         """No more callbacks: the spinning thread ends (messages still on their way are dropped).

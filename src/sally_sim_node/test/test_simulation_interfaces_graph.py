@@ -18,7 +18,6 @@ import numpy as np
 import pytest
 from action_msgs.msg import GoalStatus
 from diagnostic_msgs.msg import DiagnosticArray
-from rclpy.action import ActionClient
 from rclpy.qos import QoSProfile, ReliabilityPolicy
 from rosgraph_msgs.msg import Clock
 from sensor_msgs.msg import JointState
@@ -58,7 +57,7 @@ class StandardClient:
     def __init__(self, probe) -> None:
         self.probe, self.node = probe, probe.node
         self.clients: dict[str, object] = {}
-        self.steps = ActionClient(self.node, SimulateSteps, f"{SIM}/simulate_steps")
+        self.steps = probe.action_client(SimulateSteps, f"{SIM}/simulate_steps")
 
     def call(self, srv_type, name: str, request, timeout: float = 30.0):
         client = self.clients.get(name)

@@ -152,7 +152,9 @@ def kill_node(node: str, hold: float = 10.0, work: Path | None = None, hang: flo
             finished = wait_until(lambda: graph.result.last is not None, 240.0, 0.1)
             result = graph.result.last
             ok = finished and result.done and not result.failed
-            check.expect(ok, f"the sequence finished: {result.message if result else 'no result'}")
+            check.expect(ok, f"the sequence finished: {_outcome(graph, 240.0)}")
+            if not ok:  # where the restarted node stood: its last words
+                check.note(f"{node}'s last lines: " + " | ".join(graph.log(node).splitlines()[-4:])[-600:])
             planted = [foot for foot in ("FL", "FR") if graph.planted(foot)]
             check.expect(planted == ["FL", "FR"], f"FL and FR end planted on the wall ({planted})")
             check.expect(sum(graph.nan.bad.values()) == 0, f"no NaN on any topic ({dict(graph.nan.bad) or 'none'})")
@@ -212,7 +214,7 @@ def kill_sim(down: float = 3.0, work: Path | None = None) -> list[CaseResult]:
             result = graph.result.last
             check.expect(
                 finished and result.done and not result.failed,
-                f"the run with the new sim finished: {result.message if result else 'no result'}",
+                f"the run with the new sim finished: {_outcome(graph, 300.0)}",
             )
             planted = [foot for foot in ("FL", "FR") if graph.planted(foot)]
             check.expect(planted == ["FL", "FR"], f"FL and FR end planted on the wall ({planted})")
@@ -226,6 +228,14 @@ def kill_sim(down: float = 3.0, work: Path | None = None) -> list[CaseResult]:
         finally:
             codes = graph.close()
             check.note(f"exit codes {codes}")
+
+
+def _outcome(graph: LiveGraph, waited: float) -> str:
+    """The sequence's result message, or where the run stood when no result came in ``waited`` wall s."""
+    result = graph.result.last
+    if result is not None:
+        return result.message
+    return f"no result within {waited:g} s (sim time {graph.sim_ns / NS:.2f} s, phase {_phase(graph)!r})"
 
 
 def _phase(graph: LiveGraph) -> str:
@@ -260,7 +270,7 @@ def sim_reset(work: Path | None = None) -> list[CaseResult]:
             result = graph.result.last
             check.expect(
                 finished and result.done and not result.failed,
-                f"the sequence ran again to its end: {result.message if result else 'no result'}",
+                f"the sequence ran again to its end: {_outcome(graph, 240.0)}",
             )
             for node in ("controller", "ik"):
                 said = wait_until(lambda n=node: "the sim was reset at" in graph.log(n), 30.0, 0.1)
