@@ -88,8 +88,7 @@ class SolveProcess:
 
     @config.setter
     def config(self, config: IKConfig) -> None:
-        self._local.config = config
-        self._calls.append((_SET, ("config", config)))
+        self._assign("config", config)
 
     @property
     def conform(self) -> bool:
@@ -98,8 +97,7 @@ class SolveProcess:
 
     @conform.setter
     def conform(self, conform: bool) -> None:
-        self._local.conform = conform
-        self._calls.append((_SET, ("conform", conform)))
+        self._assign("conform", conform)
 
     def foot_pose(self, foot: str):
         """``foot``'s EE site pose in the world, at the configuration last given."""
@@ -119,6 +117,11 @@ class SolveProcess:
     def _take(self, name: str, *args) -> None:
         getattr(self._local, name)(*args)  # raises IKError for a call the IK refuses: not passed on
         self._calls.append((name, args))
+
+    def _assign(self, name: str, value) -> None:
+        """Set the local IK's attribute ``name``; the child sets it with the next solve."""
+        setattr(self._local, name, value)
+        self._calls.append((_SET, (name, value)))
 
     def update(self, qpos) -> None:
         """:meth:`WholeBodyIK.update`, here and (with the next solve) in the child."""
