@@ -11,7 +11,7 @@ objects; ``--hosts processes composed`` adds one process per node), three runs:
 * the main job, as ``scripts/main.sh`` runs it (``headless:=true pacing:=lockstep``, the rest the
   defaults: composed, recording on), with the CPU of every process it takes (the runner's included).
 
-Then the physics alone (Simulator + PID + magnets, :mod:`physics_speed`'s full step) on the main
+Then the physics alone (Simulator: its servos and magnets, :mod:`physics_speed`'s full step) on the main
 run's sim seconds, in this process. Each composed run is sampled with py-spy (100 Hz, a thread on the
 CPU) and its CPU is printed as ms per ms of sim time for each part (:mod:`sally_testing.cpu_parts`).
 
@@ -147,15 +147,15 @@ def run(host: str, pacing: str, folder: Path, observed: bool, extra: dict | None
 
 
 def physics_alone(sim_seconds: float) -> tuple[float, float]:
-    """(wall s, CPU s) of the physics with PID and magnets stepping ``sim_seconds`` from the settled
-    start pose, in this thread (:mod:`physics_speed`'s full step)."""
+    """(wall s, CPU s) of the physics with its servos and magnets stepping ``sim_seconds`` from the
+    settled start pose, in this thread (:mod:`physics_speed`'s full step)."""
     from physics_speed import settled  # beside this script
 
-    sim, pid = settled()
+    sim = settled()
     steps = round(sim_seconds / sim.timestep)
     wall, cpu = time.perf_counter(), time.thread_time()
     for done in range(0, steps, 1000):
-        sim.step(min(1000, steps - done), pid)
+        sim.step(min(1000, steps - done))
     return time.perf_counter() - wall, time.thread_time() - cpu
 
 
@@ -239,7 +239,7 @@ def main() -> int:
     physics_rtf = sim_s / physics_wall if sim_s else None
     cpu_ratio = main_run["cpu_s"] / physics_cpu if sim_s and main_run.get("cpu_s") else None
     print(
-        f"physics alone (PID + magnets) on the main run's {sim_s:.1f} sim s: {physics_wall:.1f} s wall, "
+        f"physics alone (servos + magnets) on the main run's {sim_s:.1f} sim s: {physics_wall:.1f} s wall, "
         f"{physics_cpu:.1f} s CPU; the main run took {main_run.get('cpu_s') or float('nan'):.1f} s CPU in all its "
         f"processes and {main_run.get('wall_time_s')} s wall",
         flush=True,

@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
-"""Physics step speed: bare mj_step against step + PID + magnetics, on the settled model.
+"""Physics step speed: bare mj_step against the sim's full step (the servos, the magnetics, in one
+compiled call), on the settled model.
 
-Both are measured in the same run, in short interleaved blocks from the same settled state (short,
-so that the bare steps, which hold the settled efforts and magnet wrenches without feedback, stay
-on the same trajectory), and the medians are compared: the ratio holds on a noisy machine.
+The servos (MuJoCo's pid actuators, holding the start pose) close their loops inside both. Both
+are measured in the same run, in short interleaved blocks from the same settled state (short, so
+that the bare steps, which hold the settled magnet wrenches without feedback, stay on the same
+trajectory), and the medians are compared: the ratio holds on a noisy machine.
 Printed for the default parameters (49 noslip iterations) and for noslip off, where the
 bare step is cheapest and our overhead weighs most. Last line: ``physics_overhead_ratio X``, X =
 full step rate / bare step rate, the lower (worse) of the two configurations.
@@ -16,43 +18,36 @@ import statistics
 import time
 
 import mujoco
-import numpy as np
 
 from sally_description import PhysicsParams
-from sally_node_common.pid import HoldController, JointPID, PIDGains
 from sally_sim_node import Simulator
 
 
-def settled(params: PhysicsParams | None = None) -> tuple[Simulator, HoldController]:
-    """The full step's pieces, the sim with magnets and the PID holding the start pose, after 1 s of
-    sim time (settled on its feet, the kernels compiled): what every physics-alone figure times."""
+def settled(params: PhysicsParams | None = None) -> Simulator:
+    """The sim with its magnets and its servos holding the start pose, after 1 s of sim time (settled
+    on its feet, the kernels compiled): what every physics-alone figure times."""
     sim = Simulator(params=params or PhysicsParams())
-    pid = HoldController(
-        JointPID(PIDGains.uniform(len(sim.actuated_joint_names), effort_limit=sim.actuators.effort_limit)),
-        np.zeros(len(sim.actuated_joint_names)),
-        sim.timestep,
-    )
-    sim.step(round(1.0 / sim.timestep), pid)
-    return sim, pid
+    sim.step(round(1.0 / sim.timestep))
+    return sim
 
 
 def measure(params: PhysicsParams, steps: int, rounds: int) -> tuple[float, float]:
-    sim, pid = settled(params)
+    sim = settled(params)
     qpos, qvel = sim.get_state()
-    ctrl, integral = sim.data.ctrl.copy(), pid.pid.integral.copy()
+    act = sim.data.act.copy()  # the servos' integrals
     bare, full = [], []
     for _ in range(rounds):
         sim.set_state(qpos, qvel)
-        sim.data.ctrl[:] = ctrl
+        sim.data.act[:] = act
         t0 = time.perf_counter()
         for _ in range(steps):
             mujoco.mj_step(sim.model, sim.data)
         bare.append(steps / (time.perf_counter() - t0))
 
         sim.set_state(qpos, qvel)
-        pid.pid.integral[:] = integral
+        sim.data.act[:] = act
         t0 = time.perf_counter()
-        sim.step(steps, pid)
+        sim.step(steps)
         full.append(steps / (time.perf_counter() - t0))
     return statistics.median(bare), statistics.median(full)
 

@@ -25,6 +25,9 @@ Arguments (``name:=value`` on either command line):
 * ``controller``: pid (our joint controller) / none (bring your own, e.g. a hardware driver's) /
   ros2_control (the sim alone: a controller_manager drives the joints over /sally/joint_commands
   with JointStateTopicSystem; no PID, IK or sequencer; realtime or fast pacing)
+* ``command``: servo / effort: what the controller sends the motors, and how often: servo commands
+  (position, velocity, feed-forward effort, gains) every 5 ms, the servos closing their loops at
+  every physics step; or efforts every 1 ms (the effort path, for torque controllers)
 * ``sim``: true / false (false: no sim node; the real robot publishes the states)
 * ``start_paused``: true / false (the runner starts paused and unpauses once everything is heard)
 * ``params``: physics parameter file for the sim (the optimizer's ``best_params.json``); '' = defaults
@@ -47,7 +50,13 @@ from sally_description.constants import LEGS
 from sally_description.errors import DescriptionError
 from sally_description.scene import DEFAULT_SCENE, SCENES
 from sally_description.wall_start import WallStance, wall_pose_refusal, wall_stance
-from sally_node_common.time_contract import CONTROL_LATENCY, IK_LATENCY, IK_PERIOD, ODOM_JOINT_STATES
+from sally_node_common.time_contract import (
+    CONTROL_LATENCY,
+    EFFORT_PERIOD,
+    IK_LATENCY,
+    IK_PERIOD,
+    ODOM_JOINT_STATES,
+)
 from sally_sequencer.campaign import CAMPAIGNS, scene_of
 from sally_sequencer.errors import SequenceError
 from sally_sequencer.wall_walk import DIRECTIONS, WallWalk
@@ -138,6 +147,13 @@ ARGUMENTS: dict[str, Argument] = {
         "joint controller: pid (our PID node, driven by the IK and the sequencer), none (bring your own efforts), "
         "ros2_control (the sim alone, taking ros2_control's joint commands on /sally/joint_commands)",
         ("pid", "none", "ros2_control"),
+    ),
+    "command": Argument(
+        "servo",
+        "what the controller sends the motors: servo (position, velocity, feed-forward effort and gains every 5 ms; "
+        "the servos close their loops at every physics step) or effort (efforts every 1 ms: the effort path, for "
+        "torque controllers and hardware that takes efforts)",
+        ("servo", "effort"),
     ),
     "sim": Argument("true", "start the MuJoCo sim node (false: real hardware publishes the states)", ("true", "false")),
     "start_paused": Argument(
@@ -417,6 +433,9 @@ def graph(name: str, arguments: Mapping[str, str] | None = None) -> list[NodeSpe
     (controller:=none, a hardware driver's) is not assumed to answer states by stamp; fast pacing
     steps on with the latest efforts."""
     nodes = []
+    servo = values["command"] == "servo"
+    if ros2_control and not servo:
+        raise GraphError("controller:=ros2_control sends its own joint commands: leave out command:=effort")
     if values["sim"] == "true":
         stance = wall_pose(values)
         sim = {
@@ -433,6 +452,9 @@ def graph(name: str, arguments: Mapping[str, str] | None = None) -> list[NodeSpe
             sim["synchronous"] = True
         if ros2_control:
             sim["command_source"] = "joint_commands"
+        elif not servo:
+            sim["command_source"] = "efforts"
+            sim["state_rate"] = 1.0 / EFFORT_PERIOD
         if values["params"]:
             sim["params_file"] = values["params"]
         if pulloff:
@@ -446,6 +468,8 @@ def graph(name: str, arguments: Mapping[str, str] | None = None) -> list[NodeSpe
         if synchronous and not (pulloff or hold):
             controller = {"target_period": IK_PERIOD, "target_latency": int(values["ik_latency"])}
         controller["scene"] = values["scene"]  # its gravity feed-forward
+        if not servo:
+            controller["output"] = "effort"
         nodes.append(
             NodeSpec(
                 "controller",

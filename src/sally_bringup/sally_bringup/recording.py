@@ -187,8 +187,8 @@ class RunRecorder:
             values = {kv.key: kv.value for kv in status.values}
             if status.name == RECORDING_STATUS and values.get("stopped"):
                 self.record.recording_stopped = values["stopped"]
-            if status.name == "sally_sim: commands" and "effort_waits_timed_out" in values:
-                self.record.pacing["effort_waits_timed_out"] = float(values["effort_waits_timed_out"])
+            if status.name == "sally_sim: commands" and "command_waits_timed_out" in values:
+                self.record.pacing["command_waits_timed_out"] = float(values["command_waits_timed_out"])
             if status.name != "sally_sim: pacing":
                 continue
             if values.get("mode") != "realtime":

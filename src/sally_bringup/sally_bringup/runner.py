@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-from sally_node_common.time_contract import CONTROL_PERIOD, IK_PERIOD
+from sally_node_common.time_contract import CONTROL_PERIOD, EFFORT_PERIOD, IK_PERIOD, JOINT_EFFORTS, SERVO_COMMANDS
 
 from .config_files import check_params_files, defaults_file
 from .environment import graph_environment, lease_domain
@@ -215,7 +215,8 @@ class GraphRun:
             report["recording"] = self._own_recording(record)
         report["graph"], report["arguments"], report["exit_codes"] = self.name, self.arguments, codes
         report["time_contract"] = {  # the periods and the latency the run's stamps followed
-            "control_period_s": CONTROL_PERIOD,
+            "control_period_s": CONTROL_PERIOD if self.arguments["command"] == "servo" else EFFORT_PERIOD,
+            "command": self.arguments["command"],
             "ik_period_s": IK_PERIOD,
             "control_latency_periods": int(self.arguments["control_latency"]),
             "ik_latency_periods": int(self.arguments["ik_latency"]),
@@ -400,7 +401,14 @@ class GraphRun:
             reads = bool(recorder.recordings)
             ik_states = ik_state_topic(self.arguments)
             start_sim_time(
-                probe, names, self.backend.gone, subscriptions, heard, runner_reads=reads, ik_states=ik_states
+                probe,
+                names,
+                self.backend.gone,
+                subscriptions,
+                heard,
+                runner_reads=reads,
+                ik_states=ik_states,
+                commands=command_topic(self.arguments),
             )
         finally:
             if ready is not None:
@@ -425,16 +433,21 @@ class GraphRun:
         return None
 
 
+def command_topic(values: Mapping[str, str]) -> str:
+    """The topic the controller answers the states on, with graph arguments ``values``."""
+    return SERVO_COMMANDS if values["command"] == "servo" else JOINT_EFFORTS
+
+
 def readiness(
-    names: set[str], runner_reads: bool = True, ik_states: str = "/joint_states"
+    names: set[str], runner_reads: bool = True, ik_states: str = "/joint_states", commands: str = SERVO_COMMANDS
 ) -> tuple[dict[str, int], dict[str, int]]:
     """Publisher and subscriber counts per topic that show every node of a graph is up and matched
     (``runner_reads``: the runner's probe records /sally/foot_states, /sally/ik_target and
     /sally/magnets itself; it reads the sequencer's ready tick on /sally/ik_target either way;
     ``ik_states``: the joint-state topic the IK reads, the sim's /sally/odom_joint_states for an
-    IK apart from it)."""
+    IK apart from it; ``commands``: the controller's answers, :func:`command_topic`)."""
     controller, ik = "controller" in names, "ik" in names
-    publishers = {"/joint_states": 1, **({"/sally/joint_efforts": 1} if controller else {})}
+    publishers = {"/joint_states": 1, **({commands: 1} if controller else {})}
     subscribers = {"/joint_states": int(controller) + int(ik and ik_states == "/joint_states") or 1}
     subscribers["/sally/magnet_cmd"] = 1
     if ik and ik_states != "/joint_states":
@@ -462,6 +475,7 @@ def start_sim_time(
     heard: Sequence = (),
     runner_reads: bool = True,
     ik_states: str = "/joint_states",
+    commands: str = SERVO_COMMANDS,
 ) -> None:
     """Once the nodes ``names`` are matched both ways (:func:`readiness`), each of the runner's
     ``subscriptions`` has its publisher and each of ``heard`` a message, unpause the sim. ``exited()``
@@ -474,7 +488,7 @@ def start_sim_time(
     from simulation_interfaces.msg import SimulationState
 
     node = probe.node
-    publishers, subscribers = readiness(names, runner_reads, ik_states)
+    publishers, subscribers = readiness(names, runner_reads, ik_states, commands)
 
     def matched() -> bool:
         gone = exited()

@@ -1,11 +1,11 @@
-"""Joint-space PID controller node (the PID core itself is :mod:`sally_node_common.pid`, shared with the sim's hold)."""
+"""Sally's joint controller node: the IK's joint targets in, servo commands (or, on the effort path,
+efforts from a joint PID, :mod:`sally_node_common.pid`) out."""
 
 from sally_node_common.pid import (
     DEFAULT_I_CLAMP,
     DEFAULT_KD,
     DEFAULT_KI,
     DEFAULT_KP,
-    HoldController,
     JointPID,
     PIDGains,
 )
@@ -18,7 +18,6 @@ __all__ = [
     "DEFAULT_KD",
     "DEFAULT_KI",
     "DEFAULT_KP",
-    "HoldController",
     "JointPID",
     "PIDGains",
 ]

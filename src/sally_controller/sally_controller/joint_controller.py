@@ -1,9 +1,11 @@
-"""The controller's pure core: joint targets in, efforts out, one answer per state.
+"""The controller's pure core: joint targets in, one answer per state out: servo setpoints (what the
+motors' servos track, :meth:`JointController.setpoints`) or, on the effort path, efforts
+(:meth:`JointController.step`, a :class:`JointPID` run by the controller itself).
 
-Wraps :class:`JointPID` with what a node needs: targets by joint name (outside the joint limits
-they are clamped and reported; non-finite ones are rejected), states by joint name in any order,
-the period taken from consecutive state stamps, and exactly one answer per state stamp: a state
-seen again (a re-sent lockstep state) gets the same efforts, without running the PID twice.
+What a node needs around either: targets by joint name (outside the joint limits they are clamped
+and reported; non-finite ones are rejected), states by joint name in any order, the period taken
+from consecutive state stamps, and exactly one answer per state stamp: a state seen again (a
+re-sent lockstep state) gets the same answer, without running the PID twice.
 """
 
 from __future__ import annotations
@@ -40,6 +42,16 @@ class Targets:
 
 
 @dataclass(frozen=True)
+class Setpoints:
+    """What the servos track after a state: positions (rad, within the limits), velocities (rad/s)
+    and feed-forward efforts (N m, within the effort limits)."""
+
+    position: np.ndarray
+    velocity: np.ndarray
+    effort: np.ndarray
+
+
+@dataclass(frozen=True)
 class TargetReport:
     """What :meth:`JointController.apply_targets` did with a target message."""
 
@@ -65,7 +77,7 @@ class JointController:
         """No target yet in this run: the first state's pose becomes the target (where the run
         starts: the baked pose, q = 0, on the floor; the wall start on the wall)."""
         self._last_stamp: int | None = None
-        self._last_efforts = np.zeros(len(names))
+        self._last_answer: np.ndarray | Setpoints = np.zeros(len(names))
 
     def set_gains(self, gains: PIDGains) -> None:
         """Use ``gains`` from the next update on, keeping the integral."""
@@ -152,23 +164,56 @@ class JointController:
     def step(
         self, stamp_ns: int, q: np.ndarray, qdot: np.ndarray, feed_forward: Callable[[], np.ndarray] | None = None
     ) -> np.ndarray:
-        """:meth:`update` with the state already checked (:meth:`check_state`)."""
-        if self._last_stamp is not None and stamp_ns <= self._last_stamp:
-            if stamp_ns == self._last_stamp:
-                return self._last_efforts
-            raise ControllerError(
-                f"joint state stamped {stamp_ns} ns arrived after one stamped {self._last_stamp} ns", OUT_OF_ORDER
-            )
-        if self._hold_start and self._last_stamp is None:
-            self.target = np.clip(q, self.lower, self.upper)
-        dt = 0.0 if self._last_stamp is None else (stamp_ns - self._last_stamp) * 1e-9
-        self._last_stamp = stamp_ns
+        """The efforts (the PID's, plus ``feed_forward()``, within the effort limits) answering the
+        state stamped ``stamp_ns`` (checked: :meth:`check_state`); the same state again gets the
+        same answer."""
+        if self._seen(stamp_ns):
+            assert isinstance(self._last_answer, np.ndarray), "one controller answers one way"
+            return self._last_answer
+        dt = self._take(stamp_ns, q)
         efforts = self.pid.update(self.target, q, qdot, dt, self.target_velocity)
         if feed_forward is not None:
             limit = self.pid.gains.effort_limit
             efforts = np.clip(efforts + feed_forward(), -limit, limit)
-        self._last_efforts = efforts
+        self._last_answer = efforts
         return efforts
+
+    def setpoints(
+        self, stamp_ns: int, q: np.ndarray, feed_forward: Callable[[], np.ndarray] | None = None
+    ) -> Setpoints:
+        """What the servos track from the state stamped ``stamp_ns`` on (its positions ``q``,
+        checked): the targets, their velocities, and ``feed_forward()`` within the effort limits;
+        the same state again gets the same answer."""
+        if self._seen(stamp_ns):
+            assert isinstance(self._last_answer, Setpoints), "one controller answers one way"
+            return self._last_answer
+        self._take(stamp_ns, q)
+        n = len(self.names)
+        limit = self.pid.gains.effort_limit
+        effort = np.zeros(n) if feed_forward is None else np.clip(feed_forward(), -limit, limit)
+        velocity = np.zeros(n) if self.target_velocity is None else self.target_velocity
+        answer = Setpoints(self.target, velocity, effort)
+        self._last_answer = answer
+        return answer
+
+    def _seen(self, stamp_ns: int) -> bool:
+        """Whether the state stamped ``stamp_ns`` was answered already (raises for an older one)."""
+        if self._last_stamp is not None and stamp_ns <= self._last_stamp:
+            if stamp_ns == self._last_stamp:
+                return True
+            raise ControllerError(
+                f"joint state stamped {stamp_ns} ns arrived after one stamped {self._last_stamp} ns", OUT_OF_ORDER
+            )
+        return False
+
+    def _take(self, stamp_ns: int, q: np.ndarray) -> float:
+        """The state stamped ``stamp_ns`` is answered now: the seconds since the last (0 for the
+        first, whose pose is held until a target comes)."""
+        if self._hold_start and self._last_stamp is None:
+            self.target = np.clip(q, self.lower, self.upper)
+        dt = 0.0 if self._last_stamp is None else (stamp_ns - self._last_stamp) * 1e-9
+        self._last_stamp = stamp_ns
+        return dt
 
     def reset(self) -> None:
         """As constructed (a new run): no integral, no last state, no target (the run's first state
@@ -178,4 +223,4 @@ class JointController:
         self._hold_start = True
         self.target = np.zeros(len(self.names))
         self.target_velocity = None
-        self._last_efforts = np.zeros(len(self.names))
+        self._last_answer = np.zeros(len(self.names))

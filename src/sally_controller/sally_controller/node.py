@@ -1,10 +1,15 @@
-"""The controller node: joint-space PID from /sally/joint_targets and /joint_states to efforts.
+"""The controller node: the IK's joint targets and /joint_states in, the motors' commands out.
 
 Its topics are the hardware contract (README, "Swapping in hardware"): it answers every
-/joint_states message with exactly one /sally/joint_efforts message carrying the same stamp
-(a state seen twice gets the same answer), so the sim's lockstep pacing and a hardware driver
-see the same behaviour. Efforts are PID plus gravity feed-forward (each leg's own weight at the
-measured pose, with the body orientation from /sally/odom; level until one arrives).
+/joint_states message with exactly one command carrying the same stamp (a state seen twice gets the
+same answer), so the sim's lockstep pacing and a hardware driver see the same behaviour. With
+``output`` servo (the default) the command is a servo command on /sally/servo_commands: per motor
+the target position and velocity, the gravity feed-forward (each leg's own weight at the measured
+pose, with the body orientation from /sally/odom; level until one arrives) and the stiffness and
+damping it wants (``kp``, ``kd``); the motors' servos (the sim's, or a robot's drivers) close the
+loop at their own rate. With ``output`` effort (the effort path, for torque-controlled motors) it
+runs the joint PID itself (``kp``, ``ki``, ``kd``, ``i_clamp``) and answers with efforts, PID plus
+gravity feed-forward, on /sally/joint_efforts.
 
 With ``target_period`` P > 0 (the IK period), targets are stamped with the state the IK solved,
 at multiples of P, and the controller answers a state stamped t only with the targets of the
@@ -39,6 +44,7 @@ from sally_description import JOINT_NAMES, build_model
 from sally_description.constants import ACTUATED_JOINT_NAMES
 from sally_description.limits import actuated_limits
 from sally_description.scene import DEFAULT_SCENE, SCENES
+from sally_interfaces.msg import ServoCommand
 from sally_node_common import run_node
 from sally_node_common.diagnostics import diagnostic_array, diagnostic_status
 from sally_node_common.input_health import InputHealth
@@ -49,9 +55,10 @@ from sally_node_common.parameters import Param, ParameterTable
 from sally_node_common.partners import publishes
 from sally_node_common.pid import DEFAULT_I_CLAMP, DEFAULT_KD, DEFAULT_KI, DEFAULT_KP, PIDError, PIDGains
 from sally_node_common.qos import RELIABLE_DEEP
+from sally_node_common.servo_command_msg import ServoCommandData, servo_command_to_msg
 from sally_node_common.sim_resets import ResetWatch, subscribe_resets
 from sally_node_common.stamps import stamp_ns
-from sally_node_common.time_contract import IK_LATENCY
+from sally_node_common.time_contract import IK_LATENCY, JOINT_EFFORTS, SERVO_COMMANDS
 from sally_node_common.wall_timers import wall_timer
 
 from .errors import ControllerError
@@ -65,13 +72,29 @@ STATES, TARGETS, ODOM = "/joint_states", "/sally/joint_targets", "/sally/odom"
 GAINS = {"kp": DEFAULT_KP, "ki": DEFAULT_KI, "kd": DEFAULT_KD, "i_clamp": DEFAULT_I_CLAMP}
 JOINTS = len(ACTUATED_JOINT_NAMES)
 """Motor joints: a gain is one value for all of them or one per joint."""
+OUTPUTS = ("servo", "effort")
+GAIN_USE = {
+    "kp": "stiffness sent with each servo command (effort output: the PID's)",
+    "kd": "damping sent with each servo command (effort output: the PID's)",
+    "ki": "effort output: the PID's integral gain (servo output: the servo's own, the sim's servo_ki)",
+    "i_clamp": "effort output: the bound of the PID's integral term (servo output: the sim's servo_i_clamp)",
+}
 TABLE = ParameterTable(
     (
+        Param(
+            "output",
+            "servo",
+            "what answers each state: servo (a servo command on /sally/servo_commands: targets, gravity "
+            "feed-forward, kp and kd; the motors' servos close the loop) or effort (the joint PID run here, its "
+            "efforts on /sally/joint_efforts: the effort path)",
+            choices=OUTPUTS,
+            read_only=True,
+        ),
         *(
             Param(
                 name,
                 [default],
-                f"PID {name}: one value for all motor joints or one per joint ({JOINTS})",
+                f"{GAIN_USE[name]}: one value for all motor joints or one per joint ({JOINTS})",
                 low=0.0,
                 lengths=(1, JOINTS),
             )
@@ -124,7 +147,8 @@ TABLE = ParameterTable(
 
 
 class ControllerNode(Node):
-    """The PID controller node: joint targets and states in, efforts out (the hardware contract)."""
+    """The controller node: joint targets and states in, servo commands (or efforts) out (the
+    hardware contract)."""
 
     def __init__(self, **kwargs) -> None:
         super().__init__("sally_controller", **kwargs)
@@ -148,7 +172,11 @@ class ControllerNode(Node):
         self._state_order, self._odom_order = StampOrder("joint state"), StampOrder("odometry")
         self._target_order = StampOrder("joint targets", gap=None)  # starts over with the states
         self._effort_names = list(limits.names)
-        self._pub = self.create_publisher(JointState, "/sally/joint_efforts", RELIABLE_DEEP)
+        self._servo = self.get_parameter("output").value == "servo"
+        if self._servo:
+            self._pub = self.create_publisher(ServoCommand, SERVO_COMMANDS, RELIABLE_DEEP)
+        else:
+            self._pub = self.create_publisher(JointState, JOINT_EFFORTS, RELIABLE_DEEP)
         self._pub_diag = self.create_publisher(DiagnosticArray, "/diagnostics", 10)
         subscribe_resets(self, self._on_sim_reset)
         self.create_subscription(JointState, STATES, self._on_state, RELIABLE_DEEP)
@@ -159,7 +187,9 @@ class ControllerNode(Node):
 
     def _read_settings(self) -> None:
         """Parameters used per state are read once here, not on every state (get_parameter is slow)."""
-        self.controller.set_gains(self._gains())
+        gains = self._gains()
+        self.controller.set_gains(gains)
+        self._stiffness, self._damping = gains.kp, gains.kd
         self._gravity_on = bool(self.get_parameter("gravity_compensation").value)
         self._sync.period_ns = round(self.get_parameter("target_period").value * 1e9)
         self._sync.latency = int(self.get_parameter("target_latency").value)
@@ -290,13 +320,26 @@ class ControllerNode(Node):
         if self._gravity_on:
             feed_forward = lambda: self._gravity_torques(stamp, msg.name, msg.position)  # noqa: E731
         try:
-            efforts = self.controller.step(stamp, q, qdot, feed_forward)
+            if self._servo:
+                setpoints = self.controller.setpoints(stamp, q, feed_forward)
+                command = ServoCommandData(
+                    stamp,
+                    self._names,
+                    setpoints.position,
+                    setpoints.velocity,
+                    setpoints.effort,
+                    self._stiffness,
+                    self._damping,
+                )
+                self._pub.publish(servo_command_to_msg(command))  # a new message each time: its readers'
+            else:
+                efforts = self.controller.step(stamp, q, qdot, feed_forward)
+                out = JointState(name=self._effort_names)
+                out.header.stamp = msg.header.stamp
+                out.effort = efforts.tolist()
+                self._pub.publish(out)
         except InputError as exc:  # ControllerError or the PID's PIDError
             return self._health.reject(STATES, exc.reason, str(exc))
-        out = JointState(name=self._effort_names)  # a new message each time: it belongs to its readers
-        out.header.stamp = msg.header.stamp
-        out.effort = efforts.tolist()
-        self._pub.publish(out)
         self._counts["answered"] += 1
 
     def _publish_diagnostics(self) -> None:

@@ -87,3 +87,17 @@ def test_until_a_target_comes_the_first_state_of_a_run_is_held(ctl):
     ctl.set_targets(NAMES, [0.0, 0.0, 0.0])  # a target before the first state: it is kept
     ctl.update(0, NAMES, [0.1, 0.1, 0.1], [0.0] * 3)
     assert ctl.target.tolist() == [0.0, 0.0, 0.0]
+
+
+def test_servo_setpoints_are_the_targets_their_velocities_and_the_feed_forward_within_the_limits(ctl):
+    q = np.zeros(3)
+    first = ctl.setpoints(0, np.array([0.3, -0.2, 2.0]))  # before a target: the run's first pose, held
+    assert first.position.tolist() == [0.3, -0.2, 1.0] and not first.velocity.any() and not first.effort.any()
+    ctl.set_targets(NAMES, [0.5, 0.0, -0.5], [0.1, 0.2, 0.3])
+    answer = ctl.setpoints(5_000_000, q, lambda: np.array([12.0, -50.0, 0.0]))
+    assert answer.position.tolist() == [0.5, 0.0, -0.5] and answer.velocity.tolist() == [0.1, 0.2, 0.3]
+    assert answer.effort.tolist() == [12.0, -40.0, 0.0]  # the feed-forward within the motors' limits
+    again = ctl.setpoints(5_000_000, q + 0.1, lambda: np.zeros(3))  # a re-sent state: the same answer
+    assert again is answer
+    with pytest.raises(ControllerError, match="arrived after"):
+        ctl.setpoints(0, q)

@@ -1,4 +1,5 @@
-"""Joint and effort limits of the motor-driven joints, read from a compiled model."""
+"""Joint and effort limits of the motor-driven joints, read from a compiled model: each joint's one
+servo (its actuator, whose force range is the motor's effort limit)."""
 
 from __future__ import annotations
 
@@ -20,26 +21,26 @@ class ActuatedLimits:
     """Joint position limits (rad)."""
     upper: np.ndarray
     effort: np.ndarray
-    """Symmetric effort limit of each joint's motor (N m)."""
+    """Symmetric effort limit of each joint's motor (N m): its servo's force range."""
     actuator_ids: np.ndarray
-    """The motor driving each joint."""
+    """The servo (actuator) driving each joint."""
 
 
 def actuated_limits(model: mujoco.MjModel) -> ActuatedLimits:
-    """The actuated joints' limits as ``model`` has them (each joint's one motor)."""
+    """The actuated joints' limits as ``model`` has them (each joint's one servo)."""
     lower, upper, effort, ids = [], [], [], []
     for name in ACTUATED_JOINT_NAMES:
         joint = model.joint(name)
         motors = [
             a
-            for a in range(model.nu)
+            for a in range(model.nactuator)
             if model.actuator_trntype[a] == mujoco.mjtTrn.mjTRN_JOINT and model.actuator_trnid[a, 0] == joint.id
         ]
         if len(motors) != 1:
             raise DescriptionError(f"joint {name!r} must be driven by exactly one motor, found {len(motors)}")
-        lo, hi = model.actuator_ctrlrange[motors[0]]
-        if not model.actuator_ctrllimited[motors[0]] or not lo < 0.0 < hi:
-            raise DescriptionError(f"the motor of joint {name!r} needs a ctrlrange around 0, got [{lo:g}, {hi:g}]")
+        lo, hi = model.actuator_forcerange[motors[0]]
+        if not model.actuator_forcelimited[motors[0]] or not lo < 0.0 < hi:
+            raise DescriptionError(f"the motor of joint {name!r} needs a forcerange around 0, got [{lo:g}, {hi:g}]")
         lower.append(joint.range[0])
         upper.append(joint.range[1])
         effort.append(min(-lo, hi))

@@ -8,8 +8,8 @@ floating base:
   ``body_iquat`` give the inertial frame, ``body_inertia`` the principal moments);
 * each hinge is a revolute joint (continuous when unlimited) named like the MuJoCo joint, at the
   body's pose in its parent (``body_pos`` / ``body_quat``), axis ``jnt_axis``, limits ``jnt_range``
-  and the effort limit of the motor that drives it (its symmetric ctrlrange; 0 for a passive joint); the MJCF has no
-  velocity limits, so ``velocity`` is 0 (unspecified);
+  and the effort limit of the motor that drives it (its servo's symmetric forcerange; 0 for a
+  passive joint); the MJCF has no velocity limits, so ``velocity`` is 0 (unspecified);
 * a body without joints is attached by a fixed joint;
 * geoms become visuals (every geom) and collisions (geoms that collide) with their colour:
   spheres, boxes and cylinders as they are, a capsule as a cylinder and two spheres.

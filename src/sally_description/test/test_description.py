@@ -61,7 +61,12 @@ def test_joints_ranges_and_actuators(model):
         kind = name.rsplit("_", 1)[0]
         lo, hi = np.degrees(model.joint(name).range)
         assert (lo, hi) == pytest.approx((-expected[kind], expected[kind])), name
-    assert [model.joint(model.actuator(i).trnid[0]).name for i in range(model.nu)] == list(ACTUATED_JOINT_NAMES)
+    assert [model.joint(model.actuator(i).trnid[0]).name for i in range(model.nactuator)] == list(ACTUATED_JOINT_NAMES)
+    # each motor a servo: position setpoint, velocity setpoint and feed-forward, the seed's gains
+    assert model.nu == 3 * model.nactuator and (model.actuator_ctrlnum == 3).all()
+    assert (model.actuator_gaintype == mujoco.mjtGain.mjGAIN_PID).all()
+    assert (model.actuator_biasprm[:, 1:3] == [-500.0, -30.0]).all() and (model.actuator_gainprm[:, 0] == 200.0).all()
+    assert (model.actuator_dynprm[:, 0] == 0.5).all(), "the integral term within +-100 N m (Ki 200)"
     passive = [n for n in JOINT_NAMES if n.startswith("ee2_")]
     assert all(model.joint(n).stiffness[0] > 0 and model.joint(n).damping[0] > 0 for n in passive)
     assert model.nv == 6 + len(JOINT_NAMES)
@@ -180,6 +185,6 @@ def test_actuated_limits():
     assert np.degrees(limits.upper[0]) == pytest.approx(45.0) and np.degrees(limits.lower[1]) == pytest.approx(-90.0)
     assert sorted(limits.actuator_ids.tolist()) == list(range(16))
     spec = build_spec()
-    spec.actuator("knee_FL").ctrlrange = [0.0, 40.0]
-    with pytest.raises(DescriptionError, match="motor of joint 'knee_FL' needs a ctrlrange around 0"):
+    spec.actuator("knee_FL").forcerange = [0.0, 40.0]
+    with pytest.raises(DescriptionError, match="motor of joint 'knee_FL' needs a forcerange around 0"):
         actuated_limits(spec.compile())

@@ -1,7 +1,9 @@
 """Joint-space PID: tau = Kp e + Ki integral(e) + Kd (qdot_ref - qdot).
 
-Defaults Kp 500, Ki 200, Kd 30, integral clamp 100 (Sally's joint servos). Per-joint gains. The derivative
-acts on the measurement (no kick when a target jumps), with an optional velocity reference. The
+Defaults Kp 500, Ki 200, Kd 30, integral clamp 100 (Sally's joint servos: the sim's servos take
+these as their own gains; this PID runs them in Python for the effort path's controller).
+Per-joint gains. The derivative acts on the measurement (no kick when a target jumps), with an
+optional velocity reference. The
 integral clamp bounds the integral *term* Ki * integral(e) in N m, and integration is skipped on a
 joint whose output is saturated in the direction of its error (anti-windup). Efforts are limited
 to ``effort_limit``.
@@ -108,18 +110,3 @@ def _pid_kernel(target, q, qdot, qdot_ref, dt, kp, ki, kd, i_limit, effort_limit
             integral[j] = min(max(integral[j] + e * dt, -i_limit[j]), i_limit[j])
         u += ki[j] * integral[j]
         out[j] = min(max(u, -effort_limit[j]), effort_limit[j])
-
-
-class HoldController:
-    """A JointPID bound to a target and a fixed step: the in-process controller for Simulator.step."""
-
-    def __init__(self, pid: JointPID, target: np.ndarray, dt: float) -> None:
-        self.pid = pid
-        self.dt = dt
-        self.target = np.array(target, dtype=float)
-        if self.target.shape != (len(pid.gains),) or not np.isfinite(self.target).all():
-            raise PIDError(f"target must be {len(pid.gains)} finite joint positions")
-
-    def __call__(self, q: np.ndarray, qdot: np.ndarray) -> np.ndarray:
-        """The efforts for state (``q``, ``qdot``) toward the held target."""
-        return self.pid.update(self.target, q, qdot, self.dt)

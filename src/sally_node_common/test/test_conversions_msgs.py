@@ -21,6 +21,7 @@ from sally_node_common.magnet_array_msg import FAR, MagnetStateData, magnet_arra
 from sally_node_common.magnet_command_msg import magnet_command_from_msg, magnet_command_to_msg
 from sally_node_common.pulloff_result_msg import PullOffOutcome, pulloff_result_from_msg, pulloff_result_to_msg
 from sally_node_common.sequence_status_msg import SequenceStatusData, sequence_status_from_msg, sequence_status_to_msg
+from sally_node_common.servo_command_msg import ServoCommandData, servo_command_from_msg, servo_command_to_msg
 from sally_node_common.stance import StanceMode
 from sally_node_common.stance_msg import stance_from_msg, stance_to_msg
 
@@ -361,4 +362,57 @@ def test_a_bad_magnet_array_is_refused_by_name(change, reason):
     change(msg)
     with pytest.raises(InputError) as err:
         magnet_array_from_msg(msg)
+    assert err.value.reason == reason
+
+
+MOTORS = ("hip_pitch_FL", "knee_FL", "wrist_FL", "ee_FL")
+
+
+def servo_commands():
+    three = np.array([0.1, -0.2, 0.3, 0.0])
+    yield ServoCommandData(5_000_000, MOTORS, three, 2 * three, np.array([1.0, -2.0, 0.5, 0.0]))  # the servo's gains
+    yield ServoCommandData(
+        10_000_000, MOTORS[::-1], three, np.zeros(4), np.zeros(4), np.full(4, 500.0), np.array([30.0, 0.0, 5.0, 1.0])
+    )
+
+
+@pytest.mark.parametrize("command", list(servo_commands()), ids=["own_gains", "given_gains"])
+def test_a_servo_command_round_trips(command):
+    back = servo_command_from_msg(servo_command_to_msg(command), MOTORS)
+    assert (back.stamp, back.names) == (command.stamp, command.names)
+    for field in ("position", "velocity", "effort", "kp", "kd"):
+        mine, theirs = getattr(command, field), getattr(back, field)
+        assert (mine is None and theirs is None) or np.array_equal(mine, theirs), field
+
+
+def test_a_servo_command_without_velocity_or_effort_rests_with_none():
+    msg = servo_command_to_msg(ServoCommandData(1, MOTORS[:2], np.ones(2), np.zeros(2), np.zeros(2)))
+    msg.velocity, msg.effort = [], []
+    back = servo_command_from_msg(msg, MOTORS)
+    assert not back.velocity.any() and not back.effort.any() and back.kp is None and back.kd is None
+
+
+@pytest.mark.parametrize(
+    ("change", "reason", "says"),
+    [
+        (lambda m: setattr(m, "name", []), "empty", "names no joints"),
+        (lambda m: setattr(m, "name", ["knee_FL", "knee_FL"]), "duplicate", "more than once"),
+        (lambda m: setattr(m, "name", ["knee_FL", "ee2_FL"]), "passive", "passive"),
+        (lambda m: setattr(m, "name", ["knee_FL", "tail"]), "unknown", "unknown joints ['tail']"),
+        (lambda m: setattr(m, "position", [0.1]), "length", "2 names but 1 position values"),
+        (lambda m: setattr(m, "velocity", [0.1]), "length", "2 names but 1 velocity values"),
+        (lambda m: setattr(m, "kd", [1.0, 2.0, 3.0]), "length", "2 names but 3 kd values"),
+        (lambda m: setattr(m, "position", [math.nan, 0.0]), "non_finite", "non-finite"),
+        (lambda m: setattr(m, "effort", [math.inf, 0.0]), "non_finite", "non-finite"),
+        (lambda m: setattr(m, "velocity", [1e9, 0.0]), "out_of_range", "beyond the plausible"),
+        (lambda m: setattr(m, "kp", [-1.0, 500.0]), "gain", "kp has [-1.0]"),
+        (lambda m: setattr(m, "kd", [30.0, 1e6]), "gain", "kd has [1000000.0]"),
+        (lambda m: setattr(m, "kp", [math.inf, 500.0]), "non_finite", "kp has non-finite"),
+    ],
+)
+def test_a_bad_servo_command_is_refused_whole_by_name(change, reason, says):
+    msg = servo_command_to_msg(ServoCommandData(1, ("knee_FL", "wrist_FL"), np.zeros(2), np.zeros(2), np.zeros(2)))
+    change(msg)
+    with pytest.raises(InputError, match=re.escape(says)) as err:
+        servo_command_from_msg(msg, MOTORS, passive=("ee2_FL",))
     assert err.value.reason == reason

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from sally_node_common.pid import HoldController, JointPID, PIDError, PIDGains
+from sally_node_common.pid import JointPID, PIDError, PIDGains
 
 
 def pid(**kw):
@@ -91,8 +91,3 @@ def test_bad_gains_are_rejected(kw, pattern):
 def test_gain_vectors_must_agree():
     with pytest.raises(PIDError, match="one value per joint"):
         PIDGains(np.ones(3), np.ones(2), np.ones(3), np.ones(3), np.ones(3))
-
-
-def test_hold_controller_rejects_bad_targets():
-    with pytest.raises(PIDError, match="finite"):
-        HoldController(JointPID(PIDGains.uniform(2)), np.array([0.0, np.nan]), 0.001)

@@ -1,14 +1,15 @@
-"""The sim's joint drive for ros2_control: position, velocity or effort commands per actuated joint
-(``sensor_msgs/JointState`` on ``/sally/joint_commands``, as ``JointStateTopicSystem`` publishes
-them) turned into efforts at physics rate. Pure.
+"""ros2_control's joint commands for the sim's servos: position, velocity or effort commands per
+actuated joint (``sensor_msgs/JointState`` on ``/sally/joint_commands``, as
+``JointStateTopicSystem`` publishes them) turned into a :class:`~.servo.ServoSetting`: one drive in
+the sim, the servos every command source drives. Pure.
 
 Per joint, the latest command with a finite value decides the mode: a position (with the velocity
-as its feed-forward when that is given too) is tracked by ``kp (q* - q) + kd (v* - v)``, a velocity
-alone by ``kv (v* - v)``, an effort is applied as given; every effort is clamped to the motor's
-limit. NaN (or an empty array) is "not commanded": the joint keeps its last command, and a joint
-never commanded holds the position it started in. The gains default to the PID node's kp and kd
-(500 N m/rad, 30 N m s/rad) without its integral and gravity terms: ros2_control's own controllers
-(a joint_trajectory_controller's PID) close the outer loop.
+as its setpoint when that is given too) is tracked with stiffness ``kp`` and damping ``kd``, a
+velocity alone with damping ``kv`` and no stiffness, an effort is applied as given (every gain 0);
+the motor's effort limit bounds each (the servo's force range). NaN (or an empty array) is "not
+commanded": the joint keeps its last command, and a joint never commanded holds the position it
+started in. The gains default to the servo's kp and kd (500 N m/rad, 30 N m s/rad), without its
+integral: ros2_control's own controllers (a joint_trajectory_controller's PID) close the outer loop.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+
+from .servo import ServoSetting
 
 POSITION, VELOCITY, EFFORT = 0, 1, 2
 """Drive modes."""
@@ -88,12 +91,11 @@ def parse_joint_command(
 
 
 class JointDrive:
-    """The actuated joints' modes and set-points, and the efforts that track them."""
+    """The actuated joints' modes and set-points, and the servo setting that tracks them."""
 
-    def __init__(self, kp: float, kd: float, kv: float, effort_limit: np.ndarray, start: np.ndarray) -> None:
+    def __init__(self, kp: float, kd: float, kv: float, start: np.ndarray) -> None:
         self.kp, self.kd, self.kv = float(kp), float(kd), float(kv)
-        self.effort_limit = np.asarray(effort_limit, dtype=float)
-        n = len(self.effort_limit)
+        n = len(start)
         self.mode = np.full(n, POSITION)
         self.position = np.asarray(start, dtype=float).copy()
         self.velocity = np.zeros(n)
@@ -101,12 +103,7 @@ class JointDrive:
 
     def command(self, cmd: JointCommand) -> None:
         """Take ``cmd``: each joint with a finite value changes mode and set-point; NaN leaves it as it was."""
-        mode, position, velocity, effort = (
-            self.mode.copy(),
-            self.position.copy(),
-            self.velocity.copy(),
-            self.effort.copy(),
-        )
+        mode, position, velocity, effort = (a.copy() for a in (self.mode, self.position, self.velocity, self.effort))
         for i, p, v, e in zip(cmd.indices, cmd.position, cmd.velocity, cmd.effort):
             if np.isfinite(p):
                 mode[i], position[i], velocity[i] = POSITION, p, v if np.isfinite(v) else 0.0
@@ -114,15 +111,18 @@ class JointDrive:
                 mode[i], velocity[i] = VELOCITY, v
             elif np.isfinite(e):
                 mode[i], effort[i] = EFFORT, e
-        # swapped in whole, never edited in place: the physics loop reads them without a lock
+        # swapped in whole, never edited in place: a parameter change reads them from another thread
         self.mode, self.position, self.velocity, self.effort = mode, position, velocity, effort
 
-    def efforts(self, q: np.ndarray, qdot: np.ndarray) -> np.ndarray:
-        """The efforts (N m) for the actuated joints at positions ``q`` and velocities ``qdot``."""
-        tracking = np.where(
-            self.mode == POSITION,
-            self.kp * (self.position - q) + self.kd * (self.velocity - qdot),
-            self.kv * (self.velocity - qdot),
+    def setting(self) -> ServoSetting:
+        """The servos' setting for the joints' modes now (a new one each call)."""
+        position, velocity = self.mode == POSITION, self.mode == VELOCITY
+        n = len(self.mode)
+        return ServoSetting(
+            self.position.copy(),
+            np.where(position | velocity, self.velocity, 0.0),
+            np.where(self.mode == EFFORT, self.effort, 0.0),
+            np.where(position, self.kp, 0.0),
+            np.where(position, self.kd, np.where(velocity, self.kv, 0.0)),
+            np.zeros(n),
         )
-        out = np.where(self.mode == EFFORT, self.effort, tracking)
-        return np.clip(out, -self.effort_limit, self.effort_limit)

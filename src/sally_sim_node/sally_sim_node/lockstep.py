@@ -1,14 +1,15 @@
-"""Which effort commands the sim takes, and how long a gated period waits for one. No ROS, no clock.
+"""Which commands the sim takes (servo commands or efforts, by stamp), and how long a gated period
+waits for one. No ROS, no clock.
 
-Two pacing families take efforts differently:
+Two pacing families take commands differently:
 
 * **Gated** (lockstep, and realtime with ``synchronous``): the sim publishes the state of stamp t
-  and steps on only once the command stamped t has come (:meth:`EffortGate.expect`,
-  :meth:`EffortGate.offer_gated`). An older stamp is a late answer (counted, not applied), a newer
+  and steps on only once the command stamped t has come (:meth:`CommandGate.expect`,
+  :meth:`CommandGate.offer_gated`). An older stamp is a late answer (counted, not applied), a newer
   one than the state waited on cannot be an answer (rejected as ``future``), and a stamp older than
   the last answer is out of order (rejected).
 * **Free** (realtime, fast): any command stamped at or before sim time and not older than the last
-  one is taken (:meth:`EffortGate.offer_free`); an unstamped command is always taken.
+  one is taken (:meth:`CommandGate.offer_free`); an unstamped command is always taken.
 
 :class:`LockstepWait` is one gated period's wait, driven by the caller's clock: it says whether to
 keep waiting (and until when), to re-send the state (one lost at discovery), or that the wait is
@@ -47,8 +48,8 @@ class Admission:
 TAKEN, LATE = Admission(Verdict.TAKEN), Admission(Verdict.LATE)
 
 
-class EffortGate:
-    """The stamp bookkeeping of effort commands (stamps in ns of sim time)."""
+class CommandGate:
+    """The stamp bookkeeping of commands (stamps in ns of sim time)."""
 
     def __init__(self) -> None:
         self.awaiting = -1
@@ -84,15 +85,13 @@ class EffortGate:
             return Admission(
                 Verdict.REJECTED,
                 OUT_OF_ORDER,
-                f"effort command stamped {stamp} ns after one stamped {self.answered} ns",
+                f"command stamped {stamp} ns after one stamped {self.answered} ns",
             )
         if stamp <= self.awaiting:
             if holding and stamp > self.answered:
                 self.controller_back = True
             return LATE
-        return Admission(
-            Verdict.REJECTED, "future", f"effort command stamped {stamp} ns, after the sim's {self.awaiting} ns"
-        )
+        return Admission(Verdict.REJECTED, "future", f"command stamped {stamp} ns, after the sim's {self.awaiting} ns")
 
     def offer_free(self, stamp: int, now: int) -> Admission:
         """A command stamped ``stamp`` (0: unstamped) when sim time is ``now``."""
@@ -102,10 +101,10 @@ class EffortGate:
             return Admission(
                 Verdict.REJECTED,
                 OUT_OF_ORDER,
-                f"effort command stamped {stamp} ns after one stamped {self.last_stamp} ns",
+                f"command stamped {stamp} ns after one stamped {self.last_stamp} ns",
             )
         if stamp > now:
-            return Admission(Verdict.REJECTED, "future", f"effort command stamped {stamp} ns, after the sim's {now} ns")
+            return Admission(Verdict.REJECTED, "future", f"command stamped {stamp} ns, after the sim's {now} ns")
         self.last_stamp = stamp
         return TAKEN
 
@@ -121,7 +120,7 @@ class EffortGate:
         return False, timeout if self.ever_answered else float("inf")
 
     def hold_engaged(self) -> None:
-        """The effort watchdog took over: the controller is no longer answering."""
+        """The command watchdog took over: the controller is no longer answering."""
         self.controller_back = False
 
     def restart_free(self) -> None:

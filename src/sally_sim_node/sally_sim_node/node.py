@@ -2,7 +2,7 @@
 
 The ROS shell around pure parts: physics is :class:`Simulator`, the loop that steps it (pacing,
 lockstep waits, pauses, step requests, resets) :class:`.sim_loop.SimLoop`, sim time and the publish
-schedule :mod:`.sim_clock`, the efforts it steps with :class:`.efforts.Efforts`, stamped magnet and
+schedule :mod:`.sim_clock`, what the motors' servos track :class:`.drive.Drive`, stamped magnet and
 force commands :class:`.stamped_commands.StampedCommands`, which effort answers count
 :mod:`.lockstep`, the /diagnostics statuses :mod:`.sim_diagnostics`, the state's topics (clock,
 joint states, odometry, telemetry, diagnostics, holding, reset notice)
@@ -14,8 +14,10 @@ publish what the loop asks for (it is the loop's :class:`~.sim_loop.LoopPort`).
 
 Publishes ``/clock``, ``/joint_states``, ``/sally/odom`` (with ``odom_joint_states``, its joint
 states on ``/sally/odom_joint_states`` too), ``/sally/magnets``, ``/diagnostics`` and
-``/sally_sim/holding`` (latched: true while the watchdog holds the pose because efforts stopped);
-subscribes ``/sally/joint_efforts``, ``/sally/magnet_cmd`` and ``/sally_sim/external_force`` (a
+``/sally_sim/holding`` (latched: true while the watchdog holds the pose because commands stopped);
+subscribes the commands of its ``command_source`` (``/sally/servo_commands`` by default,
+``/sally/joint_efforts`` on the effort path, ``/sally/joint_commands`` from ros2_control),
+``/sally/magnet_cmd`` and ``/sally_sim/external_force`` (a
 test rig's force on a foot, e.g. the pull-off ramp); serves the ``simulation_interfaces`` standard
 (:mod:`.sim_interfaces`: play, pause, stop, step, reset, entity states). Sim time is a step
 counter, so stamps are exact; a reset restores the initial physical state but never turns
@@ -49,7 +51,7 @@ from sally_description import JOINT_NAMES, LEGS, DescriptionError, PhysicsParams
 from sally_description.constants import ACTUATED_JOINT_NAMES
 from sally_description.scene import scene
 from sally_description.wall_start import wall_stance
-from sally_interfaces.msg import ExternalForce, MagnetCommand
+from sally_interfaces.msg import ExternalForce, MagnetCommand, ServoCommand
 from sally_node_common import StartupError, run_node, spin_until_shutdown
 from sally_node_common.external_force_msg import external_force_from_msg
 from sally_node_common.input_health import InputHealth
@@ -57,16 +59,19 @@ from sally_node_common.inputs import InputError
 from sally_node_common.magnet_command_msg import magnet_command_from_msg
 from sally_node_common.partners import other_publishers, publishes
 from sally_node_common.qos import RELIABLE_DEEP
+from sally_node_common.servo_command_msg import servo_command_from_msg
+from sally_node_common.time_contract import JOINT_EFFORTS, SERVO_COMMANDS
 from sally_node_common.unique_names import full_name
 
 from . import conversions as conv
 from . import entities, sim_diagnostics
-from .efforts import Efforts
+from .drive import Drive
 from .errors import DivergenceError, SimulationError
 from .joint_drive import JointCommandError, JointDrive, parse_joint_command
 from .lockstep import Verdict
 from .pacing import Pacer, PacingConfig
 from .scene_outputs import SceneOutputs
+from .servo import ServoGains
 from .sim_clock import PublishSchedule, SimClock
 from .sim_control import Outcome, State, StepRun, reset_plan, transition
 from .sim_interfaces import SimulationInterfaces
@@ -79,9 +84,11 @@ from .viewer_bridge import ViewerBridge, display_available
 
 SWITCH_INTERVAL = 0.0002
 """GIL switch interval (s) while the loop runs; Python's default is 5 ms, ten physics steps."""
-EFFORTS, MAGNET_CMD, EXTERNAL_FORCE = "/sally/joint_efforts", "/sally/magnet_cmd", "/sally_sim/external_force"
+MAGNET_CMD, EXTERNAL_FORCE = "/sally/magnet_cmd", "/sally_sim/external_force"
 JOINT_COMMANDS = "/sally/joint_commands"
 """ros2_control's commands (command_source joint_commands): JointStateTopicSystem's command topic."""
+COMMAND_TOPICS = {"servo": SERVO_COMMANDS, "efforts": JOINT_EFFORTS, "joint_commands": JOINT_COMMANDS}
+"""The topic each command source reads."""
 
 
 class SimNode(Node):
@@ -114,14 +121,17 @@ class SimNode(Node):
                 "command_source joint_commands cannot run lockstep or synchronous: ros2_control does not answer "
                 "each state by its stamp; use pacing realtime (synchronous false) or fast"
             )
-        efforts = Efforts(
-            self.sim.actuators.effort_limit,
-            self.dt,
+        self.sim.servos.set_defaults(self._servo_gains())
+        drive = Drive(
+            self._source,
+            self.sim.servos.defaults,
+            self.sim.actuated_positions(),
             p("hold_kp"),
             p("hold_kd"),
-            float(p("effort_timeout")),
+            float(p("command_timeout")),
             self._make_drive() if self._source == "joint_commands" else None,
         )
+        self._commands_topic = COMMAND_TOPICS[self._source]
         self._counts: Counter[str] = Counter()
         self._clock_rivals: list[str] = []
         """The other publishers of /clock last seen (said once per change)."""
@@ -131,7 +141,7 @@ class SimNode(Node):
         self._loop = SimLoop(
             self.sim,
             self._sim_clock,
-            efforts,
+            drive,
             commands,
             Pacer(self.dt, PacingConfig(factor=float(p("real_time_factor")))),
             self._settings(),
@@ -148,8 +158,11 @@ class SimNode(Node):
         self._scene = SceneOutputs(self, self.sim, self.now_ns, camera, room=scene(p("scene")))
         if self._scene.camera is not None:
             self._loop.settings = self._settings()  # runs of steps now also stop at camera frames
-        if efforts.drive is None:
-            self.create_subscription(JointState, EFFORTS, self._on_efforts, RELIABLE_DEEP)
+        self._motor_index = {name: i for i, name in enumerate(ACTUATED_JOINT_NAMES)}
+        if self._source == "servo":
+            self.create_subscription(ServoCommand, SERVO_COMMANDS, self._on_servo_command, RELIABLE_DEEP)
+        elif self._source == "efforts":
+            self.create_subscription(JointState, JOINT_EFFORTS, self._on_efforts, RELIABLE_DEEP)
         else:
             self.create_subscription(JointState, JOINT_COMMANDS, self._on_joint_commands, 10)
         self.create_subscription(MagnetCommand, MAGNET_CMD, self._on_magnet_cmd, 10)
@@ -175,40 +188,53 @@ class SimNode(Node):
                 loop.pacer.set_factor(float(self._p("real_time_factor")), self.sim.time)
             if "pacing" in names:
                 loop.pacer.restart(self.sim.time)
-            if "effort_timeout" in names:
-                loop.efforts.watchdog.set_timeout(float(self._p("effort_timeout")))
+            if "command_timeout" in names:
+                loop.drive.watchdog.set_timeout(float(self._p("command_timeout")))
             if names & {"hold_kp", "hold_kd"}:
-                loop.efforts.set_hold_gains(self._p("hold_kp"), self._p("hold_kd"))
-            drive = loop.efforts.drive
-            if drive is not None and names & {"drive_kp", "drive_kd", "drive_kv"}:
-                drive.kp, drive.kd, drive.kv = (float(self._p(n)) for n in ("drive_kp", "drive_kd", "drive_kv"))
+                loop.drive.set_hold_gains(self._p("hold_kp"), self._p("hold_kd"))
+            if names & {"servo_kp", "servo_kd", "servo_ki", "servo_i_clamp"}:
+                self.sim.servos.set_defaults(self._servo_gains())
+                loop.drive.gains = self.sim.servos.defaults  # for the commands from now on
+            joints = loop.drive.joint_drive
+            if joints is not None and names & {"drive_kp", "drive_kd", "drive_kv"}:
+                joints.kp, joints.kd, joints.kv = (float(self._p(n)) for n in ("drive_kp", "drive_kd", "drive_kv"))
+                loop.drive.retune()
             loop.settings = self._settings()
 
     def _make_drive(self) -> JointDrive:
         """The ros2_control joint drive, holding the joints where they are until commanded."""
         kp, kd, kv = (float(self._p(n)) for n in ("drive_kp", "drive_kd", "drive_kv"))
-        return JointDrive(kp, kd, kv, self.sim.actuators.effort_limit, self.sim.actuated_positions())
+        return JointDrive(kp, kd, kv, self.sim.actuated_positions())
+
+    def _servo_gains(self) -> ServoGains:
+        """The servos' own gains, from the parameters (one value for every motor)."""
+        n = len(ACTUATED_JOINT_NAMES)
+        return ServoGains(*(np.full(n, float(self._p(f"servo_{g}"))) for g in ("kp", "kd", "ki", "i_clamp")))
 
     def _settings(self) -> LoopSettings:
         """The loop's settings and the publication rates, from the parameters now."""
         p, dt = self._p, self.dt
         state_every = steps_per(float(p("state_rate")), dt)
+
+        def periods(rate: str) -> int:  # a publication that reads the physics goes out at a period's end
+            return max(1, round(steps_per(float(p(rate)), dt) / state_every)) * state_every
+
         # odometry goes out with every n-th state, so that it always carries a joint state's stamp
         self._odom_every = state_every * max(1, round(float(p("state_rate")) / float(p("odom_rate"))))
         self._diag_period = float(p("diagnostics_period"))
         mode = p("pacing")
-        gated = self._source == "efforts" and (mode == "lockstep" or (mode == "realtime" and bool(p("synchronous"))))
+        stamped = self._source != "joint_commands"  # (ros2_control does not answer states by stamp)
+        gated = stamped and (mode == "lockstep" or (mode == "realtime" and bool(p("synchronous"))))
         camera = self._scene is not None and self._scene.camera is not None
         # where a run of physics steps has to stop to publish; a gated period publishes the state
         # at its start itself
         publications = PublishSchedule(
             {
-                "clock": steps_per(float(p("clock_rate")), dt),
                 **({} if gated else {"state": state_every}),
-                "telemetry": steps_per(float(p("telemetry_rate")), dt),
-                "tf": steps_per(float(p("tf_rate")), dt),
-                "visuals": steps_per(float(p("visual_rate")), dt),
-                **({"camera": steps_per(float(p("camera_rate")), dt)} if camera else {}),
+                "telemetry": periods("telemetry_rate"),
+                "tf": periods("tf_rate"),
+                "visuals": periods("visual_rate"),
+                **({"camera": periods("camera_rate")} if camera else {}),
             }
         )
         return LoopSettings(
@@ -216,9 +242,10 @@ class SimNode(Node):
             gated,
             state_every,
             publications,
+            clock_every=steps_per(float(p("clock_rate")), dt),
             lockstep_timeout=float(p("lockstep_timeout")),
-            effort_max_age_ns=conv.to_nanoseconds(float(p("effort_max_age"))),
-            effort_wait=float(p("effort_wait")),
+            command_max_age_ns=conv.to_nanoseconds(float(p("command_max_age"))),
+            command_wait=float(p("command_wait")),
             exit_on_divergence=bool(p("exit_on_divergence")),
             control_latency=int(p("control_latency")),
             physics_thread=bool(p("physics_thread")),
@@ -257,9 +284,9 @@ class SimNode(Node):
         """The context is up."""
         return self.context.ok()
 
-    def publish_clock(self) -> None:
-        """/clock now."""
-        self._out.clock(self.now_ns)
+    def publish_clock(self, stamp: int) -> None:
+        """/clock at ``stamp`` (ns)."""
+        self._out.clock(stamp)
 
     def publish_state(self) -> None:
         """/joint_states now, and /sally/odom when due."""
@@ -302,12 +329,13 @@ class SimNode(Node):
         """/diagnostics now: pacing, commands, physics."""
         self._next_diag = time.monotonic() + self._diag_period
         loop = self._loop
-        wd, diverged = loop.efforts.watchdog, str(loop.diverged) if loop.diverged is not None else None
+        wd, diverged = loop.drive.watchdog, str(loop.diverged) if loop.diverged is not None else None
         statuses = [
             sim_diagnostics.pacing_status(
                 loop.settings.mode, loop.paused, self.now_ns * 1e-9, loop.pacer.status, self._other_clocks()
             ),
             sim_diagnostics.commands_status(
+                self._commands_topic,
                 self._counts,
                 self._health.values(),
                 self._health.total,
@@ -326,7 +354,7 @@ class SimNode(Node):
 
     def holding(self, why: str) -> None:
         """The watchdog holds the pose: /sally_sim/holding (once a controller had answered) and the log."""
-        if self._counts["efforts"]:  # an outage; before any controller ever answered the graph is only starting
+        if self._counts["commands"]:  # an outage; before any controller ever answered the graph is only starting
             self._out.holding(True)
         self.get_logger().warning(f"watchdog: {why}; holding the current pose, magnets unchanged")
 
@@ -347,12 +375,12 @@ class SimNode(Node):
         self.publish_state()
 
     def new_drive(self) -> JointDrive | None:
-        """ros2_control's joint drive anew (None when efforts are the command source)."""
-        return self._make_drive() if self._loop.efforts.drive is not None else None
+        """ros2_control's joint drive anew (None unless it is the command source)."""
+        return self._make_drive() if self._loop.drive.joint_drive is not None else None
 
     def controller_present(self) -> bool:
-        """A controller (a node that publishes efforts and reads the states) is on the graph."""
-        return publishes(self, EFFORTS, reads="/joint_states")
+        """A controller (a node that publishes commands and reads the states) is on the graph."""
+        return publishes(self, self._commands_topic, reads="/joint_states")
 
     def _other_clocks(self) -> list[str]:
         """Nodes besides this one that publish /clock (a bag played with --clock, a second sim): every
@@ -369,38 +397,62 @@ class SimNode(Node):
         return others
 
     # --- callbacks ------------------------------------------------------------------------------
-    def _on_efforts(self, msg: JointState) -> None:
+    def _on_servo_command(self, msg: ServoCommand) -> None:
+        """Our controller's answer: the named servos' setpoints, feed-forward and gains."""
         try:
-            cmd = conv.parse_effort_command(msg, ACTUATED_JOINT_NAMES, set(JOINT_NAMES) - set(ACTUATED_JOINT_NAMES))
-        except conv.CommandError as exc:
-            return self._reject(EFFORTS, exc.reason, str(exc))
-        admission, released = self._loop.offer_efforts(cmd.indices, cmd.efforts, cmd.stamp)
-        if admission.verdict is Verdict.TAKEN:
-            self._counts["efforts"] += 1
-            self._health.heard(EFFORTS)
-            self._counts["clamped"] += int((np.abs(cmd.efforts) > self.sim.actuators.effort_limit[cmd.indices]).sum())
-            if released:
-                self._commands_back("effort commands")
-        elif admission.verdict is Verdict.LATE:
-            self._counts["late"] += 1
-        else:
-            self._reject(EFFORTS, admission.reason, admission.detail)
+            cmd = servo_command_from_msg(msg, ACTUATED_JOINT_NAMES, self._passive_joints)
+        except InputError as exc:
+            return self._reject(SERVO_COMMANDS, exc.reason, str(exc))
+        indices = np.array([self._motor_index[n] for n in cmd.names])
+        drive = self._loop.drive
+        self._offer(
+            SERVO_COMMANDS,
+            cmd.stamp,
+            lambda t: drive.take_servo(indices, cmd.position, cmd.velocity, cmd.effort, cmd.kp, cmd.kd, t),
+        )
+        limit = self.sim.actuators.effort_limit[indices]
+        self._counts["clamped"] += int((np.abs(cmd.effort) > limit).sum())
         return None
 
+    def _on_efforts(self, msg: JointState) -> None:
+        """A torque controller's answer (the effort path): the named motors' efforts."""
+        try:
+            cmd = conv.parse_effort_command(msg, ACTUATED_JOINT_NAMES, self._passive_joints)
+        except conv.CommandError as exc:
+            return self._reject(JOINT_EFFORTS, exc.reason, str(exc))
+        drive = self._loop.drive
+        if self._offer(JOINT_EFFORTS, cmd.stamp, lambda t: drive.take_efforts(cmd.indices, cmd.efforts, t)):
+            self._counts["clamped"] += int((np.abs(cmd.efforts) > self.sim.actuators.effort_limit[cmd.indices]).sum())
+        return None
+
+    def _offer(self, topic: str, stamp: int, take) -> bool:
+        """A stamped answer offered to the loop (``take(sim_time)`` hands it to the drive); whether
+        it was taken."""
+        admission, released = self._loop.offer_command(take, stamp)
+        if admission.verdict is Verdict.TAKEN:
+            self._counts["commands"] += 1
+            self._health.heard(topic)
+            if released:
+                self._commands_back("commands")
+            return True
+        if admission.verdict is Verdict.LATE:
+            self._counts["late"] += 1
+        else:
+            self._reject(topic, admission.reason, admission.detail)
+        return False
+
     def _on_joint_commands(self, msg: JointState) -> None:
-        """ros2_control's command: each joint's position, velocity or effort, tracked by the drive."""
+        """ros2_control's command: each joint's position, velocity or effort, tracked by the servos."""
         try:
             cmd = parse_joint_command(
                 msg.name, msg.position, msg.velocity, msg.effort, ACTUATED_JOINT_NAMES, self._passive_joints
             )
         except JointCommandError as exc:
             return self._reject(JOINT_COMMANDS, exc.reason, str(exc))
-        efforts = self._loop.efforts
-        assert efforts.drive is not None
-        efforts.drive.command(cmd)
         self._counts["joint_commands"] += 1
+        self._counts["commands"] += 1
         self._health.heard(JOINT_COMMANDS)
-        if efforts.watchdog.feed(self.sim.time):
+        if self._loop.drive.take_joint_command(cmd, self.sim.time):
             self._commands_back("joint commands")
         return None
 

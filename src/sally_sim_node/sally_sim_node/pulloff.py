@@ -1,6 +1,6 @@
 """The pull-off scenario run directly on a :class:`Simulator` (no ROS).
 
-Two-stage settle with the controller holding the pose throughout (gravity only, then gravity and
+Two-stage settle with the servos holding the start pose throughout (gravity only, then gravity and
 the one magnet), then a vertical pull on the magnet body rising at ``rate`` N/s. What to pull and
 when the magnet counts as detached is :class:`~sally_sim_node.pulloff_rig.PullOffRig`, the same
 rules the pull-off rig node applies over the sim's topics: detached once the magnet force stays
@@ -20,7 +20,7 @@ from sally_description import LEGS
 from sally_description.constants import magnet_body
 
 from .pulloff_rig import PullOffRig, RigConfig
-from .simulator import EffortFn, Simulator
+from .simulator import Simulator
 
 
 @dataclass(frozen=True)
@@ -48,14 +48,15 @@ class PullOffResult:
     foot_z: np.ndarray
 
 
-def run_pulloff(sim: Simulator, controller: EffortFn, config: PullOffConfig = PullOffConfig()) -> PullOffResult:
-    """Run the scenario on ``sim`` (reset first) and return the detachment figures and traces."""
+def run_pulloff(sim: Simulator, config: PullOffConfig = PullOffConfig()) -> PullOffResult:
+    """Run the scenario on ``sim`` (reset first: its servos hold the start pose) and return the
+    detachment figures and traces."""
     leg = config.foot
     sim.reset()
     sim.magnets.set_enabled(False)
-    sim.step(round(config.gravity_settle / sim.timestep), controller)
+    sim.step(round(config.gravity_settle / sim.timestep))
     sim.set_magnet(leg, True)
-    sim.step(round(config.magnet_settle / sim.timestep), controller)
+    sim.step(round(config.magnet_settle / sim.timestep))
 
     i = LEGS.index(leg)
     static_load = sim.foot_contact_force(leg) - float(np.linalg.norm(sim.magnets.force[i]))
@@ -73,7 +74,7 @@ def run_pulloff(sim: Simulator, controller: EffortFn, config: PullOffConfig = Pu
         if rig.verdict is not None:
             break
         sim.apply_external_force(body, (0.0, 0.0, pull))
-        sim.step(config.sample_every, controller)
+        sim.step(config.sample_every)
     sim.clear_external_forces()
     verdict = rig.verdict
     t, applied, magnet_force, foot_z = (np.array(col) for col in zip(*trace))

@@ -2,7 +2,7 @@
 
 * ``sally_sim: pacing``: the mode, catch-up state, lag and factors; warns when realtime pacing has
   degraded (lowered its factor) or another node publishes /clock.
-* ``sally_sim: commands``: effort commands and their problems; warns while the watchdog holds the
+* ``sally_sim: commands``: the commands the servos track and their problems; warns while the watchdog holds the
   pose or when inputs were rejected.
 * ``sally_sim: physics``: errors once the physics diverged; the magnets and loads in force.
 """
@@ -20,8 +20,8 @@ from .pacing import PacingStatus
 
 PACING, COMMANDS, PHYSICS = "sally_sim: pacing", "sally_sim: commands", "sally_sim: physics"
 COUNTED = (
-    ("efforts_received", "efforts"),
-    ("effort_waits_timed_out", "effort_waits_timed_out"),
+    ("commands_received", "commands"),
+    ("command_waits_timed_out", "command_waits_timed_out"),
     ("late", "late"),
     ("clamped_efforts", "clamped"),
     ("lockstep_timeouts", "lockstep_timeouts"),
@@ -69,6 +69,7 @@ def pacing_status(
 
 
 def commands_status(
+    topic: str,
     counts: Mapping[str, int],
     input_values: Mapping[str, object],
     rejected: int,
@@ -76,17 +77,18 @@ def commands_status(
     engagements: int,
     command_age_s: float,
 ) -> DiagnosticStatus:
-    """``counts``: the node's counters (:data:`COUNTED`); ``input_values``: its input health's
-    values; ``rejected``: how many inputs it refused; ``holding``: the watchdog holds the pose."""
+    """``topic``: the commands' topic; ``counts``: the node's counters (:data:`COUNTED`);
+    ``input_values``: its input health's values; ``rejected``: how many inputs it refused;
+    ``holding``: the watchdog holds the pose."""
     counted = {key: counts.get(name, 0) for key, name in COUNTED}
     return diagnostic_status(
         COMMANDS,
         "warn" if holding or rejected else "ok",
-        ("holding: no effort commands (stale input /sally/joint_efforts)" if holding else "efforts flowing")
+        (f"holding: no commands (stale input {topic})" if holding else "commands flowing")
         + (f", {rejected} rejected" if rejected else ""),
         {
-            "efforts_received": counted.pop("efforts_received"),
-            "effort_waits_timed_out": counted.pop("effort_waits_timed_out"),
+            "commands_received": counted.pop("commands_received"),
+            "command_waits_timed_out": counted.pop("command_waits_timed_out"),
             **input_values,
             **counted,
             "watchdog_engaged": holding,

@@ -2,20 +2,25 @@
 request or reset. No ROS: the node around it (a :class:`LoopPort`) publishes, logs and looks at
 the graph.
 
-Each pacing mode steps control periods (``state_every`` physics steps):
+Each pacing mode steps control periods (``state_every`` physics steps, 5 ms by default) with the
+servos tracking the latest command (:class:`~.drive.Drive`; they close their loops inside every
+physics step, in C):
 
-* **lockstep** (gated): publish the state at t, wait for the effort command stamped t (re-sending
-  the state if no answer comes, holding the pose if none comes within ``lockstep_timeout``), then
-  step the period with it; with a control latency of 1 (:attr:`LoopSettings.control_latency`) the
+* **lockstep** (gated): publish the state at t, wait for the command stamped t (re-sending the
+  state if no answer comes, holding the pose if none comes within ``lockstep_timeout``), then step
+  the period with it; with a control latency of 1 (:attr:`LoopSettings.control_latency`) the
   period steps with the answer to t - 1 period instead, in the physics thread, while the state at
   t goes out and is answered, and ends once both are done;
 * **realtime**: the same gated period once the wall clock has reached its end when ``synchronous``,
   otherwise physics steps as the wall clock allows (:class:`~.pacing.Pacer`), never running ahead
-  of a live controller's answers by more than ``effort_max_age``;
+  of a live controller's answers by more than ``command_max_age``;
 * **fast**: periods back to back.
 
-A run of steps stops wherever a publication (:class:`~.sim_clock.PublishSchedule`) or a stamped
-command (:class:`~.stamped_commands.StampedCommands`) falls due. Requests from other threads (a
+A run of steps stops wherever a publication that reads the physics
+(:class:`~.sim_clock.PublishSchedule`: the state, telemetry, TF, visuals, camera; their periods are
+whole control periods) or a stamped command (:class:`~.stamped_commands.StampedCommands`) falls
+due. The clock does not stop it: after a run, /clock goes out for each clock tick the run passed
+(every 1 ms of sim time by default), in order, before what the run's end publishes. Requests from other threads (a
 pause, a client's step request, a reset) go through :attr:`SimLoop.answer`; anything that touches
 the physics state takes :attr:`SimLoop.physics`, which the loop holds while it steps. Resets happen
 between two control periods, never inside one.
@@ -23,6 +28,7 @@ between two control periods, never inside one.
 
 from __future__ import annotations
 
+import functools
 import threading
 import time
 from collections import Counter
@@ -32,10 +38,10 @@ from typing import Protocol
 
 from sally_node_common.partners import SLOW_PARTNER_WAIT, keep_waiting
 
-from .efforts import Efforts
+from .drive import Drive
 from .errors import DivergenceError
 from .joint_drive import JointDrive
-from .lockstep import Admission, EffortGate, LockstepWait, Step, Verdict
+from .lockstep import Admission, CommandGate, LockstepWait, Step, Verdict
 from .pacing import Pacer
 from .sim_clock import PublishSchedule, SimClock
 from .sim_control import Outcome, State, StepRun, step_refusal
@@ -45,8 +51,8 @@ from .stamped_commands import StampedCommands
 EXIT_DIVERGED = 3
 LOCKSTEP_RESEND = 0.1
 """Wall seconds after which lockstep re-sends the state it waits on (a reply lost at discovery)."""
-EFFORTS_LIVE = 0.1
-"""Wall seconds since the last effort within which realtime/fast pacing treats the controller as live."""
+COMMANDS_LIVE = 0.1
+"""Wall seconds since the last command within which realtime/fast pacing treats the controller as live."""
 LOCKSTEP_HELD_WAIT = 0.001
 """While the hold is on in lockstep, how long each period waits for a controller to come back (s)."""
 PARTNER_POLL = 0.5
@@ -67,12 +73,14 @@ class LoopSettings:
     """Physics steps in a control period (one state each)."""
     publications: PublishSchedule
     """Where a run of physics steps stops to publish (a gated period publishes its state itself)."""
+    clock_every: int = 2
+    """Physics steps between two /clock messages (published after the run that passes them)."""
     lockstep_timeout: float = 2.0
     """Wall seconds a gated period waits for its answer before holding (longer while a controller
     is on the graph: :func:`~sally_node_common.partners.keep_waiting`)."""
-    effort_max_age_ns: int = 0
+    command_max_age_ns: int = 0
     """Realtime/fast: how far (ns of sim time) the sim may run ahead of a live controller's last answer."""
-    effort_wait: float = 0.0
+    command_wait: float = 0.0
     """Realtime/fast: wall seconds the sim waits for that answer at most."""
     exit_on_divergence: bool = False
     """End the loop (:data:`EXIT_DIVERGED`) when the physics diverges, instead of waiting for a reset."""
@@ -93,8 +101,8 @@ class LoopPort(Protocol):
         """The node can still publish (its context is up)."""
         ...
 
-    def publish_clock(self) -> None:
-        """/clock at sim time now."""
+    def publish_clock(self, stamp: int) -> None:
+        """/clock at ``stamp`` (ns of sim time)."""
         ...
 
     def publish_state(self) -> None:
@@ -145,20 +153,20 @@ class LoopPort(Protocol):
         ...
 
     def controller_present(self) -> bool:
-        """A controller (publishes efforts, reads the states) is on the graph."""
+        """A controller (publishes commands, reads the states) is on the graph."""
         ...
 
 
 class SimLoop:
-    """Steps ``sim`` with ``efforts`` and ``commands`` on ``clock``'s time line, paced by ``pacer``
-    as ``settings`` say; ``port`` publishes. ``counts`` are the sim's diagnostics counters;
-    ``log`` an rclpy logger."""
+    """Steps ``sim`` with the servos as ``drive`` says and ``commands`` on ``clock``'s time line,
+    paced by ``pacer`` as ``settings`` say; ``port`` publishes. ``counts`` are the sim's diagnostics
+    counters; ``log`` an rclpy logger."""
 
     def __init__(
         self,
         sim: Simulator,
         clock: SimClock,
-        efforts: Efforts,
+        drive: Drive,
         commands: StampedCommands,
         pacer: Pacer,
         settings: LoopSettings,
@@ -167,7 +175,7 @@ class SimLoop:
         log,
         paused: bool = False,
     ) -> None:
-        self.sim, self.clock, self.efforts, self.commands, self.pacer = sim, clock, efforts, commands, pacer
+        self.sim, self.clock, self.drive, self.commands, self.pacer = sim, clock, drive, commands, pacer
         self.port, self.counts, self.log = port, counts, log
         self.settings = settings
         self.paused = paused
@@ -181,9 +189,9 @@ class SimLoop:
         self.physics = threading.RLock()
         """Held while stepping: anything that changes the physics state takes it."""
         self.answer = threading.Condition()
-        """Signalled on an effort answer, a pause, a step request or a reset request."""
-        self.gate = EffortGate()  # read and changed under self.answer
-        self._last_effort_wall = -float("inf")  # realtime/fast: when the latest effort came (monotonic)
+        """Signalled on an answer, a pause, a step request or a reset request."""
+        self.gate = CommandGate()  # read and changed under self.answer
+        self._last_command_wall = -float("inf")  # realtime/fast: when the latest command came (monotonic)
         self._stop = threading.Event()
         self._sim_time: float | None = None
         """Sim time (s) at the start of the period the physics thread is stepping, else None."""
@@ -222,7 +230,7 @@ class SimLoop:
         status (0, or :data:`EXIT_DIVERGED`)."""
         self._stop = stop
         port = self.port
-        port.publish_clock()
+        port.publish_clock(self.clock.now_ns)
         try:
             while port.ok() and not stop.is_set():
                 settings = self.settings
@@ -276,25 +284,24 @@ class SimLoop:
             publish()
 
     def _advance(self, n: int) -> None:
-        """Step ``n`` physics steps with the latest efforts (or the hold), publishing what falls due.
+        """Step ``n`` physics steps with the servos tracking the latest command (or the hold),
+        publishing what falls due.
 
-        Steps run in one Simulator call up to the next publication (at most 1 ms of sim time at
-        the default rates), which is also how often the watchdog is checked.
+        Steps run in one compiled Simulator call (no interpreter lock held) up to the next
+        publication that reads the physics (at most a control period at the default rates), which
+        is also how often the watchdog is checked.
         """
         settings, clock = self.settings, self.clock
         done = 0
         while done < n:
             self._check_watchdog()
             if not settings.gated:
-                self._wait_for_fresh_efforts()
+                self._wait_for_fresh_commands()
             k = clock.since_start_over  # the publication schedule starts over with a reset
             run = self.commands.due(settings.publications.steps_to_next(k, n - done))
             try:
-                if self.efforts.fixed:  # one compiled call, no interpreter lock held
-                    self.sim.set_efforts(self.efforts.command)
-                    self.sim.step(run)
-                else:
-                    self.sim.step(run, self.efforts)
+                self.sim.set_servo(self.drive.setting)
+                self.sim.step(run)
             except DivergenceError as exc:
                 self._on_divergence(exc)
                 return
@@ -302,13 +309,15 @@ class SimLoop:
             self._stepped(k, run)
 
     def _stepped(self, k: int, run: int, later: bool = False) -> None:
-        """After ``run`` steps from the schedule's step ``k``: the clock on, what falls due read and
-        published (``later``: read now, published by :meth:`_flush`)."""
+        """After ``run`` steps from the schedule's step ``k``: the clock on, its ticks the run passed
+        and what falls due read and published (``later``: read now, published by :meth:`_flush`)."""
         self.clock.advance(run)
         due = self.settings.publications.due(k + run)
-        port = self.port
-        publications = [
-            *([port.publish_clock] if "clock" in due else []),
+        port, every = self.port, self.settings.clock_every
+        first = k + every - k % every  # the first clock tick after k
+        ticks = [self.clock.now_ns - (k + run - tick) * self.clock.dt_ns for tick in range(first, k + run + 1, every)]
+        publications: list[Callable[[], None]] = [
+            *(functools.partial(port.publish_clock, stamp) for stamp in ticks),
             *([port.prepare_state()] if "state" in due else []),
             port.prepare_due(due),
         ]
@@ -319,37 +328,37 @@ class SimLoop:
             publish()
 
     def _check_watchdog(self) -> None:
-        """Hold the pose once no effort command has come for the watchdog's timeout."""
-        watchdog = self.efforts.watchdog
+        """Hold the pose once no command has come for the watchdog's timeout."""
+        watchdog = self.drive.watchdog
         if not watchdog.engaged and watchdog.check(self.sim.time):
-            self.engage_hold(f"no effort command for {watchdog.timeout:.3f} s")
+            self.engage_hold(f"no command for {watchdog.timeout:.3f} s")
 
-    def _wait_for_fresh_efforts(self) -> None:
-        """Realtime/fast: do not run ahead of a live controller by more than ``effort_max_age``.
+    def _wait_for_fresh_commands(self) -> None:
+        """Realtime/fast: do not run ahead of a live controller by more than ``command_max_age``.
 
-        A sim catching up on the wall clock runs several times faster than real time; the efforts
-        answering a state 1 ms of wall time old would then be applied 5-10 ms of sim time late, and
-        a Kp 500 / Kd 30 PID goes unstable with that delay (the f2w graph fell over). So before each
-        run of steps the sim waits, up to ``effort_wait`` wall seconds, for the answer to a recent
-        state. It waits only while efforts are coming (one within the last 0.1 s): a controller that
-        is gone is the watchdog's case, and a graph without one is never held up. The time spent
-        waiting shows as lag and a lowered effective factor on /diagnostics, as any other lag.
+        A sim catching up on the wall clock runs several times faster than real time; the commands
+        answering a state a period of wall time old would then be applied several periods of sim
+        time late. So before each run of steps the sim waits, up to ``command_wait`` wall seconds,
+        for the answer to a recent state. It waits only while commands are coming (one within the
+        last 0.1 s): a controller that is gone is the watchdog's case, and a graph without one is
+        never held up. The time spent waiting shows as lag and a lowered effective factor on
+        /diagnostics, as any other lag.
         """
         settings = self.settings
-        if settings.effort_max_age_ns <= 0 or self.efforts.watchdog.engaged:
+        if settings.command_max_age_ns <= 0 or self.drive.watchdog.engaged:
             return
         start = time.monotonic()
-        if start - self._last_effort_wall > EFFORTS_LIVE:
+        if start - self._last_command_wall > COMMANDS_LIVE:
             return
         with self.answer:
-            while self.clock.now_ns - self.gate.last_stamp > settings.effort_max_age_ns and not self._stop.is_set():
-                left = settings.effort_wait - (time.monotonic() - start)
+            while self.clock.now_ns - self.gate.last_stamp > settings.command_max_age_ns and not self._stop.is_set():
+                left = settings.command_wait - (time.monotonic() - start)
                 if left <= 0:
-                    self.counts["effort_waits_timed_out"] += 1
+                    self.counts["command_waits_timed_out"] += 1
                     now = self.clock.now_ns
                     self.log.warning(
-                        f"no effort answer within effort_wait ({settings.effort_wait:g} s) at {now * 1e-9:.3f} s: "
-                        f"stepping on with efforts {(now - self.gate.last_stamp) * 1e-6:.1f} ms of sim time old",
+                        f"no answer within command_wait ({settings.command_wait:g} s) at {now * 1e-9:.3f} s: "
+                        f"stepping on with a command {(now - self.gate.last_stamp) * 1e-6:.1f} ms of sim time old",
                         throttle_duration_sec=1.0,
                     )
                     return
@@ -366,7 +375,7 @@ class SimLoop:
             time.sleep(plan.sleep)
 
     def _lockstep_period(self, stepping: bool = False) -> None:
-        """Publish the state, wait for the effort command answering it (matched by stamp), step.
+        """Publish the state, wait for the command answering it (matched by stamp), step.
 
         ``stepping``: a step a client asked for while paused (a pause does not end the wait then).
         """
@@ -375,9 +384,7 @@ class SimLoop:
         halted = (lambda: False) if stepping else (lambda: self.paused)
         with self.answer:
             self.gate.expect(stamp)
-            held, limit = self.gate.wait_for(
-                self.efforts.watchdog.engaged, settings.lockstep_timeout, LOCKSTEP_HELD_WAIT
-            )
+            held, limit = self.gate.wait_for(self.drive.watchdog.engaged, settings.lockstep_timeout, LOCKSTEP_HELD_WAIT)
         ahead = settings.control_latency > 0
         if ahead:  # the period steps with the answer to the state before, while this one is answered
             publish_state = port.prepare_state()
@@ -394,8 +401,8 @@ class SimLoop:
             timed_out = self._await_answer(stamp, limit, held, halted, port.publish_state)
         if timed_out:
             self.counts["lockstep_timeouts"] += 1
-            self.efforts.watchdog.engage(self.sim.time)
-            self.engage_hold(f"no effort answer within {limit:g} s in lockstep")
+            self.drive.watchdog.engage(self.sim.time)
+            self.engage_hold(f"no answer within {limit:g} s in lockstep")
         if ahead or self._stop.is_set() or not port.ok():
             return
         with self.physics:
@@ -403,18 +410,17 @@ class SimLoop:
                 self._advance(settings.state_every)
 
     def _begin_period(self) -> None:
-        """Start the control period's steps (under :attr:`physics`): in the physics thread when the
-        efforts are fixed for it and nothing falls due inside it, else here, now."""
+        """Start the control period's steps (under :attr:`physics`): in the physics thread when
+        nothing falls due inside it, else here, now."""
         n, clock = self.settings.state_every, self.clock
         self._check_watchdog()
         k = clock.since_start_over
         if self.diverged is not None:
             return None
-        inline = not self.efforts.fixed  # the hold or the drive: efforts that follow the state step by step
-        if inline or self.commands.due(self.settings.publications.steps_to_next(k, n)) < n:
+        if self.commands.due(self.settings.publications.steps_to_next(k, n)) < n:
             self._flush()  # what the period before left goes out before what this one publishes
-            return self._advance(n)  # (or: a command or a publication falls due inside the period)
-        self.sim.set_efforts(self.efforts.command)
+            return self._advance(n)  # (a command or a publication falls due inside the period)
+        self.sim.set_servo(self.drive.setting)
         self._sim_time = self.sim.time
         self._period_from, self._period_open = k, True
         if self.settings.physics_thread:
@@ -508,25 +514,26 @@ class SimLoop:
             elif run.stepped():
                 self.step_run = None
 
-    # --- efforts --------------------------------------------------------------------------------
-    def offer_efforts(self, indices, efforts, stamp: int) -> tuple[Admission, bool]:
-        """A controller's effort command answering the state stamped ``stamp`` (ns; 0: unstamped):
-        the gate's admission of it, and whether it released the hold."""
+    # --- commands -------------------------------------------------------------------------------
+    def offer_command(self, take: Callable[[float], bool], stamp: int) -> tuple[Admission, bool]:
+        """A controller's command answering the state stamped ``stamp`` (ns; 0: unstamped), which
+        ``take(sim_time)`` hands to the drive if the gate admits it (True when that released the
+        hold): the gate's admission, and whether it released the hold."""
         released = False
         if self.settings.gated:  # the answer must carry the stamp of the state it answers
             with self.answer:
-                admission = self.gate.offer_gated(stamp, self.efforts.watchdog.engaged)
+                admission = self.gate.offer_gated(stamp, self.drive.watchdog.engaged)
                 if admission.verdict is Verdict.TAKEN:
-                    released = self.efforts.take(indices, efforts, self._now_s())
+                    released = take(self._now_s())
                 if admission.verdict is not Verdict.REJECTED:
                     self.answer.notify_all()  # an answer, or a controller back while holding
         else:
             admission = self.gate.offer_free(stamp, self.clock.now_ns)
             if admission.verdict is Verdict.TAKEN:
-                released = self.efforts.take(indices, efforts, self.sim.time)
-                if stamp:  # only a stamped effort says which state it answers
+                released = take(self.sim.time)
+                if stamp:  # only a stamped command says which state it answers
                     with self.answer:
-                        self._last_effort_wall = time.monotonic()
+                        self._last_command_wall = time.monotonic()
                         self.answer.notify_all()
         return admission, released
 
@@ -538,7 +545,7 @@ class SimLoop:
         """Hold the pose the actuated joints have now (the watchdog engaged: ``why``)."""
         with self.answer:
             self.gate.hold_engaged()
-        self.efforts.hold(self.sim.actuated_positions())
+        self.drive.hold(self.sim.actuated_positions())
         self.port.holding(why)
 
     def _on_divergence(self, exc: DivergenceError) -> None:
@@ -594,7 +601,7 @@ class SimLoop:
             self.clock.start_over()
             self.commands.clear()
             self.sim.reset()
-            self.efforts.start_over(self.port.new_drive())
+            self.drive.start_over(self.sim.actuated_positions(), self.port.new_drive())
             self.diverged = None
             with self.answer:
                 self.gate.restart_free()

@@ -11,10 +11,12 @@ from sally_description.model import STARTS
 from sally_description.scene import DEFAULT_SCENE, SCENES
 from sally_description.wall_start import WALL_STANCE, wall_pose_refusal
 from sally_node_common.parameters import Param, ParameterTable
+from sally_node_common.pid import DEFAULT_I_CLAMP, DEFAULT_KD, DEFAULT_KI, DEFAULT_KP
 from sally_node_common.time_contract import CONTROL_LATENCY, CONTROL_PERIOD
 
+from .drive import SOURCES
+
 PACING_MODES = ("realtime", "fast", "lockstep")
-COMMAND_SOURCES = ("efforts", "joint_commands")
 MAX_RATE = 2000.0  # the physics rate: nothing is published more often than it steps
 
 
@@ -96,7 +98,11 @@ TABLE = ParameterTable(
             open_low=True,
         ),
         _rate("clock_rate", "/clock publish rate", 1000.0),
-        _rate("state_rate", "/joint_states and /sally/odom rate; the control period in lockstep", 1.0 / CONTROL_PERIOD),
+        _rate(
+            "state_rate",
+            "/joint_states rate: the control period (each state answered by one command; 1000 for the effort path)",
+            1.0 / CONTROL_PERIOD,
+        ),
         _rate(
             "odom_rate",
             "/sally/odom rate, published with every n-th joint state (same stamps); at most state_rate",
@@ -109,9 +115,14 @@ TABLE = ParameterTable(
             "(for an IK in another process: its states at the odom rate, not every one over DDS)",
             read_only=True,
         ),
-        _rate("telemetry_rate", "/sally/magnets rate", 50.0),
-        _rate("tf_rate", "/tf rate (every body of Sally; only while someone subscribes)", 100.0),
-        _rate("visual_rate", "/sally/markers and per-foot wrench rate (only while someone subscribes)", 30.0),
+        _rate("telemetry_rate", "/sally/magnets rate (rounded to whole control periods)", 50.0),
+        _rate("tf_rate", "/tf rate (every body of Sally; only while someone subscribes; whole control periods)", 100.0),
+        _rate(
+            "visual_rate",
+            "/sally/markers and per-foot wrench rate (only while someone subscribes; whole control periods: 30 Hz "
+            "is every 35 ms at a 5 ms period)",
+            30.0,
+        ),
         Param(
             "camera_rate",
             0.0,
@@ -126,27 +137,27 @@ TABLE = ParameterTable(
         Param("camera_height", 240, "camera image height", low=16, high=480, unit="px", read_only=True),
         Param("diagnostics_period", 0.5, "/diagnostics period", low=0.0, high=60.0, open_low=True, unit="wall s"),
         Param(
-            "effort_timeout",
+            "command_timeout",
             0.05,
-            "sim time without an effort command before the watchdog holds",
+            "sim time without a command before the watchdog holds the pose",
             low=0.0,
             high=60.0,
             open_low=True,
             unit="s",
         ),
         Param(
-            "effort_max_age",
-            0.001,
-            "realtime/fast: the sim steps at most this far past the state the latest effort answers, "
-            "waiting up to effort_wait for the controller (0: never waits)",
+            "command_max_age",
+            CONTROL_PERIOD,
+            "realtime/fast: the sim steps at most this far past the state the latest command answers, "
+            "waiting up to command_wait for the controller (0: never waits)",
             low=0.0,
             high=1.0,
             unit="s of sim time",
         ),
         Param(
-            "effort_wait",
+            "command_wait",
             0.02,
-            "realtime/fast: how long to wait for a fresh effort before stepping on with the old one",
+            "realtime/fast: how long to wait for a fresh command before stepping on with the old one",
             low=0.0,
             high=1.0,
             open_low=True,
@@ -157,13 +168,13 @@ TABLE = ParameterTable(
             False,
             "realtime: every state is answered by the controller before the sim steps on (the lockstep protocol, with "
             "lockstep_timeout and the hold), paced so that sim time never leads the wall clock: a run gives the "
-            "lockstep "
-            "figures however busy the machine is; false: the sim steps on with efforts up to effort_max_age old",
+            "lockstep figures however busy the machine is; false: the sim steps on with commands up to "
+            "command_max_age old",
         ),
         Param(
             "control_latency",
             CONTROL_LATENCY,
-            "lockstep and synchronous: control periods from a state to the period its effort answer applies from; 0: "
+            "lockstep and synchronous: control periods from a state to the period its answer applies from; 0: "
             "each period waits for the answer to its own state, 1: a period steps with the answer to the state "
             "before, in a physics thread of its own, while the graph answers its state on the other core",
             choices=(0, 1),
@@ -180,7 +191,7 @@ TABLE = ParameterTable(
         Param(
             "lockstep_timeout",
             1.0,
-            "how long lockstep waits for an effort answer before holding and going on (not before the first answer; "
+            "how long lockstep waits for an answer before holding and going on (not before the first answer; "
             "while a controller is still on the ROS graph, up to 10 s: a slow controller is waited for)",
             low=0.0,
             high=600.0,
@@ -205,22 +216,49 @@ TABLE = ParameterTable(
         ),
         Param(
             "command_source",
-            "efforts",
-            "what drives the joints: efforts (/sally/joint_efforts, our PID controller) or joint_commands "
-            "(/sally/joint_commands: ros2_control's position, velocity or effort commands, tracked by the sim's drive)",
-            choices=COMMAND_SOURCES,
+            "servo",
+            "what the motors' servos track: servo (/sally/servo_commands: position, velocity, feed-forward effort and "
+            "gains, our controller's), efforts (/sally/joint_efforts: a torque controller's efforts, the servos as "
+            "plain motors) or joint_commands (/sally/joint_commands: ros2_control's position, velocity or effort "
+            "commands)",
+            choices=SOURCES,
             read_only=True,
         ),
-        Param("drive_kp", 500.0, "joint drive: position stiffness", low=0.0, high=10000.0, unit="N m/rad"),
         Param(
-            "drive_kd",
-            30.0,
-            "joint drive: damping toward the commanded velocity",
+            "servo_kp",
+            DEFAULT_KP,
+            "the servos' own stiffness (a servo command may set its own)",
+            low=0.0,
+            high=10000.0,
+            unit="N m/rad",
+        ),
+        Param(
+            "servo_kd",
+            DEFAULT_KD,
+            "the servos' own damping (a servo command may set its own)",
             low=0.0,
             high=1000.0,
             unit="N m s/rad",
         ),
-        Param("drive_kv", 30.0, "joint drive: velocity-command gain", low=0.0, high=1000.0, unit="N m s/rad"),
+        Param(
+            "servo_ki",
+            DEFAULT_KI,
+            "the servos' integral gain (acting where a command's kp is above 0)",
+            low=0.0,
+            high=10000.0,
+            unit="N m/(rad s)",
+        ),
+        Param("servo_i_clamp", DEFAULT_I_CLAMP, "bound of the servos' integral term", low=0.0, high=1000.0, unit="N m"),
+        Param("drive_kp", 500.0, "ros2_control: position stiffness", low=0.0, high=10000.0, unit="N m/rad"),
+        Param(
+            "drive_kd",
+            30.0,
+            "ros2_control: damping toward the commanded velocity",
+            low=0.0,
+            high=1000.0,
+            unit="N m s/rad",
+        ),
+        Param("drive_kv", 30.0, "ros2_control: velocity-command gain", low=0.0, high=1000.0, unit="N m s/rad"),
         Param("exit_on_divergence", False, "exit with status 3 when the physics diverges (batch runs)"),
         Param("headless", True, "no viewer; false opens a MuJoCo viewer when a display exists", read_only=True),
     )

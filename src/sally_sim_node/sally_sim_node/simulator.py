@@ -1,15 +1,17 @@
-"""Sally in MuJoCo without ROS: stepping, efforts, magnets and readouts.
+"""Sally in MuJoCo without ROS: stepping, servos, magnets and readouts.
 
-One physics step is ``mj_step1`` (positions and velocities of the current state), the optional
-in-process controller and the magnet kernel on that state, then ``mj_step2``. Divergence, which
-MuJoCo answers with a silent reset, is raised as :class:`DivergenceError` instead, and the
-simulator refuses to step until :meth:`reset`.
+One physics step is ``mj_step1`` (positions and velocities of the current state), the magnet kernel
+on that state, then ``mj_step2``; the motors' servos close their loops inside MuJoCo's step
+(:mod:`.servo`: what they track is set between runs of steps, :meth:`Simulator.set_servo`), so a
+run of steps is one compiled call that holds no interpreter lock (:mod:`.physics_kernel`).
+Divergence, which MuJoCo answers with a silent reset, is raised as :class:`DivergenceError`
+instead, and the simulator refuses to step until :meth:`reset`.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 
 import mujoco
 import numpy as np
@@ -28,11 +30,9 @@ from .joints import ActuatorIndex, JointIndex, all_joints
 from .magnets import MagnetArray, MagnetReadout, leg_index
 from .physics_kernel import mujoco_steps, run_steps
 from .physics_thread import PhysicsThread
+from .servo import Servos, ServoSetting
 
 _log = logging.getLogger("sally_sim_node.mujoco")
-
-EffortFn = Callable[[np.ndarray, np.ndarray], np.ndarray]
-"""In-process controller: (actuated q, actuated qdot) -> efforts, called every physics step."""
 
 UNSTABLE = "MuJoCo reported unstable accelerations, positions or velocities and reset the state"
 _UNSTABLE = tuple(
@@ -64,14 +64,14 @@ class Simulator:
         self.data = mujoco.MjData(self.model)
         self.joints: JointIndex = all_joints(self.model)
         self.actuators = ActuatorIndex.build(self.model)
+        self.servos = Servos(self.model, self.data, self.actuators.actuator_ids)
+        """The motors' servos (their gains and setpoints live in the model and data)."""
         self.magnets = MagnetArray(self.model, params, magnets_on)
         self._initial_magnets = self.magnets.enabled.copy()
         self.contacts = FootContactMonitor()
         self._external = np.zeros((self.model.nbody, 6))
         self._warnings = self.data.warning.number  # live view
         self._act_q = self.actuators.joints.qpos_adr
-        self._act_v = self.actuators.joints.dof_adr
-        self._ctrl_ids = self.actuators.actuator_ids
         self._ee_sites = [self._id(mujoco.mjtObj.mjOBJ_SITE, ee_site(leg)) for leg in LEGS]
         self._root = self._id(mujoco.mjtObj.mjOBJ_BODY, ROOT_BODY)
         base_joint = int(self.model.body_jntadr[self._root])  # the free joint
@@ -114,7 +114,8 @@ class Simulator:
 
     def reset(self) -> None:
         """Back to the start at t = 0 (the model's :data:`START_KEY` keyframe when it has one, e.g. the
-        wall start; else the baked pose), magnets as constructed, no external forces."""
+        wall start; else the baked pose), magnets as constructed, no external forces, the servos
+        holding the start pose with their own gains (their integrals at 0)."""
         key = mujoco.mj_name2id(self.model, mujoco.mjtObj.mjOBJ_KEY, START_KEY)
         if key >= 0:
             mujoco.mj_resetDataKeyframe(self.model, self.data, key)
@@ -125,6 +126,7 @@ class Simulator:
         self.contacts = FootContactMonitor()
         self.diverged = None
         mujoco.mj_forward(self.model, self.data)
+        self.set_servo(self.servos.setting(self.actuated_positions()))
         self._unstable_count[0] = int(self._warnings[list(_UNSTABLE)].sum())
 
     def get_state(self) -> tuple[np.ndarray, np.ndarray]:
@@ -144,29 +146,15 @@ class Simulator:
         mujoco.mj_forward(self.model, self.data)
 
     # --- stepping -------------------------------------------------------------------------------
-    def step(self, n: int = 1, controller: EffortFn | None = None) -> None:
-        """Advance ``n`` physics steps; ``controller`` (if any) sets the efforts every step.
-
-        Without one the efforts stay as set (:meth:`set_efforts`) and the ``n`` steps run in one
-        compiled call that holds no interpreter lock (:mod:`.physics_kernel`): other threads' Python
-        runs meanwhile, and the steps give the same bits as one at a time."""
+    def step(self, n: int = 1) -> None:
+        """Advance ``n`` physics steps with the servos as set (:meth:`set_servo`), in one compiled
+        call that holds no interpreter lock (:mod:`.physics_kernel`): other threads' Python runs
+        meanwhile, and the steps give the same bits as one at a time."""
         self._refuse_if_diverged()
-        if controller is None:
-            self._check_run(run_steps(*self._kernel_head, n, *self._kernel_tail), n)
-            return
-        m, d = self.model, self.data
-        warnings, unstable, count = self._warnings, _UNSTABLE, int(self._unstable_count[0])
-        for _ in range(n):
-            mujoco.mj_step1(m, d)
-            d.ctrl[self._ctrl_ids] = controller(d.qpos[self._act_q], d.qvel[self._act_v])
-            self.magnets.apply(d, self._external)
-            mujoco.mj_step2(m, d)
-            if warnings[unstable[0]] + warnings[unstable[1]] + warnings[unstable[2]] != count:
-                self._diverge(UNSTABLE)
-        self._check_state()
+        self._check_run(run_steps(*self._kernel_head, n, *self._kernel_tail), n)
 
     def start_steps(self, n: int) -> None:
-        """Begin ``n`` steps with the efforts as set, in the physics thread (:mod:`.physics_thread`):
+        """Begin ``n`` steps with the servos as set, in the physics thread (:mod:`.physics_thread`):
         nothing may read or change the physics state until :meth:`finish_steps`."""
         self._refuse_if_diverged()
         if self._thread is None:
@@ -215,21 +203,15 @@ class Simulator:
         self.diverged = DivergenceError(self.time, reason)
         raise self.diverged
 
-    # --- efforts and external forces ------------------------------------------------------------
-    def set_efforts(self, efforts: np.ndarray) -> None:
-        """The motor efforts (ACTUATED_JOINT_NAMES order, already checked) for the steps from now on."""
-        self.data.ctrl[self._ctrl_ids] = efforts
+    # --- servos and external forces ------------------------------------------------------------
+    def set_servo(self, setting: ServoSetting) -> None:
+        """What every motor's servo tracks from the next step on (ACTUATED_JOINT_NAMES order, checked
+        by the caller); not while steps run in the physics thread."""
+        self.servos.write(setting)
 
-    def apply_efforts(self, efforts: np.ndarray) -> int:
-        """Set the motor efforts (ACTUATED_JOINT_NAMES order). Returns how many exceeded the limits
-        (MuJoCo clamps them to ctrlrange). Wrong lengths and non-finite values are rejected."""
-        efforts = np.asarray(efforts, dtype=float)
-        if efforts.shape != (len(self._ctrl_ids),):
-            raise SimulationError(f"efforts must have length {len(self._ctrl_ids)}, got shape {efforts.shape}")
-        if not np.isfinite(efforts).all():
-            raise SimulationError("efforts must be finite")
-        self.data.ctrl[self._ctrl_ids] = efforts
-        return int((np.abs(efforts) > self.actuators.effort_limit).sum())
+    def hold(self) -> None:
+        """The servos hold the actuated joints where they are now, with their own gains."""
+        self.set_servo(self.servos.setting(self.actuated_positions()))
 
     def apply_external_force(self, body: str, force, torque=(0.0, 0.0, 0.0)) -> None:
         """A world-frame wrench at ``body``'s centre of mass, applied every step until changed."""
@@ -275,7 +257,7 @@ class Simulator:
         return self.data.qvel[self.joints.dof_adr].copy()
 
     def joint_efforts(self) -> np.ndarray:
-        """Actuator torque on each joint (0 on the passive ones)."""
+        """Each joint's motor torque as the last step applied it (0 on the passive ones)."""
         return self.data.qfrc_actuator[self.joints.dof_adr].copy()
 
     def actuated_positions(self) -> np.ndarray:

@@ -1,8 +1,8 @@
-"""The effort watchdog: with no effort command for ``timeout`` seconds of sim time, hold safely.
+"""The command watchdog: with no command for ``timeout`` seconds of sim time, hold safely.
 
-Hold = a stiff PD brake on every motor toward the joint positions latched when the watchdog
-engaged (like a servo's position hold or a brake on hardware); magnets keep their state. The
-watchdog releases as soon as a valid command arrives.
+Hold = every servo stiffly at the joint positions latched when the watchdog engaged (like a motor
+driver's position hold or a brake on hardware); magnets keep their state. The watchdog releases as
+soon as a valid command arrives.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 
 @dataclass
-class EffortWatchdog:
-    """Holds the robot when effort commands stop coming for ``timeout`` s of sim time."""
+class CommandWatchdog:
+    """Holds the robot when commands stop coming for ``timeout`` s of sim time."""
 
     timeout: float
     last_command: float | None = None
@@ -28,7 +28,7 @@ class EffortWatchdog:
     def set_timeout(self, timeout: float) -> None:
         """Use ``timeout`` s from now on (a positive number)."""
         if not (math.isfinite(timeout) and timeout > 0):
-            raise ValueError(f"effort timeout must be a positive number of seconds, got {timeout!r}")
+            raise ValueError(f"command timeout must be a positive number of seconds, got {timeout!r}")
         self.timeout = timeout
 
     def feed(self, sim_time: float) -> bool:

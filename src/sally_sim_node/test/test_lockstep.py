@@ -1,17 +1,17 @@
-"""The sim's effort admission, gated-period wait and command schedule, without ROS or a clock."""
+"""The sim's command admission, gated-period wait and command schedule, without ROS or a clock."""
 
 import threading
 
 import pytest
 
 from sally_sim_node.command_schedule import NOTHING_SCHEDULED, CommandSchedule, run_due
-from sally_sim_node.lockstep import EffortGate, LockstepWait, Step, Verdict
+from sally_sim_node.lockstep import CommandGate, LockstepWait, Step, Verdict
 
 MS = 1_000_000
 
 
 def test_gated_takes_only_the_answer_to_the_state_waited_on():
-    gate = EffortGate()
+    gate = CommandGate()
     gate.expect(5 * MS)
     assert gate.offer_gated(5 * MS, holding=False).verdict is Verdict.TAKEN
     assert gate.is_answered(5 * MS)
@@ -27,7 +27,7 @@ def test_gated_takes_only_the_answer_to_the_state_waited_on():
 
 
 def test_gated_waits_forever_first_then_the_timeout_then_briefly_while_holding():
-    gate = EffortGate()
+    gate = CommandGate()
     assert gate.wait_for(holding=False, timeout=2.0, held_wait=0.001) == (False, float("inf"))
     gate.expect(0)
     gate.offer_gated(0, holding=False)
@@ -43,7 +43,7 @@ def test_gated_waits_forever_first_then_the_timeout_then_briefly_while_holding()
 
 
 def test_free_takes_anything_not_older_and_not_ahead_of_sim_time():
-    gate = EffortGate()
+    gate = CommandGate()
     assert gate.offer_free(0, now=9 * MS).verdict is Verdict.TAKEN, "unstamped: always"
     assert gate.offer_free(3 * MS, now=9 * MS).verdict is Verdict.TAKEN
     assert gate.offer_free(2 * MS, now=9 * MS).reason == "out_of_order"

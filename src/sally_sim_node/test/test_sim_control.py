@@ -165,16 +165,21 @@ def test_joint_commands_as_ros2_control_sends_them():
     position = [0.1 if n == "knee_FL" else math.nan for n in names]
     cmd = parse_joint_command(names, position, [], [], ACTUATED_JOINT_NAMES, PASSIVE)
     assert cmd.indices.tolist() == list(range(len(ACTUATED_JOINT_NAMES)))  # passive joints with NaN are left out
-    drive = JointDrive(500.0, 30.0, 30.0, np.full(16, 40.0), np.zeros(16))
+    drive = JointDrive(500.0, 30.0, 20.0, np.zeros(16))
     drive.command(cmd)
     knee = ACTUATED_JOINT_NAMES.index("knee_FL")
     assert drive.mode[knee] == POSITION and drive.position[knee] == 0.1
-    out = drive.efforts(np.zeros(16), np.zeros(16))
-    assert out[knee] == pytest.approx(40.0) and not np.delete(out, knee).any()  # clamped; the rest hold 0
+    held = drive.setting()  # position mode: stiffness and damping, no integral (ros2_control closes the loop)
+    assert held.position[knee] == 0.1 and not np.delete(held.position, knee).any()  # the rest where they started
+    assert (held.kp == 500.0).all() and (held.kd == 30.0).all() and not held.ki.any() and not held.effort.any()
     drive.command(parse_joint_command(["knee_FL"], [], [0.2], [], ACTUATED_JOINT_NAMES))
-    assert drive.mode[knee] == VELOCITY and drive.efforts(np.zeros(16), np.zeros(16))[knee] == pytest.approx(6.0)
+    moving = drive.setting()  # velocity mode: damping toward the velocity, no stiffness
+    assert drive.mode[knee] == VELOCITY and moving.velocity[knee] == 0.2
+    assert moving.kp[knee] == 0.0 and moving.kd[knee] == 20.0 and moving.kp[knee - 1] == 500.0
     drive.command(parse_joint_command(["knee_FL"], [], [], [-3.0], ACTUATED_JOINT_NAMES))
-    assert drive.mode[knee] == EFFORT and drive.efforts(np.ones(16), np.ones(16))[knee] == -3.0
+    pushed = drive.setting()  # effort mode: a plain motor
+    assert drive.mode[knee] == EFFORT and pushed.effort[knee] == -3.0
+    assert pushed.kp[knee] == pushed.kd[knee] == pushed.velocity[knee] == 0.0
     drive.command(parse_joint_command(["knee_FL"], [math.nan], [math.nan], [math.nan], ACTUATED_JOINT_NAMES))
     assert drive.mode[knee] == EFFORT, "NaN: not commanded, the last command stays"
 

@@ -29,15 +29,15 @@ def test_lag_percentiles_come_from_the_recent_lags():
 
 
 def test_commands_warn_while_holding_or_after_rejections_and_carry_every_count():
-    counts = Counter(efforts=120, late=2, lockstep_timeouts=1)
-    flowing = commands_status(counts, {"stale_inputs": "none"}, 0, False, 0, 0.001)
-    assert flowing.level == DiagnosticStatus.OK and flowing.message == "efforts flowing"
+    counts = Counter(commands=120, late=2, lockstep_timeouts=1)
+    flowing = commands_status("/sally/servo_commands", counts, {"stale_inputs": "none"}, 0, False, 0, 0.001)
+    assert flowing.level == DiagnosticStatus.OK and flowing.message == "commands flowing"
     values = diagnostic_values(flowing)
-    assert values["efforts_received"] == "120" and values["late"] == "2" and values["slow_answers"] == "0"
+    assert values["commands_received"] == "120" and values["late"] == "2" and values["slow_answers"] == "0"
     assert values["stale_inputs"] == "none" and values["watchdog_engaged"] == "false"
-    holding = commands_status(counts, {}, 3, True, 1, 0.4)
+    holding = commands_status("/sally/servo_commands", counts, {}, 3, True, 1, 0.4)
     assert holding.level == DiagnosticStatus.WARN
-    assert holding.message == "holding: no effort commands (stale input /sally/joint_efforts), 3 rejected"
+    assert holding.message == "holding: no commands (stale input /sally/servo_commands), 3 rejected"
 
 
 def test_physics_errors_once_diverged():

@@ -9,7 +9,7 @@ from collections import Counter
 import numpy as np
 
 from sally_sim_node import Simulator
-from sally_sim_node.efforts import Efforts
+from sally_sim_node.drive import Drive
 from sally_sim_node.lockstep import Verdict
 from sally_sim_node.pacing import Pacer
 from sally_sim_node.sim_clock import PublishSchedule, SimClock
@@ -17,8 +17,10 @@ from sally_sim_node.sim_control import Code, State, StepRun
 from sally_sim_node.sim_loop import EXIT_DIVERGED, LoopSettings, SimLoop
 from sally_sim_node.stamped_commands import StampedCommands
 
-STATE_EVERY = 2
-"""Physics steps a control period (1 ms at 2 kHz), as at the defaults."""
+STATE_EVERY = 10
+"""Physics steps a control period (5 ms at 2 kHz), as at the defaults."""
+CLOCK_EVERY = 2
+"""Physics steps between two /clock messages (1 ms), as at the defaults."""
 
 
 class Log:
@@ -32,7 +34,7 @@ class Log:
 
 
 class Port:
-    """The node's side: what was published (sim time in ns) and, if ``answer``, an effort command
+    """The node's side: what was published (sim time in ns) and, if ``answer``, a servo command
     stamped with each state, given inside the publish as a hosted controller gives it."""
 
     def __init__(self, answer=True, stop_after_states=None):
@@ -48,8 +50,8 @@ class Port:
     def ok(self):
         return True
 
-    def publish_clock(self):
-        self.clocks.append(self.loop.clock.now_ns)
+    def publish_clock(self, stamp):
+        self.clocks.append(stamp)
 
     def publish_state(self):
         self.prepare_state()()
@@ -68,8 +70,13 @@ class Port:
         return publish
 
     def give(self, stamp):
-        """The answer to the state ``stamp``: efforts that differ from state to state."""
-        admission, _ = self.loop.offer_efforts(np.arange(3), np.full(3, 0.3 * np.sin(stamp * 1e-7)), stamp)
+        """The answer to the state ``stamp``: setpoints that differ from state to state."""
+        drive, joints = self.loop.drive, np.arange(3)
+        position = drive.commanded.position[joints] + 0.01 * np.sin(stamp * 1e-8)
+        zeros = np.zeros(3)
+        admission, _ = self.loop.offer_command(
+            lambda t: drive.take_servo(joints, position, zeros, zeros, None, None, t), stamp
+        )
         assert admission.verdict in (Verdict.TAKEN, Verdict.LATE)
 
     def publish_due(self, due):
@@ -118,17 +125,17 @@ def make_loop(port, mode="lockstep", paused=False, lockstep_timeout=2.0, sim=Non
     sim = sim or Simulator()
     clock = SimClock(round(sim.timestep * 1e9))
     counts = Counter()
-    efforts = Efforts(sim.actuators.effort_limit, sim.timestep, 50.0, 2.0, timeout=0.5)
+    drive = Drive("servo", sim.servos.defaults, sim.actuated_positions(), 50.0, 2.0, timeout=0.5)
     gated = mode == "lockstep"
     publications = PublishSchedule(
-        {"clock": 2, **({} if gated else {"state": STATE_EVERY}), "telemetry": 40, "tf": 20, "visuals": 66}
+        {**({} if gated else {"state": STATE_EVERY}), "telemetry": 40, "tf": 20, "visuals": 70}
     )
     settings = LoopSettings(
-        mode, gated, STATE_EVERY, publications, lockstep_timeout=lockstep_timeout, control_latency=control_latency,
-        physics_thread=thread,
+        mode, gated, STATE_EVERY, publications, clock_every=CLOCK_EVERY, lockstep_timeout=lockstep_timeout,
+        control_latency=control_latency, physics_thread=thread,
     )  # fmt: skip
     loop = SimLoop(
-        sim, clock, efforts, StampedCommands(sim, clock, counts, print), Pacer(sim.timestep), settings, port,
+        sim, clock, drive, StampedCommands(sim, clock, counts, print), Pacer(sim.timestep), settings, port,
         counts, Log(), paused=paused,
     )  # fmt: skip
     port.loop = loop
@@ -142,8 +149,9 @@ def test_lockstep_steps_one_control_period_per_answered_state():
     period = STATE_EVERY * loop.clock.dt_ns
     assert port.states == [i * period for i in range(50)]  # each state once, on the period's grid
     assert loop.clock.now_ns == 49 * period  # the 50th state's period was not stepped: stopped first
-    assert port.clocks[:3] == [0, period, 2 * period]  # /clock first at 0, then every 2 steps
-    assert [t for t, due in port.due if "tf" in due][:2] == [10 * period, 20 * period]
+    tick = CLOCK_EVERY * loop.clock.dt_ns
+    assert port.clocks == [i * tick for i in range(49 * period // tick + 1)]  # /clock at 0, then every 1 ms
+    assert [t for t, due in port.due if "tf" in due][:2] == [2 * period, 4 * period]
     assert loop.counts["lockstep_timeouts"] == 0 and port.held == []
 
 
@@ -190,8 +198,9 @@ def test_with_control_latency_1_a_period_steps_with_the_answer_to_the_state_befo
         assert not loop.sim.stepping and loop.counts["lockstep_timeouts"] == 0
         period = STATE_EVERY * loop.clock.dt_ns
         assert port.states == [i * period for i in range(60)]  # each state read at its own time, once
-        assert port.clocks[:59] == [i * period for i in range(59)]  # /clock every period, in order
-        assert [t for t, due in port.due if "tf" in due][:2] == [10 * period, 20 * period]
+        tick = CLOCK_EVERY * loop.clock.dt_ns
+        assert port.clocks[:295] == [i * tick for i in range(295)]  # /clock every 1 ms, in order
+        assert [t for t, due in port.due if "tf" in due][:2] == [2 * period, 4 * period]
         runs[name] = (loop.sim.data.qpos.copy(), np.array(port.positions))
         loop.sim.close()
         if name == "hosted":  # a spare moment each period the physics thread stepped, before its end
@@ -233,8 +242,8 @@ def test_a_state_nobody_answers_is_sent_again_and_then_held():
         thread.join(10.0)
     period = STATE_EVERY * loop.clock.dt_ns
     assert port.states[4:7] == [4 * period, 5 * period, 5 * period]  # re-sent (a state lost?): the same stamp
-    assert "no effort answer within 0.25 s in lockstep" in port.held[0]
-    assert loop.counts["lockstep_timeouts"] == 1 and loop.efforts.watchdog.engaged
+    assert "no answer within 0.25 s in lockstep" in port.held[0]
+    assert loop.counts["lockstep_timeouts"] == 1 and loop.drive.watchdog.engaged
 
 
 def test_a_step_request_while_paused_takes_that_many_control_periods():
@@ -293,4 +302,4 @@ def test_fast_pacing_steps_without_waiting_for_answers():
     assert loop.run(port.stop) == 0
     period = STATE_EVERY * loop.clock.dt_ns
     assert port.states[:3] == [period, 2 * period, 3 * period]  # published at each period's end
-    assert port.held  # no effort command ever: the watchdog holds from the first run of steps
+    assert port.held  # no command ever: the watchdog holds from the first run of steps

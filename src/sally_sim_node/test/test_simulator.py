@@ -1,4 +1,5 @@
-"""Sally's physics core end to end on real MuJoCo: settle, lift, pull-off, divergence, bad input."""
+"""Sally's physics core end to end on real MuJoCo: settle, lift, pull-off, divergence, bad input.
+The servos hold the start pose unless a test sets them otherwise (:meth:`Simulator.set_servo`)."""
 
 import mujoco
 import numpy as np
@@ -9,18 +10,18 @@ from sally_description.constants import PLATE_GEOMS, magnet_geom
 from sally_ik_node import NumericalFootIK
 from sally_sim_node import DivergenceError, SimulationError, Simulator
 from sally_sim_node.pulloff import PullOffConfig, run_pulloff
+from sally_sim_node.servo import torque
 
 
 def seconds(sim, t):
     return round(t / sim.timestep)
 
 
-def test_settles_on_the_floor_with_magnets_on(hold):
+def test_settles_on_the_floor_with_magnets_on():
     sim = Simulator()
-    pid = hold(sim)
-    sim.step(seconds(sim, 1.0), pid)
+    sim.step(seconds(sim, 1.0))
     z1 = sim.body_pose().position[2]
-    sim.step(seconds(sim, 2.0), pid)
+    sim.step(seconds(sim, 2.0))
     z3 = sim.body_pose().position[2]
     assert abs(z3 - z1) < 1e-3
     for leg, r in sim.magnet_readouts().items():
@@ -28,13 +29,13 @@ def test_settles_on_the_floor_with_magnets_on(hold):
         assert r.magnitude == pytest.approx(sim.params.max_force_per_wheel), leg
         assert r.min_distance > -0.002, f"{leg} sank {-r.min_distance * 1e3:.2f} mm into the floor"
     sim.snapshot_floor_baselines()
-    sim.step(seconds(sim, 0.5), pid)
+    sim.step(seconds(sim, 0.5))
     assert all(c.in_contact and c.penetration < 1e-3 for c in sim.foot_contacts().values())
 
 
-def test_foot_forces_sum_every_contact_between_the_foot_and_a_plate(hold):
+def test_foot_forces_sum_every_contact_between_the_foot_and_a_plate():
     sim = Simulator()
-    sim.step(seconds(sim, 0.3), hold(sim))
+    sim.step(seconds(sim, 0.3))
     plates = {mujoco.mj_name2id(sim.model, mujoco.mjtObj.mjOBJ_GEOM, g) for g in PLATE_GEOMS.values()}
     pairs = [(int(c.geom1), int(c.geom2)) for c in (sim.data.contact[i] for i in range(sim.data.ncon))]
     touching = [i for i, pair in enumerate(pairs) if (pair[0] in plates) != (pair[1] in plates)]
@@ -78,31 +79,42 @@ def lift_targets(sim, leg, height):
     return result.qpos[sim.actuators.joints.qpos_adr]
 
 
-def ramp_to(sim, pid, goal, duration):
-    start = pid.target.copy()
-    n = seconds(sim, duration)
+PERIOD = 10
+"""Physics steps between two setpoints: a controller's 5 ms."""
+
+
+def ramp_to(sim, start, goal, duration):
+    """The servos' setpoints along a quintic from ``start`` to ``goal``, a new one every 5 ms."""
+    n = seconds(sim, duration) // PERIOD
     for k in range(1, n + 1):
         s = k / n
-        pid.target[:] = start + (10 * s**3 - 15 * s**4 + 6 * s**5) * (goal - start)
-        sim.step(1, pid)
+        sim.set_servo(sim.servos.setting(start + (10 * s**3 - 15 * s**4 + 6 * s**5) * (goal - start)))
+        sim.step(PERIOD)
 
 
-def test_pid_lifts_a_foot_10_cm_once_its_magnet_is_off(hold):
+def test_the_servos_cannot_lift_a_foot_its_magnet_holds():
+    """800 N at the foot against 40 N m motors: the face only peels a little and stays held. (The
+    servos' integrals wind up meanwhile, clamped only, as the seed's PID's: a lift commanded while
+    the magnet holds overshoots once it lets go, so the sequences switch a magnet off first.)"""
     sim = Simulator()
-    pid = hold(sim)
-    sim.step(seconds(sim, 1.0), pid)
+    start = sim.actuated_positions()
+    sim.step(seconds(sim, 1.0))
     home = sim.ee_position("FL")
-    goal = lift_targets(sim, "FL", 0.10)
-
-    # magnet on: 800 N at the foot against 40 N m motors; the face only peels a little and stays held
-    ramp_to(sim, pid, goal, 1.0)
-    sim.step(seconds(sim, 0.5), pid)
+    ramp_to(sim, start, lift_targets(sim, "FL", 0.10), 1.0)
+    sim.step(seconds(sim, 0.5))
     held = sim.magnet_readouts()["FL"]
     assert held.in_contact and held.magnitude == pytest.approx(sim.params.max_force_per_wheel)
     assert sim.ee_position("FL")[2] - home[2] < 0.01
 
+
+def test_the_servos_lift_a_foot_10_cm_once_its_magnet_is_off():
+    sim = Simulator()
+    start = sim.actuated_positions()
+    sim.step(seconds(sim, 1.0))
+    home = sim.ee_position("FL")
     sim.set_magnet("FL", False)
-    sim.step(seconds(sim, 1.5), pid)
+    ramp_to(sim, start, lift_targets(sim, "FL", 0.10), 1.0)
+    sim.step(seconds(sim, 0.5))
     rise = sim.ee_position("FL") - home
     assert rise[2] == pytest.approx(0.10, abs=0.005)
     assert np.hypot(rise[0], rise[1]) < 0.005
@@ -110,14 +122,14 @@ def test_pid_lifts_a_foot_10_cm_once_its_magnet_is_off(hold):
         assert sim.magnet_readouts()[leg].in_contact, leg
 
 
-def test_pull_off_detaches_at_the_clip_plus_the_carried_weight(hold):
+def test_pull_off_detaches_at_the_clip_plus_the_carried_weight():
     """Only FL's magnet is on, so a vertical pull at FL's magnet first has to unload FL's share of the
     robot's weight (the floor's reaction beyond the magnet force, measured before the ramp) and then
     overcome the magnet, which is clipped at max_force_per_wheel while the face touches. Expected
     pull-off = clip + carried weight; the 40 N/s ramp adds little while the foot travels the ~20 mm
     at which the magnet force falls below half the clip."""
     sim = Simulator()
-    result = run_pulloff(sim, hold(sim), PullOffConfig(foot="FL"))
+    result = run_pulloff(sim, PullOffConfig(foot="FL"))
     weight = mujoco.mj_getTotalmass(sim.model) * 9.81
     assert result.static_load == pytest.approx(weight / 4, rel=0.25)  # four feet share the weight
     expected = result.clip + result.static_load
@@ -126,44 +138,27 @@ def test_pull_off_detaches_at_the_clip_plus_the_carried_weight(hold):
     assert result.magnet_force[-1] < 0.5 * result.clip
 
 
-def test_pull_off_with_no_adhesion_reports_zero(hold):
+def test_pull_off_with_no_adhesion_reports_zero():
     # a 20 mm contact margin keeps the face beyond the magnet's 5 mm reach: it never holds
     sim = Simulator(params=PhysicsParams(margin=0.02, max_magnetic_distance=0.005))
-    result = run_pulloff(sim, hold(sim), PullOffConfig(max_ramp_time=0.5))
+    result = run_pulloff(sim, PullOffConfig(max_ramp_time=0.5))
     assert result.magnet_force.max() == 0.0
     assert result.pulloff_force == 0.0 and not result.detached
 
 
-def test_effort_moves_its_joint(hold):
+def test_an_effort_alone_moves_its_joint():
+    """One servo with every gain 0 is a plain motor: its feed-forward is the torque on the joint."""
     sim = Simulator(magnets_on={"FR": False})
-    pid = hold(sim)
-    sim.step(seconds(sim, 0.5), pid)
+    sim.step(seconds(sim, 0.5))
     fr_hip = sim.actuated_joint_names.index("hip_pitch_FR")
-
-    def push_fr_hip(q, qdot):
-        efforts = pid(q, qdot)
-        efforts[fr_hip] = 15.0
-        return efforts
-
-    sim.step(seconds(sim, 0.3), push_fr_hip)
+    held = sim.servos.setting(sim.actuated_positions())
+    pushed = torque(np.array([15.0]), held.position[[fr_hip]])
+    sim.set_servo(held.with_joints([fr_hip], **{k: getattr(pushed, k) for k in ("effort", "kp", "kd", "ki")}))
+    sim.step(seconds(sim, 0.3))
     q = dict(zip(sim.joint_names, sim.joint_positions()))
     assert q["hip_pitch_FR"] > 0.1
     assert abs(q["hip_pitch_FL"]) < 0.01
     assert sim.joint_efforts()[sim.joint_names.index("hip_pitch_FR")] == pytest.approx(15.0)
-
-
-@pytest.mark.parametrize("bad", [np.full(16, np.nan), np.zeros(15), np.array([np.inf] + [0.0] * 15)])
-def test_bad_efforts_are_rejected(bad):
-    sim = Simulator()
-    before = sim.data.ctrl.copy()
-    with pytest.raises(SimulationError, match="efforts must"):
-        sim.apply_efforts(bad)
-    assert np.array_equal(sim.data.ctrl, before)
-
-
-def test_efforts_beyond_the_limit_are_counted():
-    sim = Simulator()
-    assert sim.apply_efforts(np.full(16, 100.0)) == 16
 
 
 def test_divergence_is_raised_not_silently_reset(tmp_path, monkeypatch):
@@ -195,28 +190,27 @@ def test_a_state_no_reader_would_take_is_a_divergence():
         sim.step(1)
 
 
-def test_reset_restores_the_initial_state(hold):
+def test_reset_restores_the_initial_state():
     sim = Simulator(magnets_on={"BR": False})
     q0, v0 = sim.get_state()
     sim.set_magnet("BR", True)
-    sim.step(200, hold(sim))
+    sim.step(200)
+    assert sim.servos.integral().any()
     sim.reset()
     q, v = sim.get_state()
     assert sim.time == 0.0 and np.array_equal(q, q0) and np.array_equal(v, v0)
+    assert not sim.servos.integral().any(), "the servos' integrals start over"
     assert not sim.magnet_enabled("BR") and sim.magnet_enabled("FL")
 
 
 def test_a_wall_start_stands_on_the_wall_and_a_reset_goes_back_there():
     from sally_description import build_model
     from sally_description.wall_start import WALL_STANCE
-    from sally_node_common.pid import HoldController, JointPID, PIDGains
 
     sim = Simulator(build_model(start="wall"))
     q0, _ = sim.get_state()
     assert q0[:3] == pytest.approx(WALL_STANCE.body.position)  # the start keyframe, not qpos0
-    gains = PIDGains.uniform(len(sim.actuated_joint_names), effort_limit=sim.actuators.effort_limit)
-    start = sim.data.qpos[sim.actuators.joints.qpos_adr].copy()
-    sim.step(2000, HoldController(JointPID(gains), start, sim.timestep))  # 1 s, the PID holding the start
+    sim.step(2000)  # 1 s, the servos holding the start
     body = sim.data.xpos[sim.model.body("main_frame").id]
     assert np.linalg.norm(body - WALL_STANCE.body.position) < 0.002
     readouts = sim.magnet_readouts()
@@ -243,17 +237,26 @@ def test_frames_and_com():
         sim.frame_pose("nose")
 
 
+def python_steps(sim, n):
+    """``n`` physics steps made one call at a time in Python: MuJoCo's halves and the magnets."""
+    for _ in range(n):
+        mujoco.mj_step1(sim.model, sim.data)
+        sim.magnets.apply(sim.data, sim._external)
+        mujoco.mj_step2(sim.model, sim.data)
+
+
 def test_steps_in_one_compiled_call_or_the_physics_thread_give_the_bits_of_one_step_at_a_time():
-    """Without a per-step controller the steps run in the compiled kernel (no interpreter lock), in
-    this thread or the physics thread; either way MuJoCo and the magnets do exactly what the
-    step-by-step Python loop does."""
+    """The steps run in the compiled kernel (no interpreter lock), in this thread or the physics
+    thread; either way MuJoCo, its servos and the magnets do exactly what the step-by-step Python
+    loop does."""
     sims = [Simulator(magnets_on=True) for _ in range(3)]
     efforts = np.linspace(-0.4, 0.4, len(sims[0].actuators.effort_limit))
     for sim in sims:
         sim.apply_external_force("main_frame", [0.0, 0.0, -20.0])
-        sim.set_efforts(efforts)
+        setting = sim.servos.setting(sim.actuated_positions() + 0.01)
+        sim.set_servo(setting.with_joints(np.arange(len(efforts)), effort=efforts))
     for _ in range(150):
-        sims[0].step(2, lambda q, qdot: efforts)  # one step at a time, in Python
+        python_steps(sims[0], 2)
         sims[1].step(2)
         sims[2].start_steps(2)
         assert sims[2].stepping
@@ -275,7 +278,7 @@ def test_the_physics_thread_and_the_loop_sleep_when_the_other_is_late_and_signal
     efforts = np.linspace(-0.4, 0.4, len(sims[0].actuators.effort_limit))
     for sim in sims:
         sim.apply_external_force("main_frame", [0.0, 0.0, -20.0])
-        sim.set_efforts(efforts)
+        sim.set_servo(torque(efforts, sim.actuated_positions()))
     signals = []
     previous = signal.signal(signal.SIGALRM, lambda *_: signals.append(1))
     signal.setitimer(signal.ITIMER_REAL, 0.0002, 0.0002)
