@@ -64,7 +64,7 @@ KEPT_TOPICS = frozenset(
 )
 """Topics whose publishers keep their history (transient local)."""
 DEPTH = 1000
-"""Messages a subscription holds while the sinks are busy: a second of the 1 kHz streams."""
+"""Messages a subscription holds while the sinks are busy: a second of /clock (1 kHz)."""
 
 
 def message_class(type_name: str):

@@ -483,8 +483,8 @@ def start_sim_time(
     instead of running out.
 
     The nodes' own subscriptions are checked: states reach the controller and the IK, foot states
-    the sequencer, the sequencer's targets the IK; the 1 kHz streams are checked through the graph,
-    not read (reading them would take CPU the realtime control loop needs)."""
+    the sequencer, the sequencer's targets the IK; the control-period streams are checked through
+    the graph, not read (reading them would take CPU the realtime control loop needs)."""
     from simulation_interfaces.msg import SimulationState
 
     node = probe.node

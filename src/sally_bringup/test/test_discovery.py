@@ -44,10 +44,10 @@ def test_a_killed_node_leaves_the_graph_within_the_lease(ros_domain, tmp_path, p
     group = ProcessGroup(ros_domain, tmp_path)
     try:
         controller = group.start("controller", "sally_controller")
-        assert wait_until(lambda: probe.node.count_publishers("/sally/joint_efforts") == 1, 30.0)
+        assert wait_until(lambda: probe.node.count_publishers("/sally/servo_commands") == 1, 30.0)
         killed = time.monotonic()
         controller.kill()
-        assert wait_until(lambda: probe.node.count_publishers("/sally/joint_efforts") == 0, 15.0, 0.05)
+        assert wait_until(lambda: probe.node.count_publishers("/sally/servo_commands") == 0, 15.0, 0.05)
         assert time.monotonic() - killed < 6.0
     finally:
         group.stop_all()

@@ -8,7 +8,7 @@ extras), so a test can hold them against the generated messages.
 * States: PLAYING, PAUSED, STOPPED (paused at the start state: reached by a stop, which resets).
   QUITTING and the world states are refused as unsupported: the sim has one world, loaded at start,
   and ends with its graph.
-* A step is one control period (``1 / state_rate``, 1 ms and two physics steps at the defaults) in
+* A step is one control period (``1 / state_rate``, 5 ms and ten physics steps at the defaults) in
   every pacing mode; in lockstep (or realtime synchronous) it is exactly a lockstep tick: the state
   goes out, the controller's answer is waited for, the period is stepped. Steps are taken only while
   paused or stopped (stopped then becomes paused); a request while playing is refused.
@@ -72,7 +72,7 @@ FEATURES = (
 """``SimulatorFeatures`` the sim has; every other one is answered FEATURE_UNSUPPORTED."""
 
 MAX_STEPS = 1_000_000
-"""The most steps one request may ask for (1000 s of sim time at the default 1 kHz control rate)."""
+"""The most steps one request may ask for (5000 s of sim time at the default 200 Hz control rate)."""
 
 
 @dataclass(frozen=True)

@@ -38,7 +38,7 @@ from .entity_state_msg import EntityStateError, entity_state_from_msg, entity_st
 from .sim_control import FEATURES, INVALID_POSE, Code, Outcome, State, StepRun
 
 CUSTOM_INFO = (
-    "Sally sim (MuJoCo). A step is one control period (1/state_rate, 1 ms by default) in every pacing mode; "
+    "Sally sim (MuJoCo). A step is one control period (1/state_rate, 5 ms by default) in every pacing mode; "
     "in lockstep it waits for the controller's answer as a lockstep tick does. Reset keeps sim time running "
     "(no SCOPE_TIME). Entities: sally (main_frame), floor_plate, wall_plate; states in the world frame."
 )

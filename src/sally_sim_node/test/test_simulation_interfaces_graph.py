@@ -1,7 +1,7 @@
 """Clients we did not shape the server for, on real DDS (loopback), as processes and composed:
 
 * one that drives the sim only through the ``simulation_interfaces`` standard (features, pause,
-  500 steps by the SimulateSteps action, the entity state, Sally's base set 1 cm up, reset, play),
+  100 steps by the SimulateSteps action, the entity state, Sally's base set 1 cm up, reset, play),
   and the standard's refusals for bad requests, the graph running on;
 * one that behaves as ros2_control's ``JointStateTopicSystem`` does: position commands for all 24
   joints at 100 Hz (reliable, depth 1; NaN for the joints it does not claim), bringing one leg
@@ -165,14 +165,14 @@ def test_a_standard_client_pauses_steps_moves_resets_and_plays_the_sim(graph, pr
     start = client.entity("sally")
     assert start.result.result == OK and start.state.header.frame_id == "world"
 
-    result, feedback = client.simulate(500)
+    result, feedback = client.simulate(100)
     assert result.result == OK, result.error_message
     # feedback after each step (its topic keeps the latest 10: a busy client may miss some)
     completed = [f.completed_steps for f in feedback]
-    assert completed == sorted(set(completed)) and completed[-1] == 500 and len(completed) >= 50, completed
-    assert all(f.completed_steps + f.remaining_steps == 500 for f in feedback)
+    assert completed == sorted(set(completed)) and completed[-1] == 100 and len(completed) >= 10, completed
+    assert all(f.completed_steps + f.remaining_steps == 100 for f in feedback)
     moved = client.entity("sally")
-    # a step is one control period (1 ms): 500 of them are 0.5 s of sim time, exactly
+    # a step is one control period (5 ms): 100 of them are 0.5 s of sim time, exactly
     assert stamp_ns(moved.state.header.stamp) - stamp_ns(start.state.header.stamp) == 500_000_000
     assert wait_until(lambda: len(clock) and stamp_ns(clock.last.clock) == stamp_ns(moved.state.header.stamp), 5.0)
 
@@ -184,9 +184,9 @@ def test_a_standard_client_pauses_steps_moves_resets_and_plays_the_sim(graph, pr
     assert done.result.result == OK, done.result.error_message
     there = client.entity("sally").state
     assert position(there) == pytest.approx(position(up), abs=1e-12), "paused: the base is where it was set"
-    result, _ = client.simulate(1)
+    result, _ = client.simulate(1)  # 5 ms: the magnets pull the feet, 1 cm off the floor, back down
     assert result.result == OK
-    assert position(client.entity("sally").state)[2] > height + 0.009, "the robot steps on from 1 cm up"
+    assert position(client.entity("sally").state)[2] > height + 0.005, "the robot steps on from 1 cm up"
 
     # bad requests: the standard's error results, and the sim runs on
     bad = client.call(GetEntityState, "get_entity_state", GetEntityState.Request(entity="nobody"))
@@ -203,7 +203,7 @@ def test_a_standard_client_pauses_steps_moves_resets_and_plays_the_sim(graph, pr
     status, result, last = client.cancel_after(100_000)
     assert status == GoalStatus.STATUS_CANCELED and result.result == FAILED and "cancelled" in result.error_message
     stepped = stamp_ns(client.entity("sally").state.header.stamp) - before
-    assert last.completed_steps * 1_000_000 <= stepped < 100_000 * 1_000_000, "stopped where it was cancelled"
+    assert last.completed_steps * 5_000_000 <= stepped < 100_000 * 5_000_000, "stopped where it was cancelled"
 
     reset = client.call(ResetSimulation, "reset_simulation", ResetSimulation.Request())
     assert reset.result.result == OK, reset.result.error_message

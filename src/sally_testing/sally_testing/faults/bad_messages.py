@@ -27,6 +27,7 @@ from sally_interfaces.msg import (
     MagnetArray,
     MagnetCommand,
     MagnetState,
+    ServoCommand,
     StanceCommand,
 )
 from sally_node_common.stamps import set_stamp
@@ -88,6 +89,18 @@ def joint_message(names, kind: str, now: int, field_name: str, good: float = 0.0
     if field_name == "position":
         msg.velocity = [0.0] * len(names)
     return _stamp(msg, kind, now)
+
+
+def servo_command(kind: str, now: int) -> ServoCommand:
+    """A ServoCommand of every motor with one bad position (or list length, or names) of ``kind``."""
+    names, position = list(ACTUATED_JOINT_NAMES), [0.0] * len(ACTUATED_JOINT_NAMES)
+    if kind in ("nan", "inf", "huge"):
+        position[0] = _value(kind, 0.0)
+    if kind == "length":
+        position = position[:-1]
+    if kind == "unknown":
+        names = [f"bogus_joint_{i}" for i in range(len(names))]
+    return _stamp(ServoCommand(name=names, position=position), kind, now)
 
 
 def odometry(kind: str, now: int) -> Odometry | None:
@@ -207,9 +220,7 @@ MATRIX: tuple[TopicCase, ...] = (
         ("controller",),
         lambda k, t: joint_message(ACTUATED_JOINT_NAMES, k, t, "position"),
     ),
-    TopicCase(
-        "/sally/joint_efforts", JointState, ("sim",), lambda k, t: joint_message(ACTUATED_JOINT_NAMES, k, t, "effort")
-    ),
+    TopicCase("/sally/servo_commands", ServoCommand, ("sim",), servo_command),
     TopicCase("/sally/magnet_cmd", MagnetCommand, ("sim",), magnet_command, _prime_magnets),
     TopicCase("/sally_sim/external_force", ExternalForce, ("sim",), external_force, _prime_force),
     TopicCase("/sally/ik_target", IKTarget, ("ik",), ik_target),

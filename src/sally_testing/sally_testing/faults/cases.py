@@ -472,7 +472,7 @@ def _counted(graph: LiveGraph, node: str, want: dict) -> bool:
 BURST = 10_000
 """Messages sent back to back on each command topic."""
 COMMAND_TOPICS = (
-    "/sally/joint_efforts",
+    "/sally/servo_commands",
     "/sally/magnet_cmd",
     "/sally_sim/external_force",
     "/sally/joint_targets",
@@ -483,11 +483,11 @@ MAX_GROWTH_MB = 50.0
 """How much a node's resident memory may grow through the bursts (its queues are bounded)."""
 RECOVERY_S = 30.0
 """Wall seconds after the flood within which the graph must be back at its rate."""
-JOINT_STATES_HZ = 1000.0
+JOINT_STATES_HZ = 200.0
 """The sim's ``state_rate`` in the f2w graph: /joint_states a sim second."""
 SLOW_READER_SHARE = 0.5
 """The graph's rate with the slow reader on the graph, as a share of its rate without. A graph that
-waited for the reader would run at its pace, 1/(20 ms)/1 kHz = 0.05 sim s a wall s, whatever its own
+waited for the reader would run at its pace, 1/(20 ms)/200 Hz = 0.25 sim s a wall s, whatever its own
 rate (about an eighth of it here); one that does not wait loses only the CPU the reader's process
 takes on two cores shared with the graph's five: measured 80-120 % here, 61 % once on CI, where the
 graph alone ran at 0.43 x, CPU-bound even when paced to the wall clock."""
@@ -496,7 +496,7 @@ graph alone ran at 0.43 x, CPU-bound even when paced to the wall clock."""
 def slow_reader(work: Path | None = None) -> list[CaseResult]:
     """The f2w graph with the sequence held back, as processes, in lockstep and then paced to the
     wall clock: a slow reliable reader of /joint_states joins (20 ms a message, 50 a second against
-    the 1 kHz stream), in a process of its own (:mod:`.slow_reader`). The graph does not wait for
+    the 200 Hz stream), in a process of its own (:mod:`.slow_reader`). The graph does not wait for
     it (at least :data:`SLOW_READER_SHARE` of its rate without it, measured before and after, and at
     least twice the reader's pace): DDS keeps the reader's newest messages and it misses
     the rest."""

@@ -4,8 +4,8 @@ A fault run compares the counts with what it injected itself (its own messages a
 probe's subscription receives its participant's publications): any other non-finite message was
 published by a node, which must never happen.
 
-The watch hears every message of a graph that runs beside it on the same two cores, most of them at
-1 kHz, so it reads them serialized: a message type whose floats are all float64 is scanned as
+The watch hears every message of a graph that runs beside it on the same two cores, /clock at 1 kHz
+and the rest at up to 200 Hz, so it reads them serialized: a message type whose floats are all float64 is scanned as
 8-byte words (every float64 in CDR starts on a 4-byte boundary of the body, so the words at both
 4-byte phases cover each one); only a message with a word that is not finite is deserialized and
 checked field by field (other bytes, padding included, can look like a NaN; a float64 NaN cannot
@@ -38,6 +38,7 @@ from sally_interfaces.msg import (
     MagnetCommand,
     PullOffResult,
     SequenceStatus,
+    ServoCommand,
     StanceCommand,
 )
 from sally_node_common.stamps import stamp_ns
@@ -47,6 +48,7 @@ TOPICS = {
     "/joint_states": JointState,
     "/sally/odom": Odometry,
     "/sally/magnets": MagnetArray,
+    "/sally/servo_commands": ServoCommand,
     "/sally/joint_efforts": JointState,
     "/sally/joint_targets": JointState,
     "/sally/ik_status": IKStatus,

@@ -10,7 +10,7 @@ import threading
 import time
 
 SLOW_READER_S = 0.02
-"""The time it takes per message: 50 a second against the 1 kHz stream."""
+"""The time it takes per message: 50 a second against the 200 Hz stream."""
 NODE_NAME = "sally_slow_reader"
 
 
