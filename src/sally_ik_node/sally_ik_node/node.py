@@ -150,7 +150,7 @@ class IKNode(Node):
             StampOrder("IK target", gap=None),
             StampOrder("stance command", gap=None),
         )
-        self._targets_msg = JointState(name=list(ACTUATED_JOINT_NAMES))
+        self._target_names = list(ACTUATED_JOINT_NAMES)
         self._pub_targets = self.create_publisher(JointState, "/sally/joint_targets", KEPT)
         self._pub_status = self.create_publisher(IKStatus, "/sally/ik_status", RELIABLE_DEEP)
         self._pub_feet = self.create_publisher(FootStates, "/sally/foot_states", KEPT)  # a late sequencer still steps
@@ -405,9 +405,9 @@ class IKNode(Node):
             self._counts["non_finite_solutions"] += 1
             self.get_logger().error("IK produced non-finite targets; not published", throttle_duration_sec=1.0)
             return None
-        set_stamp(self._targets_msg.header, stamp)
-        self._targets_msg.position = targets.tolist()
-        self._pub_targets.publish(self._targets_msg)
+        out = JointState(name=self._target_names, position=targets.tolist())  # a new one: its readers' (and a
+        set_stamp(out.header, stamp)  # deferred tap's, which serializes it later)
+        self._pub_targets.publish(out)
         status = IKStatusData(
             result.code, result.foot, result.position_error, result.orientation_error, result.solve_time, result.message
         )

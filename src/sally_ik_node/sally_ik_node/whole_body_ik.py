@@ -48,6 +48,7 @@ from sally_node_common.stance import StanceMode
 from sally_node_common.time_contract import IK_PERIOD
 
 from .errors import IKError
+from .reduced_solve import solve_velocity
 
 ROOT_DOFS = 7  # free joint qpos
 TILT_AXES = 1.0 - np.abs(np.asarray(FACE_AXIS_LOCAL, dtype=float))
@@ -224,14 +225,8 @@ class WholeBodyIK:
         tasks = [self.body_task, self.posture_task, *self._foot_tasks.values()]
         code, message = IKCode.SUCCESS, ""
         try:
-            velocity = mink.solve_ik(
-                self.configuration,
-                tasks,
-                cfg.dt,
-                cfg.solver,
-                damping=cfg.damping,
-                limits=self.limits,
-                constraints=self._constraints(),
+            velocity = solve_velocity(
+                self.configuration, tasks, cfg.dt, cfg.solver, cfg.damping, self.limits, self._constraints()
             )
             if not np.isfinite(velocity).all():
                 raise mink.NoSolutionFound("non-finite velocity")
@@ -276,9 +271,9 @@ class WholeBodyIK:
         seed[self._leg_qpos[swing]] = q0[self._leg_qpos[swing]]
         leg.update(seed)
         try:
-            velocity = mink.solve_ik(
-                leg, [self._foot_tasks[swing], self.posture_task], cfg.dt, cfg.solver,
-                damping=cfg.damping, limits=self.limits, constraints=self._leg_frozen[swing],
+            velocity = solve_velocity(
+                leg, [self._foot_tasks[swing], self.posture_task], cfg.dt, cfg.solver, cfg.damping, self.limits,
+                self._leg_frozen[swing],
             )  # fmt: skip
             if not np.isfinite(velocity).all():
                 raise mink.NoSolutionFound("non-finite velocity")
