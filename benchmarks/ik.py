@@ -84,12 +84,14 @@ def ik_times() -> tuple[np.ndarray, float, float]:
 
     apart = 0.0
 
-    def compared(configuration, tasks, dt, solver, damping, limits, constraints):
+    def compared(configuration, tasks, dt, solver, damping, limits, free):
         nonlocal apart
+        frozen = sorted(set(range(configuration.model.nv)) - set(free.tolist()))
+        constraints = [mink.DofFreezingTask(configuration.model, dof_indices=frozen)]
         theirs = mink.solve_ik(
             configuration, tasks, dt, solver, damping=damping, limits=limits, constraints=constraints
         )
-        ours = solve_velocity(configuration, tasks, dt, solver, damping, limits, constraints)
+        ours = solve_velocity(configuration, tasks, dt, solver, damping, limits, free)
         apart = max(apart, float(np.abs(ours - theirs).max()) * dt)
         return ours
 

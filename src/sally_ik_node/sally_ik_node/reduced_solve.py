@@ -1,19 +1,19 @@
-"""mink's differential IK step, solved directly when no limit binds: the same velocity as
-:func:`mink.solve_ik`, most ticks without the QP solver.
+"""mink's differential IK step with some dofs frozen, solved on the free dofs alone, directly when
+no limit binds: the velocity :func:`mink.solve_ik` gives with a :class:`mink.DofFreezingTask` of
+those dofs as its constraint, most ticks without the QP solver.
 
-mink builds the problem (:func:`mink.build_ik`): minimise ``1/2 x'Hx + c'x`` subject to the
-limits ``G x <= h`` and the equality constraints ``A x = b``. The constraints here are
-:class:`mink.DofFreezingTask` s (the passive joints, and for the swing leg's own step every dof but
-its four motors): their rows select dofs and hold them at zero velocity, so the remaining dofs solve
-the same problem as if the frozen ones were deleted (mink's own derivation). With the frozen dofs
-deleted and no limit active, the optimum is the solution of one dense linear system,
-``H_ff x_f = -c_f``; a convex QP whose unconstrained optimum is feasible has that optimum as its
-solution, so when ``G x <= h`` holds the result is the QP's (to the solver's tolerance, tested to
-1e-9 against :func:`mink.solve_ik`). When a limit binds (a joint at its stop), or the constraints
-are of another kind, the problem goes to the QP solver as mink would send it.
+mink builds the problem (:func:`mink.build_ik`): minimise ``1/2 x'Hx + c'x`` subject to the limits
+``G x <= h``. A :class:`mink.DofFreezingTask` constraint holds its dofs at zero velocity, and the
+remaining dofs solve the same problem as if the frozen ones were deleted (mink's own derivation):
+``H_ff x_f = -c_f`` with the limits ``G_f x_f <= h``. With no limit active the optimum is the
+solution of that one dense linear system (a convex QP whose unconstrained optimum is feasible has it
+as its solution); when a limit binds (a joint at its stop) the reduced problem goes to the QP
+solver. Either way the result is mink's to the solver's tolerance (tested to 1e-9 against
+:func:`mink.solve_ik`). The frozen dofs here are the passive joints, and for the swing leg's own
+step every dof but its four motors (a 4-dof problem instead of 30).
 
-The direct path saves the QP solver's call (its problem checks and conversions: ~0.1-0.2 ms a
-solve here, two solves an IK tick).
+The direct path saves the QP solver's call (its problem checks and conversions, ~0.1-0.2 ms a solve
+here); the reduced one, the equality constraints' rows (mink builds each one's Jacobian every step).
 """
 
 from __future__ import annotations
@@ -29,6 +29,13 @@ FEASIBILITY_TOLERANCE = 1e-12
 within the limits: rounding, not a binding limit."""
 
 
+def free_dofs(nv: int, frozen: Sequence[int]) -> np.ndarray:
+    """The dofs of ``nv`` not in ``frozen``, ascending (compute once per set of frozen dofs)."""
+    mask = np.ones(nv, dtype=bool)
+    mask[np.asarray(frozen, dtype=int)] = False
+    return np.flatnonzero(mask)
+
+
 def solve_velocity(
     configuration: mink.Configuration,
     tasks: Sequence,
@@ -36,42 +43,29 @@ def solve_velocity(
     solver: str,
     damping: float,
     limits: Sequence,
-    constraints: Sequence,
+    free: np.ndarray,
 ) -> np.ndarray:
-    """The velocity :func:`mink.solve_ik` returns for these arguments (raises
-    :class:`mink.NoSolutionFound` as it does)."""
+    """The velocity :func:`mink.solve_ik` returns for these arguments with the dofs not in ``free``
+    frozen (raises :class:`mink.NoSolutionFound` as it does)."""
     configuration.check_limits(safety_break=False)
-    problem = mink.build_ik(configuration, tasks, dt, damping, limits, constraints)
-    x = _direct(problem)
-    if x is None:
-        result = qpsolvers.solve_problem(problem, solver=solver)
-        if not result.found or result.x is None:
-            raise mink.NoSolutionFound(solver)
-        x = result.x
+    problem = mink.build_ik(configuration, tasks, dt, damping, limits)
+    hessian = problem.P[np.ix_(free, free)]
+    c = problem.q[free]
+    x = np.zeros(len(problem.q))
+    try:
+        x[free] = np.linalg.solve(hessian, -c)
+    except np.linalg.LinAlgError:
+        x[free] = _qp(hessian, c, problem, free, solver)
+        return x / dt
+    if problem.G is not None and (problem.G @ x > problem.h + FEASIBILITY_TOLERANCE).any():
+        x[free] = _qp(hessian, c, problem, free, solver)  # a limit binds
     return x / dt
 
 
-def _direct(problem: qpsolvers.Problem) -> np.ndarray | None:
-    """The optimum of ``problem`` with its frozen dofs deleted, if no limit binds it (else None: the
-    QP solver decides)."""
-    hessian, c, limits, h, equalities, b = problem.P, problem.q, problem.G, problem.h, problem.A, problem.b
-    n = len(c)
-    frozen = np.zeros(n, dtype=bool)
-    if equalities is not None:
-        if b is None or b.any() or not _selects(equalities):
-            return None  # not only dofs held at zero velocity
-        frozen = np.asarray(equalities.any(axis=0), dtype=bool)
-    free = np.flatnonzero(~frozen)
-    x = np.zeros(n)
-    try:
-        x[free] = np.linalg.solve(hessian[np.ix_(free, free)], -c[free])
-    except np.linalg.LinAlgError:
-        return None
-    if limits is not None and h is not None and (limits @ x > h + FEASIBILITY_TOLERANCE).any():
-        return None
-    return x
-
-
-def _selects(rows: np.ndarray) -> bool:
-    """Whether each of ``rows`` picks one dof (a single 1, zeros elsewhere)."""
-    return bool(((rows == 0.0) | (rows == 1.0)).all() and (rows.sum(axis=1) == 1.0).all())
+def _qp(hessian: np.ndarray, c: np.ndarray, problem: qpsolvers.Problem, free: np.ndarray, solver: str) -> np.ndarray:
+    """The reduced problem's optimum from the QP solver."""
+    limits = None if problem.G is None else problem.G[:, free]
+    result = qpsolvers.solve_problem(qpsolvers.Problem(hessian, c, limits, problem.h), solver=solver)
+    if not result.found or result.x is None:
+        raise mink.NoSolutionFound(solver)
+    return result.x

@@ -1,7 +1,7 @@
 """Whole-body differential IK for Sally with mink, robust to bad starting poses and targets.
 
 Only the motor joints (and the floating base, which the stance legs carry) move: the passive ee2 and
-em_z joints are frozen by a DofFreezingTask constraint, since no target can move them and a
+em_z joints are frozen (as a DofFreezingTask constraint would; :mod:`.reduced_solve`), since no target can move them and a
 correction spent on them would never happen. Tasks: a FrameTask per foot (the swing foot follows its
 :class:`~sally_node_common.ik_target.IKTarget`; floor stance feet are locked in position where they
 were when they entered FLOOR; wall stance feet are locked in full SE3, snapshotted when they entered
@@ -48,7 +48,7 @@ from sally_node_common.stance import StanceMode
 from sally_node_common.time_contract import IK_PERIOD
 
 from .errors import IKError
-from .reduced_solve import solve_velocity
+from .reduced_solve import free_dofs, solve_velocity
 
 ROOT_DOFS = 7  # free joint qpos
 TILT_AXES = 1.0 - np.abs(np.asarray(FACE_AXIS_LOCAL, dtype=float))
@@ -114,30 +114,24 @@ class WholeBodyIK:
         self.posture_task = mink.PostureTask(model, cost=config.posture_cost)
         self.posture_task.set_target(model.qpos0)
         self.limits = [mink.ConfigurationLimit(model)]
-        passive = [model.joint(joint_name(kind, leg)).dofadr[0] for leg in LEGS for kind in PASSIVE_KINDS]
-        self.constraints = [mink.DofFreezingTask(model, dof_indices=passive)]
+        self._passive = [model.joint(joint_name(kind, leg)).dofadr[0] for leg in LEGS for kind in PASSIVE_KINDS]
+        self._free = free_dofs(model.nv, self._passive)
+        """The dofs a step moves: all but the passive joints'."""
         self._ee2_dof = {leg: model.joint(joint_name("ee2", leg)).dofadr[0] for leg in LEGS}
         self.conform = False
         """Set once the body is moved (:meth:`set_body_target`): every stance foot keeps its face
         flat (FLOOR feet too) and its passive ee2 twist is free in the solve, as a magnet holding
         the face flat twists it; without it a pitched body asks the floor feet to tilt."""
         self._conform_key: tuple[int, ...] | None = None
-        self._conform_constraints: list = self.constraints
+        self._conform_free = self._free
         self._leg_configuration = mink.Configuration(model)
         self._leg_qpos = {
             leg: np.array([model.joint(joint_name(k, leg)).qposadr[0] for k in ACTUATED_KINDS]) for leg in LEGS
         }
-        self._leg_frozen = {
-            leg: [
-                mink.DofFreezingTask(
-                    model,
-                    dof_indices=sorted(
-                        set(range(model.nv)) - {model.joint(joint_name(k, leg)).dofadr[0] for k in ACTUATED_KINDS}
-                    ),
-                )
-            ]
-            for leg in LEGS
+        self._leg_free = {
+            leg: np.array([model.joint(joint_name(k, leg)).dofadr[0] for k in ACTUATED_KINDS]) for leg in LEGS
         }
+        """The dofs the swing leg's own step moves: its four motors'."""
         self.modes = {leg: StanceMode.FLOOR for leg in LEGS}
         self._foot_tasks: dict[str, mink.FrameTask] = {}
         self._foot_costs: dict[str, tuple[float, float]] = {}
@@ -226,7 +220,7 @@ class WholeBodyIK:
         code, message = IKCode.SUCCESS, ""
         try:
             velocity = solve_velocity(
-                self.configuration, tasks, cfg.dt, cfg.solver, cfg.damping, self.limits, self._constraints()
+                self.configuration, tasks, cfg.dt, cfg.solver, cfg.damping, self.limits, self._moving()
             )
             if not np.isfinite(velocity).all():
                 raise mink.NoSolutionFound("non-finite velocity")
@@ -246,19 +240,17 @@ class WholeBodyIK:
             self.configuration.q.copy(), code, swing or "", pos_err, ori_err, time.perf_counter() - start, message
         )
 
-    def _constraints(self) -> list:
-        """The passive joints frozen, except (once the body moves) the stance feet's ee2."""
+    def _moving(self) -> np.ndarray:
+        """The dofs a step moves: all but the passive joints, and (once the body moves) the stance
+        feet's ee2 too."""
         if not self.conform:
-            return self.constraints
+            return self._free
         free = {self._ee2_dof[leg] for leg, mode in self.modes.items() if mode is not StanceMode.SWING}
         key = tuple(sorted(free))
         if self._conform_key != key:
-            frozen = [self.model.joint(joint_name(kind, leg)).dofadr[0] for leg in LEGS for kind in PASSIVE_KINDS]
             self._conform_key = key
-            self._conform_constraints = [
-                mink.DofFreezingTask(self.model, dof_indices=[d for d in frozen if d not in free])
-            ]
-        return self._conform_constraints
+            self._conform_free = free_dofs(self.model.nv, [d for d in self._passive if d not in free])
+        return self._conform_free
 
     def _swing_leg_step(self, swing: str, q0: np.ndarray, tasks: list) -> tuple[IKCode, str]:
         """The swing leg's motor joints again, from the measured base and the other joints."""
@@ -273,7 +265,7 @@ class WholeBodyIK:
         try:
             velocity = solve_velocity(
                 leg, [self._foot_tasks[swing], self.posture_task], cfg.dt, cfg.solver, cfg.damping, self.limits,
-                self._leg_frozen[swing],
+                self._leg_free[swing],
             )  # fmt: skip
             if not np.isfinite(velocity).all():
                 raise mink.NoSolutionFound("non-finite velocity")

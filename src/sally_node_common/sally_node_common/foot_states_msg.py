@@ -8,7 +8,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
-from geometry_msgs.msg import Point, Pose, Quaternion
 
 from sally_description.constants import LEGS
 from sally_interfaces.msg import FootState, FootStates
@@ -39,22 +38,25 @@ class FootStateData:
 
 def foot_states_to_msg(stamp: int, feet: Mapping[str, FootStateData]) -> FootStates:
     """The message for the solve of the state stamped ``stamp`` (ns), feet in ``feet``'s order."""
-    msg = FootStates()
+    states = []
+    for foot, f in feet.items():
+        # the fields of the nested messages a FootState builds itself, set in place (half the cost of
+        # building a Pose, two Points and a Quaternion to hand it): every IK tick makes one
+        state = FootState(
+            foot=foot,
+            mode=int(f.mode),
+            in_contact=bool(f.in_contact),
+            penetration=float(f.penetration),
+            lift=float(f.lift),
+        )
+        position, orientation, hip = state.pose.position, state.pose.orientation, state.hip_pivot
+        position.x, position.y, position.z = f.position.tolist()
+        orientation.w, orientation.x, orientation.y, orientation.z = f.quat.tolist()
+        hip.x, hip.y, hip.z = f.hip_pivot.tolist()
+        states.append(state)
+    msg = FootStates(feet=states)
     set_stamp(msg.header, stamp)
     msg.header.frame_id = "world"
-    for foot, f in feet.items():
-        (x, y, z), (qw, qx, qy, qz), (hx, hy, hz) = f.position.tolist(), f.quat.tolist(), f.hip_pivot.tolist()
-        msg.feet.append(
-            FootState(
-                foot=foot,
-                pose=Pose(position=Point(x=x, y=y, z=z), orientation=Quaternion(w=qw, x=qx, y=qy, z=qz)),
-                hip_pivot=Point(x=hx, y=hy, z=hz),
-                mode=int(f.mode),
-                in_contact=bool(f.in_contact),
-                penetration=float(f.penetration),
-                lift=float(f.lift),
-            )
-        )
     return msg
 
 
