@@ -2,8 +2,9 @@
 
 Only the motor joints (and the floating base, which the stance legs carry) move: the passive ee2 and
 em_z joints are frozen (as a DofFreezingTask constraint would; :mod:`.reduced_solve`), since no
-target can move them and a correction spent on them would never happen. Tasks: a FrameTask per foot (the swing foot follows its
-:class:`~sally_node_common.ik_target.IKTarget`; floor stance feet are locked in position where they
+target can move them and a correction spent on them would never happen. Tasks: a FrameTask per
+foot (the swing foot follows its :class:`~sally_node_common.ik_target.IKTarget`; floor stance feet
+are locked in position where they
 were when they entered FLOOR; wall stance feet are locked in full SE3, snapshotted when they entered
 WALL, orientation cost 30 on the face's tilt: the magnet spins freely about its normal), a FrameTask
 on main_frame (its orientation is always held: freeing it under a face axis rolled the body with
