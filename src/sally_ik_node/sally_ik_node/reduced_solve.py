@@ -57,7 +57,7 @@ def solve_velocity(
     except np.linalg.LinAlgError:
         x[free] = _qp(hessian, c, problem, free, solver)
         return x / dt
-    if problem.G is not None and (problem.G @ x > problem.h + FEASIBILITY_TOLERANCE).any():
+    if problem.G is not None and problem.h is not None and (problem.G @ x > problem.h + FEASIBILITY_TOLERANCE).any():
         x[free] = _qp(hessian, c, problem, free, solver)  # a limit binds
     return x / dt
 
