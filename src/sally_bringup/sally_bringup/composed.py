@@ -141,6 +141,7 @@ def run(
     from rclpy.signals import SignalHandlerOptions
 
     from sally_node_common import spin_until_shutdown
+    from sally_node_common.gc_pauses import settle
     from sally_node_common.host import Host
     from sally_node_common.node_main import FINAL_ACK_WAIT, START_ERRORS, watch_unique_names
 
@@ -182,6 +183,7 @@ def run(
 
         threading.Thread(target=watch, name="graph end", daemon=True).start()
         names = watch_unique_names(list(nodes.values()), stop)
+        settle()  # start-up is done: no full collection walks what it made again
         sim = nodes.get("sim")
         for node in nodes.values():  # the sim's wait for its physics, the IK's for its solve
             if hasattr(node, "idle_work"):

@@ -3,7 +3,8 @@
 Inputs are plain records (built from /sally/foot_states, /sally/magnets, /sally/ik_target and
 /sally/sequence_status messages by :mod:`sally_bringup.recording`); everything is keyed by sim-time
 stamps, so two lockstep runs give the same figures. Wall-clock figures (``real_time_factor``,
-``wall_time_s``) are the only ones that differ from run to run.
+``wall_time_s``: from the sim's start to the graph's end, its teardown apart, ``teardown_s``) are the
+only ones that differ from run to run.
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ PITCH_GOAL_DEG = 88.0
 """The goal for a climb's final body pitch: within 2 deg of the wall's plane (success needs
 :data:`MIN_PITCH_DEG`)."""
 STANCE_FEET = ("BL", "BR")
-WALL_TIMING_KEYS = ("real_time_factor", "wall_time_s", "sim_pacing", "recording")
+WALL_TIMING_KEYS = ("real_time_factor", "wall_time_s", "teardown_s", "sim_pacing", "recording")
 
 
 @dataclass

@@ -86,6 +86,8 @@ class GraphRun:
         self.backend = backend if backend is not None else ProcessBackend()
         self.params_files = check_params_files(params_files)
         self.plots = plots
+        self.verdict_at: float | None = None
+        """When the graph's verdict reached the runner (monotonic s): the run's end on the wall clock."""
         for spec in self.nodes:  # every defaults file is found before anything starts
             self.node_params_files(spec)
         self._stop = threading.Event()
@@ -142,7 +144,7 @@ class GraphRun:
         failure: str | None = None
         """Why the graph ended early, in a node's own words, first among the report's problems."""
         started = time.monotonic()
-        sim_started = None
+        sim_started = ended = None
         try:
             for spec in self.nodes:
                 self.say(
@@ -156,6 +158,7 @@ class GraphRun:
             else:
                 sim_started = time.monotonic()
             exited = self._wait(recorder.record)
+            ended = self.verdict_at or time.monotonic()  # the run's end; stopping the graph is not the run's
             interrupted = self._stop.is_set() and exited is None
             timed_out = exited is None and not interrupted
             if exited == DIVERGED:
@@ -182,7 +185,8 @@ class GraphRun:
                 codes = backend.stop_all()
             finally:
                 backend.close()
-            wall = time.monotonic() - (sim_started or started)
+            stopped = time.monotonic()
+            wall = (ended or stopped) - (sim_started or started)
             probe.stop_spinning()  # the tap's subscriptions are torn down with nothing spinning
             if tap is not None:
                 tap.close()
@@ -196,6 +200,7 @@ class GraphRun:
             report = build_pulloff_report(record, wall, codes)
         else:
             report = build_report(record, self.arguments["sequence"], wall, codes, wall_walk(self.arguments))
+        report["teardown_s"] = round(stopped - (ended or stopped), 2)
         if failure is not None and not report.get("diverged"):
             report["success"] = False
             report["problems"].insert(0, failure)
@@ -418,9 +423,13 @@ class GraphRun:
 
     def _wait(self, record) -> str | None:
         """Until a required node exits (its name), the sim reports divergence (DIVERGED), a stop
-        request or the wall timeout (None)."""
+        request or the wall timeout (None). :attr:`verdict_at`: when the graph's verdict came (the
+        run's end on the wall clock; the graph then stops, which is not the run's time)."""
         deadline = None if self.wall_timeout is None else time.monotonic() + self.wall_timeout
+        self.verdict_at = None
         while not self._stop.is_set():
+            if self.verdict_at is None and (record.result is not None or record.pulloff is not None):
+                self.verdict_at = time.monotonic()
             if record.divergence is not None:
                 return DIVERGED
             exited = self.backend.gone()

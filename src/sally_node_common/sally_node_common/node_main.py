@@ -33,6 +33,7 @@ from rclpy.node import Node
 from rclpy.signals import SignalHandlerOptions
 
 from .discovery import default_to_loopback
+from .gc_pauses import settle
 from .graph_end import EndsGraph
 from .unique_names import UniqueNameWatch
 
@@ -176,6 +177,7 @@ def run_node(
         executor = EventsExecutor(context=context)
         executor.add_node(node)
         names = watch_unique_names([node], stop)
+        settle()  # start-up is done: no full collection walks what it made again
         try:
             try:
                 if run is None:

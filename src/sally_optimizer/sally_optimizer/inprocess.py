@@ -106,6 +106,9 @@ class InProcessBackend(NodeBackend):
 
     def started_all(self) -> None:
         """Every node is created: start the executor (and the sim's loop)."""
+        from sally_node_common.gc_pauses import settle
+
+        settle()  # start-up is done: no full collection walks what it made again (until close)
         guarded = _GuardedExecutor(self._executor, self._on_error)
         sim = self._hosted.get("sim")
         if sim is not None:
@@ -188,9 +191,12 @@ class InProcessBackend(NodeBackend):
         # The hosted sim node stays in the domain's graph after destroy_node (measured: a /sally_sim
         # listed 25 s after its run, in the same process) until the garbage collector frees the
         # cycle that still holds it; collected now, it is gone at once.
+        from sally_node_common.gc_pauses import unsettle
+
         self._hosted.clear()
         self._executor = None
         self._host = None
+        unsettle()  # this graph's objects are collectable again: the next graph builds its own
         gc.collect()
 
 

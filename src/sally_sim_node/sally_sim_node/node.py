@@ -112,6 +112,7 @@ class SimNode(Node):
             self.sim = Simulator(model, params=params, magnets_on={leg: leg in (p("magnets_on") or ()) for leg in LEGS})
         except (DescriptionError, SimulationError) as exc:
             raise StartupError(str(exc)) from None
+        self.sim.warm_up(thread=bool(p("physics_thread")) and int(p("control_latency")) > 0)
 
         self.dt = self.sim.timestep
         self._sim_clock = SimClock(conv.to_nanoseconds(self.dt))

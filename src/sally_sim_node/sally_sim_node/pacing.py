@@ -55,7 +55,8 @@ class PacingConfig:
     """Wall seconds of non-shrinking lag (above ``lag_tolerance``) before the factor is lowered."""
     degrade_margin: float = 0.9
     lag_tolerance: float = 0.005
-    """Lag (sim s) below which the pacer counts as keeping up."""
+    """Lag (sim s) beyond a chunk below which the pacer counts as keeping up (a chunk is stepped
+    once its end is due, so a lag of up to a chunk is the pacing itself, not falling behind)."""
     recover_after: float = 2.0
     """Wall seconds of keeping up before a degraded factor is raised."""
     recover_margin: float = 0.97
@@ -180,7 +181,8 @@ class Pacer:
             return
         st.achieved_factor = (sim_time - self._window_sim) / span
         idle_fraction = min(self._idle / span, 1.0)
-        not_shrinking = lag > cfg.lag_tolerance and lag >= self._window_lag - 1e-12
+        tolerance = self.chunk + cfg.lag_tolerance
+        not_shrinking = lag > tolerance and lag >= self._window_lag - 1e-12
         self._window_start, self._window_sim, self._window_lag, self._idle = now, sim_time, lag, 0.0
 
         self._behind_since = (self._behind_since or now - span) if not_shrinking else None
@@ -192,7 +194,7 @@ class Pacer:
             self._behind_since = self._headroom_since = None
             return
         if st.state is PacingState.DEGRADED:
-            keeping_up = lag <= cfg.lag_tolerance
+            keeping_up = lag <= tolerance
             self._headroom_since = (self._headroom_since or now - span) if keeping_up else None
             if self._headroom_since is not None and now - self._headroom_since >= cfg.recover_after:
                 capacity = st.effective_factor / max(1.0 - idle_fraction, 1e-3)

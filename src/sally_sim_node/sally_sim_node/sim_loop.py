@@ -128,8 +128,9 @@ class LoopPort(Protocol):
         ...
 
     def idle(self, until: Callable[[], bool]) -> None:
-        """A spare moment, while the physics thread steps: work that can wait may run until
-        ``until()`` (the steps are done) or there is none (the composed host's deferred taps)."""
+        """A spare moment (the physics thread steps, or realtime pacing waits for the wall clock):
+        work that can wait may run until ``until()`` (the steps are done, the wait is over) or there
+        is none (the composed host's deferred taps)."""
         ...
 
     def publish_diagnostics(self) -> None:
@@ -255,7 +256,7 @@ class SimLoop:
                         if plan.steps and not self.paused:
                             self._advance(plan.steps)
                     if not plan.steps:
-                        time.sleep(plan.sleep)
+                        self._rest(plan.sleep)
                 elif settings.mode == "fast" or not settings.gated:  # (lockstep without answers to wait for)
                     with self.physics:
                         if not self.paused:
@@ -372,7 +373,16 @@ class SimLoop:
         if plan.steps:
             self._lockstep_period()
         else:
-            time.sleep(plan.sleep)
+            self._rest(plan.sleep)
+
+    def _rest(self, seconds: float) -> None:
+        """Realtime, ahead of the wall clock: the port's spare-moment work for up to ``seconds``,
+        then sleep what is left of them."""
+        until = time.monotonic() + seconds
+        self.port.idle(lambda: time.monotonic() >= until)
+        left = until - time.monotonic()
+        if left > 0:
+            time.sleep(left)
 
     def _lockstep_period(self, stepping: bool = False) -> None:
         """Publish the state, wait for the command answering it (matched by stamp), step.

@@ -153,6 +153,15 @@ class Simulator:
         self._refuse_if_diverged()
         self._check_run(run_steps(*self._kernel_head, n, *self._kernel_tail), n)
 
+    def warm_up(self, thread: bool = False) -> None:
+        """Load the compiled step (and with ``thread`` the physics thread's hand-over) now, not at
+        the first step: from numba's cache that takes ~0.2 s, which a realtime run's first period
+        would otherwise lag by. Steps nothing."""
+        self._check_run(run_steps(*self._kernel_head, 0, *self._kernel_tail), 0)
+        if thread:
+            self.start_steps(0)
+            self.finish_steps()
+
     def start_steps(self, n: int) -> None:
         """Begin ``n`` steps with the servos as set, in the physics thread (:mod:`.physics_thread`):
         nothing may read or change the physics state until :meth:`finish_steps`."""

@@ -274,6 +274,7 @@ def test_a_reset_starts_a_new_time_line_at_the_next_whole_second():
         assert wait(lambda: len(port.states) >= 20, 10.0)
         loop.request_reset("test", lambda: answered.append(loop.clock.now_ns))
         assert wait(lambda: answered, 10.0)
+        assert wait(lambda: len([t for t in port.states if t >= 1_000_000_000]) >= 3, 10.0)
         port.stop.set()
 
     helper = threading.Thread(target=request_reset_after_some_states)
