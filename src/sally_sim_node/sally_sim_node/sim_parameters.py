@@ -119,9 +119,9 @@ TABLE = ParameterTable(
         _rate("tf_rate", "/tf rate (every body of Sally; only while someone subscribes; whole control periods)", 100.0),
         _rate(
             "visual_rate",
-            "/sally/markers and per-foot wrench rate (only while someone subscribes; whole control periods: 30 Hz "
-            "is every 35 ms at a 5 ms period)",
-            30.0,
+            "/sally/markers and the per-foot wrenches' rate (only while someone subscribes; whole control periods): "
+            "the magnet and contact force arrows change slowly, and each publication costs ~1 ms of the loop",
+            10.0,
         ),
         Param(
             "camera_rate",

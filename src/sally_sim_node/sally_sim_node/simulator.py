@@ -346,7 +346,7 @@ class Simulator:
 
         The contacts are taken as arrays (one ``mj_contactForce`` call each), the torques summed in
         one ``einsum``: a ``data.contact[i]`` object and an ``np.cross`` per contact took 180 µs a
-        foot, and the wrenches go out at 30 Hz for each of four feet, in the loop's thread."""
+        foot, and the wrenches go out at the visual rate for each of four feet, in the loop's thread."""
         geom = self._magnet_geoms[leg_index(leg)]
         origin = self.data.xpos[self.model.geom_bodyid[geom]]
         touching = self._plate_contacts(geom)
