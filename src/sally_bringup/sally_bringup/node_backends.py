@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import IO
 
-from sally_node_common.node_main import PARENT_ENV
+from sally_node_common.node_main import EXIT_BAD_START, PARENT_ENV
 
 from .graphs import NodeSpec
 from .processes import NodeProcess, find_executable, ros_args, stop_together
@@ -57,6 +57,11 @@ class NodeBackend(ABC):
 
     def failed(self, name: str) -> bool:
         """Whether node ``name`` ended with a failure status."""
+        return False
+
+    def could_not_start(self, name: str) -> bool:
+        """Whether node ``name`` exited saying it cannot start (status 2): whatever verdict the
+        runner saw is another graph's, not this one's."""
         return False
 
     def last_words(self, name: str) -> str:
@@ -147,6 +152,11 @@ class ProcessBackend(NodeBackend):
         """Whether node ``name``'s process exited with an error code."""
         process = self.processes.get(name)
         return process is not None and process.returncode not in (0, None)
+
+    def could_not_start(self, name: str) -> bool:
+        """Whether node ``name``'s process exited with :data:`EXIT_BAD_START`."""
+        process = self.processes.get(name)
+        return process is not None and process.returncode == EXIT_BAD_START
 
     def last_words(self, name: str) -> str:
         """The last lines node ``name`` wrote (for a failure's message)."""

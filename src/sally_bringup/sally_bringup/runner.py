@@ -172,8 +172,9 @@ class GraphRun:
                 # (composed: the container's record is whole when it ends)
                 if not self.record_kept and not wait_until(lambda: not recorder.record.behind_result(), CATCH_UP_WAIT):
                     self.say(f"the record stops short of the verdict: {recorder.record.behind_result()}")
-                if exited is not None and exited != DIVERGED and backend.failed(exited) and not verdict():
-                    failure = self.exit_reason(exited)  # it ended the graph without a verdict: say why
+                if exited is not None and exited != DIVERGED and backend.failed(exited):
+                    if not verdict() or backend.could_not_start(exited):  # (then a verdict seen is
+                        failure = self.exit_reason(exited)  # another graph's): it ended the graph, say why
         except NodeExitedError as exc:
             failure = f"{self.exit_reason(str(exc))} (while the graph was coming up)"
             self.say(f"the graph did not come up: {failure}")

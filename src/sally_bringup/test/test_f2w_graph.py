@@ -182,6 +182,20 @@ def test_with_an_ik_latency_the_ik_apart_computes_while_the_sim_steps_and_the_ru
     assert (tmp_path / "apart" / "record.json").exists(), "the second container kept the record"
 
 
+def test_the_effort_path_reaches_the_f2w_goals(tmp_path, ros_domain):
+    """``command:=effort``: the controller runs the joint PID itself and answers each 1 ms state
+    with efforts, the sim's servos as plain motors (for torque controllers and hardware that takes
+    efforts). The same goals as the servo commands."""
+    result, report = run_f2w(tmp_path, ros_domain, "effort", composed="true", command="effort")
+    assert_f2w_succeeded(result, report)
+    assert report["time_contract"]["command"] == "effort" and report["time_contract"]["control_period_s"] == 0.001
+    held, sim = report["recording"]["messages"], report["sim_time_s"]
+    assert (
+        held.get("/sally/joint_efforts", 0) >= 0.95 * 1000 * sim and held.get("/joint_states", 0) >= 0.95 * 1000 * sim
+    )
+    assert "/sally/servo_commands" not in held, "efforts, not servo commands, answered the states"
+
+
 def test_the_composed_graph_gives_the_same_report(lockstep_runs):
     """Every node in one process, messages handed over as Python objects: the same run."""
     tmp, (_, lockstep), _, (result, report), _ = lockstep_runs

@@ -183,24 +183,27 @@ class SimNode(Node):
         return self.get_parameter(name).value
 
     def _apply_parameters(self, names: set[str]) -> None:
+        """Accepted parameter changes, applied by the loop between runs of steps."""
+        self._loop.call(lambda: self._apply_now(names))
+
+    def _apply_now(self, names: set[str]) -> None:
         loop = self._loop
-        with loop.physics:
-            if "real_time_factor" in names:
-                loop.pacer.set_factor(float(self._p("real_time_factor")), self.sim.time)
-            if "pacing" in names:
-                loop.pacer.restart(self.sim.time)
-            if "command_timeout" in names:
-                loop.drive.watchdog.set_timeout(float(self._p("command_timeout")))
-            if names & {"hold_kp", "hold_kd"}:
-                loop.drive.set_hold_gains(self._p("hold_kp"), self._p("hold_kd"))
-            if names & {"servo_kp", "servo_kd", "servo_ki", "servo_i_clamp"}:
-                self.sim.servos.set_defaults(self._servo_gains())
-                loop.drive.gains = self.sim.servos.defaults  # for the commands from now on
-            joints = loop.drive.joint_drive
-            if joints is not None and names & {"drive_kp", "drive_kd", "drive_kv"}:
-                joints.kp, joints.kd, joints.kv = (float(self._p(n)) for n in ("drive_kp", "drive_kd", "drive_kv"))
-                loop.drive.retune()
-            loop.settings = self._settings()
+        if "real_time_factor" in names:
+            loop.pacer.set_factor(float(self._p("real_time_factor")), self.sim.time)
+        if "pacing" in names:
+            loop.pacer.restart(self.sim.time)
+        if "command_timeout" in names:
+            loop.drive.watchdog.set_timeout(float(self._p("command_timeout")))
+        if names & {"hold_kp", "hold_kd"}:
+            loop.drive.set_hold_gains(self._p("hold_kp"), self._p("hold_kd"))
+        if names & {"servo_kp", "servo_kd", "servo_ki", "servo_i_clamp"}:
+            self.sim.servos.set_defaults(self._servo_gains())
+            loop.drive.gains = self.sim.servos.defaults  # for the commands from now on
+        joints = loop.drive.joint_drive
+        if joints is not None and names & {"drive_kp", "drive_kd", "drive_kv"}:
+            joints.kp, joints.kd, joints.kv = (float(self._p(n)) for n in ("drive_kp", "drive_kd", "drive_kv"))
+            loop.drive.retune()
+        loop.settings = self._settings()
 
     def _make_drive(self) -> JointDrive:
         """The ros2_control joint drive, holding the joints where they are until commanded."""
@@ -518,15 +521,17 @@ class SimNode(Node):
         return self._loop.begin_steps(run)
 
     def entity_kinematics(self, name: str) -> entities.Kinematics:
-        """An entity's state now."""
-        with self._loop.physics:
-            return entities.kinematics(self.sim, name)
+        """An entity's state now (read by the loop with the physics still)."""
+        return self._loop.call(lambda: entities.kinematics(self.sim, name))
 
     def set_base(self, state: entities.Kinematics) -> None:
         """Sally's base to ``state``'s pose and twist (the magnets see it at the next step)."""
-        with self._loop.physics:
+
+        def move() -> None:
             self.sim.set_base(state.pose, state.linear, state.angular)
             self._loop.stopped = False
+
+        self._loop.call(move)
         self.get_logger().info(f"base set to {state.pose.position.round(4).tolist()} at {self.now_ns * 1e-9:.4f} s")
 
     # --- viewer ---------------------------------------------------------------------------------

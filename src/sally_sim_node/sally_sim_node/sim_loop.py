@@ -21,9 +21,12 @@ A run of steps stops wherever a publication that reads the physics
 whole control periods) or a stamped command (:class:`~.stamped_commands.StampedCommands`) falls
 due. The clock does not stop it: after a run, /clock goes out for each clock tick the run passed
 (every 1 ms of sim time by default), in order, before what the run's end publishes. Requests from other threads (a
-pause, a client's step request, a reset) go through :attr:`SimLoop.answer`; anything that touches
-the physics state takes :attr:`SimLoop.physics`, which the loop holds while it steps. Resets happen
-between two control periods, never inside one.
+pause, a client's step request, a reset) go through :attr:`SimLoop.answer`; anything else that
+touches the physics state (a service reading or setting an entity, a parameter change) is handed
+to the loop (:meth:`SimLoop.call`), which does it with the physics still: between two periods, or
+inside one once its steps are done. So the thread that asks, which may be the executor that
+delivers the answer a period waits for, never waits on :attr:`SimLoop.physics` (the loop holds it
+while it steps). Resets happen between two control periods, never inside one.
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol, TypeVar
 
 from sally_node_common.partners import SLOW_PARTNER_WAIT, keep_waiting
 
@@ -48,7 +51,10 @@ from .sim_control import Outcome, State, StepRun, step_refusal
 from .simulator import Simulator
 from .stamped_commands import StampedCommands
 
+T = TypeVar("T")
 EXIT_DIVERGED = 3
+CALL_WAIT = 30.0
+"""Wall seconds a :meth:`SimLoop.call` waits for the loop before it gives up (the loop is stuck)."""
 LOCKSTEP_RESEND = 0.1
 """Wall seconds after which lockstep re-sends the state it waits on (a reply lost at discovery)."""
 COMMANDS_LIVE = 0.1
@@ -204,6 +210,12 @@ class SimLoop:
         """A period's steps were begun (:meth:`_begin_period`) and not yet ended."""
         self._period_error: DivergenceError | None = None
         """How the period's steps diverged, when they were made in the loop's thread."""
+        self._played = False
+        """Played after a pause: the pacer restarts at the loop's next pass (read and changed under :attr:`answer`)."""
+        self._calls: list[_Call] = []
+        """What other threads asked the loop to do with the physics still (under :attr:`answer`)."""
+        self._thread: threading.Thread | None = None
+        """The thread running :meth:`run`, while it does."""
 
     @property
     def settings(self) -> LoopSettings:
@@ -232,13 +244,18 @@ class SimLoop:
         self._stop = stop
         port = self.port
         port.publish_clock(self.clock.now_ns)
+        with self.answer:
+            self._thread = threading.current_thread()
         try:
             while port.ok() and not stop.is_set():
+                self._serve_calls()
                 settings = self.settings
                 if self._pending and not self._ahead_next():
                     self._flush()
                 if self.resets_asked:
                     self._reset()
+                if self._played:
+                    self._restart_pacer()
                 if self.diverged is not None and settings.exit_on_divergence:
                     port.publish_diagnostics()
                     return EXIT_DIVERGED
@@ -269,7 +286,9 @@ class SimLoop:
             return 0
         finally:
             with self.answer:
+                self._thread = None
                 self.answer.notify_all()
+            self._serve_calls()  # what came too late for the loop: done here, the loop over
 
     def _ahead_next(self) -> bool:
         """The loop's next pass is a gated period with a control latency (it publishes what the
@@ -442,6 +461,14 @@ class SimLoop:
             self._period_error = exc
         return None
 
+    def _join_period(self) -> None:
+        """The period's steps in the physics thread taken back (a divergence kept for
+        :meth:`_end_period`)."""
+        try:
+            self.sim.finish_steps()
+        except DivergenceError as exc:
+            self._period_error = exc
+
     def _end_period(self) -> None:
         """The period's steps done (waited for when in the physics thread), the clock on, what falls
         due published."""
@@ -452,8 +479,8 @@ class SimLoop:
         try:
             if self.sim.stepping:
                 self.port.idle(self.sim.steps_done)  # (the loop's Python is usually done first)
-                self.sim.finish_steps()
-            elif self._period_error is not None:
+                self._join_period()
+            if self._period_error is not None:
                 raise self._period_error
         except DivergenceError as exc:
             self._on_divergence(exc)
@@ -475,6 +502,10 @@ class SimLoop:
         # publishing happens outside the answer lock: a controller hosted in this process answers
         # inside the publish call, in this thread, and its answer takes that lock
         while True:
+            if self._calls and self.sim.steps_done():  # the physics still: another thread's request
+                if self.sim.stepping:
+                    self._join_period()
+                self._serve_calls()
             with self.answer:
                 if self.gate.is_answered(stamp) or not port.ok() or halted() or self._stop.is_set():
                     break
@@ -565,15 +596,55 @@ class SimLoop:
 
     # --- requests from other threads ------------------------------------------------------------
     def set_paused(self, paused: bool) -> None:
-        """Pause or play."""
-        with self.physics:
-            if not paused and self.paused:
-                self.pacer.restart(self.sim.time)
-            self.paused = paused
+        """Pause or play (the period under way, if any, ends first). Never waits for
+        :attr:`physics`: the thread that asks may be the one that delivers the answer a period
+        holds it for (one process per node: the sim's executor). Played after a pause, the pacer
+        restarts at the loop's next pass."""
         with self.answer:
+            self._played = self._played or (self.paused and not paused)
+            self.paused = paused
             if not paused:
                 self._end_step_run("the simulation was played")
             self.answer.notify_all()
+
+    def call(self, work: Callable[[], T]) -> T:
+        """``work()``'s result, done with the physics still: by the loop at its next pass (between
+        two periods, or in a period once its steps are done), or here, under :attr:`physics`, when
+        no loop runs or this is its thread. Raises what ``work`` raises; TimeoutError after
+        :data:`CALL_WAIT` s (a loop that never comes round)."""
+        with self.answer:
+            loop = self._thread
+            if loop is not None and loop is not threading.current_thread():
+                call = _Call(work)
+                self._calls.append(call)
+                self.answer.notify_all()
+            else:
+                call = None
+        if call is None:
+            with self.physics:
+                return work()
+        if not call.done.wait(CALL_WAIT):
+            with self.answer:
+                if call in self._calls:
+                    self._calls.remove(call)
+            raise TimeoutError(f"the sim's loop did not come round within {CALL_WAIT:g} s")
+        return call.result()
+
+    def _serve_calls(self) -> None:
+        """Do what other threads handed over (:meth:`call`), in order, with the physics still."""
+        with self.answer:
+            calls, self._calls = self._calls, []
+        if calls:
+            with self.physics:
+                for call in calls:
+                    call.run()
+
+    def _restart_pacer(self) -> None:
+        """Sim time and the wall clock anchored anew after a pause (the pause is not chased)."""
+        with self.answer:
+            self._played = False
+        with self.physics:
+            self.pacer.restart(self.sim.time)
 
     def request_reset(self, why: str, then: Callable[[], None]) -> None:
         """Have the loop reset between two control periods (never inside one: a lockstep period's
@@ -621,3 +692,26 @@ class SimLoop:
         self.log.info(f"reset to the initial state at sim time {self.clock.now_ns * 1e-9:.4f} s")
         for then in asked:
             then()
+
+
+class _Call:
+    """One :meth:`SimLoop.call`: the work, then its result or error for the thread that waits."""
+
+    def __init__(self, work: Callable[[], Any]) -> None:
+        self.work = work
+        self.done = threading.Event()
+        self._value: Any = None
+        self._error: BaseException | None = None
+
+    def run(self) -> None:
+        try:
+            self._value = self.work()
+        except Exception as exc:  # noqa: BLE001 - handed to the caller's thread
+            self._error = exc
+        finally:
+            self.done.set()
+
+    def result(self) -> Any:
+        if self._error is not None:
+            raise self._error
+        return self._value

@@ -394,6 +394,32 @@ def test_bad_parameters_at_start_exit_with_the_reason(graph, parameters, message
     assert len(log.strip().splitlines()) == 1, log
 
 
+def test_services_and_parameters_answer_at_once_while_a_lockstep_graph_runs(graph, probe):
+    """The sim's executor delivers the controller's answers (one process per node) and serves the
+    requests: a request that touched the physics while a period waited for its answer used to wait
+    for the lock the period held, while the period waited for the answer only that executor could
+    deliver, until the wait gave up (10 s) and the watchdog held the robot. The loop now does such
+    requests itself, once a period's steps are done: answered at once, and the run never holds."""
+    import time
+
+    graph.start("sim", SIM, {"pacing": "lockstep", "diagnostics_period": 0.1})
+    graph.start("controller", "sally_controller")
+    states = probe.record(JointState, "/joint_states")
+    diag = probe.record(DiagnosticArray, "/diagnostics")
+    probe.wait_for_messages(states, 50, 30.0)
+    for i in range(5):
+        asked = time.monotonic()
+        sally = probe.call(GetEntityState, "/sally_sim/get_entity_state", GetEntityState.Request(entity="sally"))
+        assert sally.result.result == Result.RESULT_OK
+        result = probe.set_parameters("sally_sim", {"command_timeout": 0.05 + 0.01 * i})[0]
+        assert result.successful, result.reason
+        assert time.monotonic() - asked < 2.0, "answered while the graph runs, not after a stalled period"
+    n = len(states)
+    probe.wait_for_messages(states, n + 50, 10.0)  # the graph runs on
+    values = diagnostics(diag, "sally_sim: commands")
+    assert values["lockstep_timeouts"] == "0" and values["watchdog_engaged"] == "false", values
+
+
 def test_bad_parameters_at_run_time_are_refused(graph, probe):
     graph.start("sim", SIM)
     clock = probe.record(Clock, "/clock")

@@ -908,9 +908,11 @@ def duplicate_name(work: Path | None = None) -> list[CaseResult]:
 
 
 def second_graph(work: Path | None = None) -> list[CaseResult]:
-    """f2w runs (composed, lockstep) on a domain; a second ``sally-launch f2w`` is started on the same
-    domain (``--domain``). The second graph's nodes find the first's names and exit 2 saying so; its
-    runner ends as failed with that reason; the first run succeeds and meets its goals."""
+    """f2w runs (composed, paced to the wall clock: it is still running when the second comes up) on
+    a domain; a second ``sally-launch f2w`` is started on the same domain (``--domain``). The second
+    graph's nodes find the first's names and exit 2 saying so; its runner ends as failed with that
+    reason (not with the first graph's latched verdict, which it may hear); the first run succeeds
+    and meets its goals."""
     from sally_bringup.report import DRIFT_GOAL_MM, PLANT_GOAL_MM
     from sally_bringup.runner import EXIT_OK, run_graph
 
@@ -921,8 +923,13 @@ def second_graph(work: Path | None = None) -> list[CaseResult]:
         runner = threading.Thread(
             target=lambda: first.append(
                 run_graph(
-                    "f2w", LOCKSTEP, run_dir=folder / "first", domain_id=lease.domain_id, out=None, wall_timeout=300
-                )
+                    "f2w",
+                    {"pacing": "realtime"},
+                    run_dir=folder / "first",
+                    domain_id=lease.domain_id,
+                    out=None,
+                    wall_timeout=300,
+                )  # fmt: skip
             ),
             daemon=True,
         )
