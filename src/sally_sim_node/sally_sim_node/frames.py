@@ -105,5 +105,8 @@ class BodyFrames:
 
     def moving(self, data: mujoco.MjData) -> list[Frame]:
         """Every moving frame now (after a step or ``mj_kinematics``)."""
-        positions, quaternions = self.moving_poses(data)
+        return self.frames(*self.moving_poses(data))
+
+    def frames(self, positions: np.ndarray, quaternions: np.ndarray) -> list[Frame]:
+        """The moving frames at these poses (:meth:`moving_poses`' arrays)."""
         return [Frame(p, c, positions[i], quaternions[i]) for i, (p, c) in enumerate(self.moving_names)]

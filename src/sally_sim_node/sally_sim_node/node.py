@@ -305,17 +305,27 @@ class SimNode(Node):
         self.prepare_due(due)()
 
     def prepare_due(self, due: set[str]) -> Callable[[], None]:
-        """TF, the visuals and a camera frame published now (those in ``due``); the magnets'
-        telemetry read now and published by the call returned."""
+        """Those of TF, the visuals and the magnets' telemetry in ``due``, read now and built and
+        published by the call returned (while the next period steps); a camera frame rendered and
+        published now (it reads the whole scene)."""
         scene = self._scene
         assert scene is not None
-        if "tf" in due:
-            scene.publish_tf(self.now_ns)
-        if "visuals" in due:
-            scene.publish_visuals(self.now_ns)
+        now = self.now_ns
         if "camera" in due:
-            scene.publish_camera(self.now_ns)
-        return self._out.telemetry(self.now_ns) if "telemetry" in due else _nothing
+            scene.publish_camera(now)
+        later = [
+            *([scene.tf(now)] if "tf" in due else []),
+            *([scene.visuals(now)] if "visuals" in due else []),
+            *([self._out.telemetry(now)] if "telemetry" in due else []),
+        ]
+        if not later:
+            return _nothing
+
+        def publish() -> None:
+            for each in later:
+                each()
+
+        return publish
 
     def idle(self, until: Callable[[], bool]) -> None:
         """While the physics thread steps: :attr:`idle_work`, if any."""

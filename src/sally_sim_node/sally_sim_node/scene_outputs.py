@@ -7,6 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+Publish = Callable[[], None]
+"""A publication read already: calling it builds and publishes it."""
+
 from geometry_msgs.msg import WrenchStamped
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 from std_msgs.msg import String
@@ -93,32 +96,45 @@ class SceneOutputs:
             optical_quaternion(model.cam_quat[camera.id]),
         )
 
-    def publish_tf(self, now: int) -> None:
-        """Publish every moving frame on /tf, if someone reads it: as bytes made from the arrays
-        (:class:`~.visuals.TfBytes`), or as a message when a node hosted beside the sim reads it
-        (it takes objects)."""
+    def tf(self, now: int) -> Publish:
+        """Every moving frame on /tf, if someone reads it, read now: published by the call returned
+        as bytes made from the arrays (:class:`~.visuals.TfBytes`), or as a message when a node
+        hosted beside the sim reads it (it takes objects)."""
         if not self._tf.get_subscription_count():
-            return
+            return _nothing
+        positions, quaternions = self._frames.moving_poses(self.sim.data)
         hosted = getattr(self._tf, "readers", None)  # a HostedPublisher's readers in this process
         if self._tf_bytes is None or (hosted is not None and hosted()):
-            self._tf.publish(visuals.tf_message(now, self._frames.moving(self.sim.data)))
-        else:
-            self._tf.publish(self._tf_bytes(now, *self._frames.moving_poses(self.sim.data)))
+            frames = self._frames.frames(positions, quaternions)
+            return lambda: self._tf.publish(visuals.tf_message(now, frames))
+        made = self._tf_bytes
+        return lambda: self._tf.publish(made(now, positions, quaternions))
 
-    def publish_visuals(self, now: int) -> None:
-        """The markers and each foot's wrenches (those someone reads)."""
+    def visuals(self, now: int) -> Publish:
+        """The markers and each foot's wrenches (those someone reads), read now: built and published
+        by the call returned."""
         sim = self.sim
+        markers = None
         if self._markers.get_subscription_count():
             readouts = sim.magnet_readouts()
             feet = {
                 leg: visuals.FootScene(readouts[leg], sim.magnet_position(leg), sim.sampling_spheres(leg))
                 for leg in LEGS
             }
-            self._markers.publish(visuals.markers(now, feet, sim.contact_points(), self._plates))
+            markers = (feet, sim.contact_points())
+        wrenches = []
         for (foot, kind), publisher in self._wrenches.items():
             if publisher.get_subscription_count():
                 force, torque = sim.magnet_wrench(foot) if kind == "magnet" else sim.foot_contact_wrench(foot)
-                publisher.publish(visuals.wrench(now, magnet_body(foot), sim.magnet_rotation(foot), force, torque))
+                wrenches.append((publisher, foot, sim.magnet_rotation(foot), force, torque))
+
+        def publish() -> None:
+            if markers is not None:
+                self._markers.publish(visuals.markers(now, *markers, self._plates))
+            for publisher, foot, rotation, force, torque in wrenches:
+                publisher.publish(visuals.wrench(now, magnet_body(foot), rotation, force, torque))
+
+        return publish
 
     def publish_camera(self, now: int) -> None:
         """Publish the camera's image, if someone reads it."""
@@ -130,3 +146,7 @@ class SceneOutputs:
             self._camera_info.publish(
                 visuals.camera_info(now, self._camera_frame, camera.width, camera.height, camera.intrinsics())
             )
+
+
+def _nothing() -> None:
+    """Nothing to publish."""

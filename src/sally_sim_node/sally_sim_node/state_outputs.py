@@ -76,8 +76,8 @@ class StateOutputs:
     def telemetry(self, now_ns: int) -> Publish:
         """The magnets' telemetry (each foot's magnet and contact force) stamped ``now_ns``, read now."""
         forces = {leg: self.sim.foot_contact_force(leg) for leg in LEGS}
-        message = magnet_array_to_msg(now_ns, conv.magnet_states(self.sim.magnet_readouts(), forces))
-        return lambda: self._magnets.publish(message)
+        readouts = self.sim.magnet_readouts()
+        return lambda: self._magnets.publish(magnet_array_to_msg(now_ns, conv.magnet_states(readouts, forces)))
 
     def diagnostics(self, statuses: list[DiagnosticStatus], now_ns: int) -> None:
         """/diagnostics with ``statuses``."""

@@ -50,7 +50,7 @@ def test_tf_goes_to_the_tap_as_bytes_and_to_a_hosted_reader_as_a_message(context
     reader = host.create(TfReader, context=context) if hosted_reader else None
     try:
         built.clear()  # (/tf_static, at start)
-        scene.outputs.publish_tf(1_500_000_000)
+        scene.outputs.tf(1_500_000_000)()
         assert len(built) == (1 if hosted_reader else 0)  # no message built for bytes alone
         assert len(taken) == 1 and isinstance(taken[0], bytes)
         message = deserialize_message(taken[0], TFMessage)
