@@ -7,9 +7,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-Publish = Callable[[], None]
-"""A publication read already: calling it builds and publishes it."""
-
 from geometry_msgs.msg import WrenchStamped
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 from std_msgs.msg import String
@@ -25,6 +22,8 @@ from . import visuals
 from .camera import OffscreenCamera
 from .frames import BodyFrames, Frame
 
+Publish = Callable[[], None]
+"""A publication read already: calling it builds and publishes it."""
 TF_QOS = QoSProfile(depth=100, reliability=ReliabilityPolicy.RELIABLE, durability=DurabilityPolicy.VOLATILE)
 """tf2's broadcaster QoS for /tf (rviz and tf2 listeners match it)."""
 
