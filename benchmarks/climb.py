@@ -12,10 +12,11 @@ the fastest host that gives the multi-process graph's figures; with ``--check-ho
 the first run of each sequence also runs as processes and the two reports must agree in every
 sim-time figure, else the benchmark stops. Prints each run's figures and, last:
 ``climb f2w_success A of N f2w_all_success B of N worst_plant_mm X worst_drift_mm Y
-wall_walk_success C of N w2c_success D of N speed_mm_s V``
+wall_walk_success C of N w2c_success D of N speed_mm_s V fewest_holding H``
 (X: the largest plant error of any foot that reached the wall in any run, a walk's every step
 included, against its plant and against the plan's foothold; Y: the largest stance drift of any
-run, in mm; V: the slowest walk's mean speed, mm/s of sim time; '-' when there is none). The
+run, in mm; V: the slowest walk's mean speed, mm/s of sim time; H: the fewest magnets holding at
+once, off the floor, in any climb or walk; '-' when there is none). The
 in-process nodes log to stderr.
 """
 
@@ -146,6 +147,7 @@ def main() -> int:
     worst_plant: float | None = None
     worst_drift: float | None = None
     speeds: list[float] = []
+    holding: list[int] = []
     batches = [(s, d) for s in sequences for d in (directions if s == "wall_walk" else [""])]
     for sequence, direction in batches:
         name = f"{sequence}_{direction}" if direction else sequence
@@ -164,6 +166,8 @@ def main() -> int:
             wins[sequence] += bool(report.get("success"))
             if sequence == "wall_walk" and report.get("speed_mm_s") is not None:
                 speeds.append(float(report["speed_mm_s"]))
+            if report.get("min_magnets_holding") is not None:
+                holding.append(int(report["min_magnets_holding"]))
             if plant is not None:
                 worst_plant = plant if worst_plant is None else max(worst_plant, plant)
             if drift is not None:
@@ -184,7 +188,8 @@ def main() -> int:
         f"worst_plant_mm {fmt(worst_plant)} worst_drift_mm {fmt(worst_drift)} "
         f"wall_walk_success {wins['wall_walk']} of {counted['wall_walk']} "
         f"w2c_success {wins['w2c']} of {counted['w2c']} "
-        f"speed_mm_s {fmt(min(speeds) if speeds else None)}"
+        f"speed_mm_s {fmt(min(speeds) if speeds else None)} "
+        f"fewest_holding {min(holding) if holding else '-'}"
     )
     return 0
 
