@@ -17,6 +17,7 @@ from sally_bringup.report import DRIFT_GOAL_MM, PITCH_GOAL_DEG, PLANT_GOAL_MM, c
 from sally_bringup.runner import EXIT_OK
 from sally_description.constants import FOOT_STANDOFF
 from sally_description.scene import CEILING_HEIGHT
+from sally_testing import reference
 from sally_testing.reported_run import reported_run
 from sally_testing.side_by_side import side_by_side
 
@@ -24,7 +25,7 @@ pytestmark = [pytest.mark.graph, pytest.mark.timeout(900)]
 
 
 def run_climb(tmp, domain_id, sequence, name):
-    arguments = {"sequence": sequence, "pacing": "lockstep", "record": "false"}
+    arguments = reference.CASES[sequence].run_arguments(record="false")  # lockstep
     return reported_run("f2w", arguments, tmp / name, domain_id, wall_timeout=600)
 
 
@@ -61,6 +62,7 @@ def test_all_four_feet_end_on_the_wall_with_the_body_pitched(climbs):
     order = [("BL", "STEP_SEAT"), ("BR", "STEP_SEAT"), ("FL", "F2W_REACH"), ("FR", "F2W_REACH")]
     order += [("BODY", "BODY_MOVE"), ("BL", "BACK_SWING"), ("BR", "BACK_SWING"), ("BR", "F2W_REACH")]
     assert [phases.index(p) for p in order] == sorted(phases.index(p) for p in order)
+    reference.assert_matches(report, sequence)  # within 0.1 mm of the committed run, not only the goals
 
 
 def test_two_climbs_give_the_same_figures(climbs):

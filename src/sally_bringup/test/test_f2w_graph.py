@@ -15,6 +15,7 @@ import pytest
 
 from sally_bringup.report import DRIFT_GOAL_MM, PLANT_GOAL_MM, comparable
 from sally_bringup.runner import EXIT_OK, run_graph
+from sally_testing import reference
 from sally_testing.side_by_side import side_by_side, small_volume
 
 pytestmark = [pytest.mark.graph, pytest.mark.timeout(600)]  # real graphs, in processes or hosted in this process
@@ -69,6 +70,7 @@ def assert_f2w_succeeded(result, report):
 def test_fl_then_fr_end_on_the_wall_and_the_stance_feet_stay(lockstep_runs):
     tmp, (result, report), *_ = lockstep_runs
     assert_f2w_succeeded(result, report)
+    reference.assert_matches(report, "f2w")  # within 0.1 mm of the committed run, not only the goals
     assert (tmp / "first" / "run.png").stat().st_size > 10_000
     assert {"sim.log", "controller.log", "ik.log", "sequencer.log"} <= {
         p.name for p in (tmp / "first" / "logs").iterdir()
@@ -188,6 +190,7 @@ def test_the_effort_path_reaches_the_f2w_goals(tmp_path, ros_domain):
     efforts). The same goals as the servo commands."""
     result, report = run_f2w(tmp_path, ros_domain, "effort", composed="true", command="effort")
     assert_f2w_succeeded(result, report)
+    reference.assert_matches(report, "f2w_effort")
     assert report["time_contract"]["command"] == "effort" and report["time_contract"]["control_period_s"] == 0.001
     held, sim = report["recording"]["messages"], report["sim_time_s"]
     assert (

@@ -14,6 +14,7 @@ import pytest
 from sally_bringup.report import DRIFT_GOAL_MM, MIN_HOLDING, PITCH_GOAL_DEG, PLANT_GOAL_MM, comparable
 from sally_bringup.runner import EXIT_OK
 from sally_sequencer.wall_walk import FOOT_ORDER, WALK_TOLERANCE
+from sally_testing import reference
 from sally_testing.reported_run import reported_run
 from sally_testing.side_by_side import side_by_side
 
@@ -22,14 +23,7 @@ SPEED_GOAL_MM_S = 10.0
 
 
 def run_walk(tmp, domain_id, name, direction):
-    arguments = {
-        "sequence": "wall_walk",
-        "start": "wall",
-        "direction": direction,
-        "distance": "0.30",
-        "pacing": "lockstep",
-        "record": "false",
-    }
+    arguments = reference.CASES[f"wall_walk_{direction}"].run_arguments(record="false")  # lockstep, 0.30 m
     return reported_run("f2w", arguments, tmp / name, domain_id, wall_timeout=300)
 
 
@@ -61,6 +55,7 @@ def test_a_walk_meets_its_goals(walks, name, axis, sign):
     assert sign * report["travel_m"][axis] > 0.30 - WALK_TOLERANCE
     assert report["speed_mm_s"] >= SPEED_GOAL_MM_S
     assert report["body_pitch_deg"] >= PITCH_GOAL_DEG
+    reference.assert_matches(report, f"wall_walk_{direction}")  # within 0.1 mm of the committed run
 
 
 def test_two_walks_give_the_same_figures(walks):
