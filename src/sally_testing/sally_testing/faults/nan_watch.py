@@ -21,49 +21,27 @@ import time
 from collections import Counter
 
 import numpy as np
-from diagnostic_msgs.msg import DiagnosticArray
-from nav_msgs.msg import Odometry
 from rcl_interfaces.msg import Log
 from rclpy.serialization import deserialize_message
-from rosgraph_msgs.msg import Clock
 from rosidl_parser.definition import AbstractNestedType, BasicType, NamespacedType
-from sensor_msgs.msg import JointState
+from sensor_msgs.msg import CameraInfo, Image, JointState
 
-from sally_interfaces.msg import (
-    ExternalForce,
-    FootStates,
-    IKStatus,
-    IKTarget,
-    MagnetArray,
-    MagnetCommand,
-    PullOffResult,
-    SequenceStatus,
-    ServoCommand,
-    StanceCommand,
-)
+from sally_bringup.raw_tap import TOPICS as GRAPH_TOPICS
+from sally_bringup.raw_tap import message_class
 from sally_node_common.stamps import stamp_ns
 
 TOPICS = {
-    "/clock": Clock,
-    "/joint_states": JointState,
-    "/sally/odom": Odometry,
-    "/sally/magnets": MagnetArray,
-    "/sally/servo_commands": ServoCommand,
-    "/sally/joint_efforts": JointState,
-    "/sally/joint_targets": JointState,
-    "/sally/ik_status": IKStatus,
-    "/sally/foot_states": FootStates,
-    "/sally/ik_target": IKTarget,
-    "/sally/stance": StanceCommand,
-    "/sally/magnet_cmd": MagnetCommand,
-    "/sally_sim/external_force": ExternalForce,
-    "/sally/sequence_status": SequenceStatus,
-    "/sally/sequence_result": SequenceStatus,
-    "/sally/pulloff_result": PullOffResult,
-    "/diagnostics": DiagnosticArray,
+    **{topic: message_class(type_name) for topic, type_name in GRAPH_TOPICS.items()},
+    "/sally/odom_joint_states": JointState,  # the sim's, for an IK apart
+    "/sally/camera/image_raw": Image,  # with a camera_rate
+    "/sally/camera/camera_info": CameraInfo,
     "/rosout": Log,
 }
-"""Every topic a Sally graph publishes."""
+"""Every topic a Sally graph publishes: the graphs' (:data:`sally_bringup.raw_tap.TOPICS`, what
+the recording takes) and the few no recording takes. :meth:`NaNWatch.unwatched` names any other a
+running graph has."""
+IGNORED = frozenset({"/parameter_events"})
+"""Topics every rclpy node has that carry no figures of the graph."""
 
 
 def non_finite(msg) -> bool:
@@ -140,6 +118,7 @@ class NaNWatch:
         """topic -> when (monotonic) its latest message came."""
         self.last_stamp: dict[str, int] = {}
         """topic -> the stamp (ns) of the latest message heard on it (/clock's time: sim time)."""
+        self._node = probe.node
         for topic, kind in TOPICS.items():
             if float_kinds(kind) <= {"double"}:  # scanned serialized (module docstring)
                 stamped = starts_with_stamp(kind)
@@ -147,6 +126,17 @@ class NaNWatch:
                 probe.node.create_subscription(kind, topic, callback, 1000, raw=True)
             else:
                 probe.node.create_subscription(kind, topic, lambda msg, topic=topic: self._on(topic, msg), 1000)
+
+    def unwatched(self) -> list[str]:
+        """Topics on the probe's ROS graph now that the watch does not read (hidden ones, an
+        action's ``_action`` topics, and :data:`IGNORED` aside): empty when it reads every topic the
+        graph publishes."""
+        names = (name for name, _ in self._node.get_topic_names_and_types())
+        return sorted(
+            name
+            for name in names
+            if name not in TOPICS and name not in IGNORED and not any(p.startswith("_") for p in name.split("/"))
+        )
 
     def _on_raw(self, topic: str, kind, stamped: bool, data: bytes) -> None:
         if not words_finite(data):  # perhaps a NaN: read it properly
