@@ -402,7 +402,9 @@ def bad_input(graph_name: str = "f2w", work: Path | None = None) -> list[CaseRes
             results = []
             for node, check in checks.items():
                 check.expect(check_quiet, "the paused graph fell quiet before the injection")
-                check.expect(not unwatched, f"the NaN watch read every topic of the graph (unread: {unwatched or 'none'})")
+                check.expect(
+                    not unwatched, f"the NaN watch read every topic of the graph (unread: {unwatched or 'none'})"
+                )
                 check.expect(
                     not extra,
                     f"no NaN on any topic beyond the {sum(injected_nan.values())} injected ({extra or 'none'})",
