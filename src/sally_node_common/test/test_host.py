@@ -150,10 +150,11 @@ def test_outside_readers_and_writers_reach_hosted_nodes_and_nothing_arrives_twic
         talker.pub.publish(Int32(data=i))
     writer.pub.publish(Int32(data=100))
     assert wait_until(lambda: len(observer.heard) >= 6 and len(listener.heard) >= 6)
-    time.sleep(0.3)  # any second copy would have arrived by now (copies come within milliseconds)
+    # this participant matches its own endpoints: each publication's copy comes back to the hosted
+    # listener's DDS reader and is dropped; once the five have, no other copy can come
+    assert wait_until(lambda: host.copies_dropped >= 5)
     assert sorted(m.data for m in observer.heard) == [0, 1, 2, 3, 4, 100]
     assert sorted(m.data for m in listener.heard) == [0, 1, 2, 3, 4, 100]  # each once: hosted ones not again from DDS
-    assert host.copies_dropped >= 5  # this participant matches its own endpoints: the copies came and went
 
 
 CONTAINER_RUN = """
@@ -180,7 +181,7 @@ for i in range(5):
     talker.pub.publish(Int32(data=i))
 writer.pub.publish(Int32(data=100))
 wait_until(lambda: len(observer.heard) >= 6 and len(listener.heard) >= 6, 30)
-time.sleep(0.3)
+# no copy can come: the talker's DDS publisher is matched by the observer alone (real_matched, below)
 print(json.dumps({
     "observer": sorted(m.data for m in observer.heard), "listener": sorted(m.data for m in listener.heard),
     "copies_dropped": host.copies_dropped, "matched": talker.pub.get_subscription_count(),
@@ -227,7 +228,9 @@ def test_kept_topics_reach_late_hosted_and_outside_readers(sides):
     assert [m.data for m in late.heard] == [2] and volatile.heard == []  # history only for kept readers
     observer = outside.add(Listener("observer", "/latched", LATCHED, context=outside.context))
     assert wait_until(lambda: [m.data for m in observer.heard] == [2])
-    time.sleep(0.3)
+    # the history's copy reaches the late reader's DDS reader too (this participant matches its own
+    # endpoints) and is dropped: once it has, nothing more can come
+    assert wait_until(lambda: host.copies_dropped >= 1)
     assert [m.data for m in late.heard] == [2]  # not again through DDS
 
 
@@ -272,8 +275,8 @@ def test_a_tap_gets_every_tapped_publication_once_and_counts_as_a_reader(sides):
     taken: list[tuple[str, object]] = []
     host.tap(lambda topic, msg, log_time: taken.append((topic, msg)), {"/numbers"})
     talker = side.add(host.create(Talker, context=side.context))
-    side.add(host.create(Listener, "first", context=side.context))
-    side.add(host.create(Listener, "second", context=side.context))
+    first = side.add(host.create(Listener, "first", context=side.context))
+    second = side.add(host.create(Listener, "second", context=side.context))
     other = side.add(host.create(Talker, "/untapped", context=side.context))
     assert talker.pub.get_subscription_count() == 3  # two hosted readers on DDS, and the tap
     assert other.pub.get_subscription_count() == 0
@@ -284,8 +287,8 @@ def test_a_tap_gets_every_tapped_publication_once_and_counts_as_a_reader(sides):
     writer = outside.add(Talker("/numbers", context=outside.context))
     assert wait_until(lambda: writer.pub.get_subscription_count() >= 2)
     writer.pub.publish(Int32(data=100))
-    assert wait_until(lambda: len(taken) >= 2)
-    time.sleep(0.3)  # a second copy (one per hosted reader) would have come by now
+    # it reaches each hosted reader's DDS reader; once both have it, no second copy can come
+    assert wait_until(lambda: all(100 in [m.data for m in n.heard] for n in (first, second)))
     assert len(taken) == 2 and isinstance(taken[1][1], bytes)  # an outside message, as the bytes that came
 
 
