@@ -18,13 +18,14 @@ Arguments (``name:=value`` on either command line):
 * ``duration``: sim seconds after which an unfinished sequence fails
 * ``pacing``: realtime / fast / lockstep (lockstep: every node answers every step, runs repeat)
 * ``sync``: true / false: realtime with our controller runs the lockstep protocol paced to the wall
-  clock (the lockstep figures at any load); false lets the sim step on with efforts up to 1 ms old
+  clock (the lockstep figures at any load); false lets the sim step on with commands up to a
+  control period old
 * ``composed``: true / false: every node in one process (``sally_composed``, the ROS 2 component
   idiom), messages between them handed over as Python objects (:mod:`sally_node_common.host`)
 * ``magnets``: feet whose magnets start on, comma-separated (all four by default)
 * ``controller``: pid (our joint controller) / none (bring your own, e.g. a hardware driver's) /
   ros2_control (the sim alone: a controller_manager drives the joints over /sally/joint_commands
-  with JointStateTopicSystem; no PID, IK or sequencer; realtime or fast pacing)
+  with JointStateTopicSystem; no controller, IK or sequencer; realtime or fast pacing)
 * ``command``: servo / effort: what the controller sends the motors, and how often: servo commands
   (position, velocity, feed-forward effort, gains) every 5 ms, the servos closing their loops at
   every physics step; or efforts every 1 ms (the effort path, for torque controllers)
@@ -107,12 +108,12 @@ ARGUMENTS: dict[str, Argument] = {
     "sync": Argument(
         "true",
         "realtime with our controller: every state is answered before the sim steps on, so a run gives the lockstep "
-        "figures however busy the machine is (false: faster, the sim steps on with efforts up to 1 ms old)",
+        "figures however busy the machine is (false: the sim steps on with commands up to a control period old)",
         ("true", "false"),
     ),
     "control_latency": Argument(
         str(CONTROL_LATENCY),
-        "lockstep and sync:=true: control periods from a state to the period its effort answer applies from (0: each "
+        "lockstep and sync:=true: control periods from a state to the period its answer applies from (0: each "
         "period waits for the answer to its own state; 1: the sim steps a period with the answer to the state before, "
         "on a core of its own, while the graph answers this one)",
         ("0", "1"),
@@ -144,8 +145,9 @@ ARGUMENTS: dict[str, Argument] = {
     "magnets": Argument("FL,FR,BL,BR", "feet whose magnets start on (comma-separated)"),
     "controller": Argument(
         "pid",
-        "joint controller: pid (our PID node, driven by the IK and the sequencer), none (bring your own efforts), "
-        "ros2_control (the sim alone, taking ros2_control's joint commands on /sally/joint_commands)",
+        "joint controller: pid (our controller node, driven by the IK and the sequencer), none (bring your own: a "
+        "hardware driver's, answering each state), ros2_control (the sim alone, taking ros2_control's joint commands "
+        "on /sally/joint_commands)",
         ("pid", "none", "ros2_control"),
     ),
     "command": Argument(
@@ -431,7 +433,7 @@ def graph(name: str, arguments: Mapping[str, str] | None = None) -> list[NodeSpe
     """Our own nodes answer every state in order, by stamp (lockstep, or realtime paced to the wall
     clock): a run does not depend on how the machine shares its time. A brought controller
     (controller:=none, a hardware driver's) is not assumed to answer states by stamp; fast pacing
-    steps on with the latest efforts."""
+    steps on with the latest commands."""
     nodes = []
     servo = values["command"] == "servo"
     if ros2_control and not servo:
