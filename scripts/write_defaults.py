@@ -7,19 +7,7 @@ from __future__ import annotations
 import yaml
 
 from sally_bringup.config_files import defaults_file
-from sally_controller.node import TABLE as CONTROLLER
-from sally_ik_node.node import TABLE as IK
-from sally_sequencer.node import TABLE as SEQUENCER
-from sally_sim_node.pulloff_node import TABLE as PULLOFF
-from sally_sim_node.sim_parameters import TABLE as SIM
-
-FILES = [
-    ("sally_sim_node", "sim.yaml", "sally_sim", SIM),
-    ("sally_sim_node", "pulloff.yaml", "sally_pulloff", PULLOFF),
-    ("sally_controller", "controller.yaml", "sally_controller", CONTROLLER),
-    ("sally_ik_node", "ik.yaml", "sally_ik", IK),
-    ("sally_sequencer", "sequencer.yaml", "sally_sequencer", SEQUENCER),
-]
+from sally_testing.node_defaults import defaults_files
 
 
 def render(header: list[str], node: str, table) -> str:
@@ -31,7 +19,7 @@ def render(header: list[str], node: str, table) -> str:
 
 
 def main() -> None:
-    for package, name, node, table in FILES:
+    for package, name, node, table in defaults_files():
         path = defaults_file(package, name)
         header = [line for line in path.read_text().splitlines() if line.startswith("#")][:3]
         text = render(header, node, table)

@@ -4,19 +4,9 @@ import pytest
 import yaml
 
 from sally_bringup.config_files import defaults_file
-from sally_controller.node import TABLE as CONTROLLER
-from sally_ik_node.node import TABLE as IK
-from sally_sequencer.node import TABLE as SEQUENCER
-from sally_sim_node.pulloff_node import TABLE as PULLOFF
-from sally_sim_node.sim_parameters import TABLE as SIM
+from sally_testing.node_defaults import defaults_files
 
-FILES = [
-    ("sally_sim_node", "sim.yaml", "sally_sim", SIM),
-    ("sally_sim_node", "pulloff.yaml", "sally_pulloff", PULLOFF),
-    ("sally_controller", "controller.yaml", "sally_controller", CONTROLLER),
-    ("sally_ik_node", "ik.yaml", "sally_ik", IK),
-    ("sally_sequencer", "sequencer.yaml", "sally_sequencer", SEQUENCER),
-]
+FILES = defaults_files()
 
 
 @pytest.mark.parametrize("package, name, node, table", FILES, ids=[f[1] for f in FILES])
