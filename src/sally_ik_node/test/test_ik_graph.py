@@ -23,13 +23,13 @@ def positions(msg: FootStates) -> dict:
     return {f.foot: np.array([f.pose.position.x, f.pose.position.y, f.pose.position.z]) for f in msg.feet}
 
 
-class MinimalServoController:
-    """The latest /sally/joint_targets as servo commands (the servos' own gains, no feed-forward),
-    answering each /joint_states with the same stamp."""
+class _TargetFollower:
+    """The latest /sally/joint_targets, answering each /joint_states with a command of the same
+    stamp on ``topic`` (``_on_state``)."""
 
-    def __init__(self, probe):
+    def __init__(self, probe, msg_type, topic):
         self.target = np.zeros(len(ACTUATED_JOINT_NAMES))
-        self.pub = probe.publisher(ServoCommand, "/sally/servo_commands")
+        self.pub = probe.publisher(msg_type, topic)
         probe.record(JointState, "/sally/joint_targets", on_message=self._on_targets)
         probe.record(JointState, "/joint_states", on_message=self._on_state)
 
@@ -38,25 +38,27 @@ class MinimalServoController:
         self.target = np.asarray(msg.position)[[where[n] for n in ACTUATED_JOINT_NAMES]]
 
     def _on_state(self, msg):
+        raise NotImplementedError
+
+
+class MinimalServoController(_TargetFollower):
+    """The targets as servo commands (the servos' own gains, no feed-forward)."""
+
+    def __init__(self, probe):
+        super().__init__(probe, ServoCommand, "/sally/servo_commands")
+
+    def _on_state(self, msg):
         out = ServoCommand(name=list(ACTUATED_JOINT_NAMES), position=self.target.tolist())
         out.header.stamp = msg.header.stamp
         self.pub.publish(out)
 
 
-class MinimalEffortController:
-    """The effort path: PD toward /sally/joint_targets, answering each /joint_states with efforts
-    of the same stamp."""
+class MinimalEffortController(_TargetFollower):
+    """The effort path: PD toward the targets, as efforts."""
 
     def __init__(self, probe, kp=500.0, kd=30.0):
         self.kp, self.kd = kp, kd
-        self.target = np.zeros(len(ACTUATED_JOINT_NAMES))
-        self.pub = probe.publisher(JointState, "/sally/joint_efforts")
-        probe.record(JointState, "/sally/joint_targets", on_message=self._on_targets)
-        probe.record(JointState, "/joint_states", on_message=self._on_state)
-
-    def _on_targets(self, msg):
-        where = {n: i for i, n in enumerate(msg.name)}
-        self.target = np.asarray(msg.position)[[where[n] for n in ACTUATED_JOINT_NAMES]]
+        super().__init__(probe, JointState, "/sally/joint_efforts")
 
     def _on_state(self, msg):
         where = {n: i for i, n in enumerate(msg.name)}
