@@ -29,7 +29,7 @@ from sally_node_common.discovery import container_profile, default_to_loopback
 from sally_node_common.graph_end import EndsGraph
 from sally_node_common.node_main import watch_parent
 
-from .graphs import GraphError, NodeSpec, hosted_specs, port_number
+from .graphs import GraphError, NodeSpec, graph, hosted_specs, port_number
 
 NODE_CLASSES = {
     "sally_sim_node": "sally_sim_node.node:SimNode",
@@ -44,13 +44,14 @@ FLUSH = 0.1
 """Wall seconds the executor keeps spinning after the graph ends, for its last messages."""
 
 
-def keep_record(host, deferred: bool = False):
+def keep_record(host, deferred: bool = False, streams: bool = True):
     """A :class:`~.recording.RunRecorder` fed by ``host``'s tap (``deferred``: through
     :attr:`~sally_node_common.host.Host.later`): the record of the run as it was published, whatever
-    an outside reader missed. Outside messages come as bytes and are converted."""
+    an outside reader missed. Outside messages come as bytes and are converted. ``streams`` false:
+    the verdicts, diagnostics and reset notices alone (:data:`~.recording.STREAMS` left out)."""
     from rclpy.serialization import deserialize_message
 
-    from .recording import RunRecorder
+    from .recording import STREAMS, RunRecorder
 
     recorder = RunRecorder()
 
@@ -59,7 +60,7 @@ def keep_record(host, deferred: bool = False):
             msg = deserialize_message(bytes(msg), recorder.handlers[topic][0])
         recorder.feed(topic, msg)
 
-    host.tap(feed, recorder.handlers, deferred=deferred)
+    host.tap(feed, [t for t in recorder.handlers if streams or t not in STREAMS], deferred=deferred)
     return recorder
 
 
@@ -154,7 +155,11 @@ def run(
     spare = any(spec.name == "sim" for spec in specs)
     try:
         if record_file:
-            run_record = keep_record(host, deferred=spare)
+            from .recording import JUDGES
+
+            every = graph(name, {**arguments, "composed": "true", "apart": "none"})  # the whole graph's nodes
+            judged = any(node in JUDGES for spec in every for node in (spec.hosts or (spec.name,)))
+            run_record = keep_record(host, deferred=spare, streams=judged)
         if record_to or foxglove_to is not None:
             from .host_recording import open_recording
 

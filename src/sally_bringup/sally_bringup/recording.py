@@ -28,6 +28,13 @@ RECORDING_STATUS = "sally_recorder: recording"
 TOPICS = ("/sally/foot_states", "/sally/magnets", "/sally/ik_target", "/sally/sequence_status")
 
 
+STREAMS = frozenset({"/sally/foot_states", "/sally/magnets", "/sally/ik_target", "/sally/sequence_status"})
+"""The 50-200 Hz streams a record keeps (the rest: verdicts, diagnostics, reset notices)."""
+JUDGES = frozenset({"sequencer", "pulloff"})
+"""The nodes whose verdict a report judges: a graph with neither (the hold graph, which runs until
+stopped) keeps no streams, so its record does not grow for as long as it runs."""
+
+
 class RunRecorder:
     """Fills :attr:`record` from messages: subscribed on ``probe`` (its spin thread calls the
     handlers as messages come), or fed by :meth:`feed` when ``probe`` is None.

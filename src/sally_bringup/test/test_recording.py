@@ -40,3 +40,22 @@ def test_a_reset_starts_the_record_again_counted_from_it():
     assert record.reset_at == 3.0
     assert [s.t for s in record.feet] == [0.0, 0.005]
     assert all(s.position["FL"][0] == 2.0 for s in record.feet)
+
+
+def test_a_graph_without_a_verdict_keeps_no_streams():
+    """The hold graph (sim and controller, running until stopped) has nothing to judge: its record
+    keeps the verdicts, diagnostics and reset notices, not the 50-200 Hz streams, so it does not
+    grow for as long as the graph runs (4.5 MB a minute of magnet samples, seen in a soak)."""
+    from sally_bringup.composed import keep_record
+    from sally_bringup.graphs import graph
+    from sally_bringup.recording import JUDGES, STREAMS
+    from sally_node_common.host import Host
+
+    judged, held = Host(), Host()
+    keep_record(judged)
+    keep_record(held, streams=False)
+    assert all(judged.taps_for(topic) for topic in STREAMS)
+    assert not any(held.taps_for(topic) for topic in STREAMS) and held.taps_for("/sally/sequence_result")
+    assert not {spec.name for spec in graph("hold", {"composed": "false"})} & JUDGES
+    assert {spec.name for spec in graph("f2w", {"composed": "false"})} & JUDGES
+    assert {spec.name for spec in graph("pulloff", {"composed": "false"})} & JUDGES
