@@ -101,6 +101,8 @@ TABLE = ParameterTable(
 )
 PENDING = 64
 """How many unmatched joint-state / odom stamps are kept while waiting for their partner."""
+UNSTAMPED = 16
+"""How many refusals made before the first solve wait for its stamp (the newest kept)."""
 
 
 class IKNode(Node):
@@ -117,6 +119,9 @@ class IKNode(Node):
         self._pairs: StampPairs[np.ndarray, Pose] = StampPairs(PENDING)
         """Checked joint positions (JOINT_NAMES order) and body poses by stamp, until matched."""
         self._last_solved: int | None = None
+        self._unstamped: list[IKStatusData] = []
+        """Refusals made before the first solve (a restarted IK catching up on kept history): published
+        stamped with that solve's state, so status stamps never go back across a restart."""
         self._started = False
         self._pending_target: tuple[str, IKTarget] | None = None
         self._pending_stance: dict[str, StanceMode] = {}
@@ -338,14 +343,17 @@ class IKNode(Node):
 
     def _reject(self, topic: str, reason: str, foot: str, text: str, kept: bool = False) -> None:
         """Counted and logged per topic and reason, and reported as REJECTED on /sally/ik_status
-        (stamped with the latest solved state, so that status stamps never go back); old history
-        of a kept topic (this IK restarted) is only counted."""
+        (stamped with the latest solved state, so that status stamps never go back; before the first
+        solve, held until it); old history of a kept topic (this IK restarted) is only counted."""
         if not self._health.reject(topic, reason, text, replayed=kept):
             return
         refusal = IKStatusData(
             IKCode.REJECTED, foot if foot in LEGS else "", message=f"rejected {topic} ({reason}): {text}"
         )
-        self._pub_status.publish(ik_status_to_msg(max(self._last_solved or 0, 0), refusal))
+        if self._last_solved is None:
+            self._unstamped = [*self._unstamped[-(UNSTAMPED - 1) :], refusal]
+        else:
+            self._pub_status.publish(ik_status_to_msg(self._last_solved, refusal))
 
     # --- solving --------------------------------------------------------------------------------
     def _solve(self, stamp: int, joints: np.ndarray, body: Pose) -> None:
@@ -389,6 +397,9 @@ class IKNode(Node):
             except IKError as exc:
                 self._reject(TARGET, "invalid", foot, str(exc))
         self._last_solved = stamp  # (a refusal the foot states' delivery sets off is stamped with it)
+        for refusal in self._unstamped:
+            self._pub_status.publish(ik_status_to_msg(stamp, refusal))
+        self._unstamped = []
         if isinstance(self.ik, SolveProcess):
             self.ik.start_solve()
             self._pub_feet.publish(self._foot_states(stamp))  # (the local IK: the state given, as before a solve)
