@@ -21,7 +21,17 @@ from sally_testing.side_by_side import side_by_side
 pytestmark = [pytest.mark.graph, pytest.mark.timeout(900)]  # real graphs, in processes or hosted in this process
 
 OPTIONS = {"hold": float(os.environ.get("SALLY_FAULT_HOLD", "10"))}
-OUTAGES = ("kill_controller", "kill_ik", "kill_sequencer", "hang_controller", "kill_sim", "sim_reset", "clock_back")
+OUTAGES = (
+    "kill_controller",
+    "kill_ik",
+    "kill_sequencer",
+    "hang_controller",
+    "hang_ik",
+    "hang_sequencer",
+    "kill_sim",
+    "sim_reset",
+    "clock_back",
+)
 """Lockstep f2w graphs through an outage: run side by side."""
 AT_ONCE = 3
 ALONE = [name for name in CASES if name not in OUTAGES and name != "hygiene"]

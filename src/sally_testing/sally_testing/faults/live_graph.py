@@ -19,6 +19,7 @@ from diagnostic_msgs.msg import DiagnosticArray
 
 from sally_bringup.graphs import GRAPHS, graph, ik_state_topic, resolve
 from sally_bringup.processes import ProcessGroup, wait_until
+from sally_bringup.recording import RunRecorder
 from sally_bringup.runner import GraphRun, start_sim_time
 from sally_interfaces.msg import MagnetArray, SequenceStatus
 from sally_node_common.qos import LATCHED
@@ -67,6 +68,8 @@ class LiveGraph:
         self.group = ProcessGroup(domain_id, log_dir)
         self.probe = Probe(domain_id, name=f"sally_faults_{domain_id}")  # one logger name per graph in this process
         self.nan = NaNWatch(self.probe)
+        self.recorder = RunRecorder(self.probe)
+        """The run's record as the runner keeps it (feet, magnets, phases, verdict): :meth:`report`."""
         self.diagnostics: dict[str, tuple[float, int, str, dict[str, str]]] = {}
         """status name -> (wall time, level, message, values) of the latest."""
         self.magnets: list[tuple[int, dict[str, tuple[bool, str, bool, float]]]] = []
@@ -181,6 +184,12 @@ class LiveGraph:
         if not wait_until(check, timeout, 0.05):
             return False, f"{node}: {what} not seen within {timeout:g} s; last diagnostics: {seen[0]}"
         return True, repr(seen[0][0])
+
+    def report(self, sequence: str = "f2w") -> dict:
+        """The run's report so far, as the runner would write it (its wall-clock figures aside)."""
+        from sally_bringup.report import build_report
+
+        return build_report(self.recorder.record, sequence, 0.0, {})
 
     def planted(self, foot: str) -> bool:
         """The latest telemetry has ``foot``'s magnet on, held on the wall."""

@@ -29,6 +29,7 @@ from sensor_msgs.msg import CameraInfo, Image, JointState
 from sally_bringup.raw_tap import TOPICS as GRAPH_TOPICS
 from sally_bringup.raw_tap import message_class
 from sally_node_common.stamps import stamp_ns
+from sally_node_common.time_contract import READY_STAMP
 
 TOPICS = {
     **{topic: message_class(type_name) for topic, type_name in GRAPH_TOPICS.items()},
@@ -40,6 +41,11 @@ TOPICS = {
 """Every topic a Sally graph publishes: the graphs' (:data:`sally_bringup.raw_tap.TOPICS`, what
 the recording takes) and the few no recording takes. :meth:`NaNWatch.unwatched` names any other a
 running graph has."""
+MANY_PUBLISHERS = frozenset({"/diagnostics", "/rosout", "/tf_static"})
+"""Topics every node (or several) publishes on: their stamps interleave."""
+MARKERS = frozenset({("/sally/ik_target", READY_STAMP)})
+"""(topic, stamp) pairs that mark an event, not a time: the time contract's ready tick, which a
+sequencer sends stamped 0 each time it starts (a restarted one too)."""
 IGNORED = frozenset({"/parameter_events"})
 """Topics every rclpy node has that carry no figures of the graph."""
 
@@ -118,6 +124,11 @@ class NaNWatch:
         """topic -> when (monotonic) its latest message came."""
         self.last_stamp: dict[str, int] = {}
         """topic -> the stamp (ns) of the latest message heard on it (/clock's time: sim time)."""
+        self.went_back: Counter[str] = Counter()
+        """topic -> messages stamped before the one heard before them (topics of one publisher;
+        :data:`MANY_PUBLISHERS` aside)."""
+        self.first_back: dict[str, tuple[int, int]] = {}
+        """topic -> (the stamp heard before, the earlier stamp after it) of its first step back (ns)."""
         self._node = probe.node
         for topic, kind in TOPICS.items():
             if float_kinds(kind) <= {"double"}:  # scanned serialized (module docstring)
@@ -158,6 +169,9 @@ class NaNWatch:
         """Count a message on ``topic`` and keep its stamp (ns), if it has one."""
         self.messages[topic] += 1
         self.heard_at[topic] = time.monotonic()
-        if stamp is not None:
+        if stamp is not None and (topic, stamp) not in MARKERS:
+            if topic not in MANY_PUBLISHERS and stamp < self.last_stamp.get(topic, stamp):
+                self.went_back[topic] += 1
+                self.first_back.setdefault(topic, (self.last_stamp[topic], stamp))
             self.last_stamp[topic] = stamp
             self.latest_stamp[topic] = max(stamp, self.latest_stamp.get(topic, 0))

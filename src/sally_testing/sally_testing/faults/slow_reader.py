@@ -1,6 +1,7 @@
 """A slow reliable reader of /joint_states, in a process of its own (an outside client, as rviz or a
 recorder on a slow disk would be): 20 ms a message. ``python -m sally_testing.faults.slow_reader``
-in the graph's domain; prints ``taken N`` once a second and when stopped (SIGINT/SIGTERM)."""
+in the graph's domain; prints ``taken N stamp_ns S`` (how many it took, the stamp of the last) once a
+second and when stopped (SIGINT/SIGTERM)."""
 
 from __future__ import annotations
 
@@ -30,10 +31,11 @@ def main() -> int:
         signal.signal(s, lambda *_: stop.set())
     rclpy.init(signal_handler_options=SignalHandlerOptions.NO)
     node = rclpy.create_node(NODE_NAME)
-    taken = [0]
+    taken = [0, 0]  # messages taken, the last one's stamp (ns)
 
-    def slowly(_msg) -> None:
+    def slowly(msg) -> None:
         taken[0] += 1
+        taken[1] = msg.header.stamp.sec * 1_000_000_000 + msg.header.stamp.nanosec
         time.sleep(SLOW_READER_S)
 
     node.create_subscription(JointState, "/joint_states", slowly, RELIABLE_DEEP)
@@ -44,8 +46,8 @@ def main() -> int:
         executor.spin_once(timeout_sec=0.1)
         if time.monotonic() - said >= 1.0:
             said = time.monotonic()
-            print(f"taken {taken[0]}", flush=True)
-    print(f"taken {taken[0]}", flush=True)
+            print(f"taken {taken[0]} stamp_ns {taken[1]}", flush=True)
+    print(f"taken {taken[0]} stamp_ns {taken[1]}", flush=True)
     node.destroy_node()
     rclpy.try_shutdown()
     return 0
