@@ -226,6 +226,20 @@ def against_the_unfaulted_run(check: Check, graph: LiveGraph, outage_s: float) -
     check.expect(not back, f"no stamp went back on any topic ({back or 'none'})")
 
 
+KNOWN_LIMITS = {"kill_sequencer": ("FR planted", "FR ended")}
+"""Outage case -> the failed checks (by their words) of a known limit, docs/faults.md "Known limits":
+a restarted sequencer re-plans FR from where it stands, and when the old one had begun FR's lift it
+can plant FR mm off (5-6 mm in two of eight runs here; 45 mm when struck 1.5 s into the lift). Such
+a run is reported as an expected failure; any other failed check of the case fails the test."""
+
+
+def known_limit(name: str, results: list[CaseResult]) -> str:
+    """The known limit every failed check of ``results`` belongs to ('' when one does not)."""
+    words = KNOWN_LIMITS.get(name, ())
+    failed = [d for r in results if not r.passed for d in r.details if d.startswith("FAILED")]
+    return "; ".join(failed) if failed and words and all(any(w in d for w in words) for d in failed) else ""
+
+
 # --- the sim killed and started again -------------------------------------------------------------
 def kill_sim(down: float = 3.0, work: Path | None = None) -> list[CaseResult]:
     """f2w in lockstep; at 2 s of sim time SIGKILL the sim; ``down`` wall seconds later start a new
