@@ -24,7 +24,9 @@ def main() -> int:
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("cases", nargs="*", help=f"the cases to run (default: all): {', '.join(CASES)}")
-    parser.add_argument("--at-once", type=int, default=2, help="runs side by side (lockstep: the figures do not change)")
+    parser.add_argument(
+        "--at-once", type=int, default=2, help="runs side by side (lockstep: the figures do not change)"
+    )
     args = parser.parse_args()
     unknown = [name for name in args.cases if name not in CASES]
     if unknown:

@@ -32,6 +32,7 @@ class Claim:
 
     @property
     def backed(self) -> bool:
+        """Whether it names a test and every test it names exists."""
         return bool(self.tests) and not self.missing
 
 

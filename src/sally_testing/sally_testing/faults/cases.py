@@ -614,7 +614,8 @@ def _slow_reader_once(pacing: str, work: Path | None) -> CaseResult:
             behind = (newest - last) / NS  # a reader served from the start would be the whole run behind
             check.expect(
                 behind <= FRESH_S,
-                f"the newest ones: its last was {behind:.2f} s of sim time behind the newest state (at most {FRESH_S:g})",
+                f"the newest ones: its last was {behind:.2f} s of sim time behind the newest state "
+                f"(at most {FRESH_S:g})",
             )
             return check.result(f"{pacing}: {with_reader / alone:.0%} of the rate with a slow reader")
         finally:
