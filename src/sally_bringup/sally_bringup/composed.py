@@ -155,11 +155,10 @@ def run(
     spare = any(spec.name == "sim" for spec in specs)
     try:
         if record_file:
-            from .recording import JUDGES
+            from .recording import judged
 
             every = graph(name, {**arguments, "composed": "true", "apart": "none"})  # the whole graph's nodes
-            judged = any(node in JUDGES for spec in every for node in (spec.hosts or (spec.name,)))
-            run_record = keep_record(host, deferred=spare, streams=judged)
+            run_record = keep_record(host, deferred=spare, streams=judged(every))
         if record_to or foxglove_to is not None:
             from .host_recording import open_recording
 

@@ -25,14 +25,17 @@ from .report import FootSample, MagnetSample, RunRecord
 
 RECORDING_STATUS = "sally_recorder: recording"
 """The /diagnostics status of a recording the graph writes itself (:mod:`.host_recording`)."""
-TOPICS = ("/sally/foot_states", "/sally/magnets", "/sally/ik_target", "/sally/sequence_status")
-
-
 STREAMS = frozenset({"/sally/foot_states", "/sally/magnets", "/sally/ik_target", "/sally/sequence_status"})
 """The 50-200 Hz streams a record keeps (the rest: verdicts, diagnostics, reset notices)."""
 JUDGES = frozenset({"sequencer", "pulloff"})
 """The nodes whose verdict a report judges: a graph with neither (the hold graph, which runs until
 stopped) keeps no streams, so its record does not grow for as long as it runs."""
+
+
+def judged(specs) -> bool:
+    """Whether a graph of these node specs (:class:`~.graphs.NodeSpec`; a container's by the nodes it
+    hosts) has a node in :data:`JUDGES`: its record keeps the streams its report judges."""
+    return any(node in JUDGES for spec in specs for node in (spec.hosts or (spec.name,)))
 
 
 class RunRecorder:

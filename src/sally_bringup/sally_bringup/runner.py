@@ -121,7 +121,7 @@ class GraphRun:
     def _run(self, domain: int) -> RunResult:
         from .plot import plot_leg_forces, plot_run
         from .probe import Probe, ProbeTimeoutError
-        from .recording import JUDGES, RunRecorder
+        from .recording import RunRecorder, judged
         from .report import build_pulloff_report, build_report, summary, write_report
         from .shm import remove_stale_segments
 
@@ -138,8 +138,7 @@ class GraphRun:
         )  # before the probe: an in-process backend sets up rmw's environment
         probe = Probe(domain, name="sally_runner")
         # composed (or in process): the record is kept where the messages are published
-        judged = any(node in JUDGES for spec in self.nodes for node in (spec.hosts or (spec.name,)))
-        recorder = RunRecorder(probe, streams=judged and not self.record_kept)
+        recorder = RunRecorder(probe, streams=judged(self.nodes) and not self.record_kept)
         mcap, live, tap = self._open_taps(probe)
         interrupted = timed_out = False
         failure: str | None = None
