@@ -117,8 +117,13 @@ def kill_node(node: str, hold: float = 10.0, work: Path | None = None, hang: flo
     check = Check(name)
     with lease_domain() as lease:
         graph = LiveGraph(
-            "f2w", {**LOCKSTEP, "duration": "200"}, _work_dir(work, name), lease.domain_id, apart=(node,)
-        )  # the others composed, as users run them
+            "f2w",
+            {**LOCKSTEP, "duration": "200"},
+            _work_dir(work, name),
+            lease.domain_id,
+            apart=(node,),  # the others composed, as users run them
+            keep_report=True,
+        )
         try:
             graph.start()
             if not check.expect(wait_until(graph.fl_held_frs_turn, 240.0, 0.05), "FL planted on the wall (FR's turn)"):

@@ -48,7 +48,10 @@ class LiveGraph:
         domain_id: int,
         overrides: Mapping[str, Mapping[str, object]] | None = None,
         apart: Sequence[str] | None = None,
+        keep_report: bool = False,
     ) -> None:
+        """``keep_report``: keep the run's record as the runner does, for :meth:`report` (the outage
+        cases; the others leave the 50-200 Hz streams to the NaN watch alone)."""
         from sally_bringup.probe import Probe
 
         if apart is None:  # a process per node, killable one by one
@@ -68,7 +71,7 @@ class LiveGraph:
         self.group = ProcessGroup(domain_id, log_dir)
         self.probe = Probe(domain_id, name=f"sally_faults_{domain_id}")  # one logger name per graph in this process
         self.nan = NaNWatch(self.probe)
-        self.recorder = RunRecorder(self.probe)
+        self.recorder = RunRecorder(self.probe) if keep_report else None
         """The run's record as the runner keeps it (feet, magnets, phases, verdict): :meth:`report`."""
         self.diagnostics: dict[str, tuple[float, int, str, dict[str, str]]] = {}
         """status name -> (wall time, level, message, values) of the latest."""
@@ -189,6 +192,8 @@ class LiveGraph:
         """The run's report so far, as the runner would write it (its wall-clock figures aside)."""
         from sally_bringup.report import build_report
 
+        if self.recorder is None:
+            raise RuntimeError("this LiveGraph keeps no record: make it with keep_report=True")
         return build_report(self.recorder.record, sequence, 0.0, {})
 
     def planted(self, foot: str) -> bool:
