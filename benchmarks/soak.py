@@ -85,6 +85,7 @@ def main() -> int:
     from sally_bringup.mcap_recording import message_counts
     from sally_bringup.probe import Probe
     from sally_bringup.processes import wait_until
+    from sally_node_common.stamps import stamp_ns
     from sally_testing.faults.nan_watch import NaNWatch
 
     run_dir = args.keep or Path(tempfile.mkdtemp(prefix="sally_soak_"))
@@ -98,13 +99,13 @@ def main() -> int:
         for status in msg.status:
             if status.name == PACING_STATUS:
                 values = {kv.key: kv.value for kv in status.values}
-                stamp = msg.header.stamp.sec + msg.header.stamp.nanosec * 1e-9
+                stamp = stamp_ns(msg.header.stamp) * 1e-9
                 sim_s = float(values.get("sim_time", stamp))
                 lag, dropped = float(values["lag_ms"]), float(values["dropped_ms"])
                 pacing.append((sim_s, lag, dropped, int(values["degradations"])))
 
     def on_clock(msg) -> None:
-        clock_sim.append(msg.clock.sec + msg.clock.nanosec * 1e-9)
+        clock_sim.append(stamp_ns(msg.clock) * 1e-9)
 
     with lease_domain() as lease, open(run_dir / "soak.log", "wb") as log:
         probe = Probe(lease.domain_id, name="sally_soak")

@@ -24,6 +24,7 @@ def main() -> int:
 
     from sally_node_common.discovery import force_loopback
     from sally_node_common.qos import RELIABLE_DEEP
+    from sally_node_common.stamps import stamp_ns
 
     force_loopback()
     stop = threading.Event()
@@ -35,7 +36,7 @@ def main() -> int:
 
     def slowly(msg) -> None:
         taken[0] += 1
-        taken[1] = msg.header.stamp.sec * 1_000_000_000 + msg.header.stamp.nanosec
+        taken[1] = stamp_ns(msg.header.stamp)
         time.sleep(SLOW_READER_S)
 
     node.create_subscription(JointState, "/joint_states", slowly, RELIABLE_DEEP)
