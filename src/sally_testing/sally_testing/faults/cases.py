@@ -111,8 +111,9 @@ def kill_node(node: str, hold: float = 10.0, work: Path | None = None, hang: flo
     planted on the wall, SIGKILL ``node``; ``hold`` sim seconds later start it again; the run must
     then finish with FL and FR planted, its report held to the unfaulted run's
     (:func:`against_the_unfaulted_run`). With ``hang`` > 0 the node is not killed but hung (SIGSTOP)
-    for ``hang`` wall seconds and then continued (SIGCONT): alive to the OS, silent on DDS (it
-    leaves the graph when its lease runs out)."""
+    and continued (SIGCONT) once ``hang`` wall seconds have passed and sim time has gone on ``hold``
+    s without it: alive to the OS, silent on DDS (it leaves the graph when its lease runs out, and
+    the graph goes on only then: until then a lockstep partner waits for it as for a slow one)."""
     name = f"hang_{node}" if hang else f"kill_{node}"
     check = Check(name)
     with lease_domain() as lease:
@@ -136,7 +137,9 @@ def kill_node(node: str, hold: float = 10.0, work: Path | None = None, hang: flo
                 check.note(f"hung {node} (SIGSTOP) at sim time {down_at / NS:.2f} s")
                 seen, message = graph.wait_health(witness, lambda m, v: text in m, 30.0, f"the silent {node}")
                 check.expect(seen, f"{witness} reports it: {message}")
-                time.sleep(max(0.0, hang - (time.monotonic() - stopped)))  # the fault itself lasts this long
+                reached = wait_until(lambda: graph.sim_ns >= down_at + hold * NS, hold * 6 + 60.0, 0.05)
+                check.expect(reached, f"sim time went on {hold:g} s with {node} hung (at {graph.sim_ns / NS:.2f} s)")
+                time.sleep(max(0.0, hang - (time.monotonic() - stopped)))  # the fault lasts at least this long
                 graph.group.processes[node].signal_group(signal.SIGCONT)
                 resumed = time.monotonic()
                 hung_for = time.monotonic() - stopped
@@ -174,7 +177,7 @@ def kill_node(node: str, hold: float = 10.0, work: Path | None = None, hang: flo
             check.expect(sum(graph.nan.bad.values()) == 0, f"no NaN on any topic ({dict(graph.nan.bad) or 'none'})")
             if finished:
                 against_the_unfaulted_run(check, graph, outage_s=outage)
-            down = f"hung {hang:g} s" if hang else f"down {hold:g} s"
+            down = f"hung {hung_for:.1f} s" if hang else f"down {hold:g} s"
             summary = (
                 f"FL held with {node} {down} (max gap {gap * 1e3:.2f} mm), silence reported by {witness}; "
                 f"{'continued' if hang else 'restarted'}, f2w finished at "
