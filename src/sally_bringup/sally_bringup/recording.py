@@ -32,6 +32,18 @@ JUDGES = frozenset({"sequencer", "pulloff"})
 stopped) keeps no streams, so its record does not grow for as long as it runs."""
 
 
+FALLBACKS = {
+    "sally_sim: commands": ("lockstep_timeouts", "magnet_commands_past_due"),
+    "sally_controller: pid": ("late_targets",),
+    "sally_ik: solver": ("target_wait_timeouts", "stance_wait_timeouts"),
+}
+"""/diagnostics status -> its counts of a node going on without what it waits for in lockstep: the
+sim holding the pose without a command, a magnet switch applied after its stamp, the controller
+answering without its IK targets, the IK solving without the sequencer's tick or its stance command
+(each after a wall-clock wait, :mod:`sally_node_common.partners`). A run with any is not the
+lockstep run; its report says so (``wall_clock_fallbacks``)."""
+
+
 def judged(specs) -> bool:
     """Whether a graph of these node specs (:class:`~.graphs.NodeSpec`; a container's by the nodes it
     hosts) has a node in :data:`JUDGES`: its record keeps the streams its report judges."""
@@ -195,6 +207,11 @@ class RunRecorder:
                 self.record.divergence = status.message
                 self.record.divergence_t = self._seconds(msg.header.stamp)
             values = {kv.key: kv.value for kv in status.values}
+            for key in FALLBACKS.get(status.name, ()):
+                count = _count(values.get(key))
+                name = f"{status.name.split(':')[0]}: {key}"
+                if count > self.record.fallbacks.get(name, 0):
+                    self.record.fallbacks[name] = count
             if status.name == RECORDING_STATUS and values.get("stopped"):
                 self.record.recording_stopped = values["stopped"]
             if status.name == "sally_sim: commands" and "command_waits_timed_out" in values:
@@ -215,6 +232,14 @@ class RunRecorder:
             pacing["effective_factor"] = factor
             pacing["max_lag_ms"] = max(pacing.get("max_lag_ms", 0.0), lag)
             pacing["max_lag_p99_ms"] = max(pacing.get("max_lag_p99_ms", 0.0), p99)
+
+
+def _count(text: str | None) -> int:
+    """A /diagnostics count (0 when absent or not a count)."""
+    try:
+        return int(text) if text is not None else 0
+    except ValueError:
+        return 0
 
 
 def record_from_mcap(path) -> RunRecord:

@@ -100,6 +100,9 @@ class RunRecord:
     reset_at: float | None = None
     """The sim time (s) of the sim reset the record starts from: it holds only the run after it, its
     times counted from it (as a fresh run's from 0). None: no reset."""
+    fallbacks: dict[str, int] = field(default_factory=dict)
+    """``"<node>: <count>"`` -> how often a node went on without the answer it waits for in lockstep
+    (its /diagnostics; only counts above 0): the run is then not the lockstep run."""
 
     def behind_result(self) -> str:
         """What of the run before the sequencer's verdict has not been heard yet ('' when nothing:
@@ -282,6 +285,7 @@ def _finish(
     elif record is not None and record.divergence:
         problems.insert(0, f"the physics diverged: {record.divergence}")
     report["diverged"] = bool(record is not None and record.divergence) and after is None
+    report["wall_clock_fallbacks"] = dict(sorted(record.fallbacks.items())) if record is not None else {}
     report["success"] = not problems
     report["problems"] = problems
     report["wall_time_s"] = round(wall_time_s, 2)
@@ -539,6 +543,12 @@ def summary(report: dict) -> str:
     pacing = report.get("sim_pacing")
     if pacing:
         lines.append("  sim pacing: " + ", ".join(f"{k} {v:g}" for k, v in pacing.items()))
+    fallbacks = report.get("wall_clock_fallbacks")
+    if fallbacks:
+        lines.append(
+            "  went on without an answer it waits for (not the lockstep run): "
+            + ", ".join(f"{k} {v}" for k, v in fallbacks.items())
+        )
     stopped = (report.get("recording") or {}).get("stopped")
     if stopped:
         lines.append(f"  the recording stopped early: {stopped}")

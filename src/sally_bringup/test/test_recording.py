@@ -60,3 +60,29 @@ def test_a_graph_without_a_verdict_keeps_no_streams():
         assert not judged(graph("hold", {"composed": composed}))
         assert judged(graph("f2w", {"composed": composed}))
         assert judged(graph("pulloff", {"composed": composed}))
+
+
+def test_a_fallback_a_node_reports_is_kept_for_the_report():
+    """A node that went on without its partner's answer counts it on /diagnostics; the record keeps
+    the largest count of each (a restarted node counts from 0 again) and the report writes them, so a
+    run that is not the lockstep run says so."""
+    from diagnostic_msgs.msg import DiagnosticArray
+
+    from sally_bringup.report import build_report, summary
+    from sally_node_common.diagnostics import diagnostic_status
+
+    recorder = RunRecorder()
+
+    def diagnostics(name, **values):
+        recorder.feed("/diagnostics", DiagnosticArray(status=[diagnostic_status(name, "ok", "", values)]))
+
+    diagnostics("sally_controller: pid", late_targets=0, states_answered=10)
+    diagnostics("sally_ik: solver", target_wait_timeouts=0, stance_wait_timeouts=0)
+    assert recorder.record.fallbacks == {}
+    diagnostics("sally_sim: commands", lockstep_timeouts=2, slow_answers=5)  # a slow answer came: no fallback
+    diagnostics("sally_sim: commands", lockstep_timeouts=0)  # a new sim counting from 0
+    diagnostics("sally_ik: solver", target_wait_timeouts="x")  # not a count: not one
+    assert recorder.record.fallbacks == {"sally_sim: lockstep_timeouts": 2}
+    report = build_report(recorder.record, "f2w", 1.0, {})
+    assert report["wall_clock_fallbacks"] == {"sally_sim: lockstep_timeouts": 2}
+    assert "not the lockstep run): sally_sim: lockstep_timeouts 2" in summary(report)
