@@ -52,6 +52,12 @@ STALE_WITNESS = {
 """Killed node -> (node whose diagnostics must report it, text in that report)."""
 ANSWER = {"controller": "/sally/servo_commands", "ik": "/sally/joint_targets", "sequencer": "/sally/ik_target"}
 """Killed node -> the topic whose first message after the restart says it is back."""
+FALLBACK = {
+    "controller": "sally_sim: lockstep_timeouts",
+    "ik": "sally_controller: late_targets",
+    "sequencer": "sally_ik: target_wait_timeouts",
+}
+"""Killed node -> the fallback its partner's report must write: the run went on without it."""
 
 
 @dataclass
@@ -177,6 +183,8 @@ def kill_node(node: str, hold: float = 10.0, work: Path | None = None, hang: flo
             check.expect(sum(graph.nan.bad.values()) == 0, f"no NaN on any topic ({dict(graph.nan.bad) or 'none'})")
             if finished:
                 against_the_unfaulted_run(check, graph, outage_s=outage)
+                fallbacks = graph.report()["wall_clock_fallbacks"]
+                check.expect(FALLBACK[node] in fallbacks, f"the report writes the fallback ({fallbacks})")
             down = f"hung {hung_for:.1f} s" if hang else f"down {hold:g} s"
             summary = (
                 f"FL held with {node} {down} (max gap {gap * 1e3:.2f} mm), silence reported by {witness}; "
@@ -1116,13 +1124,22 @@ def hygiene() -> list[CaseResult]:
     return [check.result("no processes and no Fast DDS shared-memory files left behind")]
 
 
+HANG_S, HANG_HOLD = 5.0, 3.0
+"""A hung node stays hung at least this many wall seconds, and until sim time went on this many
+seconds without it (options ``hang``, ``hang_hold``)."""
+
+
+def _hang(node: str) -> Callable[[Path | None, dict], list[CaseResult]]:
+    return lambda work, o: kill_node(node, o.get("hang_hold", HANG_HOLD), work, hang=o.get("hang", HANG_S))
+
+
 CASES = {
     "kill_controller": lambda work, o: kill_node("controller", o.get("hold", 10.0), work),
     "kill_ik": lambda work, o: kill_node("ik", o.get("hold", 10.0), work),
     "kill_sequencer": lambda work, o: kill_node("sequencer", o.get("hold", 10.0), work),
-    "hang_controller": lambda work, o: kill_node("controller", work=work, hang=o.get("hang", 5.0)),
-    "hang_ik": lambda work, o: kill_node("ik", work=work, hang=o.get("hang", 5.0)),
-    "hang_sequencer": lambda work, o: kill_node("sequencer", work=work, hang=o.get("hang", 5.0)),
+    "hang_controller": _hang("controller"),
+    "hang_ik": _hang("ik"),
+    "hang_sequencer": _hang("sequencer"),
     "kill_sim": lambda work, o: kill_sim(o.get("down", 3.0), work),
     "bad_input": lambda work, o: bad_input("f2w", work),
     "bad_input_pulloff": lambda work, o: bad_input("pulloff", work),
