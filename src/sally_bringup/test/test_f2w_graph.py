@@ -1,7 +1,10 @@
 """The main job's acceptance test: the f2w graph on real DDS, through the runner, on both hosts.
 
 Lockstep pacing makes a run independent of how the machine shares its time, so three lockstep
-runs go side by side, each on its own domain: one process per node, recorded by the runner over
+runs go side by side, each on its own domain, on two cores (more graphs than cores wherever the
+suite runs: a starved lockstep graph must give the lockstep figures, and a report that any node went
+on without its partner's answer, ``wall_clock_fallbacks``, would leave the reference's empty one):
+one process per node, recorded by the runner over
 DDS; composed (every node in one process, the default) without a recording, the IK solving in a
 process of its own (``ik_process:=true``); and composed with its recording on a volume that fills
 up. The three reports must agree on every figure but the
@@ -16,7 +19,7 @@ import pytest
 from sally_bringup.report import DRIFT_GOAL_MM, PLANT_GOAL_MM, comparable
 from sally_bringup.runner import EXIT_OK, run_graph
 from sally_testing import reference
-from sally_testing.side_by_side import side_by_side, small_volume
+from sally_testing.side_by_side import on_cores, side_by_side, small_volume
 
 pytestmark = [pytest.mark.graph, pytest.mark.timeout(600)]  # real graphs, in processes or hosted in this process
 
@@ -38,7 +41,13 @@ def lockstep_runs(tmp_path_factory):
     from sally_bringup.environment import lease_domain
 
     tmp = tmp_path_factory.mktemp("f2w")
-    with small_volume(tmp / "volume") as volume, lease_domain() as a, lease_domain() as b, lease_domain() as c:
+    with (
+        on_cores(2),
+        small_volume(tmp / "volume") as volume,
+        lease_domain() as a,
+        lease_domain() as b,
+        lease_domain() as c,
+    ):
         if volume is not None:  # the recording's file on the full volume, the rest of the run folder not
             (tmp / "composed").mkdir()
             (tmp / "composed" / "run.mcap").symlink_to(volume / "run.mcap")

@@ -1,4 +1,5 @@
-"""Lockstep graph runs side by side, and a small volume that fills up: what the graph tests share.
+"""Lockstep graph runs side by side, on fewer cores than they ask for, and a small volume that
+fills up: what the graph tests share.
 
 A lockstep run's figures do not depend on how the machine shares its time (the sim waits for every
 answer it is owed), so independent lockstep runs can go at once, one ROS domain each, and use
@@ -8,6 +9,7 @@ both cores where one run after the other would leave one idle. Runs paced to the
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import threading
@@ -70,3 +72,17 @@ def small_volume(path: Path, size: str = "3m") -> Iterator[Path | None]:
         yield path
     finally:
         subprocess.run(["umount", "-l", str(path)], capture_output=True)
+
+
+@contextmanager
+def on_cores(count: int) -> Iterator[set[int]]:
+    """The calling thread, and the threads and processes it starts meanwhile, on ``count`` of the
+    cores it may use (all of them where it has fewer); yields those cores. Graphs started inside run
+    on fewer cores than they ask for wherever the tests run, as on a loaded machine."""
+    before = os.sched_getaffinity(0)
+    cores = set(sorted(before)[:count])
+    os.sched_setaffinity(0, cores)
+    try:
+        yield cores
+    finally:
+        os.sched_setaffinity(0, before)
