@@ -89,7 +89,9 @@ def test_an_in_process_graph_leaves_its_domain_when_it_ends(tmp_path):
     with lease_domain() as lease:
         result = run_in_process(graph, args, run_dir=tmp_path / "run", domain_id=lease.domain_id, plots=False)
         assert result.exit_code == 0
-        with Probe(lease.domain_id, name="after_the_run") as probe:
-            others = lambda: sorted(n for n, _ in probe.node.get_node_names_and_namespaces() if n != "after_the_run")  # noqa: E731
-            # discovery of what is still there takes a second or two: look for 5 s
-            assert not wait_until(lambda: bool(others()), 5.0, 0.2), f"still in the domain: {others()}"
+        with Probe(lease.domain_id, name="after_the_run") as probe, Probe(lease.domain_id, name="a_newcomer"):
+            seen = lambda: {n for n, _ in probe.node.get_node_names_and_namespaces()} - {"after_the_run"}  # noqa: E731
+            # evidence, not a sleep: a participant that joined after the run is discovered; one the run
+            # left would have answered the same announcements
+            assert wait_until(lambda: "a_newcomer" in seen(), 30.0, 0.05), "discovery found no newcomer"
+            assert seen() == {"a_newcomer"}, f"still in the domain: {sorted(seen() - {'a_newcomer'})}"

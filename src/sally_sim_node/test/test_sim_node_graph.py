@@ -333,16 +333,30 @@ def test_pause_step_and_reset(graph, probe):
     graph.start("controller", "sally_controller", {"use_sim_time": True})
     clock = probe.record(Clock, "/clock")
     states = probe.record(JointState, "/joint_states")
+    diag = probe.record(DiagnosticArray, "/diagnostics")
     probe.wait_for(lambda: len(clock) > 0 and clock_ns(clock.last) > 500_000_000, 20.0, "0.5 s of sim time")
 
     probe.set_simulation_state(SimulationState.STATE_PAUSED)
+    reports_before = len(diag)
     refused = probe.call(StepSimulation, "/sally_sim/step_simulation", StepSimulation.Request(steps=0))
     assert refused.result.result == Result.RESULT_OPERATION_FAILED
     sally = probe.call(GetEntityState, "/sally_sim/get_entity_state", GetEntityState.Request(entity="sally"))
     paused_at = stamp_ns(sally.state.header.stamp)  # sim time now, paused
     probe.wait_for(lambda: clock_ns(clock.last) >= paused_at - 1_000_000, 5.0, "the last /clock before the pause")
     n = len(clock)
-    assert not wait_until(lambda: clock_ns(clock.last) > paused_at, 0.5), "the clock ran while paused"
+
+    def paused_times() -> list[str]:  # the sim times the sim's pacing status gave since the pause, paused
+        return [
+            values["sim_time"]
+            for m in list(diag.messages)[reports_before:]
+            for s in m.status
+            if s.name == "sally_sim: pacing" and (values := {kv.key: kv.value for kv in s.values})["paused"] == "true"
+        ]
+
+    # evidence, not a sleep: the sim's loop alive and paused over a second of wall time (two 1 Hz reports)
+    probe.wait_for(lambda: len(paused_times()) >= 2, 10.0, "two /diagnostics reports of the paused sim")
+    assert len(set(paused_times())) == 1, f"sim time went on while paused: {paused_times()}"
+    assert clock_ns(clock.last) <= paused_at, "the clock ran while paused"
 
     stepped = probe.call(StepSimulation, "/sally_sim/step_simulation", StepSimulation.Request(steps=100))
     assert stepped.result.result == Result.RESULT_OK, stepped.result.error_message
