@@ -176,8 +176,9 @@ def kill_node(node: str, hold: float = 10.0, work: Path | None = None, hang: flo
             result = graph.result.last
             ok = finished and result.done and not result.failed
             check.expect(ok, f"the sequence finished: {_outcome(graph, 240.0)}")
-            if not ok:  # where the restarted node stood: its last words
+            if not ok:  # where the restarted node stood: its last words, and every node's counts
                 check.note(f"{node}'s last lines: " + " | ".join(graph.log(node).splitlines()[-4:])[-600:])
+                check.note(f"where the graph stood: {_standing(graph)}")
             planted = [foot for foot in ("FL", "FR") if graph.planted(foot)]
             check.expect(planted == ["FL", "FR"], f"FL and FR end planted on the wall ({planted})")
             check.expect(sum(graph.nan.bad.values()) == 0, f"no NaN on any topic ({dict(graph.nan.bad) or 'none'})")
@@ -320,6 +321,26 @@ def _outcome(graph: LiveGraph, waited: float) -> str:
     if result is not None:
         return result.message
     return f"no result within {waited:g} s (sim time {graph.sim_ns / NS:.2f} s, phase {_phase(graph)!r})"
+
+
+STANDING = {
+    "sally_sim: commands": ("watchdog_engaged", "lockstep_timeouts", "slow_answers", "late", "commands_received"),
+    "sally_controller: pid": ("held_states", "targets_lost", "late_targets", "states_answered", "states_dropped"),
+    "sally_ik: solver": ("sync_lost", "target_wait_timeouts", "solves", "states_dropped"),
+    "sally_sequencer: sequence": ("phase", "sim_time"),
+}
+"""The /diagnostics figures that say where a lockstep graph that stopped moving stands."""
+
+
+def _standing(graph: LiveGraph) -> str:
+    """Each node's :data:`STANDING` figures from its latest /diagnostics, and how old that is (s)."""
+    now, parts = time.monotonic(), []
+    for name, keys in STANDING.items():
+        if name in graph.diagnostics:
+            wall, _, _, values = graph.diagnostics[name]
+            figures = " ".join(f"{k} {values.get(k, '?')}" for k in keys)
+            parts.append(f"{name.split(':')[0]} ({now - wall:.1f} s ago): {figures}")
+    return "; ".join(parts) or "no /diagnostics heard"
 
 
 def _phase(graph: LiveGraph) -> str:
