@@ -497,8 +497,6 @@ def test_the_viewer_opens_on_a_virtual_display(graph, probe, ros_domain):
     import shutil
     import subprocess
 
-    from sally_bringup.processes import wait_until
-
     if shutil.which("Xvfb") is None:
         pytest.skip("Xvfb is not installed (Debian: apt-get install xvfb): the viewer is not tried")
     display = f":{200 + ros_domain}"
