@@ -486,9 +486,11 @@ def start_sim_time(
     runner_reads: bool = True,
     ik_states: str = "/joint_states",
     commands: str = SERVO_COMMANDS,
+    play: bool = True,
 ) -> None:
     """Once the nodes ``names`` are matched both ways (:func:`readiness`), each of the runner's
-    ``subscriptions`` has its publisher and each of ``heard`` a message, unpause the sim. ``exited()``
+    ``subscriptions`` has its publisher and each of ``heard`` a message, unpause the sim (``play``
+    false: leave it paused, for the caller to step). ``exited()``
     names a required node that is gone: the wait then ends at once with :class:`NodeExitedError`
     instead of running out.
 
@@ -512,7 +514,8 @@ def start_sim_time(
         )
 
     probe.wait_for(matched, DISCOVERY_TIMEOUT, "every node's publishers and subscriptions")
-    probe.set_simulation_state(SimulationState.STATE_PLAYING, timeout=DISCOVERY_TIMEOUT)
+    if play:
+        probe.set_simulation_state(SimulationState.STATE_PLAYING, timeout=DISCOVERY_TIMEOUT)
 
 
 def run_graph(name: str, arguments: Mapping[str, str] | None = None, **kwargs) -> RunResult:

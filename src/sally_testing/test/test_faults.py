@@ -15,7 +15,7 @@ import os
 
 import pytest
 
-from sally_testing.faults.cases import CASES, known_limit
+from sally_testing.faults.cases import CASES
 from sally_testing.side_by_side import side_by_side
 
 pytestmark = [pytest.mark.graph, pytest.mark.timeout(900)]  # real graphs, in processes or hosted in this process
@@ -54,9 +54,6 @@ def outages(tmp_path_factory):
 def test_outage_case(name, outages):
     if isinstance(outages[name], BaseException):
         raise outages[name]  # this case's own error, not its neighbours'
-    limit = known_limit(name, outages[name])
-    if limit:
-        pytest.xfail(f"known limit (docs/faults.md): {limit}")
     judge(name, outages[name])
 
 

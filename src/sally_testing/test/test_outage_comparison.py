@@ -9,7 +9,7 @@ from types import SimpleNamespace
 import pytest
 
 from sally_testing import reference
-from sally_testing.faults.cases import NS, CaseResult, Check, against_the_unfaulted_run, known_limit
+from sally_testing.faults.cases import NS, Check, against_the_unfaulted_run
 
 
 class Ran:
@@ -60,12 +60,3 @@ def test_a_run_that_lost_something_fails(change, named):
 def test_a_stamp_that_went_back_fails():
     check = compared(reference.load("f2w"), went_back={"/joint_states": 1})
     assert check.failure is not None and "went back" in check.failure
-
-
-def test_only_a_failure_wholly_of_a_known_limit_is_expected():
-    fr = CaseResult("kill_sequencer", False, "", ["ok: FL planted", "FAILED: FR planted 5.7 mm from its target"])
-    assert known_limit("kill_sequencer", [fr]).startswith("FAILED: FR planted")
-    fl = CaseResult("kill_sequencer", False, "", [*fr.details, "FAILED: each foot lifted once ([FL, FL, FR])"])
-    assert known_limit("kill_sequencer", [fl]) == ""
-    assert known_limit("kill_ik", [fr]) == ""
-    assert known_limit("kill_sequencer", [CaseResult("kill_sequencer", True, "", ["ok: all"])]) == ""

@@ -107,14 +107,18 @@ def _work_dir(base: Path | None, name: str) -> Path:
 
 
 # --- a node killed (or hung) while FL is planted ---------------------------------------------------
+STRIKE_S = 11.05
+"""Sim time (s) the node outages strike at: FL planted on the wall, FR's lift 50 ms under way (the
+unfaulted run's FR LIFT starts at 11.0 s). The graph is stepped there paused and struck before it
+plays on, so every run is struck at the same point of the same run, however busy the machine."""
 MAX_WALL_GAP_MM = 0.1
 """The largest magnet gap a planted FL may show while a node is down (measured: it stays pressed
 into the plate, the gap below zero; "the gap never opens")."""
 
 
 def kill_node(node: str, hold: float = 10.0, work: Path | None = None, hang: float = 0.0) -> list[CaseResult]:
-    """f2w in lockstep, ``node`` in a process of its own beside the composed others; once FL is
-    planted on the wall, SIGKILL ``node``; ``hold`` sim seconds later start it again; the run must
+    """f2w in lockstep, ``node`` in a process of its own beside the composed others; at
+    :data:`STRIKE_S` (FL planted on the wall), SIGKILL ``node``; ``hold`` sim seconds later start it again; the run must
     then finish with FL and FR planted, its report held to the unfaulted run's
     (:func:`against_the_unfaulted_run`). With ``hang`` > 0 the node is not killed but hung (SIGSTOP)
     and continued (SIGCONT) once ``hang`` wall seconds have passed and sim time has gone on ``hold``
@@ -132,14 +136,15 @@ def kill_node(node: str, hold: float = 10.0, work: Path | None = None, hang: flo
             keep_report=True,
         )
         try:
-            graph.start()
-            if not check.expect(wait_until(graph.fl_held_frs_turn, 240.0, 0.05), "FL planted on the wall (FR's turn)"):
+            graph.start(until_s=STRIKE_S)  # stepped there and paused
+            if not check.expect(wait_until(graph.fl_held_frs_turn, 30.0, 0.05), "FL planted on the wall (FR's turn)"):
                 return [check.result("")]
             down_at = graph.sim_ns
             witness, text = STALE_WITNESS[node]
             if hang:
                 stopped = time.monotonic()
                 graph.group.processes[node].signal_group(signal.SIGSTOP)
+                graph.pause(False)
                 check.note(f"hung {node} (SIGSTOP) at sim time {down_at / NS:.2f} s")
                 seen, message = graph.wait_health(witness, lambda m, v: text in m, 30.0, f"the silent {node}")
                 check.expect(seen, f"{witness} reports it: {message}")
@@ -153,6 +158,7 @@ def kill_node(node: str, hold: float = 10.0, work: Path | None = None, hang: flo
                 check.expect(graph.running(node), f"{node} runs on after SIGCONT")
             else:
                 graph.kill(node)
+                graph.pause(False)
                 check.note(f"killed {node} (SIGKILL) at sim time {down_at / NS:.2f} s")
                 seen, message = graph.wait_health(witness, lambda m, v: text in m, 30.0, f"the stale {node} input")
                 check.expect(seen, f"{witness} reports it: {message}")
@@ -241,20 +247,6 @@ def against_the_unfaulted_run(check: Check, graph: LiveGraph, outage_s: float) -
         if n
     }
     check.expect(not back, f"no stamp went back on any topic ({back or 'none'})")
-
-
-KNOWN_LIMITS = {"kill_sequencer": ("FR planted", "FR ended")}
-"""Outage case -> the failed checks (by their words) of a known limit, docs/faults.md "Known limits":
-a restarted sequencer re-plans FR from where it stands, and when the old one had begun FR's lift it
-can plant FR mm off (5-6 mm in two of eight runs here; 45 mm when struck 1.5 s into the lift). Such
-a run is reported as an expected failure; any other failed check of the case fails the test."""
-
-
-def known_limit(name: str, results: list[CaseResult]) -> str:
-    """The known limit every failed check of ``results`` belongs to ('' when one does not)."""
-    words = KNOWN_LIMITS.get(name, ())
-    failed = [d for r in results if not r.passed for d in r.details if d.startswith("FAILED")]
-    return "; ".join(failed) if failed and words and all(any(w in d for w in words) for d in failed) else ""
 
 
 # --- the sim killed and started again -------------------------------------------------------------

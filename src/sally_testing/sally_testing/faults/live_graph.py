@@ -24,6 +24,7 @@ from sally_bringup.runner import GraphRun, start_sim_time
 from sally_interfaces.msg import MagnetArray, SequenceStatus
 from sally_node_common.qos import LATCHED
 from sally_node_common.stamps import stamp_ns
+from sally_node_common.time_contract import CONTROL_PERIOD
 
 from .nan_watch import NaNWatch
 
@@ -95,11 +96,28 @@ class LiveGraph:
         self.nan.last_stamp["/clock"] = value
 
     # --- processes ------------------------------------------------------------------------------
-    def start(self) -> None:
-        """Every node (the sim paused), then sim time once all are matched (as the runner does)."""
+    def start(self, until_s: float | None = None) -> None:
+        """Every node (the sim paused), then sim time once all are matched (as the runner does).
+        ``until_s``: instead of playing, step the paused sim to that sim time (s; whole control
+        periods) and leave it paused there: in lockstep the graph stands at the same point of the
+        same run however busy the machine is (:meth:`pause` plays it on)."""
         for name in self.specs:
             self.start_node(name, paused=True)
-        start_sim_time(self.probe, set(self.process_of), ik_states=self.ik_states)
+        start_sim_time(self.probe, set(self.process_of), ik_states=self.ik_states, play=until_s is None)
+        if until_s is not None:
+            self.step(round(until_s / CONTROL_PERIOD))
+
+    def step(self, periods: int, timeout: float = 600.0) -> None:
+        """Step the paused sim ``periods`` control periods (``simulation_interfaces/StepSimulation``;
+        in lockstep each waits for its answer) and return once they are done."""
+        from simulation_interfaces.msg import Result
+        from simulation_interfaces.srv import StepSimulation
+
+        answer = self.probe.call(
+            StepSimulation, "/sally_sim/step_simulation", StepSimulation.Request(steps=periods), timeout=timeout
+        )
+        if answer.result.result != Result.RESULT_OK:
+            raise AssertionError(f"the sim refused {periods} steps: {answer.result.error_message}")
 
     def start_node(self, name: str, paused: bool = False) -> None:
         """Start node ``name`` (``paused``: as the runner does, waiting to be released)."""
