@@ -116,6 +116,13 @@ class RunRecorder:
     def _at(self, nanoseconds: int) -> float:
         return (nanoseconds - self._base_ns) * 1e-9
 
+    def new_sim(self) -> None:
+        """A new sim is coming (a sim killed and started again: sim time from 0): the record starts
+        again, of the run with it."""
+        self._resets.new_sim()
+        self.record = RunRecord()
+        self._last_phase, self._base_ns = None, 0
+
     def _on_reset(self, msg: Header) -> None:
         stamp = stamp_ns(msg.stamp)
         if not self._resets.reset(stamp):

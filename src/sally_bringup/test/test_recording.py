@@ -86,3 +86,18 @@ def test_a_fallback_a_node_reports_is_kept_for_the_report():
     report = build_report(recorder.record, "f2w", 1.0, {})
     assert report["wall_clock_fallbacks"] == {"sally_sim: lockstep_timeouts": 2}
     assert "not the lockstep run): sally_sim: lockstep_timeouts 2" in summary(report)
+
+
+def test_a_new_sim_starts_the_record_again_from_0():
+    """A sim killed and started again counts sim time from 0: told so, the record is of the new run
+    alone (the old one's feet and fallbacks gone)."""
+    recorder = RunRecorder()
+    for stamp in (2_000_000_000, 2_005_000_000):
+        recorder.feed("/sally/foot_states", feet(stamp, 1.0))
+    recorder.record.fallbacks["sally_sim: lockstep_timeouts"] = 1
+    recorder.new_sim()
+    for stamp in (0, 5_000_000):
+        recorder.feed("/sally/foot_states", feet(stamp, 2.0))
+    record = recorder.record
+    assert [s.t for s in record.feet] == [0.0, 0.005] and record.fallbacks == {}
+    assert all(s.position["FL"][0] == 2.0 for s in record.feet)

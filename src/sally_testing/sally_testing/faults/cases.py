@@ -214,12 +214,14 @@ FINISH_SLACK_S = 5.0
 (sim time from the fault to the node's first answer after it): the graph back at its pace."""
 
 
-def against_the_unfaulted_run(check: Check, graph: LiveGraph, outage_s: float) -> None:
+def against_the_unfaulted_run(
+    check: Check, graph: LiveGraph, outage_s: float, sent_back: frozenset[str] = frozenset()
+) -> None:
     """The faulted run's report against the unfaulted run's (the committed f2w reference): success,
     every plant and the drift within the goals and within :data:`OUTAGE_BAND_MM` of the unfaulted
     figures, each foot lifted once (no planted foot lifted again by the fault or the recovery), the
     finish within the unfaulted time plus the outage plus :data:`FINISH_SLACK_S`, and no stamp on any
-    topic ever going back."""
+    topic ever going back (but on the topics in ``sent_back``, where the case itself sent them back)."""
     from sally_bringup.report import DRIFT_GOAL_MM, PLANT_GOAL_MM
     from sally_testing import reference
 
@@ -244,23 +246,28 @@ def against_the_unfaulted_run(check: Check, graph: LiveGraph, outage_s: float) -
     back = {
         t: f"{n}x, first {graph.nan.first_back[t][1] / NS:.3f} s after {graph.nan.first_back[t][0] / NS:.3f} s"
         for t, n in graph.nan.went_back.items()
-        if n
+        if n and t not in sent_back
     }
     check.expect(not back, f"no stamp went back on any topic ({back or 'none'})")
 
 
 # --- the sim killed and started again -------------------------------------------------------------
 def kill_sim(down: float = 3.0, work: Path | None = None) -> list[CaseResult]:
-    """f2w in lockstep; at 2 s of sim time SIGKILL the sim; ``down`` wall seconds later start a new
-    one. The others must keep running, report stale states, publish no NaN and carry on with the new sim."""
+    """f2w in lockstep; at 2 s of sim time (stepped there paused) SIGKILL the sim; ``down`` wall
+    seconds later start a new one. The others must keep running, report stale states, publish no NaN
+    and carry on with the new sim: its run is a fresh run, held to the unfaulted one's figures."""
     check = Check("kill_sim")
     with lease_domain() as lease:
         graph = LiveGraph(
-            "f2w", {**LOCKSTEP, "duration": "200"}, _work_dir(work, "kill_sim"), lease.domain_id, apart=("sim",)
+            "f2w",
+            {**LOCKSTEP, "duration": "200"},
+            _work_dir(work, "kill_sim"),
+            lease.domain_id,
+            apart=("sim",),
+            keep_report=True,
         )
         try:
-            graph.start()
-            check.expect(wait_until(lambda: graph.sim_ns >= 2 * NS, 120.0, 0.05), "the graph ran 2 s of sim time")
+            graph.start(until_s=2.0)
             graph.kill("sim")
             check.note(f"killed the sim at {graph.sim_ns / NS:.2f} s")
             for node, topic in (
@@ -275,7 +282,7 @@ def kill_sim(down: float = 3.0, work: Path | None = None) -> list[CaseResult]:
             time.sleep(max(0.0, down - 1.0))  # the outage itself (the reports above took >= 1 s)
             alive = [n for n in ("controller", "ik", "sequencer") if graph.running(n)]
             check.expect(len(alive) == 3, f"controller, IK and sequencer kept running ({alive})")
-            graph.sim_ns = 0
+            graph.new_sim()
             graph.start_node("sim")
             check.note("started a new sim (sim time from 0)")
             resumed = wait_until(lambda: graph.sim_ns >= 3 * NS and _phase(graph) not in ("", "SETTLE"), 180.0, 0.1)
@@ -296,6 +303,8 @@ def kill_sim(down: float = 3.0, work: Path | None = None) -> list[CaseResult]:
             planted = [foot for foot in ("FL", "FR") if graph.planted(foot)]
             check.expect(planted == ["FL", "FR"], f"FL and FR end planted on the wall ({planted})")
             check.expect(sum(graph.nan.bad.values()) == 0, f"no NaN on any topic ({dict(graph.nan.bad) or 'none'})")
+            if finished:  # the run with the new sim is a fresh run
+                against_the_unfaulted_run(check, graph, outage_s=0.0)
             return [
                 check.result(
                     f"others kept running, reported stale states, no NaN; started over with a new sim and finished "
@@ -351,16 +360,22 @@ def sim_reset(work: Path | None = None) -> list[CaseResult]:
     check = Check("sim_reset")
     with lease_domain() as lease:
         graph = LiveGraph(
-            "f2w", {**LOCKSTEP, "duration": "200"}, _work_dir(work, "sim_reset"), lease.domain_id, apart=("sequencer",)
-        )  # the sequencer ends the run (a container hosting it would end with it); the rest runs on
+            "f2w",
+            {**LOCKSTEP, "duration": "200"},
+            _work_dir(work, "sim_reset"),
+            lease.domain_id,
+            apart=("sequencer",),  # the sequencer ends the run (a container hosting it would end with it)
+            keep_report=True,
+        )
         try:
-            graph.start()
-            if not check.expect(wait_until(graph.fl_held_frs_turn, 240.0, 0.05), "FL planted on the wall (FR's turn)"):
+            graph.start(until_s=STRIKE_S)  # stepped there and paused
+            if not check.expect(wait_until(graph.fl_held_frs_turn, 30.0, 0.05), "FL planted on the wall (FR's turn)"):
                 return [check.result("")]
             answer = graph.probe.call(ResetSimulation, "/sally_sim/reset_simulation", ResetSimulation.Request(), 30.0)
             check.expect(
                 answer.result.result == answer.result.RESULT_OK, f"the sim reset: {answer.result.error_message}"
             )
+            graph.pause(False)
             again = wait_until(lambda: "the sequence starts again" in graph.log("sequencer"), 30.0, 0.1)
             check.expect(again, "the sequencer said it starts the sequence again")
             finished = wait_until(lambda: graph.result.last is not None, 240.0, 0.1)
@@ -378,6 +393,8 @@ def sim_reset(work: Path | None = None) -> list[CaseResult]:
             check.expect(wait_until(lambda: graph.sim_ns >= at + NS, 60.0, 0.05), "the sim runs on")
             check.expect(graph.running("sim") and graph.running("controller") and graph.running("ik"), "nodes run on")
             check.expect(sum(graph.nan.bad.values()) == 0, f"no NaN on any topic ({dict(graph.nan.bad) or 'none'})")
+            if finished:  # the run after the reset is a fresh run: the unfaulted one's figures
+                against_the_unfaulted_run(check, graph, outage_s=0.0)
             return [check.result("reset mid-run: said by every node; controller, IK and sequence started over")]
         finally:
             graph.close()
@@ -394,7 +411,9 @@ def clock_back(work: Path | None = None) -> list[CaseResult]:
 
     check = Check("clock_back")
     with lease_domain() as lease:
-        graph = LiveGraph("f2w", LOCKSTEP, _work_dir(work, "clock_back"), lease.domain_id, apart=())  # composed
+        graph = LiveGraph(
+            "f2w", LOCKSTEP, _work_dir(work, "clock_back"), lease.domain_id, apart=(), keep_report=True
+        )  # composed
         try:
             graph.start()
             check.expect(wait_until(lambda: graph.sim_ns >= 3 * NS, 120.0, 0.05), "the graph ran 3 s of sim time")
@@ -431,6 +450,9 @@ def clock_back(work: Path | None = None) -> list[CaseResult]:
             for node in ("controller", "ik", "sequencer"):
                 restarts = int((graph.node_health(node) or ("", {}))[1].get("restarts", 0))
                 check.expect(restarts == 0, f"{node} did not start over ({restarts} restarts)")
+            check.expect(sum(graph.nan.bad.values()) == 0, f"no NaN on any topic ({dict(graph.nan.bad) or 'none'})")
+            if finished:  # nobody acted on it: the unfaulted run (its /clock went back: the rival's)
+                against_the_unfaulted_run(check, graph, outage_s=0.0, sent_back=frozenset({"/clock"}))
             return [check.result("another /clock said by the sim, acted on by nobody; the run finished")]
         finally:
             graph.close()

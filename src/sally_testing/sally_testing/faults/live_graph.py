@@ -95,6 +95,14 @@ class LiveGraph:
         """Start over from ``value`` (a new sim counts from 0), until the next /clock."""
         self.nan.last_stamp["/clock"] = value
 
+    def new_sim(self) -> None:
+        """A new sim is coming (the old one killed): sim time, the stamps' order and the run's
+        record start again from 0."""
+        self.sim_ns = 0
+        self.nan.new_timeline()
+        if self.recorder is not None:
+            self.recorder.new_sim()
+
     # --- processes ------------------------------------------------------------------------------
     def start(self, until_s: float | None = None) -> None:
         """Every node (the sim paused), then sim time once all are matched (as the runner does).

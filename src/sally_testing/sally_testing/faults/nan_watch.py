@@ -138,6 +138,11 @@ class NaNWatch:
             else:
                 probe.node.create_subscription(kind, topic, lambda msg, topic=topic: self._on(topic, msg), 1000)
 
+    def new_timeline(self) -> None:
+        """A new sim is coming (sim time from 0 again): the stamps heard so far are not compared
+        with its."""
+        self.last_stamp.clear()
+
     def unwatched(self) -> list[str]:
         """Topics on the probe's ROS graph now that the watch does not read (hidden ones, an
         action's ``_action`` topics, and :data:`IGNORED` aside): empty when it reads every topic the
