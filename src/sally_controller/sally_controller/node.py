@@ -127,7 +127,7 @@ TABLE = ParameterTable(
         ),
         Param(
             "target_wait",
-            10.0,
+            2.0,
             "how long to hold a state back for its targets",
             low=0.0,
             high=600.0,

@@ -22,10 +22,13 @@ from collections import deque
 from collections.abc import Callable
 from typing import Generic, TypeVar
 
-from sally_node_common.partners import given_up
+from sally_node_common.partners import given_up, longest_wait
 from sally_node_common.time_contract import targets_for
 
 T = TypeVar("T")
+LONGEST_WAIT = longest_wait(1)
+"""Wall seconds a state is held at most while the IK is on the graph (one link above the IK's own
+wait for the sequencer: :mod:`sally_node_common.partners`)."""
 
 
 class TargetSync(Generic[T]):
@@ -108,7 +111,11 @@ class TargetSync(Generic[T]):
         out: list[T] = []
         while self._held:
             held_at, stamp, item = self._held[0]
-            if now is not None and not self.lost and given_up(now - held_at, self.wait, self.partner_present):
+            if (
+                now is not None
+                and not self.lost
+                and given_up(now - held_at, self.wait, self.partner_present, LONGEST_WAIT)
+            ):
                 self.lost = True
                 self.losses += 1
             if self.needs_targets(stamp):

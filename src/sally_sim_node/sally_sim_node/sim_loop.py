@@ -39,7 +39,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
-from sally_node_common.partners import SLOW_PARTNER_WAIT, keep_waiting
+from sally_node_common.partners import keep_waiting, longest_wait
 
 from .drive import Drive
 from .errors import DivergenceError
@@ -63,6 +63,9 @@ LOCKSTEP_HELD_WAIT = 0.001
 """While the hold is on in lockstep, how long each period waits for a controller to come back (s)."""
 PARTNER_POLL = 0.5
 """Wall seconds between two looks at the graph while a lockstep wait goes on past lockstep_timeout."""
+LONGEST_WAIT = longest_wait(2)
+"""Wall seconds a gated period waits at most while a controller is on the graph: two links above
+the IK's wait for the sequencer (:mod:`sally_node_common.partners`)."""
 IDLE_WAIT = 0.05
 """Wall seconds the loop waits between checks while paused or diverged."""
 
@@ -515,11 +518,11 @@ class SimLoop:
                     continue
                 if step.step is Step.EXPIRED:
                     waited = time.monotonic() - wait.start
-                    if not held and keep_waiting(waited, limit, port.controller_present):
+                    if not held and keep_waiting(waited, limit, port.controller_present, LONGEST_WAIT):
                         # slow, not gone (a busy machine): waiting on keeps the run deterministic
                         if wait.limit == limit:
                             self.counts["slow_answers"] += 1
-                        wait.limit = min(waited + PARTNER_POLL, SLOW_PARTNER_WAIT)
+                        wait.limit = min(waited + PARTNER_POLL, LONGEST_WAIT)
                         continue
                     timed_out = not held
                     break
