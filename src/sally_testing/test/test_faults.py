@@ -8,7 +8,7 @@ go three at a time, each on its own domain: lockstep makes what they judge indep
 machine shares its time. The others, which judge wall-clock behaviour (Ctrl-C within 5 s, a
 discovery of eleven nodes or of a graph already there, counts within a wall-clock limit), run alone.
 
-``SALLY_FAULT_HOLD`` (sim seconds a killed node stays down, default 10) trims the kill cases.
+``SALLY_FAULT_HOLD`` (sim seconds a killed node stays down, default 5) sets the kill cases' outage.
 """
 
 import os
@@ -20,7 +20,7 @@ from sally_testing.side_by_side import side_by_side
 
 pytestmark = [pytest.mark.graph, pytest.mark.timeout(900)]  # real graphs, in processes or hosted in this process
 
-OPTIONS = {"hold": float(os.environ.get("SALLY_FAULT_HOLD", "10"))}
+OPTIONS = {"hold": float(os.environ.get("SALLY_FAULT_HOLD", "5"))}
 OUTAGES = (
     "kill_controller",
     "kill_ik",
