@@ -147,15 +147,23 @@ def free_port() -> int:
 
 
 def test_bad_arguments_are_refused_in_one_line(tmp_path):
-    done = optimize(["--resume-from", str(tmp_path / "nope")], tmp_path)
-    assert done.returncode == 2 and "nothing to resume" in done.stderr and "Traceback" not in done.stderr
-    done = optimize(["--workers", "0"], tmp_path)
-    assert done.returncode == 2 and "workers" in done.stderr
-    for scheduler, reason in (("local:0", "N >= 1"), ("slurm", "must be local:N")):
-        done = optimize(["--scheduler", scheduler], tmp_path)
-        assert done.returncode == 2 and reason in done.stderr and len(done.stderr.strip().splitlines()) == 1
+    from concurrent.futures import ThreadPoolExecutor
+
     nobody = f"tcp://127.0.0.1:{free_port()}"  # nothing listens there
-    done = optimize(["--scheduler", nobody, "--n-calls", "1"], tmp_path)
+    calls = (
+        ["--resume-from", str(tmp_path / "nope")],
+        ["--workers", "0"],
+        ["--scheduler", "local:0"],
+        ["--scheduler", "slurm"],
+        ["--scheduler", nobody, "--n-calls", "1"],
+    )
+    with ThreadPoolExecutor(len(calls)) as pool:  # five processes at once: each is refused on its own
+        resumed, workers, local0, slurm, unreachable = pool.map(lambda args: optimize(args, tmp_path), calls)
+    assert resumed.returncode == 2 and "nothing to resume" in resumed.stderr and "Traceback" not in resumed.stderr
+    assert workers.returncode == 2 and "workers" in workers.stderr
+    for done, reason in ((local0, "N >= 1"), (slurm, "must be local:N")):
+        assert done.returncode == 2 and reason in done.stderr and len(done.stderr.strip().splitlines()) == 1
+    done = unreachable
     assert done.returncode == 2 and f"cannot reach the Dask scheduler at {nobody}" in done.stderr, done.stderr
     assert "Traceback" not in done.stderr and not list(tmp_path.iterdir())  # refused before anything is written
 
