@@ -499,21 +499,31 @@ def start_sim_time(
     the graph, not read (reading them would take CPU the realtime control loop needs)."""
     from simulation_interfaces.msg import SimulationState
 
+    from .probe import ProbeTimeoutError
+
     node = probe.node
     publishers, subscribers = readiness(names, runner_reads, ik_states, commands)
+
+    def missing() -> list[str]:
+        """What the graph still lacks, one item a topic (empty once it is up)."""
+        return [
+            *(f"{t} {c} of {n} publishers" for t, n in publishers.items() if (c := node.count_publishers(t)) < n),
+            *(f"{t} {c} of {n} readers" for t, n in subscribers.items() if (c := node.count_subscribers(t)) < n),
+            *(f"{s.topic_name} no publisher for the runner" for s in subscriptions if s.get_publisher_count() < 1),
+            *(f"{rec.topic} nothing heard" for rec in heard if len(rec) < 1),
+        ]
 
     def matched() -> bool:
         gone = exited()
         if gone is not None:
             raise NodeExitedError(gone)
-        return (
-            all(node.count_publishers(topic) >= n for topic, n in publishers.items())
-            and all(node.count_subscribers(topic) >= n for topic, n in subscribers.items())
-            and all(subscription.get_publisher_count() >= 1 for subscription in subscriptions)
-            and all(len(rec) >= 1 for rec in heard)
-        )
+        return not missing()
 
-    probe.wait_for(matched, DISCOVERY_TIMEOUT, "every node's publishers and subscriptions")
+    if not wait_until(matched, DISCOVERY_TIMEOUT):
+        raise ProbeTimeoutError(
+            f"timed out after {DISCOVERY_TIMEOUT:g} s waiting for every node's publishers and subscriptions "
+            f"(missing: {'; '.join(missing()) or 'none by now'})"
+        )
     if play:
         probe.set_simulation_state(SimulationState.STATE_PLAYING, timeout=DISCOVERY_TIMEOUT)
 
