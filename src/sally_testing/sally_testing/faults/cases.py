@@ -141,29 +141,25 @@ def kill_node(node: str, hold: float = 10.0, work: Path | None = None, hang: flo
                 return [check.result("")]
             down_at = graph.sim_ns
             witness, text = STALE_WITNESS[node]
+            stopped = time.monotonic()
             if hang:
-                stopped = time.monotonic()
                 graph.group.processes[node].signal_group(signal.SIGSTOP)
-                graph.pause(False)
-                check.note(f"hung {node} (SIGSTOP) at sim time {down_at / NS:.2f} s")
-                seen, message = graph.wait_health(witness, lambda m, v: text in m, 30.0, f"the silent {node}")
-                check.expect(seen, f"{witness} reports it: {message}")
-                reached = wait_until(lambda: graph.sim_ns >= down_at + hold * NS, hold * 6 + 60.0, 0.05)
-                check.expect(reached, f"sim time went on {hold:g} s with {node} hung (at {graph.sim_ns / NS:.2f} s)")
+            else:
+                graph.kill(node)
+            graph.pause(False)
+            how, did, sig = ("hung", "hung", "SIGSTOP") if hang else ("down", "killed", "SIGKILL")
+            check.note(f"{did} {node} ({sig}) at sim time {down_at / NS:.2f} s")
+            seen, message = graph.wait_health(witness, lambda m, v: text in m, 30.0, f"the silent {node}")
+            check.expect(seen, f"{witness} reports it: {message}")
+            reached = wait_until(lambda: graph.sim_ns >= down_at + hold * NS, hold * 6 + 60.0, 0.05)
+            check.expect(reached, f"sim time went on {hold:g} s with {node} {how} (at {graph.sim_ns / NS:.2f} s)")
+            if hang:
                 time.sleep(max(0.0, hang - (time.monotonic() - stopped)))  # the fault lasts at least this long
                 graph.group.processes[node].signal_group(signal.SIGCONT)
                 resumed = time.monotonic()
                 hung_for = time.monotonic() - stopped
                 check.note(f"continued {node} (SIGCONT) after {hung_for:.1f} s, at sim time {graph.sim_ns / NS:.2f} s")
                 check.expect(graph.running(node), f"{node} runs on after SIGCONT")
-            else:
-                graph.kill(node)
-                graph.pause(False)
-                check.note(f"killed {node} (SIGKILL) at sim time {down_at / NS:.2f} s")
-                seen, message = graph.wait_health(witness, lambda m, v: text in m, 30.0, f"the stale {node} input")
-                check.expect(seen, f"{witness} reports it: {message}")
-                reached = wait_until(lambda: graph.sim_ns >= down_at + hold * NS, hold * 6 + 60.0, 0.05)
-                check.expect(reached, f"sim time went on {hold:g} s with {node} down (at {graph.sim_ns / NS:.2f} s)")
             gap, held = graph.wall_gap("FL", down_at)
             check.expect(held, f"FL stayed on, held on the wall while {node} was down")
             check.expect(gap <= MAX_WALL_GAP_MM * 1e-3, f"the gap never opened (max {gap * 1e3:.3f} mm)")

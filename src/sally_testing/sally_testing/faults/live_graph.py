@@ -90,15 +90,9 @@ class LiveGraph:
         """The latest /clock heard (ns of sim time; 0 before any): the NaN watch reads /clock anyway."""
         return self.nan.last_stamp.get("/clock", 0)
 
-    @sim_ns.setter
-    def sim_ns(self, value: int) -> None:
-        """Start over from ``value`` (a new sim counts from 0), until the next /clock."""
-        self.nan.last_stamp["/clock"] = value
-
     def new_sim(self) -> None:
         """A new sim is coming (the old one killed): sim time, the stamps' order and the run's
-        record start again from 0."""
-        self.sim_ns = 0
+        record start again from 0 (sim time: no /clock heard since)."""
         self.nan.new_timeline()
         if self.recorder is not None:
             self.recorder.new_sim()
