@@ -119,7 +119,7 @@ def ik_times() -> tuple[np.ndarray, float, float]:
     return np.array(times), worst, apart
 
 
-IK_INPUTS = ("/joint_states", "/sally/odom", "/sally/ik_target", "/sally/stance")
+IK_INPUTS = ("/joint_states", "/sally/odom", "/sally/ik_target")
 
 
 def main_job_mcap(folder: Path) -> Path:
@@ -149,7 +149,6 @@ def tick_times(mcap: Path) -> tuple[np.ndarray, int, int]:
     from sally_bringup.config_files import defaults_file
     from sally_ik_node.node import IKNode
     from sally_interfaces.msg import IKTarget as IKTargetMsg
-    from sally_interfaces.msg import StanceCommand
     from sally_node_common.host import Host
     from sally_node_common.qos import KEPT, RELIABLE_DEEP
     from sally_node_common.stamps import stamp_ns
@@ -158,7 +157,6 @@ def tick_times(mcap: Path) -> tuple[np.ndarray, int, int]:
         "/joint_states": (JointState, RELIABLE_DEEP),
         "/sally/odom": (Odometry, RELIABLE_DEEP),
         "/sally/ik_target": (IKTargetMsg, KEPT),
-        "/sally/stance": (StanceCommand, KEPT),
     }
     inputs, recorded = [], {}
     with open(mcap, "rb") as stream:

@@ -27,7 +27,6 @@ TOPICS: dict[str, str] = {
     "/sally/magnets": "sally_interfaces/msg/MagnetArray",
     "/sally/magnet_cmd": "sally_interfaces/msg/MagnetCommand",
     "/sally/ik_target": "sally_interfaces/msg/IKTarget",
-    "/sally/stance": "sally_interfaces/msg/StanceCommand",
     "/sally/foot_states": "sally_interfaces/msg/FootStates",
     "/sally/ik_status": "sally_interfaces/msg/IKStatus",
     "/sally/sequence_status": "sally_interfaces/msg/SequenceStatus",
@@ -59,7 +58,6 @@ KEPT_TOPICS = frozenset(
         "/sally/joint_targets",
         "/sally/foot_states",
         "/sally/ik_target",
-        "/sally/stance",
     }
 )
 """Topics whose publishers keep their history (transient local)."""

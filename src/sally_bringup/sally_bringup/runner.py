@@ -393,32 +393,15 @@ class GraphRun:
         subscriptions = [recorder.recordings[t].subscription for t in streams if t in recorder.recordings]
         if tap is not None:
             subscriptions += tap.subscriptions_of(streams)
-        from sally_interfaces.msg import IKTarget
-        from sally_node_common.qos import KEPT
-
-        from .probe import Probe
-
-        # the sequencer's ready tick (stamp 0, kept): its commands reach the sim and the IK. A probe
-        # of its own reads it and leaves once sim time starts: a reader kept for the whole run would
-        # have the sequencer serialize every 200 Hz target for it (4 % of a composed graph's thread)
-        ready = Probe(probe.domain_id, name="sally_runner_ready") if "sequencer" in names else None
-        heard = [ready.record(IKTarget, "/sally/ik_target", KEPT)] if ready is not None else []
-        try:
-            reads = bool(recorder.recordings)
-            ik_states = ik_state_topic(self.arguments)
-            start_sim_time(
-                probe,
-                names,
-                self.backend.gone,
-                subscriptions,
-                heard,
-                runner_reads=reads,
-                ik_states=ik_states,
-                commands=command_topic(self.arguments),
-            )
-        finally:
-            if ready is not None:
-                ready.close()
+        start_sim_time(
+            probe,
+            names,
+            self.backend.gone,
+            subscriptions,
+            runner_reads=bool(recorder.recordings),
+            ik_states=ik_state_topic(self.arguments),
+            commands=command_topic(self.arguments),
+        )
         self.say("every node is up: sim time starts")
         return time.monotonic()
 
@@ -453,7 +436,7 @@ def readiness(
 ) -> tuple[dict[str, int], dict[str, int]]:
     """Publisher and subscriber counts per topic that show every node of a graph is up and matched
     (``runner_reads``: the runner's probe records /sally/foot_states, /sally/ik_target and
-    /sally/magnets itself; it reads the sequencer's ready tick on /sally/ik_target either way;
+    /sally/magnets itself;
     ``ik_states``: the joint-state topic the IK reads, the sim's /sally/odom_joint_states for an
     IK apart from it; ``commands``: the controller's answers, :func:`command_topic`)."""
     controller, ik = "controller" in names, "ik" in names
@@ -463,7 +446,7 @@ def readiness(
     if ik and ik_states != "/joint_states":
         publishers[ik_states] = subscribers[ik_states] = 1
     if ik:
-        subscribers.update({"/sally/foot_states": 1 + int(runner_reads), "/sally/ik_target": 2})
+        subscribers.update({"/sally/foot_states": 1 + int(runner_reads), "/sally/ik_target": 1 + int(runner_reads)})
         publishers["/sally/foot_states"] = 1
     if "sequencer" in names and "sim" in names:  # the telemetry the sequencer (and the record kept
         subscribers["/sally/magnets"] = 1  # in its container) reads from the first message on
@@ -482,14 +465,13 @@ def start_sim_time(
     names: set[str],
     exited: Callable[[], str | None] = lambda: None,
     subscriptions: Sequence = (),
-    heard: Sequence = (),
     runner_reads: bool = True,
     ik_states: str = "/joint_states",
     commands: str = SERVO_COMMANDS,
     play: bool = True,
 ) -> None:
     """Once the nodes ``names`` are matched both ways (:func:`readiness`), each of the runner's
-    ``subscriptions`` has its publisher and each of ``heard`` a message, unpause the sim (``play``
+    ``subscriptions`` has its publisher, unpause the sim (``play``
     false: leave it paused, for the caller to step). ``exited()``
     names a required node that is gone: the wait then ends at once with :class:`NodeExitedError`
     instead of running out.
@@ -510,7 +492,6 @@ def start_sim_time(
             *(f"{t} {c} of {n} publishers" for t, n in publishers.items() if (c := node.count_publishers(t)) < n),
             *(f"{t} {c} of {n} readers" for t, n in subscribers.items() if (c := node.count_subscribers(t)) < n),
             *(f"{s.topic_name} no publisher for the runner" for s in subscriptions if s.get_publisher_count() < 1),
-            *(f"{rec.topic} nothing heard" for rec in heard if len(rec) < 1),
         ]
 
     def matched() -> bool:

@@ -11,6 +11,7 @@ from geometry_msgs.msg import Point, Pose, Quaternion, Vector3
 from std_msgs.msg import Header
 
 from sally_interfaces.msg import (
+    ExternalForce,
     FootState,
     FootStates,
     IKStatus,
@@ -18,8 +19,9 @@ from sally_interfaces.msg import (
     MagnetArray,
     MagnetCommand,
     MagnetState,
+    PullOffResult,
     SequenceStatus,
-    StanceCommand,
+    ServoCommand,
 )
 
 
@@ -35,12 +37,14 @@ def samples() -> dict:
     foot = FootState(
         foot="BL",
         pose=Pose(position=Point(x=-0.33, y=0.28, z=0.009), orientation=Quaternion(w=0.5, x=0.5, y=-0.5, z=0.5)),
-        hip_pivot=Point(x=-0.15, y=0.1, z=0.12), mode=StanceCommand.WALL,
+        hip_pivot=Point(x=-0.15, y=0.1, z=0.12), mode=IKTarget.WALL,
         in_contact=True, penetration=0.0004, lift=-0.0004,
     )  # fmt: skip
     return {
         "IKTarget": IKTarget(
             header=header(1),
+            stance_feet=["FL", "FR", "BL", "BR"],
+            stance_modes=[IKTarget.SWING, IKTarget.WALL, IKTarget.FLOOR, IKTarget.FLOOR],
             foot="FL",
             position=Point(x=0.47, y=0.08, z=0.4),
             has_face_axis=True,
@@ -49,16 +53,11 @@ def samples() -> dict:
             orientation_cost=0.5,
             phase="F2W_ORIENT",
         ),  # fmt: skip
-        "StanceCommand": StanceCommand(
-            header=header(2),
-            feet=["FL", "FR", "BL", "BR"],
-            modes=[StanceCommand.WALL, StanceCommand.SWING, StanceCommand.FLOOR, StanceCommand.FLOOR],
-        ),  # fmt: skip
         "MagnetCommand": MagnetCommand(header=header(3), feet=["FL", "BR"], enable=[False, True]),
         "MagnetState": magnet,
         "MagnetArray": MagnetArray(header=header(4), magnets=[magnet, MagnetState(foot="BL", surface="none")]),
         "FootState": foot,
-        "FootStates": FootStates(header=header(5), feet=[foot, FootState(foot="FR", mode=StanceCommand.SWING)]),
+        "FootStates": FootStates(header=header(5), feet=[foot, FootState(foot="FR", mode=IKTarget.SWING)]),
         "IKStatus": IKStatus(
             header=header(6),
             status=IKStatus.STALLED,
@@ -67,6 +66,17 @@ def samples() -> dict:
             orientation_error=0.25,
             solve_time=0.00031,
             message="no progress for 20 solves",
+        ),  # fmt: skip
+        "ExternalForce": ExternalForce(
+            header=header(8), foot="BR", force=Vector3(x=0.0, y=-12.5, z=300.25), force_rate=Vector3(z=50.0)
+        ),
+        "PullOffResult": PullOffResult(
+            header=header(9), foot="FL", held=True, detached=True, pulloff_force=812.5, detach_time=1.625,
+            clip=900.0, detach_threshold=20.0, max_applied=830.0, message="detached at 812.5 N",
+        ),  # fmt: skip
+        "ServoCommand": ServoCommand(
+            header=header(10), name=["hip_pitch_FL", "knee_FL"], position=[0.25, -1.5], velocity=[0.0, 0.125],
+            effort=[1.5, -3.25], kp=[500.0, 500.0], kd=[30.0, 30.0],
         ),  # fmt: skip
         "SequenceStatus": SequenceStatus(
             header=header(7),

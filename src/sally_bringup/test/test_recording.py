@@ -77,7 +77,7 @@ def test_a_fallback_a_node_reports_is_kept_for_the_report():
         recorder.feed("/diagnostics", DiagnosticArray(status=[diagnostic_status(name, "ok", "", values)]))
 
     diagnostics("sally_controller: pid", late_targets=0, states_answered=10)
-    diagnostics("sally_ik: solver", target_wait_timeouts=0, stance_wait_timeouts=0)
+    diagnostics("sally_ik: solver", target_wait_timeouts=0)
     assert recorder.record.fallbacks == {}
     diagnostics("sally_sim: commands", lockstep_timeouts=2, slow_answers=5)  # a slow answer came: no fallback
     diagnostics("sally_sim: commands", lockstep_timeouts=0)  # a new sim counting from 0

@@ -5,9 +5,10 @@ It solves the states whose stamp is a multiple of ``ik_period`` (5 ms of sim tim
 odometry's rate, for an IK in another process) and /sally/odom messages carrying that stamp, one
 differential step each, and publishes
 ``/sally/joint_targets`` (motor joints, stamped with that state's stamp: exactly one message per
-IK-period state), ``/sally/ik_status`` and ``/sally/foot_states``. Swing-foot targets come on
-``/sally/ik_target``, stances on ``/sally/stance``. Malformed or non-finite targets, unknown feet
-and bad stance commands are rejected with a reason (logged, counted per topic and reason on
+IK-period state), ``/sally/ik_status`` and ``/sally/foot_states``. What a solve needs from the
+sequencer comes in one message on ``/sally/ik_target``: every foot's stance, the swing foot's target,
+the body target. Malformed or non-finite targets, unknown feet
+and bad stances are rejected with a reason (logged, counted per topic and reason on
 /diagnostics, reported as REJECTED on /sally/ik_status); so are non-finite, implausible,
 malformed, unknown-joint or out-of-order states and odometry. Nothing non-finite is ever
 published. States that start over at an older stamp after a silence (a new sim) reset the IK as
@@ -15,10 +16,9 @@ if it had just started.
 
 With ``target_sync`` (lockstep graphs) a solve waits for the sequencer's target stamped with that
 state (an empty foot is a tick: no target this step), at most ``target_wait`` wall seconds, so the
-run does not depend on whether the target or the state arrives first. A target that names the
-stance command sent before it (``stance_stamp``) waits for that command (as long as
-``target_wait``), so it is never judged against the stance before. Foot states and the
-sequencer's targets are kept (TRANSIENT_LOCAL) for late readers.
+run does not depend on whether the target or the state arrives first. A target is judged against
+the stances it carries. Foot states and the sequencer's targets are kept (TRANSIENT_LOCAL) for late
+readers: a restarted IK resumes from the newest.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from sally_description import JOINT_NAMES, LEGS, build_model
 from sally_description.constants import ACTUATED_JOINT_NAMES, hip_site
 from sally_description.contact import FootContactMonitor, standing_surface
 from sally_description.pose import Pose
-from sally_interfaces.msg import FootStates, IKStatus, StanceCommand
+from sally_interfaces.msg import FootStates, IKStatus
 from sally_interfaces.msg import IKTarget as IKTargetMsg
 from sally_node_common import run_node
 from sally_node_common.diagnostics import diagnostic_array, diagnostic_status
@@ -56,16 +56,15 @@ from sally_node_common.partners import publishes
 from sally_node_common.qos import KEPT, RELIABLE_DEEP
 from sally_node_common.sim_resets import ResetWatch, subscribe_resets
 from sally_node_common.stamps import set_stamp, stamp_ns
-from sally_node_common.stance_msg import stance_from_msg
 from sally_node_common.time_contract import IK_PERIOD, ODOM_JOINT_STATES, is_ik_tick
 from sally_node_common.wall_timers import wall_timer
 
 from .errors import IKError
 from .solve_process import SolveProcess
-from .stamp_sync import AfterStance, StampPairs, TickWait
+from .stamp_sync import StampPairs, TickWait
 from .whole_body_ik import IKConfig, StanceMode, WholeBodyIK
 
-STATES, ODOM, TARGET, STANCE = "/joint_states", "/sally/odom", "/sally/ik_target", "/sally/stance"
+STATES, ODOM, TARGET = "/joint_states", "/sally/odom", "/sally/ik_target"
 COSTS = ("posture_cost", "body_position_cost", "body_orientation_cost", "stance_position_cost", "wall_orientation_cost")
 _DEFAULTS = IKConfig()
 TABLE = ParameterTable(
@@ -127,11 +126,7 @@ class IKNode(Node):
         self._pending_stance: dict[str, StanceMode] = {}
         self._ticks: TickWait[tuple[int, np.ndarray, Pose]] = TickWait(bool(self.get_parameter("target_sync").value))
         """Matched states (stamp, joints, body) waiting for the sequencer's tick; wall clock."""
-        self._after_stance: AfterStance[TargetTick] = AfterStance()
-        """Targets (message, checked foot and body targets, kept) waiting for the stance command they
-        follow; wall clock."""
         self._ticks.partner_present = lambda: publishes(self, TARGET)  # a slow sequencer is waited for
-        self._after_stance.partner_present = lambda: publishes(self, STANCE)
         self._resets = ResetWatch()
         self._pending_body: Pose | None = None
         self._solving = False
@@ -151,10 +146,7 @@ class IKNode(Node):
         """The joint-state topic read (/joint_states, or the sim's /sally/odom_joint_states)."""
         self._health = InputHealth(lambda text: self.get_logger().error(text), watched=(self._states, ODOM))
         self._state_order, self._odom_order = StampOrder("joint state"), StampOrder("odometry")
-        self._target_order, self._stance_order = (
-            StampOrder("IK target", gap=None),
-            StampOrder("stance command", gap=None),
-        )
+        self._target_order = StampOrder("IK target", gap=None)
         self._target_names = list(ACTUATED_JOINT_NAMES)
         self._pub_targets = self.create_publisher(JointState, "/sally/joint_targets", KEPT)
         self._pub_status = self.create_publisher(IKStatus, "/sally/ik_status", RELIABLE_DEEP)
@@ -162,9 +154,8 @@ class IKNode(Node):
         self._pub_diag = self.create_publisher(DiagnosticArray, "/diagnostics", 10)
         self.create_subscription(JointState, self._states, self._on_state, RELIABLE_DEEP)
         self.create_subscription(Odometry, ODOM, self._on_odom, RELIABLE_DEEP)
-        # a sequencer's kept targets and stances (a restarted IK resumes), and anyone's
-        subscribe_kept(self, IKTargetMsg, TARGET, self._on_target)
-        subscribe_kept(self, StanceCommand, STANCE, self._on_stance)
+        subscribe_kept(self, IKTargetMsg, TARGET, self._on_target)  # a sequencer's kept ticks (a restarted IK
+        # resumes: each carries every foot's stance), and anyone's
         subscribe_resets(self, self._on_sim_reset)
         wall_timer(self, 1.0, self._publish_diagnostics)
         wall_timer(self, 0.05, self._check_wait)
@@ -221,10 +212,8 @@ class IKNode(Node):
         self._pairs.clear()
         self._odom_order.restart()
         self._target_order.restart()
-        self._stance_order.restart()
         self._last_solved, self._started = None, False
         self._ticks.restart()
-        self._after_stance.restart()
         self._pending_target, self._pending_stance, self._pending_body = None, {}, None
         self._contacts = FootContactMonitor()
         self.ik = self._new_ik(self.ik.model)
@@ -237,7 +226,7 @@ class IKNode(Node):
         ik = getattr(self, "ik", None)
         if ik is not None:  # the differential step follows the period (a set request)
             ik.config = replace(ik.config, dt=self._period)
-        self._ticks.wait = self._after_stance.wait = self.get_parameter("target_wait").value
+        self._ticks.wait = self.get_parameter("target_wait").value
 
     def _matched(self, stamp: int, pair: tuple[np.ndarray, Pose] | None) -> None:
         """A state and its odometry are both in: solve it when it is an IK state not solved yet."""
@@ -249,14 +238,6 @@ class IKNode(Node):
             self._solve(*ready)
 
     def _check_wait(self) -> None:
-        for tick in self._after_stance.check(time.monotonic()):
-            self.get_logger().warning(
-                f"no stance command stamped {tick.stance_stamp * 1e-9:.3f} s (named by the target "
-                f"stamped {tick.stamp * 1e-9:.3f} s) within {self._after_stance.wait:g} s; "
-                "taking the target without",
-                throttle_duration_sec=5.0,
-            )
-            self._take_target(tick)
         for timed_out in self._ticks.check(time.monotonic()):
             self.get_logger().warning(
                 f"no sequencer target for {timed_out[0] * 1e-9:.3f} s within {self._ticks.wait:g} s; solving without",
@@ -265,7 +246,7 @@ class IKNode(Node):
             self._solve(*timed_out)
 
     def _on_target(self, msg: IKTargetMsg, kept: bool = False) -> None:
-        """A swing target; an empty foot is a tick (no target this step) from a sequencer."""
+        """A sequencer's tick: stances, a swing target (an empty foot: none this step), a body target."""
         try:
             tick = ik_target_from_msg(msg)
             if self._resets.stale(tick.stamp):
@@ -276,14 +257,17 @@ class IKNode(Node):
         except InputError as exc:
             return self._reject(TARGET, exc.reason, msg.foot, f"{exc}", kept)
         self._health.heard(TARGET)
-        for taken in self._after_stance.target(tick.stance_stamp, tick, time.monotonic()):
-            self._take_target(taken)
+        self._take_target(tick)
         return None
 
     def _take_target(self, tick: TargetTick) -> None:
-        """A checked target whose stance command is in (or given up on): judged against the stance,
-        kept for the next solve (with its body target), and the tick it carries."""
+        """A checked tick: its stances and body target kept for the next solve, its target judged
+        against those stances (and kept), and the sequencer's step at its stamp."""
         stamp, foot, target = tick.stamp, tick.foot, tick.target
+        # stances apply at the next solve, after the measured state is in: a lock (and the contact
+        # baseline) taken from the IK's own last output sat up to 10 mm inside the wall for a foot
+        # seated with its face a few degrees off flat, and the foot's contact flag was lost
+        self._pending_stance.update(tick.stance)
         if tick.body is not None:
             self._pending_body = tick.body
         if (
@@ -303,25 +287,6 @@ class IKNode(Node):
         if stamp:  # a well-formed target in order moves a synced graph on, even one refused for the stance
             for released in self._ticks.tick(stamp):
                 self._solve(*released)
-        return None
-
-    def _on_stance(self, msg: StanceCommand, kept: bool = False) -> None:
-        try:
-            stamp, modes = stance_from_msg(msg)
-            if self._resets.stale(stamp):
-                self._counts["before_reset"] += 1
-                return None
-            if stamp:
-                self._stance_order.admit(stamp)
-        except InputError as exc:
-            return self._reject(STANCE, exc.reason, "", str(exc), kept)
-        # applied at the next solve, after the measured state is in: a lock (and the contact
-        # baseline) taken from the IK's own last output sat up to 10 mm inside the wall for a foot
-        # seated with its face a few degrees off flat, and the foot's contact flag was lost
-        self._pending_stance.update(modes)
-        self._counts["stance_commands"] += 1
-        for tick in self._after_stance.stance(stamp):
-            self._take_target(tick)
         return None
 
     def _apply_stance(self) -> None:
@@ -460,7 +425,6 @@ class IKNode(Node):
             "sync_lost": self._ticks.lost,
             "target_wait_timeouts": self._ticks.timeouts,
             "states_dropped": self._ticks.dropped,
-            "stance_wait_timeouts": self._after_stance.timeouts,
             **self._health.values(),
         }
         message = (

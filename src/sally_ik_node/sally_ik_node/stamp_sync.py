@@ -10,12 +10,8 @@
   state is solved without, and the following ones are not held until the sequencer ticks again.
   Before the sequencer's first tick of a run the wait has no limit (the sequencer is still coming
   up; the sim waits the same way for its first answer).
-* :class:`AfterStance`: a target names the stance command sent before it (``stance_stamp``); it is
-  taken only once that stance command is in, so that a target for a foot just switched to SWING is
-  never judged against the old stance because the two topics delivered out of order. When the
-  stance command does not come within ``wait`` seconds, the targets go on without it.
 
-Both waits go on past ``wait`` while ``partner_present()`` says the sequencer is still on the ROS
+The wait goes on past ``wait`` while ``partner_present()`` says the sequencer is still on the ROS
 graph (a slow sequencer on a busy machine), at most :data:`~sally_node_common.partners.SLOW_PARTNER_WAIT`.
 """
 
@@ -137,57 +133,3 @@ class TickWait(Generic[T]):
         """Forget the ticks and the states waiting (a new time line)."""
         self.tick_stamp, self.lost = -1, False
         self._waiting.clear()
-
-
-class AfterStance(Generic[T]):
-    """Targets wait for the stance command they name, or go without after ``wait`` s."""
-
-    def __init__(self, wait: float = 2.0) -> None:
-        self.wait = wait
-        """Seconds (the caller's clock) a target waits for its stance command before it goes without."""
-        self.stance_stamp = 0
-        """Stamp of the latest stance command taken (0: none yet)."""
-        self.timeouts = 0
-        """Targets that went on without their stance command."""
-        self._waiting: deque[tuple[int, T, float]] = deque()
-        self.partner_present: Callable[[], bool] | None = None
-        """Whether the sequencer is still on the graph (None: the wait alone decides)."""
-
-    def __len__(self) -> int:
-        return len(self._waiting)
-
-    def target(self, needs: int, item: T, now: float) -> list[T]:
-        """A target arrived at ``now`` that follows the stance command stamped ``needs`` (0: none):
-        the targets to take now, oldest first. One behind a waiting target waits too (order kept)."""
-        if not self._waiting and needs <= self.stance_stamp:
-            return [item]
-        self._waiting.append((needs, item, now))
-        return self._release(None)
-
-    def stance(self, stamp: int) -> list[T]:
-        """A stance command stamped ``stamp`` was taken: the targets it releases, oldest first."""
-        if stamp:
-            self.stance_stamp = stamp  # stamps only go back on a restart, which the order check sees
-        return self._release(None)
-
-    def check(self, now: float) -> list[T]:
-        """The targets released at ``now`` because the oldest waited more than :attr:`wait`."""
-        return self._release(now) if self._waiting else []
-
-    def restart(self) -> None:
-        """Forget the stance stamp and the targets waiting (a new time line)."""
-        self.stance_stamp = 0
-        self._waiting.clear()
-
-    def _release(self, now: float | None) -> list[T]:
-        out: list[T] = []
-        while self._waiting:
-            needs, item, since = self._waiting[0]
-            if needs > self.stance_stamp:
-                if now is None or not given_up(now - since, self.wait, self.partner_present):
-                    break
-                self.timeouts += 1
-                self.stance_stamp = needs  # given up on: the targets after it do not wait for it again
-            self._waiting.popleft()
-            out.append(item)
-        return out

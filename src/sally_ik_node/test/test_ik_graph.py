@@ -10,7 +10,7 @@ import pytest
 from sensor_msgs.msg import JointState
 
 from sally_description import ACTUATED_JOINT_NAMES, LEGS
-from sally_interfaces.msg import FootStates, IKStatus, IKTarget, MagnetCommand, ServoCommand, StanceCommand
+from sally_interfaces.msg import FootStates, IKStatus, IKTarget, MagnetCommand, ServoCommand
 from simulation_interfaces.msg import Result, SimulationState
 from simulation_interfaces.srv import StepSimulation
 
@@ -71,37 +71,38 @@ class MinimalEffortController(_TargetFollower):
 
 
 def sequencer_side(probe):
-    """What a sequencer reads (foot states, IK status) and writes (magnets, stances, targets), the
-    writers matched with their readers."""
+    """What a sequencer reads (foot states, IK status) and writes (magnets, its ticks: stances and
+    targets), the writers matched with their readers."""
     feet = probe.record(FootStates, "/sally/foot_states")
     status = probe.record(IKStatus, "/sally/ik_status")
     magnets = probe.publisher(MagnetCommand, "/sally/magnet_cmd")
-    stance = probe.publisher(StanceCommand, "/sally/stance")
     target = probe.publisher(IKTarget, "/sally/ik_target")
-    for pub in (magnets, stance, target):
+    for pub in (magnets, target):
         probe.wait_for_subscribers(pub, timeout=30.0)
-    return feet, status, magnets, stance, target
+    return feet, status, magnets, target
+
+
+def tick(swinging: str = "", goal=None) -> IKTarget:
+    """A sequencer's tick: every foot's stance (``swinging`` in SWING, the others FLOOR) and, with
+    ``goal``, the swinging foot's target."""
+    msg = IKTarget(
+        stance_feet=list(LEGS), stance_modes=[IKTarget.SWING if f == swinging else IKTarget.FLOOR for f in LEGS]
+    )
+    if goal is not None:
+        msg.foot, msg.position_cost, msg.phase = swinging, 1.0, "TEST_LIFT"
+        msg.position.x, msg.position.y, msg.position.z = goal.tolist()
+    return msg
 
 
 def lift_fl_by_5_cm(probe):
-    feet, status, magnets, stance, target = sequencer_side(probe)
+    feet, status, magnets, target = sequencer_side(probe)
     probe.wait_for(lambda: len(feet) > 0 and stamp_s(feet.last.header.stamp) > 1.0, 30.0, "1 s of settled IK")
 
     start = positions(feet.last)
     magnets.publish(MagnetCommand(feet=["FL"], enable=[False]))
-    stance.publish(
-        StanceCommand(
-            feet=list(LEGS), modes=[StanceCommand.SWING, StanceCommand.FLOOR, StanceCommand.FLOOR, StanceCommand.FLOOR]
-        )
-    )
-    probe.wait_for(
-        lambda: any(f.foot == "FL" and f.mode == StanceCommand.SWING for f in feet.last.feet), 10.0, "FL swinging"
-    )
     goal = start["FL"] + [0.0, 0.0, 0.05]
-    msg = IKTarget(foot="FL", position_cost=1.0, phase="TEST_LIFT")
-    msg.position.x, msg.position.y, msg.position.z = goal.tolist()
     sent_at = stamp_s(feet.last.header.stamp)
-    target.publish(msg)
+    target.publish(tick("FL", goal))  # the stance and the target in one message
 
     def reached():
         last = feet.last
@@ -180,29 +181,26 @@ def test_bad_targets_are_rejected_with_the_reason(graph, probe, make, reason):
     assert all(np.isfinite(m.position).all() for m in targets.messages)
 
 
-def test_a_target_waits_for_the_stance_command_it_names(graph, probe):
-    """A target that follows a stance command (stance_stamp) is judged after it, even when it comes
-    first: FL is still FLOOR when the target arrives, and is not refused for that."""
+def test_a_target_is_judged_against_the_stances_it_carries(graph, probe):
+    """A target for a FLOOR foot is refused (not_swinging); the same target carrying FL's SWING
+    stance is taken in the same message, and FL reaches it."""
     graph.start("sim", "sally_sim_node", SIM)
     graph.start("controller", "sally_controller")
-    graph.start("ik", "sally_ik_node", {"target_wait": 60.0})
-    feet, status, magnets, stance, target = sequencer_side(probe)
+    graph.start("ik", "sally_ik_node")
+    feet, status, magnets, target = sequencer_side(probe)
     probe.wait_for(lambda: len(feet) > 0 and stamp_s(feet.last.header.stamp) > 0.5, 30.0, "0.5 s of settled IK")
-    start, named = positions(feet.last), feet.last.header.stamp
-    goal = start["FL"] + [0.0, 0.0, 0.03]
-    msg = IKTarget(foot="FL", position_cost=1.0, phase="TEST_LIFT", stance_stamp=named)
-    msg.position.x, msg.position.y, msg.position.z = goal.tolist()
-    target.publish(msg)  # before the stance command it names
-    until = stamp_s(named) + 0.1
-    probe.wait_for(lambda: stamp_s(feet.last.header.stamp) > until, 30.0, "0.1 s more of solves")
-    assert all(f.mode == StanceCommand.FLOOR for f in feet.last.feet)  # the target waits, unjudged
-    assert not [m.message for m in status.messages if m.status == IKStatus.REJECTED]
+    goal = positions(feet.last)["FL"] + [0.0, 0.0, 0.03]
+    bare = tick("FL", goal)
+    bare.stance_feet, bare.stance_modes = [], []  # no stances: FL stays FLOOR
+    target.publish(bare)
+    refused = lambda: [m.message for m in status.messages if m.status == IKStatus.REJECTED]  # noqa: E731
+    probe.wait_for(lambda: any("not_swinging" in m for m in refused()), 10.0, "the refusal of a FLOOR foot's target")
+    assert all(f.mode == IKTarget.FLOOR for f in feet.last.feet)
+    n = len(refused())
     magnets.publish(MagnetCommand(feet=["FL"], enable=[False]))
-    swing = StanceCommand(feet=list(LEGS), modes=[StanceCommand.SWING] + [StanceCommand.FLOOR] * 3)
-    swing.header.stamp = named
-    stance.publish(swing)
+    target.publish(tick("FL", goal))
     probe.wait_for(lambda: np.linalg.norm(positions(feet.last)["FL"] - goal) < 0.003, 30.0, "FL at its target")
-    assert not [m.message for m in status.messages if m.status == IKStatus.REJECTED]
+    assert len(refused()) == n, refused()[n:]
 
 
 def test_a_stance_lock_is_taken_where_the_foot_measurably_is(graph, probe):
@@ -213,19 +211,17 @@ def test_a_stance_lock_is_taken_where_the_foot_measurably_is(graph, probe):
     graph.start("sim", "sally_sim_node", SIM)
     graph.start("controller", "sally_controller")
     graph.start("ik", "sally_ik_node")
-    feet, status, magnets, stance, target = sequencer_side(probe)
+    feet, status, magnets, target = sequencer_side(probe)
     probe.wait_for(lambda: len(feet) > 0 and stamp_s(feet.last.header.stamp) > 0.5, 30.0, "0.5 s of settled IK")
     start = positions(feet.last)["FL"]
     magnets.publish(MagnetCommand(feet=["FL"], enable=[False]))
-    stance.publish(StanceCommand(feet=list(LEGS), modes=[StanceCommand.SWING] + [StanceCommand.FLOOR] * 3))
+    target.publish(tick("FL"))
     fl = lambda msg: next(f for f in msg.feet if f.foot == "FL")  # noqa: E731
-    probe.wait_for(lambda: fl(feet.last).mode == StanceCommand.SWING, 10.0, "FL swinging")
+    probe.wait_for(lambda: fl(feet.last).mode == IKTarget.SWING, 10.0, "FL swinging")
     # paused and stepped one control period at a time, so that the lock lands while the foot
     # moves, however fast the graph runs
     probe.set_simulation_state(SimulationState.STATE_PAUSED)
-    msg = IKTarget(foot="FL", position_cost=1.0, phase="TEST_LIFT")
-    msg.position.x, msg.position.y, msg.position.z = (start + [0.0, 0.0, 0.08]).tolist()
-    target.publish(msg)
+    target.publish(tick("FL", start + [0.0, 0.0, 0.08]))
     for _ in range(200):
         if positions(feet.last)["FL"][2] > start[2] + 0.01:
             break
@@ -234,11 +230,11 @@ def test_a_stance_lock_is_taken_where_the_foot_measurably_is(graph, probe):
         assert stepped.result.result == Result.RESULT_OK, stepped.result.error_message
         probe.wait_for(lambda: stamp_s(feet.last.header.stamp) > solved, 10.0, "the step's solve")  # noqa: B023
     assert positions(feet.last)["FL"][2] > start[2] + 0.01, "FL 1 cm up and rising"
-    stance.publish(StanceCommand(feet=list(LEGS), modes=[StanceCommand.FLOOR] * 4))
+    target.publish(tick())
     probe.set_simulation_state(SimulationState.STATE_PLAYING)
-    probe.wait_for(lambda: fl(feet.last).mode == StanceCommand.FLOOR, 10.0, "FL locked")
-    swung = next(i for i, m in enumerate(feet.messages) if fl(m).mode == StanceCommand.SWING)
-    locked = next(fl(m) for m in feet.messages[swung:] if fl(m).mode == StanceCommand.FLOOR)
+    probe.wait_for(lambda: fl(feet.last).mode == IKTarget.FLOOR, 10.0, "FL locked")
+    swung = next(i for i, m in enumerate(feet.messages) if fl(m).mode == IKTarget.SWING)
+    locked = next(fl(m) for m in feet.messages[swung:] if fl(m).mode == IKTarget.FLOOR)
     assert locked.pose.position.z < start[2] + 0.06, "FL was locked after it reached its target: nothing was tested"
     assert abs(locked.lift) < 1e-4 and locked.penetration < 1e-4 and locked.in_contact, locked
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from sally_ik_node.stamp_sync import AfterStance, StampPairs, TickWait
+from sally_ik_node.stamp_sync import StampPairs, TickWait
 
 
 def test_pairs_complete_in_either_order_and_older_halves_go():
@@ -60,27 +60,6 @@ def test_tick_wait_runs_out_then_stops_waiting_until_the_next_tick():
 def test_disabled_never_waits():
     wait = TickWait(enabled=False)
     assert wait.state(5, "s5", 0.0) == ["s5"]
-
-
-def test_after_stance_holds_a_target_until_its_stance_command_and_keeps_order():
-    gate: AfterStance[str] = AfterStance(wait=2.0)
-    assert gate.target(0, "unsynced", 0.0) == ["unsynced"]  # names no stance command
-    assert gate.target(5, "swing", 0.0) == []  # its SWING stance (stamped 5) is not in yet
-    assert gate.target(0, "next", 0.1) == []  # behind a waiting one: waits too
-    assert gate.stance(4) == []  # an older stance does not release it
-    assert gate.stance(5) == ["swing", "next"]
-    assert gate.target(5, "again", 0.2) == ["again"] and len(gate) == 0
-
-
-def test_after_stance_goes_on_without_a_stance_that_never_comes():
-    gate: AfterStance[str] = AfterStance(wait=2.0)
-    assert gate.target(7, "a", 0.0) == [] and gate.target(7, "b", 1.5) == []
-    assert gate.check(1.9) == []
-    assert gate.check(2.1) == ["a", "b"]  # b needs the same stance, given up on with a
-    assert gate.timeouts == 1
-    assert gate.target(7, "c", 2.2) == ["c"]
-    gate.restart()
-    assert gate.stance_stamp == 0 and gate.target(1, "d", 3.0) == [] and len(gate) == 1
 
 
 def test_a_slow_sequencer_still_on_the_graph_is_waited_for():

@@ -1,21 +1,26 @@
 """``sally_interfaces/IKTarget`` to and from :class:`TargetTick`: the sequencer builds it, the IK
-and the runner read it. A tick carries at most one swing target and one body target; with neither
-it only says the sequencer stepped at its stamp (the IK solves that state once it has it)."""
+and the runner read it. A tick is everything one solve needs from the sequencer, in one message:
+every foot's stance, at most one swing target and one body target; with none of them it only says
+the sequencer stepped at its stamp (the IK solves that state once it has it)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from sally_description.constants import LEGS
 from sally_description.pose import Pose
 from sally_interfaces.msg import IKTarget as IKTargetMsg
 
 from .ik_target import IKTarget, IKTargetError
-from .inputs import MAX_DISTANCE, InputError, known, numbers, unit_quaternion
-from .stamps import set_stamp, set_time, stamp_ns
+from .inputs import LENGTH, MAX_DISTANCE, UNKNOWN, InputError, known, numbers, unit_quaternion
+from .stamps import set_stamp, stamp_ns
+from .stance import StanceMode
 
 MAX_COST = 1e6
 """The largest position or orientation cost a target may carry (dimensionless task weight)."""
+INVALID = "invalid"
+"""Refusal reason: well-formed, but a stance the robot cannot take (two feet swinging)."""
 
 
 @dataclass(frozen=True)
@@ -23,9 +28,9 @@ class TargetTick:
     """One sequencer step's message to the IK."""
 
     stamp: int
-    """The IK state it is for (ns of sim time; 0: the ready tick before sim time starts)."""
-    stance_stamp: int = 0
-    """The stance command sent before it (ns; 0: none), which the IK takes first."""
+    """The IK state it is for (ns of sim time)."""
+    stance: Mapping[str, StanceMode] = field(default_factory=dict)
+    """Foot -> stance, applied before the target is judged (empty: the stances stay as they are)."""
     foot: str = ""
     """The swinging foot ``target`` is for ('' with no target)."""
     target: IKTarget | None = None
@@ -44,8 +49,8 @@ def ik_target_to_msg(tick: TargetTick) -> IKTargetMsg:
     """The IKTarget message of one sequencer tick."""
     msg = IKTargetMsg()
     set_stamp(msg.header, tick.stamp)
-    set_time(msg.stance_stamp, tick.stance_stamp)
     msg.header.frame_id = "world"
+    msg.stance_feet, msg.stance_modes = list(tick.stance), [int(m) for m in tick.stance.values()]
     if tick.target is not None:
         goal = tick.target
         msg.foot = tick.foot
@@ -65,8 +70,9 @@ def ik_target_to_msg(tick: TargetTick) -> IKTargetMsg:
 
 def ik_target_from_msg(msg: IKTargetMsg) -> TargetTick:
     """The tick ``msg`` carries; raises :class:`~.inputs.InputError` naming what is wrong (an
-    unknown foot, non-finite or implausible numbers, a body orientation that is not a unit
-    quaternion)."""
+    unknown foot or stance, stance feet and modes that do not pair up, two feet swinging, non-finite
+    or implausible numbers, a body orientation that is not a unit quaternion)."""
+    stance = stance_from_fields(list(msg.stance_feet), list(msg.stance_modes))
     target = None
     if msg.foot:
         known([msg.foot], LEGS, "IK target foot")
@@ -83,4 +89,24 @@ def ik_target_from_msg(msg: IKTargetMsg) -> TargetTick:
         p, q = msg.body_pose.position, msg.body_pose.orientation
         position = numbers((p.x, p.y, p.z), MAX_DISTANCE, "IK target body position", " m")
         body = Pose(position, unit_quaternion((q.w, q.x, q.y, q.z), "IK target body orientation"))
-    return TargetTick(stamp_ns(msg.header.stamp), stamp_ns(msg.stance_stamp), msg.foot, target, body, msg.phase)
+    return TargetTick(stamp_ns(msg.header.stamp), stance, msg.foot, target, body, msg.phase)
+
+
+def stance_from_fields(feet: list[str], modes: list[int]) -> dict[str, StanceMode]:
+    """Foot -> mode of a message's stance fields; raises :class:`~.inputs.InputError` naming what is
+    wrong: feet and modes that do not pair up (``length``), an unknown foot or mode (``unknown``),
+    a foot named twice or more than one foot swinging (``invalid``)."""
+    if len(feet) != len(modes):
+        raise InputError(LENGTH, f"IK target stance has {len(feet)} feet and {len(modes)} modes")
+    known(feet, LEGS, "IK target stance")
+    repeated = sorted({f for f in feet if feet.count(f) > 1})
+    if repeated:
+        raise InputError(INVALID, f"IK target stance names {repeated} more than once")
+    valid = {int(m) for m in StanceMode}
+    bad = [m for m in modes if m not in valid]
+    if bad:
+        names = ", ".join(f"{m.name} {int(m)}" for m in StanceMode)
+        raise InputError(UNKNOWN, f"IK target stance has unknown modes {bad}; valid: {names}")
+    if sum(m == StanceMode.SWING for m in modes) > 1:
+        raise InputError(INVALID, "IK target stance swings more than one foot")
+    return {foot: StanceMode(m) for foot, m in zip(feet, modes)}

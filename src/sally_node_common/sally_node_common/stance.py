@@ -6,7 +6,7 @@ from enum import IntEnum
 
 
 class StanceMode(IntEnum):
-    """How the IK holds a foot; the values of ``sally_interfaces/msg/StanceCommand`` (its ``modes``)
+    """How the IK holds a foot; the values of ``sally_interfaces/msg/IKTarget``'s ``stance_modes``
     and of ``FootState.mode`` (a test keeps them equal).
 
     SWING: the foot follows its IK target. FLOOR: a position lock where the foot entered FLOOR.

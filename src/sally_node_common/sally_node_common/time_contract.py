@@ -27,15 +27,14 @@ carries ``t`` (the sequencer's commands excepted: they name the solve they are f
   to ``t + K + P - C`` (:func:`targets_for`), ``K`` the IK latency (:data:`IK_LATENCY` IK periods,
   the graph's ``ik_latency``). The controller holds those states back until they are in, and keeps
   targets that came early until their first state.
-* **/sally/ik_target**, **/sally/stance**, from the sequencer: made from the foot states ``t``,
-  stamped ``t + P`` (:func:`commands_for`): for the solve at ``t + P``. With ``target_sync`` the IK
-  waits for the target of a state before solving it (and for the stance command a target names).
+* **/sally/ik_target**, from the sequencer: made from the foot states ``t``, stamped ``t + P``
+  (:func:`commands_for`): everything the solve at ``t + P`` needs from the sequencer (every foot's
+  stance, the swing target, the body target) in one message. With ``target_sync`` the IK waits for
+  it before solving that state.
 * **/sally/magnet_cmd**, from the sequencer, made with those: stamped ``t + P + K``, when the
   solve's targets start to act (:func:`magnets_for`), and a magnet switch takes effect when sim
   time reaches ``t + P + K + L`` (any stamped command to the sim applies ``L`` after its stamp, as
   the servo commands do).
-* **/sally/ik_target stamped 0** (:data:`READY_STAMP`, kept), from the sequencer: its commands
-  reach their readers; the runner starts sim time once it has it.
 
 So each answer is due a declared time after its input's stamp (its logical execution time): ``L``
 for what acts on the physics, ``K`` IK periods for the IK's targets (with ``K = 0`` they are due
@@ -77,8 +76,6 @@ JOINT_EFFORTS = "/sally/joint_efforts"
 ODOM_JOINT_STATES = "/sally/odom_joint_states"
 """The sim's /joint_states messages that carry an odometry stamp (every IK period), on a topic of
 their own, for a reader in another process that needs no more (an IK apart from the sim)."""
-READY_STAMP = 0
-"""The stamp of the sequencer's ready tick on /sally/ik_target (no solve is stamped 0 by it)."""
 
 
 def is_ik_tick(stamp: int, ik_period_ns: int) -> bool:

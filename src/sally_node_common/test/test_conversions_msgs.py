@@ -23,34 +23,34 @@ from sally_node_common.pulloff_result_msg import PullOffOutcome, pulloff_result_
 from sally_node_common.sequence_status_msg import SequenceStatusData, sequence_status_from_msg, sequence_status_to_msg
 from sally_node_common.servo_command_msg import ServoCommandData, servo_command_from_msg, servo_command_to_msg
 from sally_node_common.stance import StanceMode
-from sally_node_common.stance_msg import stance_from_msg, stance_to_msg
 
 HALF = math.sqrt(0.5)
 
 
 def ticks():
     yield TargetTick(5_000_000)  # a bare tick: the sequencer stepped
-    yield TargetTick(0)  # the ready tick
     yield TargetTick(
         10_000_000,
-        stance_stamp=9_000_000,
+        stance={"FL": StanceMode.SWING, "FR": StanceMode.FLOOR, "BL": StanceMode.FLOOR, "BR": StanceMode.WALL},
         foot="FL",
         target=IKTarget.with_orientation([0.45, 0.1, 0.3], [1.0, 0.0, 0.0], 2.0, 30.0),
         phase="F2W_REACH",
     )
-    yield TargetTick(15_000_000, foot="BR", target=IKTarget.position_only([0.1, -0.2, 0.05], 3.5), phase="LIFT")
+    yield TargetTick(
+        15_000_000,
+        stance={"BR": StanceMode.WALL},
+        foot="BR",
+        target=IKTarget.position_only([0.1, -0.2, 0.05], 3.5),
+        phase="LIFT",
+    )
     yield TargetTick(20_000_000, body=Pose([0.1, 0.0, 0.25], [HALF, 0.0, -HALF, 0.0]), phase="BODY_SQUARE")
 
 
 @pytest.mark.parametrize("tick", list(ticks()), ids=lambda t: f"{t.foot or 'none'}@{t.stamp}")
 def test_an_ik_target_round_trips(tick):
     back = ik_target_from_msg(ik_target_to_msg(tick))
-    assert (back.stamp, back.stance_stamp, back.foot, back.phase) == (
-        tick.stamp,
-        tick.stance_stamp,
-        tick.foot,
-        tick.phase,
-    )
+    assert (back.stamp, back.stance, back.foot, back.phase) == (tick.stamp, tick.stance, tick.foot, tick.phase)
+    assert list(back.stance) == list(tick.stance) and all(isinstance(m, StanceMode) for m in back.stance.values())
     if tick.target is None:
         assert back.target is None
     else:
@@ -136,36 +136,30 @@ def test_bad_foot_states_are_refused_by_name(change, says):
         foot_states_from_msg(msg)
 
 
-# --- StanceCommand ---------------------------------------------------------------------------------
-@pytest.mark.parametrize(
-    "modes",
-    [
-        {"FL": StanceMode.SWING, "FR": StanceMode.FLOOR, "BL": StanceMode.FLOOR, "BR": StanceMode.WALL},
-        {"BR": StanceMode.WALL},
-    ],
-    ids=["all", "one"],
-)
-def test_a_stance_command_round_trips(modes):
-    stamp, back = stance_from_msg(stance_to_msg(42_000_000, modes))
-    assert stamp == 42_000_000 and back == modes and list(back) == list(modes)
-    assert all(isinstance(m, StanceMode) for m in back.values())
-
-
+# --- IKTarget's stance -----------------------------------------------------------------------------
 @pytest.mark.parametrize(
     ("change", "reason", "says"),
     [
-        (lambda m: m.modes.pop(), "length", "1 feet and 0 modes"),
-        (lambda m: (setattr(m, "feet", []), setattr(m, "modes", [])), "length", "0 feet"),
-        (lambda m: setattr(m, "feet", ["XX"]), "unknown", "unknown"),
-        (lambda m: setattr(m, "modes", [9]), "unknown", "unknown modes [9]; valid: SWING 0, FLOOR 1, WALL 2"),
-        (lambda m: (setattr(m, "feet", ["FL", "FR"]), setattr(m, "modes", [0, 0])), "invalid", "more than one"),
+        (lambda m: m.stance_modes.pop(), "length", "1 feet and 0 modes"),
+        (lambda m: setattr(m, "stance_feet", ["XX"]), "unknown", "unknown"),
+        (lambda m: setattr(m, "stance_modes", [9]), "unknown", "unknown modes [9]; valid: SWING 0, FLOOR 1, WALL 2"),
+        (
+            lambda m: (setattr(m, "stance_feet", ["FL", "FR"]), setattr(m, "stance_modes", [0, 0])),
+            "invalid",
+            "more than one",
+        ),
+        (
+            lambda m: (setattr(m, "stance_feet", ["FL", "FL"]), setattr(m, "stance_modes", [1, 2])),
+            "invalid",
+            "['FL'] more than once",
+        ),
     ],
 )
-def test_a_bad_stance_command_is_refused_by_name(change, reason, says):
-    msg = stance_to_msg(1, {"FL": StanceMode.FLOOR})
+def test_a_bad_stance_is_refused_by_name(change, reason, says):
+    msg = ik_target_to_msg(TargetTick(1, stance={"FL": StanceMode.FLOOR}))
     change(msg)
     with pytest.raises(InputError, match=re.escape(says)) as err:
-        stance_from_msg(msg)
+        ik_target_from_msg(msg)
     assert err.value.reason == reason
 
 
@@ -232,7 +226,7 @@ def test_the_ik_codes_are_the_message_constants():
     [
         IKStatusData(IKCode.SUCCESS, "FL", 0.0004, 0.01, 0.0021),
         IKStatusData(IKCode.STALLED, "BR", 0.003, 0.2, 0.004, "BR 3.0 mm from its target without progress"),
-        IKStatusData(IKCode.REJECTED, message="rejected /sally/stance (unknown): ..."),
+        IKStatusData(IKCode.REJECTED, message="rejected /sally/ik_target (unknown): ..."),
     ],
     ids=lambda s: s.code.name,
 )

@@ -1,14 +1,14 @@
 """The one stance-mode enum says what the messages say."""
 
-from sally_interfaces.msg import StanceCommand
+from sally_interfaces.msg import IKTarget
 from sally_node_common.stance import HELD, StanceMode
 
 
 def test_the_enum_is_the_message_constants():
     assert {mode.name: int(mode) for mode in StanceMode} == {
-        "SWING": StanceCommand.SWING,
-        "FLOOR": StanceCommand.FLOOR,
-        "WALL": StanceCommand.WALL,
+        "SWING": IKTarget.SWING,
+        "FLOOR": IKTarget.FLOOR,
+        "WALL": IKTarget.WALL,
     }
 
 

@@ -2,10 +2,10 @@
 
 Every ``/sally/foot_states`` message (the IK publishes one per solve, stamped with the state it
 solved, every ``ik_period`` of sim time) is one step: the campaign runs at the time of the *next*
-solve, and the node publishes, all stamped with that time, the stance changes on
-``/sally/stance``, magnet switches on ``/sally/magnet_cmd`` (the sim applies them at that step) and
-then exactly one ``/sally/ik_target``: the swing target, or a tick with an empty foot when no foot
-swings. An IK with ``target_sync`` waits for that message before solving, so a lockstep graph runs
+solve, and the node publishes, all stamped with that time, magnet switches on ``/sally/magnet_cmd``
+(the sim applies them at that step) and then exactly one ``/sally/ik_target``: everything the solve
+needs, every foot's stance, the swing target (an empty foot when no foot swings) and the body
+target. An IK with ``target_sync`` waits for that message before solving, so a lockstep graph runs
 the same every time. ``/sally/sequence_status`` reports progress; the telemetry block is
 logged every ``telemetry_period`` of sim time.
 
@@ -19,7 +19,7 @@ as the end of the graph.
 Inputs are checked (:mod:`sally_node_common.inputs`): malformed, non-finite, implausible,
 unknown-foot or out-of-order foot states, magnet telemetry and IK statuses are rejected, logged
 and counted on /diagnostics (``sally_sequencer: sequence``, with the stale inputs). Stances are
-kept (transient local) so a restarted IK resumes. A sequencer started mid-run finds the feet the
+kept (transient local) so a restarted IK resumes from the newest. A sequencer started mid-run finds the feet the
 IK reports in WALL stance and in contact already planted and resumes from the next foot; foot
 states that start over at an older stamp after a silence (a new sim) start the sequence again.
 """
@@ -36,7 +36,7 @@ from rclpy.node import Node
 from std_msgs.msg import Bool
 
 from sally_description.pose import Pose, PoseError, pose_from_hips
-from sally_interfaces.msg import FootStates, IKStatus, MagnetArray, MagnetCommand, SequenceStatus, StanceCommand
+from sally_interfaces.msg import FootStates, IKStatus, MagnetArray, MagnetCommand, SequenceStatus
 from sally_interfaces.msg import IKTarget as IKTargetMsg
 from sally_node_common import StartupError, run_node, run_until_finished
 from sally_node_common.diagnostics import diagnostic_array, diagnostic_status
@@ -54,10 +54,9 @@ from sally_node_common.qos import KEPT, LATCHED, RELIABLE_DEEP
 from sally_node_common.readiness import missing_readers
 from sally_node_common.sequence_status_msg import SequenceStatusData, sequence_status_to_msg
 from sally_node_common.sim_resets import ResetWatch, subscribe_resets
-from sally_node_common.stamps import set_stamp, stamp_ns
+from sally_node_common.stamps import stamp_ns
 from sally_node_common.stance import StanceMode
-from sally_node_common.stance_msg import stance_to_msg
-from sally_node_common.time_contract import IK_LATENCY, IK_PERIOD, READY_STAMP, commands_for, magnets_for
+from sally_node_common.time_contract import IK_LATENCY, IK_PERIOD, commands_for, magnets_for
 from sally_node_common.wall_timers import wall_timer
 
 from .campaign import CAMPAIGNS, Campaign, FootReading
@@ -125,7 +124,7 @@ TABLE = ParameterTable(
 
 
 class SequencerNode(Node):
-    """The sequencer node: foot states in, IK targets, stance and magnet commands out, on sim time."""
+    """The sequencer node: foot states in, IK targets (with the stances) and magnet commands out, on sim time."""
 
     def __init__(self, **kwargs) -> None:
         super().__init__("sally_sequencer", **kwargs)
@@ -145,7 +144,9 @@ class SequencerNode(Node):
         self.finished = threading.Event()
         self.succeeded = False
         self._last_stamp = -1
-        self._stance_sent = 0  # stamp of the latest stance command published (the targets name it)
+        self._stance: dict[str, StanceMode] = {}
+        """Every foot's stance, sent with each tick: the IK's own at the first foot states of a time
+        line (a restarted sequencer leaves them as they are), then the campaign's latest set."""
         self._body: Pose | None = None
         """main_frame's pose from the hips of the latest foot states."""
         self._next_telemetry = 0
@@ -166,8 +167,7 @@ class SequencerNode(Node):
             StampOrder("magnets"),
             StampOrder("IK status"),
         )
-        self._pub_target = self.create_publisher(IKTargetMsg, "/sally/ik_target", KEPT)
-        self._pub_stance = self.create_publisher(StanceCommand, "/sally/stance", KEPT)  # a restarted IK resumes
+        self._pub_target = self.create_publisher(IKTargetMsg, "/sally/ik_target", KEPT)  # a restarted IK resumes
         self._pub_magnets = self.create_publisher(MagnetCommand, "/sally/magnet_cmd", RELIABLE_DEEP)
         self._pub_status = self.create_publisher(SequenceStatus, "/sally/sequence_status", RELIABLE_DEEP)
         self._pub_final = self.create_publisher(SequenceStatus, "/sally/sequence_result", LATCHED)
@@ -189,7 +189,7 @@ class SequencerNode(Node):
         subscribe_resets(self, self._on_sim_reset)
         wall_timer(self, 1.0, self._publish_diagnostics)
         self._readers = [name.strip() for name in str(p("readers")).split(",") if name.strip()]
-        self._outputs = (self._pub_magnets, self._pub_stance, self._pub_target)
+        self._outputs = (self._pub_magnets, self._pub_target)
         self._held_feet: tuple[FootStates, bool] | None = None
         """Foot states that came before the outputs were matched (stepped on once they are)."""
         self._matched = False
@@ -233,9 +233,8 @@ class SequencerNode(Node):
         return {foot: FootReading(f.position, f.hip_pivot) for foot, f in feet.items()}
 
     def _check_outputs(self) -> None:
-        """Until every output reaches its readers (:mod:`sally_node_common.readiness`); then say so with a tick
-        stamped 0 on /sally/ik_target (kept: a runner starts sim time once it has it; the IK takes
-        it as no target) and step on the foot states that came meanwhile."""
+        """Until every output reaches its readers (:mod:`sally_node_common.readiness`); then step on
+        the foot states that came meanwhile (the IK waits for the first tick without a limit)."""
         info = self.get_subscriptions_info_by_topic
         seen = {p.topic_name: [i.node_name for i in info(p.topic_name)] for p in self._outputs}
         matched = {p.topic_name: p.get_subscription_count() for p in self._outputs}
@@ -246,10 +245,6 @@ class SequencerNode(Node):
         self._matched = True
         self._match_timer.cancel()
         self.get_logger().info(f"commands reach {', '.join(sorted({n for v in seen.values() for n in v}))}")
-        ready = IKTargetMsg()  # an empty foot: a tick, READY_STAMP
-        set_stamp(ready.header, READY_STAMP)
-        ready.header.frame_id = "world"
-        self._pub_target.publish(ready)
         if self._held_feet is not None:
             held, self._held_feet = self._held_feet, None
             self._on_feet(*held)
@@ -282,6 +277,7 @@ class SequencerNode(Node):
         self._resets.state(stamp)
         if self._fresh:
             self._fresh = False
+            self._stance = {f.foot: StanceMode(f.mode) for f in msg.feet}
             planted = {
                 f.foot: readings[f.foot].position for f in msg.feet if f.mode == StanceMode.WALL and f.in_contact
             }
@@ -307,7 +303,7 @@ class SequencerNode(Node):
         self._magnets_order.restart()
         self._status_order.restart()
         self._last_stamp, self._next_telemetry, self._baselines, self._target, self._magnets = -1, 0, {}, None, {}
-        self._stance_sent = 0
+        self._stance = {}
         self._restarts += 1
 
     def _step(self, stamp: int, msg: FootStates, readings: dict[str, FootReading], body: Pose) -> None:
@@ -325,8 +321,7 @@ class SequencerNode(Node):
         for event in tick.events:
             self.get_logger().info(event)
         if tick.stance is not None:
-            self._pub_stance.publish(stance_to_msg(when, {f: StanceMode[m] for f, m in tick.stance.items()}))
-            self._stance_sent = when
+            self._stance = {f: StanceMode[m] for f, m in tick.stance.items()}
         if tick.magnets:
             self._pub_magnets.publish(
                 magnet_command_to_msg(magnets_for(stamp, self._period_ns, self._ik_latency), tick.magnets)
@@ -350,7 +345,7 @@ class SequencerNode(Node):
             runner = self.campaign.runner
             phase = runner.phase.name if runner is not None else ""
         foot, goal = target if target is not None else ("", None)
-        self._pub_target.publish(ik_target_to_msg(TargetTick(when, self._stance_sent, foot, goal, body, phase)))
+        self._pub_target.publish(ik_target_to_msg(TargetTick(when, self._stance, foot, goal, body, phase)))
 
     def _status(self, when: int, t: float) -> SequenceStatusData:
         """The sequence's progress at the step stamped ``when`` (ns), sequence time ``t`` (s)."""

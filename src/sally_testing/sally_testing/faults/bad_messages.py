@@ -28,7 +28,6 @@ from sally_interfaces.msg import (
     MagnetCommand,
     MagnetState,
     ServoCommand,
-    StanceCommand,
 )
 from sally_node_common.stamps import set_stamp
 
@@ -136,31 +135,20 @@ def external_force(kind: str, now: int) -> ExternalForce | None:
 
 
 def ik_target(kind: str, now: int) -> IKTarget | None:
-    """A bad IKTarget of ``kind`` (None: the type cannot be bad that way)."""
+    """A bad IKTarget of ``kind``: a target (its foot unknown, its numbers bad) or stances that do
+    not pair up (``length``)."""
     if kind == "length":
-        return None
+        return _stamp(IKTarget(stance_feet=list(FEET), stance_modes=[IKTarget.FLOOR] * 3), kind, now)
     msg = IKTarget(foot="XL" if kind == "unknown" else "FL", position_cost=1.0)
     msg.position.x, msg.position.z = _value(kind, 0.1), 0.1
     return _stamp(msg, kind, now)
-
-
-def stance(kind: str, now: int) -> StanceCommand | None:
-    """A bad StanceCommand of ``kind`` (None: the type cannot be bad that way)."""
-    if kind in ("nan", "inf", "huge"):
-        return None
-    feet, modes = list(FEET), [StanceCommand.FLOOR] * 4
-    if kind == "length":
-        modes = modes[:3]
-    if kind == "unknown":
-        feet = ["XL", "FR", "BL", "BR"]
-    return _stamp(StanceCommand(feet=feet, modes=modes), kind, now)
 
 
 def foot_states(kind: str, now: int) -> FootStates:
     """A bad FootStates of ``kind``."""
     msg = FootStates()
     for i, foot in enumerate(FEET):
-        state = FootState(foot=foot, mode=StanceCommand.FLOOR, in_contact=True)
+        state = FootState(foot=foot, mode=IKTarget.FLOOR, in_contact=True)
         state.pose.position.x = _value(kind, 0.1) if i == 0 else 0.1
         state.pose.orientation.w = 1.0
         msg.feet.append(state)
@@ -201,10 +189,6 @@ def _prime_force(now: int) -> ExternalForce:
     return _stamp(ExternalForce(foot="FL"), "", now)
 
 
-def _prime_stance(now: int) -> StanceCommand:
-    return _stamp(StanceCommand(feet=list(FEET), modes=[StanceCommand.FLOOR] * 4), "", now)
-
-
 MATRIX: tuple[TopicCase, ...] = (
     TopicCase(
         "/joint_states",
@@ -224,7 +208,6 @@ MATRIX: tuple[TopicCase, ...] = (
     TopicCase("/sally/magnet_cmd", MagnetCommand, ("sim",), magnet_command, _prime_magnets),
     TopicCase("/sally_sim/external_force", ExternalForce, ("sim",), external_force, _prime_force),
     TopicCase("/sally/ik_target", IKTarget, ("ik",), ik_target),
-    TopicCase("/sally/stance", StanceCommand, ("ik",), stance, _prime_stance),
     TopicCase("/sally/foot_states", FootStates, ("sequencer",), foot_states, stream=True),
     TopicCase("/sally/magnets", MagnetArray, ("sequencer",), magnet_array, stream=True),
     TopicCase("/sally/ik_status", IKStatus, ("sequencer",), ik_status, stream=True),

@@ -596,7 +596,6 @@ COMMAND_TOPICS = (
     "/sally_sim/external_force",
     "/sally/joint_targets",
     "/sally/ik_target",
-    "/sally/stance",
 )
 MAX_GROWTH_MB = 50.0
 """How much a node's resident memory may grow through the bursts (its queues are bounded)."""

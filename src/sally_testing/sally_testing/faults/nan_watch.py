@@ -29,7 +29,6 @@ from sensor_msgs.msg import CameraInfo, Image, JointState
 from sally_bringup.raw_tap import TOPICS as GRAPH_TOPICS
 from sally_bringup.raw_tap import message_class
 from sally_node_common.stamps import stamp_ns
-from sally_node_common.time_contract import READY_STAMP
 
 TOPICS = {
     **{topic: message_class(type_name) for topic, type_name in GRAPH_TOPICS.items()},
@@ -43,9 +42,6 @@ the recording takes) and the few no recording takes. :meth:`NaNWatch.unwatched` 
 running graph has."""
 MANY_PUBLISHERS = frozenset({"/diagnostics", "/rosout", "/tf_static"})
 """Topics every node (or several) publishes on: their stamps interleave."""
-MARKERS = frozenset({("/sally/ik_target", READY_STAMP)})
-"""(topic, stamp) pairs that mark an event, not a time: the time contract's ready tick, which a
-sequencer sends stamped 0 each time it starts (a restarted one too)."""
 IGNORED = frozenset({"/parameter_events"})
 """Topics every rclpy node has that carry no figures of the graph."""
 
@@ -174,7 +170,7 @@ class NaNWatch:
         """Count a message on ``topic`` and keep its stamp (ns), if it has one."""
         self.messages[topic] += 1
         self.heard_at[topic] = time.monotonic()
-        if stamp is not None and (topic, stamp) not in MARKERS:
+        if stamp is not None:
             if topic not in MANY_PUBLISHERS and stamp < self.last_stamp.get(topic, stamp):
                 self.went_back[topic] += 1
                 self.first_back.setdefault(topic, (self.last_stamp[topic], stamp))
