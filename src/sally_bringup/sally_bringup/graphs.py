@@ -62,6 +62,8 @@ from sally_sequencer.campaign import CAMPAIGNS, scene_of
 from sally_sequencer.errors import SequenceError
 from sally_sequencer.wall_walk import DIRECTIONS, WallWalk
 
+from .topology import command_topic, graph_topics, readers_of
+
 SEQUENCES = tuple(CAMPAIGNS)
 """The sequences the sequencer runs (its campaigns, in its order)."""
 DURATIONS = {"f2w_all": "80.0", "w2c": "80.0"}
@@ -391,28 +393,61 @@ def graph(name: str, arguments: Mapping[str, str] | None = None) -> list[NodeSpe
         raise GraphError(f"unknown graph {name!r}; valid: {sorted(GRAPHS)}")
     values = resolve({**GRAPHS[name], **(arguments or {})})
     if values["composed"] == "true":
-        nodes = _one_process_each(name, values)
-        groups = apart_nodes(values["apart"], [n.name for n in nodes])
-        apart = {n for group in groups for n in group}
-        given = tuple(f"{key}:={value}" for key, value in values.items() if key != "composed")
-        hosted = tuple(n.name for n in nodes if n.name not in apart)
-        container = NodeSpec("graph", "sally_bringup", "sally_composed", {}, True, (name, *given), hosted)
-        beside = []
-        for n in nodes:  # in the graph's order; a group where its first node is
-            group = next(g for g in groups if n.name in g) if n.name in apart else ()
-            if len(group) == 1:
-                beside.append(n)
-            elif group and group[0] == n.name:
-                together = "+".join(group)
-                members = tuple(m.name for m in nodes if m.name in group)
-                args = (name, *given, f"group:={together}")
-                beside.append(NodeSpec(together, "sally_bringup", "sally_composed", {}, True, args, members))
-        return [container, *beside]
+        return _composed(name, values)
     if values["apart"] != "none":
         raise GraphError(f"apart:={values['apart']} runs nodes beside a composed container: it needs composed:=true")
-    lockstep = values["pacing"] == "lockstep"
-    pulloff = name == "pulloff"
-    hold = name == "hold"
+    _refuse_combinations(name, values)
+    synchronous = is_synchronous(values)
+    nodes = []
+    if values["sim"] == "true":
+        nodes.append(_sim(name, values, synchronous))
+    if values["controller"] == "pid":
+        nodes.append(_controller(name, values, synchronous))
+    if values["controller"] == "ros2_control" or name == "hold":
+        return nodes  # ros2_control: the user's controller_manager is the rest of the graph
+    if name == "pulloff":
+        rig = {
+            "rate": float(values["pull_rate"]),
+            "duration": float(values["duration"]),
+            "params_file": values["params"],
+        }
+        return [
+            *nodes,
+            NodeSpec("pulloff", "sally_sim_node", "sally_pulloff", rig, required=True, config="pulloff.yaml"),
+        ]
+    ik: dict[str, object] = {
+        "target_sync": synchronous,
+        **({"solve_process": True} if values["ik_process"] == "true" else {}),
+    }
+    nodes.append(NodeSpec("ik", "sally_ik_node", "sally_ik_node", ik, required=True, config="ik.yaml"))
+    return [*nodes, _sequencer(values, synchronous, [n.name for n in nodes])]
+
+
+def _composed(name: str, values: Mapping[str, str]) -> list[NodeSpec]:
+    """Graph ``name`` composed: one container hosting every node but those ``apart``, and beside it
+    each node apart as a process of its own, or a second container for a group of them."""
+    nodes = _one_process_each(name, values)
+    groups = apart_nodes(values["apart"], [n.name for n in nodes])
+    apart = {n for group in groups for n in group}
+    given = tuple(f"{key}:={value}" for key, value in values.items() if key != "composed")
+    hosted = tuple(n.name for n in nodes if n.name not in apart)
+    container = NodeSpec("graph", "sally_bringup", "sally_composed", {}, True, (name, *given), hosted)
+    beside = []
+    for n in nodes:  # in the graph's order; a group where its first node is
+        group = next(g for g in groups if n.name in g) if n.name in apart else ()
+        if len(group) == 1:
+            beside.append(n)
+        elif group and group[0] == n.name:
+            together = "+".join(group)
+            members = tuple(m.name for m in nodes if m.name in group)
+            args = (name, *given, f"group:={together}")
+            beside.append(NodeSpec(together, "sally_bringup", "sally_composed", {}, True, args, members))
+    return [container, *beside]
+
+
+def _refuse_combinations(name: str, values: Mapping[str, str]) -> None:
+    """GraphError for arguments that do not go together in graph ``name``."""
+    pulloff, hold = name == "pulloff", name == "hold"
     scene_refusal(name, values)
     if values["start"] == "wall" and (pulloff or (not hold and values["sequence"] != "wall_walk")):
         why = (
@@ -421,99 +456,83 @@ def graph(name: str, arguments: Mapping[str, str] | None = None) -> list[NodeSpe
             else f" with sequence:={values['sequence']} starts on the floor"
         )
         raise GraphError(f"start:=wall puts Sally on the wall: the {name} graph{why}")
-    ros2_control = values["controller"] == "ros2_control"
-    if ros2_control and (lockstep or values["sim"] != "true" or pulloff):
+    if values["controller"] != "ros2_control":
+        return
+    if values["pacing"] == "lockstep" or values["sim"] != "true" or pulloff:
         raise GraphError(
             "controller:=ros2_control runs the sim alone, paced realtime or fast (ros2_control does not answer each "
             "state by its stamp, so no lockstep), and not in the pull-off graph"
         )
-    synchronous = lockstep or (
-        values["pacing"] == "realtime" and values["controller"] == "pid" and values["sync"] == "true"
-    )
-    """Our own nodes answer every state in order, by stamp (lockstep, or realtime paced to the wall
-    clock): a run does not depend on how the machine shares its time. A brought controller
-    (controller:=none, a hardware driver's) is not assumed to answer states by stamp; fast pacing
-    steps on with the latest commands."""
-    nodes = []
-    servo = values["command"] == "servo"
-    if ros2_control and not servo:
+    if values["command"] != "servo":
         raise GraphError("controller:=ros2_control sends its own joint commands: leave out command:=effort")
-    if values["sim"] == "true":
-        stance = wall_pose(values)
-        sim = {
-            "pacing": values["pacing"],
-            "headless": values["headless"] == "true",
-            "magnets_on": magnet_list(values["magnets"]),
-            "start": values["start"],
-            "scene": values["scene"],
-            "wall_pose": [stance.y, stance.height, stance.turn_deg],
-            "start_paused": values["start_paused"] == "true",
-            "control_latency": int(values["control_latency"]),
-        }
-        if synchronous and values["pacing"] == "realtime":
-            sim["synchronous"] = True
-        if ros2_control:
-            sim["command_source"] = "joint_commands"
-        elif not servo:
-            sim["command_source"] = "efforts"
-            sim["state_rate"] = 1.0 / EFFORT_PERIOD
-        if values["params"]:
-            sim["params_file"] = values["params"]
-        if pulloff:
-            sim["telemetry_rate"] = PULLOFF_TELEMETRY_RATE
-        nodes.append(NodeSpec("sim", "sally_sim_node", "sally_sim_node", sim, required=True, config="sim.yaml"))
-    if values["controller"] == "pid":
-        # in lockstep the controller holds the IK's states back until their targets come, so the
-        # run does not depend on which message wins a race (the pull-off graph has no IK: the
-        # controller holds the pose the run starts in)
-        controller: dict[str, object] = {}
-        if synchronous and not (pulloff or hold):
-            controller = {"target_period": IK_PERIOD, "target_latency": int(values["ik_latency"])}
-        controller["scene"] = values["scene"]  # its gravity feed-forward
-        if not servo:
-            controller["output"] = "effort"
-        nodes.append(
-            NodeSpec(
-                "controller",
-                "sally_controller",
-                "sally_controller",
-                controller,
-                required=True,
-                config="controller.yaml",
-            )
-        )
-    if ros2_control or hold:
-        return nodes  # ros2_control: the user's controller_manager is the rest of the graph
-    duration = float(values["duration"])
-    if pulloff:
-        rig = {"rate": float(values["pull_rate"]), "duration": duration, "params_file": values["params"]}
-        nodes.append(NodeSpec("pulloff", "sally_sim_node", "sally_pulloff", rig, required=True, config="pulloff.yaml"))
-        return nodes
-    nodes.append(
-        NodeSpec(
-            "ik",
-            "sally_ik_node",
-            "sally_ik_node",
-            {"target_sync": synchronous, **({"solve_process": True} if values["ik_process"] == "true" else {})},
-            required=True,
-            config="ik.yaml",
-        )
+
+
+def is_synchronous(values: Mapping[str, str]) -> bool:
+    """Whether our own nodes answer every state in order, by stamp (lockstep, or realtime paced to
+    the wall clock with ``sync``): a run then does not depend on how the machine shares its time. A
+    brought controller (controller:=none, a hardware driver's) is not assumed to answer states by
+    stamp; fast pacing steps on with the latest commands."""
+    realtime_sync = values["pacing"] == "realtime" and values["controller"] == "pid" and values["sync"] == "true"
+    return values["pacing"] == "lockstep" or realtime_sync
+
+
+def _sim(name: str, values: Mapping[str, str], synchronous: bool) -> NodeSpec:
+    stance = wall_pose(values)
+    sim = {
+        "pacing": values["pacing"],
+        "headless": values["headless"] == "true",
+        "magnets_on": magnet_list(values["magnets"]),
+        "start": values["start"],
+        "scene": values["scene"],
+        "wall_pose": [stance.y, stance.height, stance.turn_deg],
+        "start_paused": values["start_paused"] == "true",
+        "control_latency": int(values["control_latency"]),
+    }
+    if synchronous and values["pacing"] == "realtime":
+        sim["synchronous"] = True
+    if values["controller"] == "ros2_control":
+        sim["command_source"] = "joint_commands"
+    elif values["command"] != "servo":
+        sim["command_source"] = "efforts"
+        sim["state_rate"] = 1.0 / EFFORT_PERIOD
+    if values["params"]:
+        sim["params_file"] = values["params"]
+    if name == "pulloff":
+        sim["telemetry_rate"] = PULLOFF_TELEMETRY_RATE
+    return NodeSpec("sim", "sally_sim_node", "sally_sim_node", sim, required=True, config="sim.yaml")
+
+
+def _controller(name: str, values: Mapping[str, str], synchronous: bool) -> NodeSpec:
+    # in lockstep the controller holds the IK's states back until their targets come, so the run
+    # does not depend on which message wins a race (the pull-off and hold graphs have no IK: the
+    # controller holds the pose the run starts in)
+    controller: dict[str, object] = {}
+    if synchronous and name not in ("pulloff", "hold"):
+        controller = {"target_period": IK_PERIOD, "target_latency": int(values["ik_latency"])}
+    controller["scene"] = values["scene"]  # its gravity feed-forward
+    if values["command"] != "servo":
+        controller["output"] = "effort"
+    return NodeSpec(
+        "controller", "sally_controller", "sally_controller", controller, required=True, config="controller.yaml"
     )
-    sequencer = {
+
+
+def _sequencer(values: Mapping[str, str], synchronous: bool, others: list[str]) -> NodeSpec:
+    sequencer: dict[str, object] = {
         "sequence": values["sequence"],
         "direction": values["direction"],
         "distance": float(values["distance"]),
-        "duration": duration,
+        "duration": float(values["duration"]),
         "start_time": float(values["settle"]),
         "hold": float(values["hold"]),
         "ik_latency": int(values["ik_latency"]) if synchronous else 0,
-        # its first step waits until its magnet commands reach the sim and its targets the IK
-        "readers": "sally_sim,sally_ik" if values["sim"] == "true" else "sally_ik",
     }
-    nodes.append(
-        NodeSpec("sequencer", "sally_sequencer", "sally_sequencer", sequencer, required=True, config="sequencer.yaml")
+    # its first step waits until its commands reach the graph's nodes that read them (the sim, the IK)
+    topics = graph_topics([*others, "sequencer"], command_topic(values))
+    sequencer["readers"] = ",".join(readers_of("sequencer", topics))
+    return NodeSpec(
+        "sequencer", "sally_sequencer", "sally_sequencer", sequencer, required=True, config="sequencer.yaml"
     )
-    return nodes
 
 
 PULLOFF_TELEMETRY_RATE = 200.0

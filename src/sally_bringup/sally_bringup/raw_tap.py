@@ -14,52 +14,14 @@ from collections.abc import Callable, Mapping, Sequence
 
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 
+from .topology import RECORDED
+from .topology import TOPICS as TOPICS_DECLARED
+
 Sink = Callable[[str, bytes, int], None]
 
-TOPICS: dict[str, str] = {
-    "/clock": "rosgraph_msgs/msg/Clock",
-    "/joint_states": "sensor_msgs/msg/JointState",
-    "/sally/odom": "nav_msgs/msg/Odometry",
-    "/sally/servo_commands": "sally_interfaces/msg/ServoCommand",
-    "/sally/joint_efforts": "sensor_msgs/msg/JointState",
-    "/sally/joint_commands": "sensor_msgs/msg/JointState",
-    "/sally/joint_targets": "sensor_msgs/msg/JointState",
-    "/sally/magnets": "sally_interfaces/msg/MagnetArray",
-    "/sally/magnet_cmd": "sally_interfaces/msg/MagnetCommand",
-    "/sally/ik_target": "sally_interfaces/msg/IKTarget",
-    "/sally/foot_states": "sally_interfaces/msg/FootStates",
-    "/sally/ik_status": "sally_interfaces/msg/IKStatus",
-    "/sally/sequence_status": "sally_interfaces/msg/SequenceStatus",
-    "/sally/sequence_result": "sally_interfaces/msg/SequenceStatus",
-    "/sally/pulloff_result": "sally_interfaces/msg/PullOffResult",
-    "/sally_sim/external_force": "sally_interfaces/msg/ExternalForce",
-    "/sally_sim/holding": "std_msgs/msg/Bool",
-    "/sally_sim/reset": "std_msgs/msg/Header",
-    "/diagnostics": "diagnostic_msgs/msg/DiagnosticArray",
-    "/tf": "tf2_msgs/msg/TFMessage",
-    "/tf_static": "tf2_msgs/msg/TFMessage",
-    "/robot_description": "std_msgs/msg/String",
-    "/sally/markers": "visualization_msgs/msg/MarkerArray",
-    **{
-        f"/sally/feet/{foot}/{kind}_wrench": "geometry_msgs/msg/WrenchStamped"
-        for foot in ("FL", "FR", "BL", "BR")
-        for kind in ("magnet", "contact")
-    },
-}
-"""Every topic the graphs use, with its type."""
-KEPT_TOPICS = frozenset(
-    {
-        "/tf_static",
-        "/robot_description",
-        "/sally_sim/holding",
-        "/sally_sim/reset",
-        "/sally/sequence_result",
-        "/sally/pulloff_result",
-        "/sally/joint_targets",
-        "/sally/foot_states",
-        "/sally/ik_target",
-    }
-)
+TOPICS: dict[str, str] = RECORDED
+"""Every topic the graphs use that a recording takes, with its type (:data:`.topology.RECORDED`)."""
+KEPT_TOPICS = frozenset(name for name, topic in TOPICS_DECLARED.items() if topic.kept)
 """Topics whose publishers keep their history (transient local)."""
 DEPTH = 1000
 """Messages a subscription holds while the sinks are busy: a second of /clock (1 kHz)."""

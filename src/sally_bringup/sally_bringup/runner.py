@@ -17,12 +17,13 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
-from sally_node_common.time_contract import CONTROL_PERIOD, EFFORT_PERIOD, IK_PERIOD, JOINT_EFFORTS, SERVO_COMMANDS
+from sally_node_common.time_contract import CONTROL_PERIOD, EFFORT_PERIOD, IK_PERIOD, SERVO_COMMANDS
 
+from . import topology
 from .config_files import check_params_files, defaults_file
 from .environment import graph_environment, lease_domain
 from .graphs import GRAPHS, GraphError, NodeSpec, graph, ik_state_topic, resolve, wall_walk
@@ -45,7 +46,32 @@ class RunResult:
     run_dir: Path
     report: dict | None
     record: object = None
-    """The :class:`~sally_bringup.report.RunRecord` the report was computed from."""
+    """The :class:`~sally_bringup.run_record.RunRecord` the report was computed from."""
+
+
+@dataclass
+class RunOutcome:
+    """How the graph's part of a run went (monotonic wall times, s), for its report."""
+
+    started: float
+    """When the nodes began to start."""
+    sim_started: float | None = None
+    """When sim time started (every node up)."""
+    ended: float | None = None
+    """When the graph's verdict came (or it ended without one)."""
+    stopped: float = 0.0
+    """When every node had stopped."""
+    interrupted: bool = False
+    timed_out: bool = False
+    failure: str | None = None
+    """Why the graph ended early, in a node's own words, first among the report's problems."""
+    codes: dict = field(default_factory=dict)
+    """Each process's exit code."""
+
+    @property
+    def wall(self) -> float:
+        """Wall seconds from sim time's start (or the nodes') to the end (or the stop)."""
+        return (self.ended or self.stopped) - (self.sim_started or self.started)
 
 
 class GraphRun:
@@ -119,98 +145,115 @@ class GraphRun:
                 lease.release()
 
     def _run(self, domain: int) -> RunResult:
-        from .plot import plot_leg_forces, plot_run
+        """The run's stages: open (the backend, the runner's probe, its record and taps), start the
+        nodes and sim time, wait for the end, stop the graph, report."""
         from .probe import Probe, ProbeTimeoutError
         from .recording import RunRecorder, judged
-        from .report import build_pulloff_report, build_report, summary, write_report
-        from .shm import remove_stale_segments
 
         env = graph_environment(domain)
-        scope = (
-            "loopback only"
-            if env.get("ROS_AUTOMATIC_DISCOVERY_RANGE") == "LOCALHOST"
-            else env.get("ROS_AUTOMATIC_DISCOVERY_RANGE")
-        )
+        scope = env.get("ROS_AUTOMATIC_DISCOVERY_RANGE")
+        scope = "loopback only" if scope == "LOCALHOST" else scope
         self.say(f"graph {self.name} in ROS domain {domain} (discovery: {scope}); run folder {self.run_dir}")
-        backend = self.backend
-        backend.open(
-            domain, self.run_dir / "logs", self.out
-        )  # before the probe: an in-process backend sets up rmw's environment
-        probe = Probe(domain, name="sally_runner")
+        self.backend.open(domain, self.run_dir / "logs", self.out)  # before the probe: an in-process backend
+        probe = Probe(domain, name="sally_runner")  # sets up rmw's environment
         # composed (or in process): the record is kept where the messages are published
         recorder = RunRecorder(probe, streams=judged(self.nodes) and not self.record_kept)
-        mcap, live, tap = self._open_taps(probe)
-        interrupted = timed_out = False
-        failure: str | None = None
-        """Why the graph ended early, in a node's own words, first among the report's problems."""
-        started = time.monotonic()
-        sim_started = ended = None
+        taps = self._open_taps(probe)
+        outcome = RunOutcome(started=time.monotonic())
         try:
-            for spec in self.nodes:
-                self.say(
-                    backend.start(
-                        spec, self.node_parameters(spec), self._arguments(spec), self.node_params_files(spec), env
-                    )
-                )
-            backend.started_all()
-            if "sim" in self.node_names:
-                sim_started = self._unpause_when_heard(probe, recorder, tap)
-            else:
-                sim_started = time.monotonic()
-            exited = self._wait(recorder.record)
-            ended = self.verdict_at or time.monotonic()  # the run's end; stopping the graph is not the run's
-            interrupted = self._stop.is_set() and exited is None
-            timed_out = exited is None and not interrupted
-            if exited == DIVERGED:
-                self.say(f"the physics diverged ({recorder.record.divergence}); stopping the graph")
-            elif exited is not None:
-                self.say(f"{exited} {backend.ended(exited)}; stopping the graph")
-            if not interrupted:  # the final result may still be on its way
-                verdict = lambda: recorder.record.result is not None or recorder.record.pulloff is not None  # noqa: E731
-                wait_until(verdict, 2.0)
-                # the verdict's own topic can overtake the last foot states and status before it
-                # (composed: the container's record is whole when it ends)
-                if not self.record_kept and not wait_until(lambda: not recorder.record.behind_result(), CATCH_UP_WAIT):
-                    self.say(f"the record stops short of the verdict: {recorder.record.behind_result()}")
-                if exited is not None and exited != DIVERGED and backend.failed(exited):
-                    if not verdict() or backend.could_not_start(exited):  # (then a verdict seen is
-                        failure = self.exit_reason(exited)  # another graph's): it ended the graph, say why
+            self._start(env)
+            outcome.sim_started = (
+                self._unpause_when_heard(probe, recorder, taps[2]) if "sim" in self.node_names else time.monotonic()
+            )
+            self._wait_for_the_end(recorder.record, outcome)
         except NodeExitedError as exc:
-            failure = f"{self.exit_reason(str(exc))} (while the graph was coming up)"
-            self.say(f"the graph did not come up: {failure}")
+            outcome.failure = f"{self.exit_reason(str(exc))} (while the graph was coming up)"
+            self.say(f"the graph did not come up: {outcome.failure}")
         except ProbeTimeoutError as exc:
-            failure = f"the graph did not come up: {exc}"
-            self.say(failure)
+            outcome.failure = f"the graph did not come up: {exc}"
+            self.say(outcome.failure)
         finally:
-            try:
-                codes = backend.stop_all()
-            finally:
-                backend.close()
-            stopped = time.monotonic()
-            wall = (ended or stopped) - (sim_started or started)
-            probe.stop_spinning()  # the tap's subscriptions are torn down with nothing spinning
-            if tap is not None:
-                tap.close()
-            for sink in (mcap, live):
-                if sink is not None:
-                    sink.close()
-            probe.close()
-            remove_stale_segments()
+            self._stop_graph(probe, taps, outcome)
         record = self._final_record(recorder.record)
+        report = self._report(record, outcome, taps[0])
+        self._show(report, record, outcome)
+        code = EXIT_INTERRUPTED if outcome.interrupted else EXIT_OK if report["success"] else EXIT_FAILED
+        return RunResult(code, self.run_dir, report, record)
+
+    def _start(self, env: Mapping[str, str]) -> None:
+        """Start every node of the graph (the sim paused)."""
+        for spec in self.nodes:
+            self.say(
+                self.backend.start(
+                    spec, self.node_parameters(spec), self._arguments(spec), self.node_params_files(spec), env
+                )
+            )
+        self.backend.started_all()
+
+    def _wait_for_the_end(self, record, outcome: RunOutcome) -> None:
+        """Until the graph ends (:meth:`_wait`), then until its verdict and the record up to it are
+        in; ``outcome`` says how it ended."""
+        exited = self._wait(record)
+        outcome.ended = self.verdict_at or time.monotonic()  # the run's end; stopping the graph is not the run's
+        outcome.interrupted = self._stop.is_set() and exited is None
+        outcome.timed_out = exited is None and not outcome.interrupted
+        if exited == DIVERGED:
+            self.say(f"the physics diverged ({record.divergence}); stopping the graph")
+        elif exited is not None:
+            self.say(f"{exited} {self.backend.ended(exited)}; stopping the graph")
+        if outcome.interrupted:
+            return
+        verdict = lambda: record.result is not None or record.pulloff is not None  # noqa: E731
+        wait_until(verdict, 2.0)  # the final result may still be on its way
+        # the verdict's own topic can overtake the last foot states and status before it
+        # (composed: the container's record is whole when it ends)
+        if not self.record_kept and not wait_until(lambda: not record.behind_result(), CATCH_UP_WAIT):
+            self.say(f"the record stops short of the verdict: {record.behind_result()}")
+        if exited is not None and exited != DIVERGED and self.backend.failed(exited):
+            if not verdict() or self.backend.could_not_start(exited):  # (then a verdict seen is
+                outcome.failure = self.exit_reason(exited)  # another graph's): it ended the graph, say why
+
+    def _stop_graph(self, probe, taps, outcome: RunOutcome) -> None:
+        """Stop every node, then the runner's taps and probe; the exit codes into ``outcome``."""
+        from .shm import remove_stale_segments
+
+        try:
+            outcome.codes = self.backend.stop_all()
+        finally:
+            self.backend.close()
+        outcome.stopped = time.monotonic()
+        mcap, live, tap = taps
+        probe.stop_spinning()  # the tap's subscriptions are torn down with nothing spinning
+        if tap is not None:
+            tap.close()
+        for sink in (mcap, live):
+            if sink is not None:
+                sink.close()
+        probe.close()
+        remove_stale_segments()
+
+    def _report(self, record, outcome: RunOutcome, mcap) -> dict:
+        """The run's report: the record's figures, how the graph ended, the recording, the arguments."""
+        from .report import build_pulloff_report, build_report
+
         if self.name == "pulloff":
-            report = build_pulloff_report(record, wall, codes)
+            report = build_pulloff_report(record, outcome.wall, outcome.codes)
         else:
-            report = build_report(record, self.arguments["sequence"], wall, codes, wall_walk(self.arguments))
-        report["teardown_s"] = round(stopped - (ended or stopped), 2)
-        if failure is not None and not report.get("diverged"):
+            report = build_report(
+                record, self.arguments["sequence"], outcome.wall, outcome.codes, wall_walk(self.arguments)
+            )
+        report["teardown_s"] = round(outcome.stopped - (outcome.ended or outcome.stopped), 2)
+        if outcome.failure is not None and not report.get("diverged"):
             report["success"] = False
-            report["problems"].insert(0, failure)
-        if interrupted or timed_out:
+            report["problems"].insert(0, outcome.failure)
+        if outcome.interrupted or outcome.timed_out:
             report["success"] = False
             report["problems"].append(
-                "interrupted (Ctrl-C)" if interrupted else f"stopped at the wall-clock limit of {self.wall_timeout:g} s"
+                "interrupted (Ctrl-C)"
+                if outcome.interrupted
+                else f"stopped at the wall-clock limit of {self.wall_timeout:g} s"
             )
-        report["timed_out"] = timed_out
+        report["timed_out"] = outcome.timed_out
         if record.behind_result():
             report["record_short_of_verdict"] = record.behind_result()
         if mcap is not None:
@@ -219,7 +262,7 @@ class GraphRun:
                 report["recording"]["stopped"] = mcap.stopped
         elif self.records_itself:
             report["recording"] = self._own_recording(record)
-        report["graph"], report["arguments"], report["exit_codes"] = self.name, self.arguments, codes
+        report["graph"], report["arguments"], report["exit_codes"] = self.name, self.arguments, outcome.codes
         report["time_contract"] = {  # the periods and the latency the run's stamps followed
             "control_period_s": CONTROL_PERIOD if self.arguments["command"] == "servo" else EFFORT_PERIOD,
             "command": self.arguments["command"],
@@ -227,19 +270,28 @@ class GraphRun:
             "control_latency_periods": int(self.arguments["control_latency"]),
             "ik_latency_periods": int(self.arguments["ik_latency"]),
         }
+        return report
+
+    def _show(self, report: dict, record, outcome: RunOutcome) -> None:
+        """Write the report, draw the plots (not after Ctrl-C: it wants the prompt back; the
+        report is written, drawing, ~1 s, is not) and say where they are."""
+        from .plot import plot_leg_forces, plot_run
+        from .report import write_report
+        from .report_text import summary
+
         path = write_report(report, self.run_dir)
-        figure = forces = None
-        if self.plots and not interrupted:  # Ctrl-C wants the prompt back: the report is written, drawing (~1 s) is not
-            figure = plot_run(record, report, self.run_dir / "run.png")
-            forces = plot_leg_forces(record, report, self.run_dir / "forces.png")
+        plots = []
+        if self.plots and not outcome.interrupted:
+            plots = [
+                plot_run(record, report, self.run_dir / "run.png"),
+                plot_leg_forces(record, report, self.run_dir / "forces.png"),
+            ]
         self.say("\n" + summary(report))
         self.say(f"report: {path}")
-        for plot in (figure, forces):
+        for plot in plots:
             if plot:
                 self.say(f"plot: {plot}")
         self.say(f"run folder: {self.run_dir.resolve()}")
-        code = EXIT_INTERRUPTED if interrupted else EXIT_OK if report["success"] else EXIT_FAILED
-        return RunResult(code, self.run_dir, report, record)
 
     @staticmethod
     def node_parameters(spec: NodeSpec) -> dict[str, object]:
@@ -386,11 +438,13 @@ class GraphRun:
         ``tap``'s volatile streams their publishers), then start sim time. A required node that
         exits meanwhile ends the wait at once (:class:`NodeExitedError`)."""
         names = self.node_names
-        streams: tuple[str, ...] = ("/sally/foot_states", "/sally/ik_target") if "ik" in names else ()
-        # the sequencer's first status is as volatile as the rest: the record and the recording must
-        # have its publisher before sim time starts, or the run's first phase starts a tick late
-        streams += ("/sally/sequence_status",) if "sequencer" in names else ()
-        subscriptions = [recorder.recordings[t].subscription for t in streams if t in recorder.recordings]
+        ik_states, commands = ik_state_topic(self.arguments), topology.command_topic(self.arguments)
+        # what the record reads of the graph's nodes is as volatile as the rest (the sequencer's first
+        # status too): the record and the recording must have its publishers before sim time starts,
+        # or the run's first phase starts a tick late
+        published = {t for node in topology.graph_topics(names, commands, ik_states).values() for t in node.publishes}
+        streams = sorted(published & set(recorder.recordings))
+        subscriptions = [recorder.recordings[t].subscription for t in streams]
         if tap is not None:
             subscriptions += tap.subscriptions_of(streams)
         start_sim_time(
@@ -398,9 +452,8 @@ class GraphRun:
             names,
             self.backend.gone,
             subscriptions,
-            runner_reads=bool(recorder.recordings),
-            ik_states=ik_state_topic(self.arguments),
-            commands=command_topic(self.arguments),
+            ik_states=ik_states,
+            commands=commands,
         )
         self.say("every node is up: sim time starts")
         return time.monotonic()
@@ -426,34 +479,14 @@ class GraphRun:
         return None
 
 
-def command_topic(values: Mapping[str, str]) -> str:
-    """The topic the controller answers the states on, with graph arguments ``values``."""
-    return SERVO_COMMANDS if values["command"] == "servo" else JOINT_EFFORTS
-
-
 def readiness(
-    names: set[str], runner_reads: bool = True, ik_states: str = "/joint_states", commands: str = SERVO_COMMANDS
+    names: set[str], ik_states: str = "/joint_states", commands: str = SERVO_COMMANDS
 ) -> tuple[dict[str, int], dict[str, int]]:
-    """Publisher and subscriber counts per topic that show every node of a graph is up and matched
-    (``runner_reads``: the runner's probe records /sally/foot_states, /sally/ik_target and
-    /sally/magnets itself;
-    ``ik_states``: the joint-state topic the IK reads, the sim's /sally/odom_joint_states for an
-    IK apart from it; ``commands``: the controller's answers, :func:`command_topic`)."""
-    controller, ik = "controller" in names, "ik" in names
-    publishers = {"/joint_states": 1, **({commands: 1} if controller else {})}
-    subscribers = {"/joint_states": int(controller) + int(ik and ik_states == "/joint_states") or 1}
-    subscribers["/sally/magnet_cmd"] = 1
-    if ik and ik_states != "/joint_states":
-        publishers[ik_states] = subscribers[ik_states] = 1
-    if ik:
-        subscribers.update({"/sally/foot_states": 1 + int(runner_reads), "/sally/ik_target": 1 + int(runner_reads)})
-        publishers["/sally/foot_states"] = 1
-    if "sequencer" in names and "sim" in names:  # the telemetry the sequencer (and the record kept
-        subscribers["/sally/magnets"] = 1  # in its container) reads from the first message on
-    if "pulloff" in names:  # the rig arms (sends its stamped commands) once the sim reads them
-        publishers.update({"/sally/magnet_cmd": 1, "/sally_sim/external_force": 1})
-        subscribers.update({"/sally_sim/external_force": 1, "/sally/magnets": 1 + int(runner_reads)})
-    return publishers, subscribers
+    """Publisher and subscriber counts per topic that show every node of a graph running ``names``
+    is up and matched (:func:`.topology.readiness`; ``ik_states``: the joint-state topic the IK
+    reads, the sim's /sally/odom_joint_states for an IK apart from it; ``commands``: the sim's
+    command topic, :func:`.topology.command_topic`)."""
+    return topology.readiness(topology.graph_topics(names, commands, ik_states))
 
 
 class NodeExitedError(RuntimeError):
@@ -465,7 +498,6 @@ def start_sim_time(
     names: set[str],
     exited: Callable[[], str | None] = lambda: None,
     subscriptions: Sequence = (),
-    runner_reads: bool = True,
     ik_states: str = "/joint_states",
     commands: str = SERVO_COMMANDS,
     play: bool = True,
@@ -484,7 +516,7 @@ def start_sim_time(
     from .probe import ProbeTimeoutError
 
     node = probe.node
-    publishers, subscribers = readiness(names, runner_reads, ik_states, commands)
+    publishers, subscribers = readiness(names, ik_states, commands)
 
     def missing() -> list[str]:
         """What the graph still lacks, one item a topic (empty once it is up)."""

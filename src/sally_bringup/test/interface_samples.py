@@ -71,12 +71,25 @@ def samples() -> dict:
             header=header(8), foot="BR", force=Vector3(x=0.0, y=-12.5, z=300.25), force_rate=Vector3(z=50.0)
         ),
         "PullOffResult": PullOffResult(
-            header=header(9), foot="FL", held=True, detached=True, pulloff_force=812.5, detach_time=1.625,
-            clip=900.0, detach_threshold=20.0, max_applied=830.0, message="detached at 812.5 N",
+            header=header(9),
+            foot="FL",
+            held=True,
+            detached=True,
+            pulloff_force=812.5,
+            detach_time=1.625,
+            clip=900.0,
+            detach_threshold=20.0,
+            max_applied=830.0,
+            message="detached at 812.5 N",
         ),  # fmt: skip
         "ServoCommand": ServoCommand(
-            header=header(10), name=["hip_pitch_FL", "knee_FL"], position=[0.25, -1.5], velocity=[0.0, 0.125],
-            effort=[1.5, -3.25], kp=[500.0, 500.0], kd=[30.0, 30.0],
+            header=header(10),
+            name=["hip_pitch_FL", "knee_FL"],
+            position=[0.25, -1.5],
+            velocity=[0.0, 0.125],
+            effort=[1.5, -3.25],
+            kp=[500.0, 500.0],
+            kd=[30.0, 30.0],
         ),  # fmt: skip
         "SequenceStatus": SequenceStatus(
             header=header(7),

@@ -35,7 +35,7 @@ def test_f2w_is_four_required_nodes_and_lockstep_syncs_them():
         "start_time": 0.5,
         "hold": 1.0,
         "ik_latency": 0,
-        "readers": "sally_sim,sally_ik",  # its first step waits until they read its commands
+        "readers": "sally_ik,sally_sim",  # its first step waits until they read its commands
     }
     realtime = {n.name: n for n in graph("f2w")}  # the same protocol, paced to the wall clock
     assert realtime["sim"].parameters["synchronous"] is True and realtime["ik"].parameters["target_sync"] is True

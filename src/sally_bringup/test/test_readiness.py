@@ -21,11 +21,11 @@ class Graph:
 def test_a_graph_that_does_not_come_up_names_what_it_lacks(monkeypatch):
     monkeypatch.setattr(runner, "DISCOVERY_TIMEOUT", 0.05)
     publishers, readers = runner.readiness({"sim", "controller", "ik", "sequencer"})
-    readers = {**readers, "/sally/ik_target": 1}  # the IK's reader of the targets not matched
+    readers = {**readers, "/sally/ik_target": 0}  # the IK's reader of the targets not matched
     probe = SimpleNamespace(node=Graph(publishers, readers))
     with pytest.raises(ProbeTimeoutError) as refused:
         runner.start_sim_time(probe, {"sim", "controller", "ik", "sequencer"}, play=False)
-    assert "(missing: /sally/ik_target 1 of 2 readers)" in str(refused.value)
+    assert "(missing: /sally/ik_target 0 of 1 readers)" in str(refused.value)
 
 
 def test_a_graph_that_is_up_is_not_refused():

@@ -24,22 +24,18 @@ import numpy as np
 from rcl_interfaces.msg import Log
 from rclpy.serialization import deserialize_message
 from rosidl_parser.definition import AbstractNestedType, BasicType, NamespacedType
-from sensor_msgs.msg import CameraInfo, Image, JointState
 
-from sally_bringup.raw_tap import TOPICS as GRAPH_TOPICS
 from sally_bringup.raw_tap import message_class
+from sally_bringup.topology import TOPICS as GRAPH_TOPICS
 from sally_node_common.stamps import stamp_ns
 
 TOPICS = {
-    **{topic: message_class(type_name) for topic, type_name in GRAPH_TOPICS.items()},
-    "/sally/odom_joint_states": JointState,  # the sim's, for an IK apart
-    "/sally/camera/image_raw": Image,  # with a camera_rate
-    "/sally/camera/camera_info": CameraInfo,
+    **{topic: message_class(declared.type) for topic, declared in GRAPH_TOPICS.items()},
     "/rosout": Log,
 }
-"""Every topic a Sally graph publishes: the graphs' (:data:`sally_bringup.raw_tap.TOPICS`, what
-the recording takes) and the few no recording takes. :meth:`NaNWatch.unwatched` names any other a
-running graph has."""
+"""Every topic a Sally graph publishes (:data:`sally_bringup.topology.TOPICS`, the recorded and the
+few no recording takes) and the nodes' log. :meth:`NaNWatch.unwatched` names any other a running
+graph has."""
 MANY_PUBLISHERS = frozenset({"/diagnostics", "/rosout", "/tf_static"})
 """Topics every node (or several) publishes on: their stamps interleave."""
 IGNORED = frozenset({"/parameter_events"})
