@@ -10,7 +10,7 @@ import numpy as np
 from sally_description.pose import pose_from_hips, rotation
 from sally_description.scene import CEILING_HEIGHT, scene
 
-from .report import RunRecord
+from .run_record import RunRecord
 
 COLOURS = {"FL": "tab:blue", "FR": "tab:orange", "BL": "tab:green", "BR": "tab:red"}
 
@@ -76,14 +76,32 @@ def plot_run(record: RunRecord, report: dict, path: Path) -> Path | None:
     if not record.feet:
         return None
     plt = _pyplot()
-
-    t = np.array([s.t for s in record.feet])
     fig, axes = plt.subplots(2, 2, figsize=(13, 8.5), constrained_layout=True)
     side, top, heights, forces = axes[0, 0], axes[0, 1], axes[1, 0], axes[1, 1]
-    steps = report.get("steps")  # a walk over the wall
     turned = report.get("scene")  # a corner simulated in its own frame: drawn in the room's
     room = scene(turned["name"]).to_room if turned else (lambda points: np.asarray(points, dtype=float))
-    facing = turned is not None or steps is not None  # the top view becomes the wall's own view
+    facing = turned is not None or report.get("steps") is not None  # the top view becomes the wall's own view
+    _draw_feet(side, top, heights, record, report, room, facing)
+    _draw_body(side, top, heights, record, room, facing, turned is not None)
+    _dress_views(side, top, heights, report, facing)
+    _draw_forces(forces, record)
+    for ax in (heights, forces):
+        for start, foot, phase in record.phases:
+            if phase in ("LIFT", "F2W_REACH", "WALL_RELEASE"):
+                ax.axvline(start, color=COLOURS.get(foot, "k"), linestyle="--", alpha=0.4)
+    verdict = "success" if report.get("success") else "FAILED"
+    fig.suptitle(f"Sally {report.get('sequence', '')}: {verdict}, {report.get('sim_time_s', 0):.2f} s of sim time")
+    path = Path(path)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def _draw_feet(side, top, heights, record: RunRecord, report: dict, room, facing: bool) -> None:
+    """Each foot's path in the side and top (or wall) views, its height and x over time, its plant
+    target and (a walk) each step's plant."""
+    t = np.array([s.t for s in record.feet])
+    steps = report.get("steps")  # a walk over the wall
     for foot, colour in COLOURS.items():
         xyz = room([s.position[foot] for s in record.feet])
         side.plot(xyz[:, 0], xyz[:, 2], color=colour, label=foot)
@@ -101,23 +119,33 @@ def plot_run(record: RunRecord, report: dict, path: Path) -> Path | None:
             target = room(plant["target"])
             side.plot(target[0], target[2], marker="x", color=colour, markersize=10)
             top.plot(*(target[1:] if facing else target[:2]), marker="x", color=colour, markersize=10)
+
+
+def _draw_body(side, top, heights, record: RunRecord, room, facing: bool, turned: bool) -> None:
+    """main_frame's path, its x axis every 10 deg of pitch, and its pitch over time (none without hips)."""
     bodies = _body_path(record)
-    if bodies is not None:
-        bt, origin, nose, pitch = bodies
-        origin, nose = room(origin), room(origin + nose) - room(origin)
-        side.plot(origin[:, 0], origin[:, 2], color="k", linewidth=1.5, label="body (main_frame)")
-        last = None
-        for i in range(len(bt)):  # the body's x axis at the start and every 10 deg of pitch
-            if last is not None and abs(pitch[i] - last) < 10.0 and i != len(bt) - 1:
-                continue
-            last, tip = pitch[i], origin[i] + 0.1 * nose[i]
-            side.plot([origin[i, 0], tip[0]], [origin[i, 2], tip[2]], color="k", linewidth=0.8, alpha=0.6)
-        if facing:
-            top.plot(origin[:, 1], origin[:, 2], color="k", linewidth=1.5, label="body (main_frame)")
-        pitch_axis = heights.twinx()
-        # a turned corner's world is the room pitched 90 deg nose-up: its level body stands on the room's wall
-        pitch_axis.plot(bt, pitch + (90.0 if turned else 0.0), color="k", linewidth=1.2, label="body pitch")
-        pitch_axis.set_ylabel("body pitch in the room (deg, black)" if turned else "body pitch (deg, black)")
+    if bodies is None:
+        return
+    bt, origin, nose, pitch = bodies
+    origin, nose = room(origin), room(origin + nose) - room(origin)
+    side.plot(origin[:, 0], origin[:, 2], color="k", linewidth=1.5, label="body (main_frame)")
+    last = None
+    for i in range(len(bt)):  # the body's x axis at the start and every 10 deg of pitch
+        if last is not None and abs(pitch[i] - last) < 10.0 and i != len(bt) - 1:
+            continue
+        last, tip = pitch[i], origin[i] + 0.1 * nose[i]
+        side.plot([origin[i, 0], tip[0]], [origin[i, 2], tip[2]], color="k", linewidth=0.8, alpha=0.6)
+    if facing:
+        top.plot(origin[:, 1], origin[:, 2], color="k", linewidth=1.5, label="body (main_frame)")
+    pitch_axis = heights.twinx()
+    # a turned corner's world is the room pitched 90 deg nose-up: its level body stands on the room's wall
+    pitch_axis.plot(bt, pitch + (90.0 if turned else 0.0), color="k", linewidth=1.2, label="body pitch")
+    pitch_axis.set_ylabel("body pitch in the room (deg, black)" if turned else "body pitch (deg, black)")
+
+
+def _dress_views(side, top, heights, report: dict, facing: bool) -> None:
+    """The views' surfaces, titles, axes and legends."""
+    turned = report.get("scene") is not None
     for ax in (side, top):
         if ax is side or not facing:
             ax.axvline(0.5, color="grey", linewidth=3, alpha=0.5)  # the wall's face
@@ -132,7 +160,7 @@ def plot_run(record: RunRecord, report: dict, path: Path) -> Path | None:
     if turned:
         side.set(title="Side view, room frame: feet, body, its x axis (x: plants; grey: wall, ceiling)")
         top.set(title="Facing the wall (room frame): feet, body", xlabel="y (m)", ylabel="z (m)")
-    elif steps is None:
+    elif report.get("steps") is None:
         top.set(title="Foot trajectories, top view", xlabel="x (m)", ylabel="y (m)")
     else:
         top.set(title="On the wall (from behind it): feet, each step's plant (x), body", xlabel="y (m)", ylabel="z (m)")
@@ -140,6 +168,10 @@ def plot_run(record: RunRecord, report: dict, path: Path) -> Path | None:
     heights.set(title="Foot x (dotted) and z over time", xlabel="sim time (s)", ylabel="m")
     heights.grid(alpha=0.3)
     heights.legend(loc="upper left", fontsize=7, ncol=2)
+
+
+def _draw_forces(forces, record: RunRecord) -> None:
+    """Each foot's magnet force over time."""
     if record.magnets:
         mt = np.array([m.t for m in record.magnets])
         for foot, colour in COLOURS.items():
@@ -147,16 +179,6 @@ def plot_run(record: RunRecord, report: dict, path: Path) -> Path | None:
     forces.set(title="Magnet force per foot", xlabel="sim time (s)", ylabel="N")
     forces.grid(alpha=0.3)
     forces.legend(loc="best", fontsize=8)
-    for ax in (heights, forces):
-        for start, foot, phase in record.phases:
-            if phase in ("LIFT", "F2W_REACH", "WALL_RELEASE"):
-                ax.axvline(start, color=COLOURS.get(foot, "k"), linestyle="--", alpha=0.4)
-    verdict = "success" if report.get("success") else "FAILED"
-    fig.suptitle(f"Sally {report.get('sequence', '')}: {verdict}, {report.get('sim_time_s', 0):.2f} s of sim time")
-    path = Path(path)
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
 
 
 def _body_path(record: RunRecord) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:

@@ -1,4 +1,4 @@
-"""A :class:`~sally_bringup.report.RunRecord` to and from JSON: the composed container keeps the
+"""A :class:`~sally_bringup.run_record.RunRecord` to and from JSON: the composed container keeps the
 run's record where the messages are (fed by its host, nothing lost to a busy reader) and hands it
 to the runner in the run folder (``record.json``) when the graph ends."""
 
@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from .report import FootSample, MagnetSample, RunRecord
+from .run_record import FootSample, MagnetSample, RunRecord
 
 RECORD_FILE = "record.json"
 

@@ -1,4 +1,4 @@
-"""What a sequence run publishes, recorded into a :class:`~sally_bringup.report.RunRecord`:
+"""What a sequence run publishes, recorded into a :class:`~sally_bringup.run_record.RunRecord`:
 live from the runner's probe, or read back from a run's ``run.mcap`` (:func:`record_from_mcap`,
 the same handlers on the same messages, so a recorded run's report can be computed again)."""
 
@@ -21,7 +21,7 @@ from sally_node_common.sim_resets import RESET_TOPIC, ResetWatch
 from sally_node_common.stamps import stamp_ns
 
 from .probe import Probe
-from .report import FootSample, MagnetSample, RunRecord
+from .run_record import FootSample, MagnetSample, RunRecord
 
 RECORDING_STATUS = "sally_recorder: recording"
 """The /diagnostics status of a recording the graph writes itself (:mod:`.host_recording`)."""

@@ -1,7 +1,8 @@
-"""The end-of-run report of a sequence graph, computed from what the graph published. Pure.
+"""The end-of-run report of a sequence graph, computed from what the graph published: its figures,
+goals and problems (its text for a terminal: :mod:`.report_text`). Pure.
 
-Inputs are plain records (built from /sally/foot_states, /sally/magnets, /sally/ik_target and
-/sally/sequence_status messages by :mod:`sally_bringup.recording`); everything is keyed by sim-time
+Inputs are plain records (:mod:`.run_record`, built from /sally/foot_states, /sally/magnets,
+/sally/ik_target and /sally/sequence_status messages by :mod:`.recording`); everything is keyed by sim-time
 stamps, so two lockstep runs give the same figures. Wall-clock figures (``real_time_factor``,
 ``wall_time_s``: from the sim's start to the graph's end, its teardown apart, ``teardown_s``) are the
 only ones that differ from run to run.
@@ -10,7 +11,7 @@ only ones that differ from run to run.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -23,6 +24,8 @@ from sally_sequencer.climb import BACK_STAGING, MIN_PITCH_DEG
 from sally_sequencer.sequences import FACE_WALL
 from sally_sequencer.verdict import feet_to_plant, held_on_wall, pitched_enough
 from sally_sequencer.wall_walk import SHIFT_TIME, WallWalk
+
+from .run_record import FootSample, RunRecord
 
 PLANT_LIMIT_MM = 5.0
 DRIFT_LIMIT_MM = 3.0
@@ -48,77 +51,6 @@ STANCE_FEET = ("BL", "BR")
 WALL_TIMING_KEYS = ("real_time_factor", "wall_time_s", "teardown_s", "sim_pacing", "recording")
 
 
-@dataclass
-class FootSample:
-    """The feet as the IK published them at one instant (sim time ``t``, s)."""
-
-    t: float
-    position: dict[str, np.ndarray]
-    mode: dict[str, int]
-    in_contact: dict[str, bool]
-    hips: dict[str, np.ndarray] = field(default_factory=dict)
-    """Each leg's hip pivot (world): main_frame's pose follows from them (pose_from_hips)."""
-
-
-@dataclass
-class MagnetSample:
-    """The magnets as the sim published them at one instant (sim time ``t``, s)."""
-
-    t: float
-    force: dict[str, float]
-    enabled: dict[str, bool]
-    surface: dict[str, str]
-    in_contact: dict[str, bool]
-    contact_force: dict[str, float] = field(default_factory=dict)
-    """Normal force the plates push on each magnet housing (N)."""
-
-
-@dataclass
-class RunRecord:
-    """What a run's report is computed from: the feet, the magnets, the targets and the sequencer's result."""
-
-    feet: list[FootSample] = field(default_factory=list)
-    magnets: list[MagnetSample] = field(default_factory=list)
-    targets: list[tuple[float, str, str, np.ndarray]] = field(default_factory=list)
-    """(t, foot, phase, position) of every swing target."""
-    phases: list[tuple[float, str, str]] = field(default_factory=list)
-    """(t, foot, phase) whenever the sequence status names a new foot/phase."""
-    result: dict | None = None
-    """The sequencer's final status: done, failed, message, t."""
-    pacing: dict[str, float] = field(default_factory=dict)
-    """The sim's pacing figures from /diagnostics: the last effective factor, the worst lag."""
-    pulloff: dict | None = None
-    """The pull-off rig's verdict (/sally/pulloff_result), in the pull-off graph."""
-    divergence: str | None = None
-    """The sim's report that the physics diverged (its /diagnostics physics status), if it did."""
-    divergence_t: float | None = None
-    """The sim time of that report (s): where the stepping stopped."""
-    status_t: float | None = None
-    """The stamp of the last sequence status heard (s)."""
-    recording_stopped: str | None = None
-    """Why a recording written by the graph's own process stopped early (its /diagnostics), if it did."""
-    reset_at: float | None = None
-    """The sim time (s) of the sim reset the record starts from: it holds only the run after it, its
-    times counted from it (as a fresh run's from 0). None: no reset."""
-    fallbacks: dict[str, int] = field(default_factory=dict)
-    """``"<node>: <count>"`` -> how often a node went on without the answer it waits for in lockstep
-    (its /diagnostics; only counts above 0): the run is then not the lockstep run."""
-
-    def behind_result(self) -> str:
-        """What of the run before the sequencer's verdict has not been heard yet ('' when nothing:
-        the foot states and the sequence status have reached the verdict's stamp, or there is no
-        verdict). The verdict travels on its own topic and can arrive before the last of them."""
-        if self.result is None:
-            return ""
-        end = self.result["t"]
-        behind = []
-        if not self.feet or self.feet[-1].t < end:
-            behind.append(f"foot states to {self.feet[-1].t:.3f} s" if self.feet else "no foot states")
-        if self.status_t is None or self.status_t < end:
-            behind.append(f"sequence status to {self.status_t:.3f} s" if self.status_t is not None else "no status")
-        return f"{' and '.join(behind)}, verdict at {end:.3f} s" if behind else ""
-
-
 def build_report(
     record: RunRecord,
     sequence: str,
@@ -130,13 +62,7 @@ def build_report(
     JSON-able dict. ``walk``: a wall walk's plan (its designed footholds are judged against it)."""
     problems: list[str] = []
     result = record.result or {}
-    if "t" in result:  # judged at the verdict: how many steps ran after it, until the graph stopped, is the OS's
-        verdict = result["t"]
-        record = replace(
-            record,
-            feet=[s for s in record.feet if s.t <= verdict],
-            magnets=[s for s in record.magnets if s.t <= verdict],
-        )
+    record = _up_to_the_verdict(record)
     if not record.feet:
         problems.append("no foot states were received")
         return _finish({"sequence": sequence, "success": False}, problems, wall_time_s, 0.0, record)
@@ -145,11 +71,62 @@ def build_report(
     base = next((s for s in record.feet if s.t >= start), record.feet[0])
     report: dict = {"sequence": sequence}
     room = scene(scene_of(sequence))
-    goal = room.room_surface("wall")
     if room.turned:  # positions stay in the corner's frame (the graph's world); the room's are added
         report["scene"] = scene_figures(room)
-    plants = {}
+    plants = _plants(record, room, report, problems)
+    if sequence in WALKS:
+        report.update(_walk_figures(record, base.t, problems, walk))
+    for foot in feet_to_plant(sequence):
+        if foot not in plants and sequence not in WALKS:
+            problems.append(f"{foot} never reached F2W_REACH")
+            report[f"{foot.lower()}_plant_error_mm"] = None
+    if sequence in CLIMBS and sequence not in WALKS:  # a walk counts them with its other figures
+        report["min_magnets_holding"] = _fewest_holding(record, base.t, problems)
+    drift = _drift(record, sequence, base, problems)
+    report["stance_drift_mm"] = max(d["max_mm"] for d in drift.values())
+    if end.hips:
+        pitch = pose_from_hips(end.hips).pitch_deg
+        report["body_pitch_deg"] = round(pitch, 2)
+        if sequence in CLIMBS and not pitched_enough(pitch):
+            problems.append(f"the body ended pitched {pitch:.1f} deg (at least {MIN_PITCH_DEG:g} needed)")
+    lost = _contact_losses(record, base.t)
+    if lost:
+        problems.append("stance contact lost: " + ", ".join(f"{f} at {t:.3f} s" for f, t in lost.items()))
+    if result.get("failed", True):
+        problems.append(f"the sequencer reported: {result.get('message', 'no final status')}")
+    if walk is not None:
+        report["walk"] = {"direction": walk.direction, "distance": walk.distance}
+    report["sim_time_s"] = round(float(result.get("t", end.t)), 4)
+    report["phases"] = _phase_table(record)
+    report["plants"] = plants
+    report["stance_drift"] = drift
+    report["stance_contact_lost"] = {f: round(t, 4) for f, t in lost.items()}
+    report["contacts_at_end"] = {f: bool(end.in_contact[f]) for f in end.in_contact}
+    report["sequencer_message"] = result.get("message", "")
+    if record.pacing:
+        report["sim_pacing"] = {k: round(v, 3) for k, v in record.pacing.items()}
+    return _finish(report, problems, wall_time_s, report["sim_time_s"], record, result.get("t"), exit_codes)
+
+
+def _up_to_the_verdict(record: RunRecord) -> RunRecord:
+    """The record judged at the sequencer's verdict: how many steps ran after it, until the graph
+    stopped, is the OS's."""
+    verdict = (record.result or {}).get("t")
+    if verdict is None:
+        return record
+    return replace(
+        record, feet=[s for s in record.feet if s.t <= verdict], magnets=[s for s in record.magnets if s.t <= verdict]
+    )
+
+
+def _plants(record: RunRecord, room: Scene, report: dict, problems: list[str]) -> dict[str, dict]:
+    """Each planted foot (one that reached F2W_REACH) against its plant target, its magnet held on
+    the wall, and (the climb's back feet) against the plan's designed foothold; each foot's
+    ``<foot>_plant_error_mm`` into ``report``, what misses a goal into ``problems``."""
+    end = record.feet[-1]
+    goal = room.room_surface("wall")
     last_magnet = record.magnets[-1] if record.magnets else None
+    plants = {}
     for foot in ("FL", "FR", "BL", "BR"):
         reach = [(t, pos) for t, f, phase, pos in record.targets if f == foot and phase == "F2W_REACH"]
         if not reach:
@@ -179,59 +156,33 @@ def build_report(
             problems.append(f"{foot} ended {error:.2f} mm from its plant target (limit {PLANT_LIMIT_MM} mm)")
         if not held:
             problems.append(f"{foot} is not held on the {goal} by its magnet")
-    if sequence in WALKS:
-        report.update(_walk_figures(record, base.t, problems, walk))
-    for foot in feet_to_plant(sequence):
-        if foot not in plants and sequence not in WALKS:
-            problems.append(f"{foot} never reached F2W_REACH")
-            report[f"{foot.lower()}_plant_error_mm"] = None
+    return plants
+
+
+def _drift(record: RunRecord, sequence: str, base: FootSample, problems: list[str]) -> dict[str, dict]:
+    """How far the feet moved while they held, from ``base`` (the sequence's start): in a climb or a
+    walk each foot while it was planted, else the stance feet (:data:`STANCE_FEET`) throughout;
+    what misses the limit into ``problems``."""
     if sequence in CLIMBS:
-        if sequence not in WALKS:  # a walk counts them with its other figures
-            report["min_magnets_holding"] = _fewest_holding(record, base.t, problems)
         drift = _planted_drift(record, base.t)
         worst = max(d["max_mm"] for d in drift.values())
-        report["stance_drift_mm"] = worst
         if worst >= PLANTED_DRIFT_LIMIT_MM:
             moved = max(drift, key=lambda f: drift[f]["max_mm"])
             problems.append(
                 f"{moved} moved {worst:.2f} mm while it held (limit {PLANTED_DRIFT_LIMIT_MM} mm), "
                 f"at {drift[moved]['at_s']:.2f} s in {_phase_at(record, drift[moved]['at_s'])}"
             )
-    else:
-        drift = {}
-        for foot in STANCE_FEET:
-            track = [
-                float(np.linalg.norm(s.position[foot] - base.position[foot])) * 1e3
-                for s in record.feet
-                if s.t >= base.t
-            ]
-            drift[foot] = {"max_mm": round(max(track), 3), "final_mm": round(track[-1], 3)}
-        worst = max(d["max_mm"] for d in drift.values())
-        report["stance_drift_mm"] = worst
-        if worst >= DRIFT_LIMIT_MM:
-            problems.append(f"stance feet drifted {worst:.2f} mm (limit {DRIFT_LIMIT_MM} mm)")
-    if end.hips:
-        pitch = pose_from_hips(end.hips).pitch_deg
-        report["body_pitch_deg"] = round(pitch, 2)
-        if sequence in CLIMBS and not pitched_enough(pitch):
-            problems.append(f"the body ended pitched {pitch:.1f} deg (at least {MIN_PITCH_DEG:g} needed)")
-    lost = _contact_losses(record, base.t)
-    if lost:
-        problems.append("stance contact lost: " + ", ".join(f"{f} at {t:.3f} s" for f, t in lost.items()))
-    if result.get("failed", True):
-        problems.append(f"the sequencer reported: {result.get('message', 'no final status')}")
-    if walk is not None:
-        report["walk"] = {"direction": walk.direction, "distance": walk.distance}
-    report["sim_time_s"] = round(float(result.get("t", end.t)), 4)
-    report["phases"] = _phase_table(record)
-    report["plants"] = plants
-    report["stance_drift"] = drift
-    report["stance_contact_lost"] = {f: round(t, 4) for f, t in lost.items()}
-    report["contacts_at_end"] = {f: bool(end.in_contact[f]) for f in end.in_contact}
-    report["sequencer_message"] = result.get("message", "")
-    if record.pacing:
-        report["sim_pacing"] = {k: round(v, 3) for k, v in record.pacing.items()}
-    return _finish(report, problems, wall_time_s, report["sim_time_s"], record, result.get("t"), exit_codes)
+        return drift
+    drift = {}
+    for foot in STANCE_FEET:
+        track = [
+            float(np.linalg.norm(s.position[foot] - base.position[foot])) * 1e3 for s in record.feet if s.t >= base.t
+        ]
+        drift[foot] = {"max_mm": round(max(track), 3), "final_mm": round(track[-1], 3)}
+    worst = max(d["max_mm"] for d in drift.values())
+    if worst >= DRIFT_LIMIT_MM:
+        problems.append(f"stance feet drifted {worst:.2f} mm (limit {DRIFT_LIMIT_MM} mm)")
+    return drift
 
 
 def scene_figures(room: Scene) -> dict:
@@ -485,73 +436,3 @@ def _json_default(value):
     if isinstance(value, (np.floating, np.integer)):
         return value.item()
     raise TypeError(f"not JSON: {value!r}")
-
-
-def summary(report: dict) -> str:
-    """The report for a terminal."""
-    lines = [
-        f"{'SUCCESS' if report['success'] else 'FAILED'}: {report.get('sequence', '?')} in "
-        f"{report.get('sim_time_s', 0):.2f} s of sim time"
-    ]
-    if "scene" in report:
-        surfaces = report["scene"]["surfaces"]
-        lines.append(
-            f"  scene {report['scene']['name']}: positions in the climbed corner's frame, whose floor is the room's "
-            f"{surfaces['floor']} and whose wall is the room's {surfaces['wall']}"
-        )
-    if "pulloff_force" in report:
-        lines.append(
-            f"  {report['foot']} pull-off force {report['pulloff_force']:.1f} N (clip {report['clip']:.1f} N, "
-            f"{'detached' if report['detached'] else 'not detached'}): {report['message']}"
-        )
-    for row in report.get("phases", []):
-        lines.append(
-            f"  {row['foot']:>2} {row['phase']:<12} from {row['start_s']:7.3f} s for {row['duration_s']:6.3f} s"
-        )
-    goal = (report.get("scene") or {}).get("surfaces", {}).get("wall", "wall")
-    for foot, plant in report.get("plants", {}).items():
-        designed = f" ({plant['design_error_mm']:.2f} mm from the plan's foothold)" if "designed" in plant else ""
-        lines.append(
-            f"  {foot} plant error {plant['error_mm']:.2f} mm{designed}, magnet "
-            f"{f'on the {goal}' if plant['magnet_on_wall'] else 'NOT holding'}"
-        )
-    for step in report.get("steps", []):
-        if step["error_mm"] is None:
-            lines.append(f"  {step['foot']} step {step['step']} never held after its seat")
-            continue
-        lines.append(
-            f"  {step['foot']} step {step['step']} plant error {step['error_mm']:.2f} mm "
-            f"({step['design_error_mm']:.2f} mm from the plan's foothold)"
-        )
-    if "distance_m" in report:
-        lines.append(
-            f"  walked {report['distance_m'] * 1e3:.1f} mm at {report['speed_mm_s'] or 0.0:.2f} mm/s of sim time, "
-            f"at least {report['min_magnets_holding']} magnets holding"
-        )
-    if "min_magnets_holding" in report and "distance_m" not in report:
-        lines.append(f"  at least {report['min_magnets_holding']} magnets holding at every instant")
-    for foot, d in report.get("stance_drift", {}).items():
-        lines.append(f"  {foot} stance drift max {d['max_mm']:.3f} mm, final {d['final_mm']:.3f} mm")
-    contacts = report.get("contacts_at_end", {})
-    if contacts:
-        lines.append("  contact at end: " + " ".join(f"{f}={'yes' if c else 'NO'}" for f, c in contacts.items()))
-    rtf = report.get("real_time_factor")
-    lines.append(
-        f"  wall time {report.get('wall_time_s', 0):.1f} s, real-time factor "
-        f"{rtf if rtf is not None else float('nan'):.3f}"
-    )
-    pacing = report.get("sim_pacing")
-    if pacing:
-        lines.append("  sim pacing: " + ", ".join(f"{k} {v:g}" for k, v in pacing.items()))
-    fallbacks = report.get("wall_clock_fallbacks")
-    if fallbacks:
-        lines.append(
-            "  went on without an answer it waits for (not the lockstep run): "
-            + ", ".join(f"{k} {v}" for k, v in fallbacks.items())
-        )
-    stopped = (report.get("recording") or {}).get("stopped")
-    if stopped:
-        lines.append(f"  the recording stopped early: {stopped}")
-    for problem in report.get("problems", []):
-        lines.append(f"  problem: {problem}")
-    return "\n".join(lines)

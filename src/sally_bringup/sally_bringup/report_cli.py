@@ -29,7 +29,8 @@ def main(argv: list[str] | None = None) -> int:
 
     from .plot import plot_leg_forces, plot_run
     from .recording import record_from_mcap
-    from .report import build_pulloff_report, build_report, summary, write_report
+    from .report import build_pulloff_report, build_report, write_report
+    from .report_text import summary
 
     live_path = mcap.parent / "report.json"
     live = json.loads(live_path.read_text()) if live_path.is_file() else {}

@@ -5,7 +5,8 @@ import json
 import numpy as np
 
 from sally_bringup.record_file import read_record, record_from_dict, record_to_dict, write_record
-from sally_bringup.report import FootSample, MagnetSample, RunRecord, build_report
+from sally_bringup.report import build_report
+from sally_bringup.run_record import FootSample, MagnetSample, RunRecord
 
 
 def sample_record() -> RunRecord:

@@ -68,7 +68,8 @@ def test_a_fallback_a_node_reports_is_kept_for_the_report():
     run that is not the lockstep run says so."""
     from diagnostic_msgs.msg import DiagnosticArray
 
-    from sally_bringup.report import build_report, summary
+    from sally_bringup.report import build_report
+    from sally_bringup.report_text import summary
     from sally_node_common.diagnostics import diagnostic_status
 
     recorder = RunRecorder()

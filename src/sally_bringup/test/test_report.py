@@ -2,7 +2,8 @@
 
 import numpy as np
 
-from sally_bringup.report import FootSample, MagnetSample, RunRecord, build_report, comparable
+from sally_bringup.report import build_report, comparable
+from sally_bringup.run_record import FootSample, MagnetSample, RunRecord
 
 HOME = {"FL": [0.33, 0.28, 0.009], "FR": [0.33, -0.28, 0.009], "BL": [-0.33, 0.28, 0.009], "BR": [-0.33, -0.28, 0.009]}
 PLANT = {"FL": np.array([0.492, 0.08, 0.41]), "FR": np.array([0.492, -0.08, 0.41])}
@@ -152,7 +153,7 @@ def test_a_walk_is_judged_step_by_step_against_its_plants_and_the_plan():
 def test_a_ceiling_climb_reports_its_corner_in_the_room():
     """w2c runs in corner3's turned frame: its report keeps that frame's positions and says so, adds
     each plant's place in the room, and names the ceiling (the frame's wall) in its words."""
-    from sally_bringup.report import summary
+    from sally_bringup.report_text import summary
     from sally_description.scene import CEILING_HEIGHT
 
     rec = record()

@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from sally_bringup.report import FootSample, MagnetSample, RunRecord
+from sally_bringup.run_record import FootSample, MagnetSample, RunRecord
 from sally_description.params import PARAM_SPACE, PhysicsParams
 from sally_optimizer import scenarios as sc
 from sally_optimizer.space import decode, encode

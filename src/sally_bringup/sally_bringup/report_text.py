@@ -1,0 +1,85 @@
+"""A run's report (:mod:`.report`) as text for a terminal. Pure."""
+
+from __future__ import annotations
+
+
+def summary(report: dict) -> str:
+    """The report for a terminal: the verdict, what the run did, how it ran, its problems."""
+    lines = [
+        f"{'SUCCESS' if report['success'] else 'FAILED'}: {report.get('sequence', '?')} in "
+        f"{report.get('sim_time_s', 0):.2f} s of sim time",
+        *_what_it_did(report),
+        *_how_it_ran(report),
+    ]
+    lines += [f"  problem: {problem}" for problem in report.get("problems", [])]
+    return "\n".join(lines)
+
+
+def _what_it_did(report: dict) -> list[str]:
+    """The scene, the pull-off, the phases, the plants, the steps, the walk, the drift, the contacts."""
+    lines = []
+    if "scene" in report:
+        surfaces = report["scene"]["surfaces"]
+        lines.append(
+            f"  scene {report['scene']['name']}: positions in the climbed corner's frame, whose floor is the room's "
+            f"{surfaces['floor']} and whose wall is the room's {surfaces['wall']}"
+        )
+    if "pulloff_force" in report:
+        lines.append(
+            f"  {report['foot']} pull-off force {report['pulloff_force']:.1f} N (clip {report['clip']:.1f} N, "
+            f"{'detached' if report['detached'] else 'not detached'}): {report['message']}"
+        )
+    for row in report.get("phases", []):
+        lines.append(
+            f"  {row['foot']:>2} {row['phase']:<12} from {row['start_s']:7.3f} s for {row['duration_s']:6.3f} s"
+        )
+    goal = (report.get("scene") or {}).get("surfaces", {}).get("wall", "wall")
+    for foot, plant in report.get("plants", {}).items():
+        designed = f" ({plant['design_error_mm']:.2f} mm from the plan's foothold)" if "designed" in plant else ""
+        lines.append(
+            f"  {foot} plant error {plant['error_mm']:.2f} mm{designed}, magnet "
+            f"{f'on the {goal}' if plant['magnet_on_wall'] else 'NOT holding'}"
+        )
+    for step in report.get("steps", []):
+        if step["error_mm"] is None:
+            lines.append(f"  {step['foot']} step {step['step']} never held after its seat")
+            continue
+        lines.append(
+            f"  {step['foot']} step {step['step']} plant error {step['error_mm']:.2f} mm "
+            f"({step['design_error_mm']:.2f} mm from the plan's foothold)"
+        )
+    if "distance_m" in report:
+        lines.append(
+            f"  walked {report['distance_m'] * 1e3:.1f} mm at {report['speed_mm_s'] or 0.0:.2f} mm/s of sim time, "
+            f"at least {report['min_magnets_holding']} magnets holding"
+        )
+    if "min_magnets_holding" in report and "distance_m" not in report:
+        lines.append(f"  at least {report['min_magnets_holding']} magnets holding at every instant")
+    for foot, d in report.get("stance_drift", {}).items():
+        lines.append(f"  {foot} stance drift max {d['max_mm']:.3f} mm, final {d['final_mm']:.3f} mm")
+    contacts = report.get("contacts_at_end", {})
+    if contacts:
+        lines.append("  contact at end: " + " ".join(f"{f}={'yes' if c else 'NO'}" for f, c in contacts.items()))
+    return lines
+
+
+def _how_it_ran(report: dict) -> list[str]:
+    """The wall time, the sim's pacing, the wall-clock fallbacks, a recording that stopped."""
+    rtf = report.get("real_time_factor")
+    lines = [
+        f"  wall time {report.get('wall_time_s', 0):.1f} s, real-time factor "
+        f"{rtf if rtf is not None else float('nan'):.3f}"
+    ]
+    pacing = report.get("sim_pacing")
+    if pacing:
+        lines.append("  sim pacing: " + ", ".join(f"{k} {v:g}" for k, v in pacing.items()))
+    fallbacks = report.get("wall_clock_fallbacks")
+    if fallbacks:
+        lines.append(
+            "  went on without an answer it waits for (not the lockstep run): "
+            + ", ".join(f"{k} {v}" for k, v in fallbacks.items())
+        )
+    stopped = (report.get("recording") or {}).get("stopped")
+    if stopped:
+        lines.append(f"  the recording stopped early: {stopped}")
+    return lines

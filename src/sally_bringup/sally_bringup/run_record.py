@@ -1,0 +1,80 @@
+"""What a run's report is computed from: the feet, the magnets, the targets and the verdicts the
+graph published, as plain records keyed by sim time (:mod:`.recording` builds them, :mod:`.report`
+judges them). Pure."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+
+@dataclass
+class FootSample:
+    """The feet as the IK published them at one instant (sim time ``t``, s)."""
+
+    t: float
+    position: dict[str, np.ndarray]
+    mode: dict[str, int]
+    in_contact: dict[str, bool]
+    hips: dict[str, np.ndarray] = field(default_factory=dict)
+    """Each leg's hip pivot (world): main_frame's pose follows from them (pose_from_hips)."""
+
+
+@dataclass
+class MagnetSample:
+    """The magnets as the sim published them at one instant (sim time ``t``, s)."""
+
+    t: float
+    force: dict[str, float]
+    enabled: dict[str, bool]
+    surface: dict[str, str]
+    in_contact: dict[str, bool]
+    contact_force: dict[str, float] = field(default_factory=dict)
+    """Normal force the plates push on each magnet housing (N)."""
+
+
+@dataclass
+class RunRecord:
+    """What a run's report is computed from: the feet, the magnets, the targets and the sequencer's result."""
+
+    feet: list[FootSample] = field(default_factory=list)
+    magnets: list[MagnetSample] = field(default_factory=list)
+    targets: list[tuple[float, str, str, np.ndarray]] = field(default_factory=list)
+    """(t, foot, phase, position) of every swing target."""
+    phases: list[tuple[float, str, str]] = field(default_factory=list)
+    """(t, foot, phase) whenever the sequence status names a new foot/phase."""
+    result: dict | None = None
+    """The sequencer's final status: done, failed, message, t."""
+    pacing: dict[str, float] = field(default_factory=dict)
+    """The sim's pacing figures from /diagnostics: the last effective factor, the worst lag."""
+    pulloff: dict | None = None
+    """The pull-off rig's verdict (/sally/pulloff_result), in the pull-off graph."""
+    divergence: str | None = None
+    """The sim's report that the physics diverged (its /diagnostics physics status), if it did."""
+    divergence_t: float | None = None
+    """The sim time of that report (s): where the stepping stopped."""
+    status_t: float | None = None
+    """The stamp of the last sequence status heard (s)."""
+    recording_stopped: str | None = None
+    """Why a recording written by the graph's own process stopped early (its /diagnostics), if it did."""
+    reset_at: float | None = None
+    """The sim time (s) of the sim reset the record starts from: it holds only the run after it, its
+    times counted from it (as a fresh run's from 0). None: no reset."""
+    fallbacks: dict[str, int] = field(default_factory=dict)
+    """``"<node>: <count>"`` -> how often a node went on without the answer it waits for in lockstep
+    (its /diagnostics; only counts above 0): the run is then not the lockstep run."""
+
+    def behind_result(self) -> str:
+        """What of the run before the sequencer's verdict has not been heard yet ('' when nothing:
+        the foot states and the sequence status have reached the verdict's stamp, or there is no
+        verdict). The verdict travels on its own topic and can arrive before the last of them."""
+        if self.result is None:
+            return ""
+        end = self.result["t"]
+        behind = []
+        if not self.feet or self.feet[-1].t < end:
+            behind.append(f"foot states to {self.feet[-1].t:.3f} s" if self.feet else "no foot states")
+        if self.status_t is None or self.status_t < end:
+            behind.append(f"sequence status to {self.status_t:.3f} s" if self.status_t is not None else "no status")
+        return f"{' and '.join(behind)}, verdict at {end:.3f} s" if behind else ""
