@@ -24,6 +24,7 @@ import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from sally_node_common.discovery import container_profile, default_to_loopback
 from sally_node_common.graph_end import EndsGraph
@@ -137,85 +138,138 @@ def run(
     ``own_endpoints_ignored``: this process's DDS participant was given
     :data:`~sally_node_common.discovery.CONTAINER_PROFILE` (see :class:`~sally_node_common.host.Host`)."""
     import rclpy
-    from rclpy.duration import Duration
-    from rclpy.experimental import EventsExecutor
     from rclpy.signals import SignalHandlerOptions
 
-    from sally_node_common import spin_until_shutdown
-    from sally_node_common.gc_pauses import settle
     from sally_node_common.host import Host
-    from sally_node_common.node_main import FINAL_ACK_WAIT, START_ERRORS, watch_unique_names
+    from sally_node_common.node_main import START_ERRORS
 
     specs = hosted_specs(name, arguments, group)
     rclpy.init(args=[], signal_handler_options=SignalHandlerOptions.NO)
     context = rclpy.get_default_context()
     host = Host(own_endpoints_ignored)
-    recording = recorder_node = run_record = None
-    # with the sim here, the record and the recording are made while its loop waits for the physics
-    spare = any(spec.name == "sim" for spec in specs)
+    taps = Taps()
     try:
+        # with the sim here, the record and the recording are made while its loop waits for the physics
+        taps.open(host, context, any(spec.name == "sim" for spec in specs))
         if record_file:
             from .recording import judged
 
             every = graph(name, {**arguments, "composed": "true", "apart": "none"})  # the whole graph's nodes
-            run_record = keep_record(host, deferred=spare, streams=judged(every))
+            taps.keep_record(judged(every))
         if record_to or foxglove_to is not None:
-            from .host_recording import open_recording
-
-            recorder_node = rclpy.create_node("sally_recorder", context=context)
-            recording = open_recording(host, recorder_node, record_to or None, foxglove_to, deferred=spare)
+            taps.record(record_to or None, foxglove_to)
         try:
             nodes = build(host, specs, context, params_files=params_files)
         except START_ERRORS as exc:
             print(f"sally_composed: cannot start: {exc}", file=sys.stderr)
             return EXIT_BAD_START
-        executor = EventsExecutor(context=context)
-        for node in [*nodes.values(), *([recorder_node] if recorder_node else [])]:
-            executor.add_node(node)
-        halt = threading.Event()
-        finisher: list[str | None] = [None]
-
-        def watch() -> None:  # the graph ends with its finishing node (or a signal)
-            while not stop.is_set() and finisher[0] is None:
-                finisher[0] = ended(nodes)
-                stop.wait(0.02)
-            if finisher[0] is not None:
-                stop.wait(FLUSH)
-                for publisher in nodes[finisher[0]].final_publishers:  # latched: goes with us
-                    publisher.wait_for_all_acked(Duration(seconds=FINAL_ACK_WAIT))
-            halt.set()
-
-        threading.Thread(target=watch, name="graph end", daemon=True).start()
-        names = watch_unique_names(list(nodes.values()), stop)
-        settle()  # start-up is done: no full collection walks what it made again
-        sim = nodes.get("sim")
-        for node in nodes.values():  # the sim's wait for its physics, the IK's for its solve
-            if hasattr(node, "idle_work"):
-                node.idle_work = host.later.run
-        code = sim.run(executor, halt) if sim is not None else spin_until_shutdown(executor, context, halt)
-        if names.refusal is not None:
-            print(f"sally_composed: cannot start: {names.refusal}", file=sys.stderr, flush=True)
-            names.linger()  # idle but visible: another container in its window sees the clash too
-            return EXIT_BAD_START
-        if code:  # the sim's own status (3: the physics diverged)
-            return code
-        if finisher[0] is not None:
-            return 0 if nodes[finisher[0]].succeeded else EXIT_FAILED
-        return 0
+        return _spin(nodes, host, context, stop, taps.recorder_node)
     finally:
         host.later.run()  # what the deferred taps have not taken yet
-        if recording is not None:
-            recording.close()  # what was published is written before the nodes go
-        if run_record is not None:
+        taps.close(record_file)
+        for node in [*host.nodes, *([taps.recorder_node] if taps.recorder_node else [])]:
+            node.destroy_node()
+        context.try_shutdown()
+
+
+def _spin(nodes: Mapping[str, Any], host, context, stop: threading.Event, recorder_node=None) -> int:
+    """Spin the hosted ``nodes`` (in the sim's loop when it is here) until the graph ends or
+    ``stop``; the process exit status."""
+    from rclpy.experimental import EventsExecutor
+
+    from sally_node_common import spin_until_shutdown
+    from sally_node_common.gc_pauses import settle
+    from sally_node_common.node_main import watch_unique_names
+
+    executor = EventsExecutor(context=context)
+    for node in [*nodes.values(), *([recorder_node] if recorder_node else [])]:
+        executor.add_node(node)
+    halt, finisher = threading.Event(), GraphEnd()
+    threading.Thread(target=finisher.watch, args=(nodes, stop, halt), name="graph end", daemon=True).start()
+    names = watch_unique_names(list(nodes.values()), stop)
+    settle()  # start-up is done: no full collection walks what it made again
+    sim = nodes.get("sim")
+    for node in nodes.values():  # the sim's wait for its physics, the IK's for its solve
+        if hasattr(node, "idle_work"):
+            node.idle_work = host.later.run
+    code = sim.run(executor, halt) if sim is not None else spin_until_shutdown(executor, context, halt)
+    if names.refusal is not None:
+        print(f"sally_composed: cannot start: {names.refusal}", file=sys.stderr, flush=True)
+        names.linger()  # idle but visible: another container in its window sees the clash too
+        return EXIT_BAD_START
+    if code:  # the sim's own status (3: the physics diverged)
+        return code
+    if finisher.name is not None:
+        return 0 if nodes[finisher.name].succeeded else EXIT_FAILED
+    return 0
+
+
+@dataclass
+class Taps:
+    """What a container keeps of its run besides its nodes: the run's record, the recording (and
+    Foxglove) with the node that publishes its /diagnostics."""
+
+    run_record: Any = None
+    recording: Any = None
+    recorder_node: Any = None
+    host: Any = None
+    context: Any = None
+    deferred: bool = False
+    """The taps deferred to the host's spare time (the sim's wait for its physics)."""
+
+    def open(self, host, context, deferred: bool) -> None:
+        """Taps of ``host``'s messages, in ``context``."""
+        self.host, self.context, self.deferred = host, context, deferred
+
+    def keep_record(self, streams: bool) -> None:
+        """Keep the run's record (:func:`keep_record`; ``streams``: the judged streams too)."""
+        self.run_record = keep_record(self.host, deferred=self.deferred, streams=streams)
+
+    def record(self, path: str | None, foxglove_port: int | None) -> None:
+        """Write the run's MCAP to ``path`` and serve it live on ``foxglove_port`` (each if given)."""
+        import rclpy
+
+        from .host_recording import open_recording
+
+        self.recorder_node = rclpy.create_node("sally_recorder", context=self.context)
+        self.recording = open_recording(self.host, self.recorder_node, path, foxglove_port, deferred=self.deferred)
+
+    def close(self, record_file: str | None) -> None:
+        """Close the recording (what was published is written before the nodes go) and write the
+        run's record to ``record_file``."""
+        if self.recording is not None:
+            self.recording.close()
+        if self.run_record is not None:
             from .record_file import write_record
 
             try:
-                write_record(run_record.record, Path(record_file or ""))
+                write_record(self.run_record.record, Path(record_file or ""))
             except OSError as exc:  # a full disk: the runner falls back on what it heard itself
                 print(f"sally_composed: cannot write the run record: {exc}", file=sys.stderr)
-        for node in [*host.nodes, *([recorder_node] if recorder_node else [])]:
-            node.destroy_node()
-        context.try_shutdown()
+
+
+class GraphEnd:
+    """Watches for the node that ends the graph (:func:`ended`)."""
+
+    def __init__(self) -> None:
+        self.name: str | None = None
+        """The node that ended the graph, once one has."""
+
+    def watch(self, nodes: Mapping[str, Any], stop: threading.Event, halt: threading.Event) -> None:
+        """Until a node ends the graph (or ``stop``); then, after its last messages are acknowledged,
+        set ``halt``."""
+        from rclpy.duration import Duration
+
+        from sally_node_common.node_main import FINAL_ACK_WAIT
+
+        while not stop.is_set() and self.name is None:
+            self.name = ended(nodes)
+            stop.wait(0.02)
+        if self.name is not None:
+            stop.wait(FLUSH)
+            for publisher in nodes[self.name].final_publishers:  # latched: goes with us
+                publisher.wait_for_all_acked(Duration(seconds=FINAL_ACK_WAIT))
+        halt.set()
 
 
 def _params_files(ros_arguments: Sequence[str]) -> list[str]:

@@ -90,8 +90,6 @@ def fit(
     settings: FitSettings, results: Path, config: BenchConfig | None = None, warm_start: Path | None = None, say=print
 ) -> Path:
     """Run the fit; returns the run folder."""
-    import cma
-
     config = config or BenchConfig()
     lever = lever_of(settings.test, settings.lever)
     target = datasheet_force(lever, settings.hold)
@@ -109,11 +107,31 @@ def fit(
         "origin": {"warm_start_from": str(warm_start)} if warm_start else {"x0": "defaults"},
     }
     write_atomic(folder / CONFIG, json.dumps(snapshot, indent=2) + "\n")
+    say(f"fitting the clip to the {settings.test} test ({target:.1f} N) into {folder}: {settings.n_calls} evaluations")
+    costs, best = _search(settings, config, folder, clip0, lever, target, say)
+    plot_convergence(costs, folder / "convergence.png", f"magnet bench, {settings.test}: CMA-ES on the clip")
+    default = run_test(settings.test, magnet(PhysicsParams().max_force_per_wheel), lever, config=config)
+    plot_force_displacement(
+        [("default clip 800.7 N", default), (f"best clip {best[1]:.1f} N", best[2])],
+        folder / "force_displacement.png",
+        target,
+    )
+    cost, clip, result = best
+    say(f"best clip {clip:.2f} N: detaches at {result.detach_force:.1f} N ({target:.1f} N datasheet), cost {cost:.5f}")
+    return folder
+
+
+def _search(
+    settings: FitSettings, config: BenchConfig, folder: Path, clip0: float, lever: float, target: float, say
+) -> tuple[list[float], tuple[float, float, BenchResult]]:
+    """CMA-ES on the clip from ``clip0``: every evaluation a row of the run folder's table, the
+    best's parameters written as they improve; (every cost, (best cost, its clip, its test))."""
+    import cma
+
     x0 = space.encode(FIT_SPACE, {"max_force_per_wheel": clip0})
     options = {"popsize": settings.popsize, "seed": settings.seed, "bounds": [0.0, 1.0], "verbose": -9}
     options["maxstd"] = math.inf  # pycma 4.5 derives it from the bounds, then fails to apply it in 1-D
     es = cma.CMAEvolutionStrategy(list(x0), settings.sigma0, options)
-    say(f"fitting the clip to the {settings.test} test ({target:.1f} N) into {folder}: {settings.n_calls} evaluations")
     costs: list[float] = []
     best: tuple[float, float, BenchResult] | None = None
     batch = 0
@@ -156,13 +174,4 @@ def fit(
             es.tell(asked, told)
         batch += 1
     assert best is not None
-    plot_convergence(costs, folder / "convergence.png", f"magnet bench, {settings.test}: CMA-ES on the clip")
-    default = run_test(settings.test, magnet(PhysicsParams().max_force_per_wheel), lever, config=config)
-    plot_force_displacement(
-        [("default clip 800.7 N", default), (f"best clip {best[1]:.1f} N", best[2])],
-        folder / "force_displacement.png",
-        target,
-    )
-    cost, clip, result = best
-    say(f"best clip {clip:.2f} N: detaches at {result.detach_force:.1f} N ({target:.1f} N datasheet), cost {cost:.5f}")
-    return folder
+    return costs, best

@@ -22,12 +22,7 @@ def _environment() -> None:
     os.environ["ROS_AUTOMATIC_DISCOVERY_RANGE"] = "LOCALHOST"  # every graph it starts inherits it
 
 
-def optimize_main(argv: list[str] | None = None) -> int:
-    """``sally-optimize``: CMA-ES over headless graphs (or ``--resume-from`` a run folder)."""
-    from . import optimizer
-
-    default_to_loopback()  # the workers and every graph they start inherit it
-
+def _optimize_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="sally-optimize", description="CMA-ES over the floor-lift, wall-hold and pull-off graphs."
     )
@@ -62,34 +57,43 @@ def optimize_main(argv: list[str] | None = None) -> int:
         help="skip the in-process backend's check against the multi-process graph at x0 (only where that "
         "check already passed for this code, e.g. a resume or a test not about it)",
     )
-    args = parser.parse_args(argv)
+    return parser
+
+
+def _optimize(args: argparse.Namespace) -> tuple[Path, float]:
+    """Run (or resume) the optimization ``args`` ask for: its run folder and best cost."""
+    from . import optimizer
+
+    if args.resume_from:
+        best = optimizer.resume(
+            args.resume_from,
+            n_calls=args.n_calls,
+            workers=args.workers,
+            check_backend=not args.no_backend_check,
+            scheduler=args.scheduler,
+        )
+        return args.resume_from, best
+    n_calls = 300 if args.n_calls is None else args.n_calls
+    settings = optimizer.Settings(
+        n_calls, args.popsize, args.sigma0, args.seed, args.workers, args.backend, args.scheduler
+    )
+    config = ScenarioConfig.tiny() if args.tiny else ScenarioConfig()
+    x0, origin = None, {"x0": "defaults"}
+    if args.warm_start_from:
+        x0, origin = last_best(args.warm_start_from), {"warm_start_from": str(args.warm_start_from)}
+    folder = args.results / f"{time.strftime('%Y%m%dT%H%M%S')}_{args.suffix}"
+    return folder, optimizer.start(folder, settings, config, x0, origin, check_backend=not args.no_backend_check)
+
+
+def optimize_main(argv: list[str] | None = None) -> int:
+    """``sally-optimize``: CMA-ES over headless graphs (or ``--resume-from`` a run folder)."""
+    from . import optimizer
+
+    default_to_loopback()  # the workers and every graph they start inherit it
+    args = _optimize_parser().parse_args(argv)
     _environment()
     try:
-        if args.resume_from:
-            folder = args.resume_from
-            best = optimizer.resume(
-                folder,
-                n_calls=args.n_calls,
-                workers=args.workers,
-                check_backend=not args.no_backend_check,
-                scheduler=args.scheduler,
-            )
-        else:
-            settings = optimizer.Settings(
-                300 if args.n_calls is None else args.n_calls,
-                args.popsize,
-                args.sigma0,
-                args.seed,
-                args.workers,
-                args.backend,
-                args.scheduler,
-            )
-            config = ScenarioConfig.tiny() if args.tiny else ScenarioConfig()
-            x0, origin = None, {"x0": "defaults"}
-            if args.warm_start_from:
-                x0, origin = last_best(args.warm_start_from), {"warm_start_from": str(args.warm_start_from)}
-            folder = args.results / f"{time.strftime('%Y%m%dT%H%M%S')}_{args.suffix}"
-            best = optimizer.start(folder, settings, config, x0, origin, check_backend=not args.no_backend_check)
+        folder, best = _optimize(args)
         saved = json.loads((folder / "config.json").read_text())
     except (ValueError, FileNotFoundError, KeyError, DescriptionError) as exc:
         print(f"sally-optimize: {exc}", file=sys.stderr)

@@ -14,6 +14,85 @@ from numba import njit
 NO_SURFACE = -1
 
 
+@njit(cache=True, fastmath=False, nogil=True, inline="always")
+def nearest_plate(px, py, pz, plate_pos, plate_rot, plate_half, sphere_radius):
+    """The plate nearest the sphere centred at (px, py, pz): (its surface distance, its index or
+    NO_SURFACE with no plates, the world direction the sphere is pulled in: toward the closest point
+    of the box, or into the plate along the normal of the face it is at once it touches)."""
+    best_d = np.inf
+    best_k = NO_SURFACE
+    dx = dy = dz = 0.0
+    for k in range(plate_pos.shape[0]):
+        R = plate_rot[k]
+        rx = px - plate_pos[k, 0]
+        ry = py - plate_pos[k, 1]
+        rz = pz - plate_pos[k, 2]
+        # sphere centre in the plate frame
+        lx = R[0, 0] * rx + R[1, 0] * ry + R[2, 0] * rz
+        ly = R[0, 1] * rx + R[1, 1] * ry + R[2, 1] * rz
+        lz = R[0, 2] * rx + R[1, 2] * ry + R[2, 2] * rz
+        hx = plate_half[k, 0]
+        hy = plate_half[k, 1]
+        hz = plate_half[k, 2]
+        ox = abs(lx) - hx
+        oy = abs(ly) - hy
+        oz = abs(lz) - hz
+        outside = np.sqrt(max(ox, 0.0) ** 2 + max(oy, 0.0) ** 2 + max(oz, 0.0) ** 2)
+        centre_d = outside if outside > 0.0 else max(ox, max(oy, oz))
+        d = centre_d - sphere_radius
+        if d < best_d:
+            best_d = d
+            best_k = k
+            if d > 0.0:
+                # toward the closest point of the box
+                cx = min(max(lx, -hx), hx) - lx
+                cy = min(max(ly, -hy), hy) - ly
+                cz = min(max(lz, -hz), hz) - lz
+                norm = np.sqrt(cx * cx + cy * cy + cz * cz)
+                cx /= norm
+                cy /= norm
+                cz /= norm
+            else:
+                # into the plate along the normal of the face the sphere is at
+                cx = cy = cz = 0.0
+                if ox >= oy and ox >= oz:
+                    cx = -1.0 if lx > 0.0 else 1.0
+                elif oy >= oz:
+                    cy = -1.0 if ly > 0.0 else 1.0
+                else:
+                    cz = -1.0 if lz > 0.0 else 1.0
+            dx = R[0, 0] * cx + R[0, 1] * cy + R[0, 2] * cz
+            dy = R[1, 0] * cx + R[1, 1] * cy + R[1, 2] * cz
+            dz = R[2, 0] * cx + R[2, 1] * cy + R[2, 2] * cz
+    return best_d, best_k, dx, dy, dz
+
+
+@njit(cache=True, fastmath=False, nogil=True, inline="always")
+def clip_and_apply(i, body, fx, fy, fz, tx, ty, tz, max_force, out_force, out_torque, out_sphere_force, xfrc):
+    """Magnet ``i``'s summed force and torque, scaled down (with each sphere's force) so that the
+    force is at most ``max_force``, written out and added to its ``body``'s applied wrench."""
+    magnitude = np.sqrt(fx * fx + fy * fy + fz * fz)
+    scale = 1.0
+    if magnitude > max_force:
+        scale = max_force / magnitude
+        for s in range(out_sphere_force.shape[1]):
+            out_sphere_force[i, s, 0] *= scale
+            out_sphere_force[i, s, 1] *= scale
+            out_sphere_force[i, s, 2] *= scale
+    out_force[i, 0] = fx * scale
+    out_force[i, 1] = fy * scale
+    out_force[i, 2] = fz * scale
+    out_torque[i, 0] = tx * scale
+    out_torque[i, 1] = ty * scale
+    out_torque[i, 2] = tz * scale
+    xfrc[body, 0] += out_force[i, 0]
+    xfrc[body, 1] += out_force[i, 1]
+    xfrc[body, 2] += out_force[i, 2]
+    xfrc[body, 3] += out_torque[i, 0]
+    xfrc[body, 4] += out_torque[i, 1]
+    xfrc[body, 5] += out_torque[i, 2]
+
+
 @njit(cache=True, fastmath=False, nogil=True)
 def magnet_step(
     geom_xpos,  # (ngeom, 3) world positions of all geoms (MjData view)
@@ -41,7 +120,6 @@ def magnet_step(
     """The dipole-dipole force and torque on every enabled magnet from its sampling spheres and the plates (numba)."""
     xfrc[:, :] = external
     n_magnets, n_spheres = sphere_geoms.shape
-    n_plates = plate_pos.shape[0]
     for i in range(n_magnets):
         body = magnet_bodies[i]
         fx = fy = fz = 0.0
@@ -49,55 +127,8 @@ def magnet_step(
         min_d = np.inf
         surface = NO_SURFACE
         for s in range(n_spheres):
-            g = sphere_geoms[i, s]
-            px = geom_xpos[g, 0]
-            py = geom_xpos[g, 1]
-            pz = geom_xpos[g, 2]
-            best_d = np.inf
-            best_k = NO_SURFACE
-            dx = dy = dz = 0.0
-            for k in range(n_plates):
-                R = plate_rot[k]
-                rx = px - plate_pos[k, 0]
-                ry = py - plate_pos[k, 1]
-                rz = pz - plate_pos[k, 2]
-                # sphere centre in the plate frame
-                lx = R[0, 0] * rx + R[1, 0] * ry + R[2, 0] * rz
-                ly = R[0, 1] * rx + R[1, 1] * ry + R[2, 1] * rz
-                lz = R[0, 2] * rx + R[1, 2] * ry + R[2, 2] * rz
-                hx = plate_half[k, 0]
-                hy = plate_half[k, 1]
-                hz = plate_half[k, 2]
-                ox = abs(lx) - hx
-                oy = abs(ly) - hy
-                oz = abs(lz) - hz
-                outside = np.sqrt(max(ox, 0.0) ** 2 + max(oy, 0.0) ** 2 + max(oz, 0.0) ** 2)
-                centre_d = outside if outside > 0.0 else max(ox, max(oy, oz))
-                d = centre_d - sphere_radius
-                if d < best_d:
-                    best_d = d
-                    best_k = k
-                    if d > 0.0:
-                        # toward the closest point of the box
-                        cx = min(max(lx, -hx), hx) - lx
-                        cy = min(max(ly, -hy), hy) - ly
-                        cz = min(max(lz, -hz), hz) - lz
-                        norm = np.sqrt(cx * cx + cy * cy + cz * cz)
-                        cx /= norm
-                        cy /= norm
-                        cz /= norm
-                    else:
-                        # into the plate along the normal of the face the sphere is at
-                        cx = cy = cz = 0.0
-                        if ox >= oy and ox >= oz:
-                            cx = -1.0 if lx > 0.0 else 1.0
-                        elif oy >= oz:
-                            cy = -1.0 if ly > 0.0 else 1.0
-                        else:
-                            cz = -1.0 if lz > 0.0 else 1.0
-                    dx = R[0, 0] * cx + R[0, 1] * cy + R[0, 2] * cz
-                    dy = R[1, 0] * cx + R[1, 1] * cy + R[1, 2] * cz
-                    dz = R[2, 0] * cx + R[2, 1] * cy + R[2, 2] * cz
+            px, py, pz = geom_xpos[sphere_geoms[i, s]]
+            best_d, best_k, dx, dy, dz = nearest_plate(px, py, pz, plate_pos, plate_rot, plate_half, sphere_radius)
             out_sphere_distance[i, s] = best_d
             if best_d < min_d:
                 min_d = best_d
@@ -105,40 +136,15 @@ def magnet_step(
             f = 0.0
             if enabled[i] and best_d < max_distance:
                 f = coefficient / max(best_d, min_distance) ** 4
-            sfx = f * dx
-            sfy = f * dy
-            sfz = f * dz
-            out_sphere_force[i, s, 0] = sfx
-            out_sphere_force[i, s, 1] = sfy
-            out_sphere_force[i, s, 2] = sfz
+            sfx, sfy, sfz = f * dx, f * dy, f * dz
+            out_sphere_force[i, s, 0], out_sphere_force[i, s, 1], out_sphere_force[i, s, 2] = sfx, sfy, sfz
             fx += sfx
             fy += sfy
             fz += sfz
-            ax = px - xipos[body, 0]
-            ay = py - xipos[body, 1]
-            az = pz - xipos[body, 2]
+            ax, ay, az = px - xipos[body, 0], py - xipos[body, 1], pz - xipos[body, 2]
             tx += ay * sfz - az * sfy
             ty += az * sfx - ax * sfz
             tz += ax * sfy - ay * sfx
-        magnitude = np.sqrt(fx * fx + fy * fy + fz * fz)
-        scale = 1.0
-        if magnitude > max_force:
-            scale = max_force / magnitude
-            for s in range(n_spheres):
-                out_sphere_force[i, s, 0] *= scale
-                out_sphere_force[i, s, 1] *= scale
-                out_sphere_force[i, s, 2] *= scale
-        out_force[i, 0] = fx * scale
-        out_force[i, 1] = fy * scale
-        out_force[i, 2] = fz * scale
-        out_torque[i, 0] = tx * scale
-        out_torque[i, 1] = ty * scale
-        out_torque[i, 2] = tz * scale
         out_min_distance[i] = min_d
         out_surface[i] = surface if min_d < max_distance else NO_SURFACE
-        xfrc[body, 0] += out_force[i, 0]
-        xfrc[body, 1] += out_force[i, 1]
-        xfrc[body, 2] += out_force[i, 2]
-        xfrc[body, 3] += out_torque[i, 0]
-        xfrc[body, 4] += out_torque[i, 1]
-        xfrc[body, 5] += out_torque[i, 2]
+        clip_and_apply(i, body, fx, fy, fz, tx, ty, tz, max_force, out_force, out_torque, out_sphere_force, xfrc)

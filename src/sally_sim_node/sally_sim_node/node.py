@@ -100,6 +100,45 @@ class SimNode(Node):
         TABLE.declare(self, on_change=self._apply_parameters)
 
         p = self._p
+        self.sim = self._simulator()
+        self.dt = self.sim.timestep
+        self._sim_clock = SimClock(conv.to_nanoseconds(self.dt))
+        self._source = p("command_source")
+        if self._source == "joint_commands" and (p("pacing") == "lockstep" or p("synchronous")):
+            raise StartupError(
+                "command_source joint_commands cannot run lockstep or synchronous: ros2_control does not answer "
+                "each state by its stamp; use pacing realtime (synchronous false) or fast"
+            )
+        self._commands_topic = COMMAND_TOPICS[self._source]
+        self._counts: Counter[str] = Counter()
+        self._clock_rivals: list[str] = []
+        """The other publishers of /clock last seen (said once per change)."""
+        self._health = InputHealth(lambda text: self.get_logger().error(text))
+        self._scene: SceneOutputs | None = None
+        self._loop = self._sim_loop()
+        """Steps the physics: pacing, waits, pauses, step requests and resets."""
+
+        self._passive_joints = tuple(n for n in JOINT_NAMES if n not in ACTUATED_JOINT_NAMES)
+        self._out = StateOutputs(self, self.sim, bool(p("odom_joint_states")))
+        camera = (int(p("camera_width")), int(p("camera_height"))) if float(p("camera_rate")) > 0 else None
+        self._scene = SceneOutputs(self, self.sim, self.now_ns, camera, room=scene(p("scene")))
+        if self._scene.camera is not None:
+            self._loop.settings = self._settings()  # runs of steps now also stop at camera frames
+        self._motor_index = {name: i for i, name in enumerate(ACTUATED_JOINT_NAMES)}
+        self._subscribe()
+        self._interfaces = SimulationInterfaces(self, self)
+        self._next_diag = time.monotonic()
+        self._viewer = self._open_viewer() if not p("headless") else None
+        self.idle_work: Callable[[Callable[[], bool]], object] | None = None
+        """Work for the loop's spare moments, run ``idle_work(until)`` (a composed container gives
+        its host's deferred taps, :attr:`sally_node_common.host.Host.later`)."""
+        self.get_logger().info(
+            f"Sally sim ready: {p('pacing')} pacing, dt {self.dt * 1e3:g} ms, magnets on {list(p('magnets_on') or [])}"
+        )
+
+    def _simulator(self) -> Simulator:
+        """Sally in her scene as the parameters say, warmed up; StartupError names a refused value."""
+        p = self._p
         try:
             params = PhysicsParams.from_file(p("params_file")) if p("params_file") else PhysicsParams()
             model = build_model(
@@ -109,19 +148,15 @@ class SimNode(Node):
                 wall=wall_stance(p("start"), [float(v) for v in p("wall_pose")]),
                 scene=p("scene"),
             )
-            self.sim = Simulator(model, params=params, magnets_on={leg: leg in (p("magnets_on") or ()) for leg in LEGS})
+            sim = Simulator(model, params=params, magnets_on={leg: leg in (p("magnets_on") or ()) for leg in LEGS})
         except (DescriptionError, SimulationError) as exc:
             raise StartupError(str(exc)) from None
-        self.sim.warm_up(thread=bool(p("physics_thread")) and int(p("control_latency")) > 0)
+        sim.warm_up(thread=bool(p("physics_thread")) and int(p("control_latency")) > 0)
+        return sim
 
-        self.dt = self.sim.timestep
-        self._sim_clock = SimClock(conv.to_nanoseconds(self.dt))
-        self._source = p("command_source")
-        if self._source == "joint_commands" and (p("pacing") == "lockstep" or p("synchronous")):
-            raise StartupError(
-                "command_source joint_commands cannot run lockstep or synchronous: ros2_control does not answer "
-                "each state by its stamp; use pacing realtime (synchronous false) or fast"
-            )
+    def _sim_loop(self) -> SimLoop:
+        """The loop that steps the physics with one drive for the servos (from the command source)."""
+        p = self._p
         self.sim.servos.set_defaults(self._servo_gains())
         drive = Drive(
             self._source,
@@ -132,18 +167,11 @@ class SimNode(Node):
             float(p("command_timeout")),
             self._make_drive() if self._source == "joint_commands" else None,
         )
-        self._commands_topic = COMMAND_TOPICS[self._source]
-        self._counts: Counter[str] = Counter()
-        self._clock_rivals: list[str] = []
-        """The other publishers of /clock last seen (said once per change)."""
-        self._health = InputHealth(lambda text: self.get_logger().error(text))
-        commands = StampedCommands(self.sim, self._sim_clock, self._counts, self._warn_late)
-        self._scene: SceneOutputs | None = None
-        self._loop = SimLoop(
+        return SimLoop(
             self.sim,
             self._sim_clock,
             drive,
-            commands,
+            StampedCommands(self.sim, self._sim_clock, self._counts, self._warn_late),
             Pacer(self.dt, PacingConfig(factor=float(p("real_time_factor")))),
             self._settings(),
             self,
@@ -151,15 +179,9 @@ class SimNode(Node):
             self.get_logger(),
             paused=bool(p("start_paused")),
         )
-        """Steps the physics: pacing, waits, pauses, step requests and resets."""
 
-        self._passive_joints = tuple(n for n in JOINT_NAMES if n not in ACTUATED_JOINT_NAMES)
-        self._out = StateOutputs(self, self.sim, bool(p("odom_joint_states")))
-        camera = (int(p("camera_width")), int(p("camera_height"))) if float(p("camera_rate")) > 0 else None
-        self._scene = SceneOutputs(self, self.sim, self.now_ns, camera, room=scene(p("scene")))
-        if self._scene.camera is not None:
-            self._loop.settings = self._settings()  # runs of steps now also stop at camera frames
-        self._motor_index = {name: i for i, name in enumerate(ACTUATED_JOINT_NAMES)}
+    def _subscribe(self) -> None:
+        """The command source's topic, the magnet commands and the external forces."""
         if self._source == "servo":
             self.create_subscription(ServoCommand, SERVO_COMMANDS, self._on_servo_command, RELIABLE_DEEP)
         elif self._source == "efforts":
@@ -168,15 +190,6 @@ class SimNode(Node):
             self.create_subscription(JointState, JOINT_COMMANDS, self._on_joint_commands, 10)
         self.create_subscription(MagnetCommand, MAGNET_CMD, self._on_magnet_cmd, 10)
         self.create_subscription(ExternalForce, EXTERNAL_FORCE, self._on_external_force, RELIABLE_DEEP)
-        self._interfaces = SimulationInterfaces(self, self)
-        self._next_diag = time.monotonic()
-        self._viewer = self._open_viewer() if not p("headless") else None
-        self.idle_work: Callable[[Callable[[], bool]], object] | None = None
-        """Work for the loop's spare moments, run ``idle_work(until)`` (a composed container gives
-        its host's deferred taps, :attr:`sally_node_common.host.Host.later`)."""
-        self.get_logger().info(
-            f"Sally sim ready: {p('pacing')} pacing, dt {self.dt * 1e3:g} ms, magnets on {list(p('magnets_on') or [])}"
-        )
 
     # --- parameters -----------------------------------------------------------------------------
     def _p(self, name: str):

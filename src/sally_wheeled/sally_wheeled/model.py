@@ -190,6 +190,12 @@ def _add_wheel(spec: mujoco.MjSpec, rocker, wheel: str, params: WheeledParams) -
         solref=[params.solref_timeconst, 1.0],
     )
     _add_magnet(pivot, wheel, axle)
+    _add_actuators(spec, wheel, params)
+
+
+def _add_actuators(spec: mujoco.MjSpec, wheel: str, params: WheeledParams) -> None:
+    """The wheel's steering servo (a position actuator on its pivot) and drive (an integrated
+    velocity actuator on its axle), each limited in torque and command."""
     actuator = spec.add_actuator(name=g.pivot_joint(wheel), target=g.pivot_joint(wheel))
     actuator.trntype = mujoco.mjtTrn.mjTRN_JOINT
     actuator.set_to_position(kp=params.steer_kp, dampratio=1.0)
