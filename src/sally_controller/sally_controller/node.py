@@ -40,7 +40,7 @@ from nav_msgs.msg import Odometry
 from rclpy.node import Node
 from sensor_msgs.msg import JointState
 
-from sally_description import JOINT_NAMES, build_model
+from sally_description import build_model
 from sally_description.constants import ACTUATED_JOINT_NAMES
 from sally_description.limits import actuated_limits
 from sally_description.scene import DEFAULT_SCENE, SCENES
@@ -63,6 +63,7 @@ from sally_node_common.wall_timers import wall_timer
 
 from .errors import ControllerError
 from .gravity import GravityModel
+from .gravity_feed import GravityFeed
 from .joint_controller import JointController
 from .target_sync import TargetSync
 
@@ -155,10 +156,7 @@ class ControllerNode(Node):
         TABLE.declare(self, on_change=lambda names: self._read_settings())
         model = build_model(scene=self.get_parameter("scene").value)  # its gravity, for the feed-forward
         limits = actuated_limits(model)
-        self._gravity = GravityModel(model)
-        self._orientations: dict[int, tuple[float, float, float, float]] = {}  # odom stamp -> body quaternion
-        self._joint_map: dict[tuple[str, ...], np.ndarray] = {}
-        self._gravity_cache: tuple[int, np.ndarray] | None = None
+        self._gravity = GravityFeed(GravityModel(model), 0)  # its period: _read_settings
         self._sync: TargetSync[tuple[JointState, np.ndarray, np.ndarray]] = TargetSync()
         """States (message, checked q, qdot) waiting for their targets; wall clock."""
         self._sync.partner_present = lambda: publishes(self, TARGETS)  # a slow IK is waited for
@@ -169,9 +167,8 @@ class ControllerNode(Node):
         self._read_settings()
         self._counts: Counter[str] = Counter()
         self._health = InputHealth(lambda text: self.get_logger().error(text), watched=(STATES,))
-        self._state_order, self._odom_order = StampOrder("joint state"), StampOrder("odometry")
-        self._target_order = StampOrder("joint targets", gap=None)  # starts over with the states
-        self._effort_names = list(limits.names)
+        self._order = {STATES: StampOrder("joint state"), ODOM: StampOrder("odometry")}
+        self._order[TARGETS] = StampOrder("joint targets", gap=None)  # starts over with the states
         self._servo = self.get_parameter("output").value == "servo"
         if self._servo:
             self._pub = self.create_publisher(ServoCommand, SERVO_COMMANDS, RELIABLE_DEEP)
@@ -182,8 +179,8 @@ class ControllerNode(Node):
         self.create_subscription(JointState, STATES, self._on_state, RELIABLE_DEEP)
         subscribe_kept(self, JointState, TARGETS, self._on_targets)  # the IK's kept targets, and anyone's
         self.create_subscription(Odometry, ODOM, self._on_odom, RELIABLE_DEEP)
-        self._diag_timer = wall_timer(self, self.get_parameter("diagnostics_period").value, self._publish_diagnostics)
-        self._held_timer = wall_timer(self, 0.05, self._check_held)
+        wall_timer(self, self.get_parameter("diagnostics_period").value, self._publish_diagnostics)
+        wall_timer(self, 0.05, self._check_held)
 
     def _read_settings(self) -> None:
         """Parameters used per state are read once here, not on every state (get_parameter is slow)."""
@@ -194,7 +191,7 @@ class ControllerNode(Node):
         self._sync.period_ns = round(self.get_parameter("target_period").value * 1e9)
         self._sync.latency = int(self.get_parameter("target_latency").value)
         self._sync.wait = float(self.get_parameter("target_wait").value)
-        self._gravity_period = round(self.get_parameter("gravity_period").value * 1e9)
+        self._gravity.period_ns = round(self.get_parameter("gravity_period").value * 1e9)
 
     def _gains(self) -> PIDGains:
         n = len(self._names)
@@ -209,7 +206,7 @@ class ControllerNode(Node):
                 self._counts["before_reset"] += 1
                 return None
             if stamp:  # unstamped targets (a person's) take no part in the order
-                self._target_order.admit(stamp)
+                self._order[TARGETS].admit(stamp)
         except InputError as exc:
             self._health.reject(TARGETS, exc.reason, str(exc), replayed=kept)
             return None
@@ -244,42 +241,18 @@ class ControllerNode(Node):
     def _on_odom(self, msg: Odometry) -> None:
         try:
             quat = odometry_pose(msg).quat
-            self._odom_order.admit(_stamp(msg))
+            self._order[ODOM].admit(_stamp(msg))
         except InputError as exc:
             return self._health.reject(ODOM, exc.reason, str(exc))
         self._health.heard(ODOM)
-        self._orientations[_stamp(msg)] = tuple(quat)
-        while len(self._orientations) > 64:
-            self._orientations.pop(min(self._orientations))
+        self._gravity.orientation(_stamp(msg), quat)
         return None
-
-    def _body_orientation(self, stamp: int) -> tuple[float, float, float, float]:
-        """The newest body orientation at least one gravity period older than ``stamp``: in lockstep
-        it has surely arrived, so the answer does not depend on arrival order (level before any)."""
-        older = [t for t in self._orientations if t <= stamp - self._gravity_period]
-        return self._orientations[max(older)] if older else (1.0, 0.0, 0.0, 0.0)
-
-    def _gravity_torques(self, stamp: int, names, position) -> np.ndarray:
-        """Recomputed once per ``gravity_period`` of sim time (by stamp, so lockstep stays deterministic)."""
-        if self._gravity_cache is not None and 0 <= stamp - self._gravity_cache[0] < self._gravity_period:
-            return self._gravity_cache[1]
-        key = tuple(names)
-        idx = self._joint_map.get(key)
-        if idx is None:
-            where = {n: i for i, n in enumerate(key)}
-            missing = [n for n in JOINT_NAMES if n not in where]
-            if missing:
-                raise ControllerError(f"gravity compensation needs every joint; the state lacks {missing}")
-            idx = self._joint_map[key] = np.array([where[n] for n in JOINT_NAMES])
-        torques = self._gravity.torques(np.asarray(position, dtype=float)[idx], self._body_orientation(stamp))
-        self._gravity_cache = (stamp, torques)
-        return torques
 
     def _on_state(self, msg: JointState) -> None:
         stamp = _stamp(msg)
         try:
             q, qdot = self.controller.check_state(msg.name, msg.position, msg.velocity)
-            new_timeline = self._state_order.admit(stamp)
+            new_timeline = self._order[STATES].admit(stamp)
         except InputError as exc:
             return self._health.reject(STATES, exc.reason, str(exc))
         self._health.heard(STATES)
@@ -300,11 +273,10 @@ class ControllerNode(Node):
         was known of the robot before goes."""
         self.get_logger().warning(f"{why}: controller reset")
         self.controller.reset()
-        self._target_order.restart()
-        self._odom_order.restart()
+        self._order[TARGETS].restart()
+        self._order[ODOM].restart()
         self._sync.restart()
-        self._orientations.clear()
-        self._gravity_cache = None
+        self._gravity.clear()
         self._counts["restarts"] += 1
 
     def _check_held(self) -> None:
@@ -318,7 +290,7 @@ class ControllerNode(Node):
             self._apply(targets)
         feed_forward = None
         if self._gravity_on:
-            feed_forward = lambda: self._gravity_torques(stamp, msg.name, msg.position)  # noqa: E731
+            feed_forward = lambda: self._gravity.torques(stamp, msg.name, msg.position)  # noqa: E731
         try:
             if self._servo:
                 setpoints = self.controller.setpoints(stamp, q, feed_forward)
@@ -334,7 +306,7 @@ class ControllerNode(Node):
                 self._pub.publish(servo_command_to_msg(command))  # a new message each time: its readers'
             else:
                 efforts = self.controller.step(stamp, q, qdot, feed_forward)
-                out = JointState(name=self._effort_names)
+                out = JointState(name=list(self._names))
                 out.header.stamp = msg.header.stamp
                 out.effort = efforts.tolist()
                 self._pub.publish(out)

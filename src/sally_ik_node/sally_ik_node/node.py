@@ -27,7 +27,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 from diagnostic_msgs.msg import DiagnosticArray
@@ -104,6 +104,36 @@ UNSTAMPED = 16
 """How many refusals made before the first solve wait for its stamp (the newest kept)."""
 
 
+@dataclass(frozen=True)
+class ModelIndex:
+    """Where the IK's model keeps what the node reads and writes."""
+
+    qpos: np.ndarray
+    """qpos addresses of the measured joints (JOINT_NAMES order)."""
+    actuated: np.ndarray
+    """qpos addresses of the motor joints (ACTUATED_JOINT_NAMES order: the joint targets)."""
+    hip_sites: dict[str, int]
+    """Each leg's hip pivot site."""
+
+    @staticmethod
+    def of(model) -> ModelIndex:
+        """The addresses in ``model``."""
+        return ModelIndex(
+            np.array([model.joint(n).qposadr[0] for n in JOINT_NAMES]),
+            np.array([model.joint(n).qposadr[0] for n in ACTUATED_JOINT_NAMES]),
+            {leg: model.site(hip_site(leg)).id for leg in LEGS},
+        )
+
+
+@dataclass
+class NextSolve:
+    """What the sequencer's ticks set for the next solve: stances, the swing target, the body target."""
+
+    stance: dict[str, StanceMode] = field(default_factory=dict)
+    target: tuple[str, IKTarget] | None = None
+    body: Pose | None = None
+
+
 class IKNode(Node):
     """The IK node: joint states and odometry in, joint targets and foot states out, one step per IK tick."""
 
@@ -112,27 +142,21 @@ class IKNode(Node):
         TABLE.declare(self, on_change=lambda names: self._read_settings())
         model = build_model()
         WholeBodyIK(model).solve()  # warm up: the first solve is slow, and a lockstep graph waits on it
-        self._qpos_adr = np.array([model.joint(n).qposadr[0] for n in JOINT_NAMES])
-        self._act_adr = np.array([model.joint(n).qposadr[0] for n in ACTUATED_JOINT_NAMES])
-        self._hip_sites = {leg: model.site(hip_site(leg)).id for leg in LEGS}
+        self._index = ModelIndex.of(model)
         self._pairs: StampPairs[np.ndarray, Pose] = StampPairs(PENDING)
         """Checked joint positions (JOINT_NAMES order) and body poses by stamp, until matched."""
         self._last_solved: int | None = None
         self._unstamped: list[IKStatusData] = []
         """Refusals made before the first solve (a restarted IK catching up on kept history): published
         stamped with that solve's state, so status stamps never go back across a restart."""
-        self._started = False
-        self._pending_target: tuple[str, IKTarget] | None = None
-        self._pending_stance: dict[str, StanceMode] = {}
+        self._next = NextSolve()
         self._ticks: TickWait[tuple[int, np.ndarray, Pose]] = TickWait(bool(self.get_parameter("target_sync").value))
         """Matched states (stamp, joints, body) waiting for the sequencer's tick; wall clock."""
         self._ticks.partner_present = lambda: publishes(self, TARGET)  # a slow sequencer is waited for
         self._resets = ResetWatch()
-        self._pending_body: Pose | None = None
-        self._solving = False
-        self._queued: list[tuple[int, np.ndarray, Pose]] = []
-        """States released while a solve was going on (the sequencer's tick inside the foot states'
-        delivery, with an IK latency): solved after it, in order."""
+        self._queued: list[tuple[int, np.ndarray, Pose]] | None = None
+        """While a solve goes on, the states released meanwhile (the sequencer's tick inside the foot
+        states' delivery, with an IK latency): solved after it, in order; None between solves."""
         self.idle_work: Callable[[Callable[[], bool]], object] | None = None
         """Work for the wait on a solve in its own process, run ``idle_work(until)`` (a composed
         container gives its host's deferred work, :attr:`sally_node_common.host.Host.later`)."""
@@ -145,9 +169,8 @@ class IKNode(Node):
         self._states = str(self.get_parameter("state_topic").value)
         """The joint-state topic read (/joint_states, or the sim's /sally/odom_joint_states)."""
         self._health = InputHealth(lambda text: self.get_logger().error(text), watched=(self._states, ODOM))
-        self._state_order, self._odom_order = StampOrder("joint state"), StampOrder("odometry")
-        self._target_order = StampOrder("IK target", gap=None)
-        self._target_names = list(ACTUATED_JOINT_NAMES)
+        self._order = {STATES: StampOrder("joint state"), ODOM: StampOrder("odometry")}
+        self._order[TARGET] = StampOrder("IK target", gap=None)
         self._pub_targets = self.create_publisher(JointState, "/sally/joint_targets", KEPT)
         self._pub_status = self.create_publisher(IKStatus, "/sally/ik_status", RELIABLE_DEEP)
         self._pub_feet = self.create_publisher(FootStates, "/sally/foot_states", KEPT)  # a late sequencer still steps
@@ -165,7 +188,7 @@ class IKNode(Node):
         stamp = stamp_ns(msg.header.stamp)
         try:
             q, _ = joint_arrays(msg.name, msg.position, msg.velocity, JOINT_NAMES)
-            if self._state_order.admit(stamp):
+            if self._order[STATES].admit(stamp):
                 self._resets.new_sim()
                 self._start_over(f"joint states start over at {stamp * 1e-9:.3f} s (a new sim)")
         except InputError as exc:
@@ -179,7 +202,7 @@ class IKNode(Node):
         stamp = stamp_ns(msg.header.stamp)
         try:
             body = odometry_pose(msg)
-            self._odom_order.admit(stamp)
+            self._order[ODOM].admit(stamp)
         except InputError as exc:
             return self._health.reject(ODOM, exc.reason, str(exc))
         self._health.heard(ODOM)
@@ -210,11 +233,11 @@ class IKNode(Node):
         as if just launched."""
         self.get_logger().warning(f"{why}: IK reset")
         self._pairs.clear()
-        self._odom_order.restart()
-        self._target_order.restart()
-        self._last_solved, self._started = None, False
+        self._order[ODOM].restart()
+        self._order[TARGET].restart()
+        self._last_solved = None
         self._ticks.restart()
-        self._pending_target, self._pending_stance, self._pending_body = None, {}, None
+        self._next = NextSolve()
         self._contacts = FootContactMonitor()
         self.ik = self._new_ik(self.ik.model)
         self._counts["restarts"] += 1
@@ -222,7 +245,6 @@ class IKNode(Node):
     def _read_settings(self) -> None:
         self._period = float(self.get_parameter("ik_period").value)
         """Sim seconds between solves, and each solve's differential step."""
-        self._period_ns = round(self._period * 1e9)
         ik = getattr(self, "ik", None)
         if ik is not None:  # the differential step follows the period (a set request)
             ik.config = replace(ik.config, dt=self._period)
@@ -230,7 +252,9 @@ class IKNode(Node):
 
     def _matched(self, stamp: int, pair: tuple[np.ndarray, Pose] | None) -> None:
         """A state and its odometry are both in: solve it when it is an IK state not solved yet."""
-        if pair is None or not is_ik_tick(stamp, self._period_ns):  # IK states are the multiples of the period:
+        if pair is None or not is_ik_tick(
+            stamp, round(self._period * 1e9)
+        ):  # IK states are the multiples of the period:
             return  # the controller (and a lockstep sim through it) knows which stamps get targets
         if self._last_solved is not None and stamp <= self._last_solved:
             return  # a state seen again (a lockstep re-send) was answered once already
@@ -253,7 +277,7 @@ class IKNode(Node):
                 self._counts["before_reset"] += 1
                 return None
             if tick.stamp:
-                self._target_order.admit(tick.stamp)
+                self._order[TARGET].admit(tick.stamp)
         except InputError as exc:
             return self._reject(TARGET, exc.reason, msg.foot, f"{exc}", kept)
         self._health.heard(TARGET)
@@ -267,13 +291,13 @@ class IKNode(Node):
         # stances apply at the next solve, after the measured state is in: a lock (and the contact
         # baseline) taken from the IK's own last output sat up to 10 mm inside the wall for a foot
         # seated with its face a few degrees off flat, and the foot's contact flag was lost
-        self._pending_stance.update(tick.stance)
+        self._next.stance.update(tick.stance)
         if tick.body is not None:
-            self._pending_body = tick.body
+            self._next.body = tick.body
         if (
             target is not None
             and self.ik.modes[foot] is not StanceMode.SWING
-            and self._pending_stance.get(foot) is not StanceMode.SWING
+            and self._next.stance.get(foot) is not StanceMode.SWING
         ):
             self._reject(
                 TARGET,
@@ -282,7 +306,7 @@ class IKNode(Node):
                 f"foot {foot} is in {self.ik.modes[foot].name} stance; only a SWING foot takes targets",
             )
         elif target is not None:
-            self._pending_target = (foot, target)
+            self._next.target = (foot, target)
             self._counts["targets"] += 1
         if stamp:  # a well-formed target in order moves a synced graph on, even one refused for the stance
             for released in self._ticks.tick(stamp):
@@ -290,10 +314,10 @@ class IKNode(Node):
         return None
 
     def _apply_stance(self) -> None:
-        for foot, mode in self._pending_stance.items():
+        for foot, mode in self._next.stance.items():
             if self.ik.modes[foot] is not mode:
                 self._set_stance(foot, mode)
-        self._pending_stance = {}
+        self._next.stance = {}
 
     def _set_stance(self, foot: str, mode: StanceMode) -> None:
         """``foot`` in ``mode`` where it is now, its contact measured from there."""
@@ -324,24 +348,23 @@ class IKNode(Node):
     def _solve(self, stamp: int, joints: np.ndarray, body: Pose) -> None:
         """Solve the state ``stamp``; the foot states go out first (the sequencer steps on them while
         a solve in its own process runs), then the targets and the status."""
-        if self._solving:  # released by a delivery of this solve's outputs: after them
+        if self._queued is not None:  # released by a delivery of this solve's outputs: after them
             self._queued.append((stamp, joints, body))
             return
-        self._solving = True
+        self._queued = []
         try:
             self._solve_one(stamp, joints, body)
             while self._queued:
                 self._solve_one(*self._queued.pop(0))
         finally:
-            self._solving = False
+            self._queued = None
 
     def _solve_one(self, stamp: int, joints: np.ndarray, body: Pose) -> None:
         qpos = self.ik.model.qpos0.copy()
         qpos[:3], qpos[3:7] = body.position, body.quat
-        qpos[self._qpos_adr] = joints
+        qpos[self._index.qpos] = joints
         self.ik.update(qpos)
-        if not self._started:  # the measured feet and body become the stance locks
-            self._started = True
+        if self._last_solved is None:  # the first solve: the measured feet and body become the stance locks
             # a new run: each foot holds the surface it stands on (a wall start: every foot on the
             # wall, the body pitched, so every stance face is held flat from the first tick)
             surfaces = {leg: standing_surface(self.ik.foot_pose(leg).translation()) for leg in LEGS}
@@ -351,12 +374,12 @@ class IKNode(Node):
             self.ik.hold_body()
             self.get_logger().info(f"first state solved: {stamp * 1e-9:.3f} s; its feet are the stance locks")
         self._apply_stance()
-        if self._pending_body is not None:
-            self.ik.set_body_target(self._pending_body)
-            self._pending_body = None
-        if self._pending_target is not None:
-            foot, target = self._pending_target
-            self._pending_target = None
+        if self._next.body is not None:
+            self.ik.set_body_target(self._next.body)
+            self._next.body = None
+        if self._next.target is not None:
+            foot, target = self._next.target
+            self._next.target = None
             try:
                 self.ik.set_target(foot, target)
             except IKError as exc:
@@ -376,12 +399,12 @@ class IKNode(Node):
             feet = self._foot_states(stamp)
             result = self.ik.solve()
             self._pub_feet.publish(feet)
-        targets = result.qpos[self._act_adr]
+        targets = result.qpos[self._index.actuated]
         if not np.isfinite(targets).all():  # never publish NaN (the core already guarantees it)
             self._counts["non_finite_solutions"] += 1
             self.get_logger().error("IK produced non-finite targets; not published", throttle_duration_sec=1.0)
             return None
-        out = JointState(name=self._target_names, position=targets.tolist())  # a new one: its readers' (and a
+        out = JointState(name=list(ACTUATED_JOINT_NAMES), position=targets.tolist())  # a new one: its readers' (and a
         set_stamp(out.header, stamp)  # deferred tap's, which serializes it later)
         self._pub_targets.publish(out)
         status = IKStatusData(
@@ -401,7 +424,7 @@ class IKNode(Node):
             feet[leg] = FootStateData(
                 pose.translation(),
                 np.asarray(pose.rotation().wxyz),
-                data.site_xpos[self._hip_sites[leg]].copy(),
+                data.site_xpos[self._index.hip_sites[leg]].copy(),
                 self.ik.modes[leg],
                 contact.in_contact,
                 contact.penetration,

@@ -101,6 +101,27 @@ class IKResult:
     message: str = ""
 
 
+@dataclass(frozen=True)
+class SwingLeg:
+    """The swing leg's own step (its motors only, from the measured base and the other joints)."""
+
+    configuration: mink.Configuration
+    qpos: dict[str, np.ndarray]
+    """Each leg's motor joints' qpos addresses."""
+    free: dict[str, np.ndarray]
+    """The dofs the swing leg's own step moves: its four motors'."""
+
+    @staticmethod
+    def of(model: mujoco.MjModel) -> SwingLeg:
+        """The swing leg's step in ``model``."""
+        joints = {leg: [model.joint(joint_name(k, leg)) for k in ACTUATED_KINDS] for leg in LEGS}
+        return SwingLeg(
+            mink.Configuration(model),
+            {leg: np.array([j.qposadr[0] for j in js]) for leg, js in joints.items()},
+            {leg: np.array([j.dofadr[0] for j in js]) for leg, js in joints.items()},
+        )
+
+
 class WholeBodyIK:
     """Whole-body differential IK with mink: stance feet locked, the swing foot and the body moved to their targets."""
 
@@ -123,23 +144,16 @@ class WholeBodyIK:
         """Set once the body is moved (:meth:`set_body_target`): every stance foot keeps its face
         flat (FLOOR feet too) and its passive ee2 twist is free in the solve, as a magnet holding
         the face flat twists it; without it a pitched body asks the floor feet to tilt."""
-        self._conform_key: tuple[int, ...] | None = None
-        self._conform_free = self._free
-        self._leg_configuration = mink.Configuration(model)
-        self._leg_qpos = {
-            leg: np.array([model.joint(joint_name(k, leg)).qposadr[0] for k in ACTUATED_KINDS]) for leg in LEGS
-        }
-        self._leg_free = {
-            leg: np.array([model.joint(joint_name(k, leg)).dofadr[0] for k in ACTUATED_KINDS]) for leg in LEGS
-        }
-        """The dofs the swing leg's own step moves: its four motors'."""
+        self._conform: tuple[tuple[int, ...] | None, np.ndarray] = (None, self._free)
+        """(the stance feet's ee2 dofs, the dofs a conforming step moves), for the last set of stances."""
+        self._leg = SwingLeg.of(model)
         self.modes = {leg: StanceMode.FLOOR for leg in LEGS}
         self._foot_tasks: dict[str, mink.FrameTask] = {}
         self._foot_costs: dict[str, tuple[float, float]] = {}
         self.targets: dict[str, IKTarget] = {}
         self._face_cache: tuple[tuple[float, ...], np.ndarray] | None = None
-        self._lower = model.jnt_range[1:, 0]
-        self._upper = model.jnt_range[1:, 1]
+        self._range = (model.jnt_range[1:, 0], model.jnt_range[1:, 1])
+        """Each joint's (lower, upper) limits (the free joint aside)."""
         self._history: list[float] = []
         self.reach = self._leg_reach()
         self.hold_body()
@@ -153,9 +167,10 @@ class WholeBodyIK:
         if qpos.shape != (self.model.nq,) or not np.isfinite(qpos).all():
             raise IKError(f"configuration must be {self.model.nq} finite numbers")
         joints = qpos[ROOT_DOFS:]
-        near = (joints > self._lower - self.config.limit_slack) & (joints < self._upper + self.config.limit_slack)
+        lower, upper = self._range
+        near = (joints > lower - self.config.limit_slack) & (joints < upper + self.config.limit_slack)
         qpos = qpos.copy()
-        qpos[ROOT_DOFS:] = np.where(near, np.clip(joints, self._lower, self._upper), joints)
+        qpos[ROOT_DOFS:] = np.where(near, np.clip(joints, lower, upper), joints)
         self.configuration.update(qpos)
 
     def hold_body(self) -> None:
@@ -212,7 +227,8 @@ class WholeBodyIK:
         start = time.perf_counter()
         q0 = self.configuration.q.copy()
         joints = q0[ROOT_DOFS:]
-        outside = bool(((joints < self._lower - 1e-9) | (joints > self._upper + 1e-9)).any())
+        lower, upper = self._range
+        outside = bool(((joints < lower - 1e-9) | (joints > upper + 1e-9)).any())
         swing = next(
             (leg for leg, mode in self.modes.items() if mode is StanceMode.SWING and leg in self.targets), None
         )
@@ -234,7 +250,7 @@ class WholeBodyIK:
             code, message = IKCode.INFEASIBLE, "non-finite configuration; holding"
         if swing is not None and code is IKCode.SUCCESS:
             code, message = self._swing_leg_step(swing, q0, tasks)
-        pos_err, ori_err = self._errors(swing, self._leg_configuration if swing is not None else self.configuration)
+        pos_err, ori_err = self._errors(swing, self._leg.configuration if swing is not None else self.configuration)
         if code is IKCode.SUCCESS:
             code, message = self._classify(swing, outside, pos_err, ori_err)
         return IKResult(
@@ -248,25 +264,24 @@ class WholeBodyIK:
             return self._free
         free = {self._ee2_dof[leg] for leg, mode in self.modes.items() if mode is not StanceMode.SWING}
         key = tuple(sorted(free))
-        if self._conform_key != key:
-            self._conform_key = key
-            self._conform_free = free_dofs(self.model.nv, [d for d in self._passive if d not in free])
-        return self._conform_free
+        if self._conform[0] != key:
+            self._conform = (key, free_dofs(self.model.nv, [d for d in self._passive if d not in free]))
+        return self._conform[1]
 
     def _swing_leg_step(self, swing: str, q0: np.ndarray, tasks: list) -> tuple[IKCode, str]:
         """The swing leg's motor joints again, from the measured base and the other joints."""
         cfg = self.config
-        leg = self._leg_configuration
+        leg, adr = self._leg.configuration, self._leg.qpos[swing]
         # the other joints are frozen here and do not move the swing leg's chain, but one outside its
         # limits (a wall foot the magnet pulled past a stop) would make the limit constraints infeasible
         seed = q0.copy()
-        seed[ROOT_DOFS:] = np.clip(q0[ROOT_DOFS:], self._lower, self._upper)
-        seed[self._leg_qpos[swing]] = q0[self._leg_qpos[swing]]
+        seed[ROOT_DOFS:] = np.clip(q0[ROOT_DOFS:], *self._range)
+        seed[adr] = q0[adr]
         leg.update(seed)
         try:
             velocity = solve_velocity(
                 leg, [self._foot_tasks[swing], self.posture_task], cfg.dt, cfg.solver, cfg.damping, self.limits,
-                self._leg_free[swing],
+                self._leg.free[swing],
             )  # fmt: skip
             if not np.isfinite(velocity).all():
                 raise mink.NoSolutionFound("non-finite velocity")
@@ -275,7 +290,6 @@ class WholeBodyIK:
             leg.update(q0)
             return IKCode.INFEASIBLE, f"no IK solution for the {swing} leg this step ({exc})"
         q = self.configuration.q.copy()
-        adr = self._leg_qpos[swing]
         q[adr] = leg.q[adr]
         self.configuration.update(q)
         return IKCode.SUCCESS, ""

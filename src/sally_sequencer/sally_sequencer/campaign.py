@@ -120,6 +120,18 @@ class CampaignStatus:
     message: str
 
 
+@dataclass(frozen=True)
+class CampaignTiming:
+    """A campaign's times (s of campaign time)."""
+
+    start_time: float
+    """Settling before the sequence starts."""
+    dwell: float
+    """Time in F2W_REACH after which a foot is planted."""
+    hold: float
+    """Time held after the last foot is planted."""
+
+
 class Campaign:
     """A whole sequence (one foot after another, body moves between): the sequencer's pure core."""
 
@@ -149,16 +161,15 @@ class Campaign:
         plan: list[tuple[str, str, np.ndarray | None]] = [(*stage, None) for stage in CAMPAIGNS[sequence]]
         if self.walk is not None:
             plan = list(self.walk.stages())
-        self.stages = tuple((who, name) for who, name, _ in plan)
-        self._moves = [move for _, _, move in plan]
-        """Each walk stage's move (world, m); None for the stages of other campaigns."""
+        self._plan = tuple(plan)
+        """(foot or BODY, stage name, the walk stage's move in world m or None) of every stage."""
         self.walk_from: np.ndarray | None = None
         """main_frame's position (world, m) when the walk itself began."""
         self.footholds: dict[str, np.ndarray] = {}
         """The walk's designed footholds (world, m): each foot where the walk began plus its steps so
         far. A step aims at its foot's next one (in the wall's plane), not at where the foot landed
         plus a step, so that the small landing errors do not add up over a walk."""
-        self.start_time, self.dwell, self.hold = float(start_time), float(dwell), float(hold)
+        self.timing = CampaignTiming(float(start_time), float(dwell), float(hold))
         self.stage = -1
         self.stance = {foot: FLOOR for foot in FEET}
         self.planted: dict[str, float] = {}
@@ -179,6 +190,16 @@ class Campaign:
             self.stance[foot] = WALL
             self.planted[foot] = start_time
             self.plant_targets[foot] = np.asarray(position, dtype=float)
+
+    @property
+    def stages(self) -> tuple[tuple[str, str], ...]:
+        """(foot or BODY, stage name) of every stage, in order."""
+        return tuple((who, name) for who, name, _ in self._plan)
+
+    @property
+    def start_time(self) -> float:
+        """Campaign time the sequence starts at (s; settling before it)."""
+        return self.timing.start_time
 
     def _next_stage(self, after: int) -> int | None:
         """The first stage after ``after`` whose foot is not planted yet (a BODY stage runs unless a
@@ -244,9 +265,11 @@ class Campaign:
             if self.stage < 0:
                 first = self._next_stage(-1)
                 if first is None:  # every foot is planted already: hold, then done
-                    self.stage, self._finish_at = len(self.stages) - 1, t + self.hold
+                    self.stage, self._finish_at = len(self.stages) - 1, t + self.timing.hold
                     self._set_stance({})
-                    self._tick.events.append(f"{', '.join(self.planted)} already planted: holding {self.hold:g} s")
+                    self._tick.events.append(
+                        f"{', '.join(self.planted)} already planted: holding {self.timing.hold:g} s"
+                    )
                     if self.done_at is None and t >= self._finish_at:
                         self.done_at = t
                     return self._tick
@@ -288,9 +311,12 @@ class Campaign:
         if runner.done and runner.phase.name == "WALL_SEAT":
             self._plant(t)
             return
-        if runner.phase.name == "F2W_REACH" and t - runner.phase_start >= self.dwell:
+        if runner.phase.name == "F2W_REACH" and t - runner.phase_start >= self.timing.dwell:
             self._plant(t)
-        elif runner.phase.name in HOLD_PHASES and t - runner.phase_start >= HOLD_PHASES[runner.phase.name] + self.hold:
+        elif (
+            runner.phase.name in HOLD_PHASES
+            and t - runner.phase_start >= HOLD_PHASES[runner.phase.name] + self.timing.hold
+        ):
             runner.force_complete()
             self._finish_at = t
             self._advance(t)
@@ -323,7 +349,7 @@ class Campaign:
         after the last one the campaign is done ``hold`` seconds later."""
         following = self._next_stage(self.stage)
         if following is None:
-            self._finish_at = t + self.hold
+            self._finish_at = t + self.timing.hold
             return
         self._start_stage(following, t)
         if advance:
@@ -348,7 +374,7 @@ class Campaign:
         )
         if foot != BODY:
             self._set_stance({foot: SWING})
-        move = self._moves[index]
+        move = self._plan[index][2]
         if move is None:
             phases = make_sequence(name)
         else:

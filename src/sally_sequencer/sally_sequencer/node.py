@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import sys
 import threading
+from collections import Counter
 from dataclasses import replace
 
 import numpy as np
@@ -42,7 +43,6 @@ from sally_node_common import StartupError, run_node, run_until_finished
 from sally_node_common.diagnostics import diagnostic_array, diagnostic_status
 from sally_node_common.foot_states_msg import foot_states_from_msg
 from sally_node_common.ik_status_msg import IKCode, ik_status_from_msg
-from sally_node_common.ik_target import IKTarget
 from sally_node_common.ik_target_msg import TargetTick, ik_target_to_msg
 from sally_node_common.input_health import InputHealth
 from sally_node_common.inputs import OUT_OF_RANGE, InputError, StampOrder
@@ -51,24 +51,24 @@ from sally_node_common.magnet_array_msg import magnet_array_from_msg
 from sally_node_common.magnet_command_msg import magnet_command_to_msg
 from sally_node_common.parameters import Param, ParameterTable
 from sally_node_common.qos import KEPT, LATCHED, RELIABLE_DEEP
-from sally_node_common.readiness import missing_readers
+from sally_node_common.readers_gate import ReadersGate
 from sally_node_common.sequence_status_msg import SequenceStatusData, sequence_status_to_msg
 from sally_node_common.sim_resets import ResetWatch, subscribe_resets
 from sally_node_common.stamps import stamp_ns
 from sally_node_common.stance import StanceMode
-from sally_node_common.time_contract import IK_LATENCY, IK_PERIOD, commands_for, magnets_for
+from sally_node_common.time_contract import IK_LATENCY, IK_PERIOD
 from sally_node_common.wall_timers import wall_timer
 
 from .campaign import CAMPAIGNS, Campaign, FootReading
+from .campaign_clock import CampaignClock
 from .climb import MIN_PITCH_DEG
 from .errors import SequenceError
+from .robot_view import RobotView
 from .telemetry import FootView, face_normal, telemetry_block
 from .verdict import held_on_wall, pitched_enough, walk_shortfall
 from .wall_walk import DIRECTIONS, MAX_DISTANCE, WallWalk
 
 EXIT_FAILED = 1
-MAX_STEP_NS = 100_000_000
-"""The most campaign time one foot state may add: a longer gap (the IK restarted) adds this only."""
 FEET_TOPIC, MAGNETS, IK_STATUS = "/sally/foot_states", "/sally/magnets", "/sally/ik_status"
 
 
@@ -116,7 +116,7 @@ TABLE = ParameterTable(
             "readers",
             "",
             "nodes that must read the sequencer's commands before its first step, comma-separated "
-            "(the graphs name sally_sim,sally_ik); '' = a matched reader on every output",
+            "(the graphs name those that read them, sally_bringup.topology); '' = a matched reader on every output",
             read_only=True,
         ),
     )
@@ -136,37 +136,24 @@ class SequencerNode(Node):
             raise StartupError(str(exc)) from None
         self._fresh = True
         """No foot state seen yet on this time line: the first one says which feet are planted."""
-        self._period_ns = round(p("ik_period") * 1e9)
-        self._ik_latency = int(p("ik_latency"))
-        self._duration_ns = round(p("duration") * 1e9)
-        self._telemetry_ns = round(p("telemetry_period") * 1e9)
+        self._time = CampaignClock(
+            round(p("ik_period") * 1e9),
+            round(p("duration") * 1e9),
+            int(p("ik_latency")),
+            round(p("telemetry_period") * 1e9),
+        )
         self.exit_when_done = bool(p("exit_when_done"))
         self.finished = threading.Event()
         self.succeeded = False
-        self._last_stamp = -1
-        self._stance: dict[str, StanceMode] = {}
-        """Every foot's stance, sent with each tick: the IK's own at the first foot states of a time
-        line (a restarted sequencer leaves them as they are), then the campaign's latest set."""
-        self._body: Pose | None = None
-        """main_frame's pose from the hips of the latest foot states."""
-        self._next_telemetry = 0
-        self._magnets: dict[str, tuple[bool, str, bool]] = {}
-        """foot -> (enabled, surface, in_contact) from the latest /sally/magnets."""
-        self._target: tuple[str, IKTarget] | None = None
-        self._baselines: dict[str, np.ndarray] = {}
-        self._rejections = 0
-        self._restarts = 0
-        self._campaign_ns = 0
-        """Campaign time: sim time, except that it stands still while the sim holds the robot
-        (/sally_sim/holding) and does not jump over a gap in the foot states (a restarted IK), so
-        that no phase runs out while the robot cannot move."""
-        self._holding = False
+        self._view = RobotView()
+        self._counts: Counter[str] = Counter()
+        """restarts, ik_rejections_of_our_input."""
         self._health = InputHealth(lambda text: self.get_logger().error(text), watched=(FEET_TOPIC, MAGNETS))
-        self._feet_order, self._magnets_order, self._status_order = (
-            StampOrder("foot states"),
-            StampOrder("magnets"),
-            StampOrder("IK status"),
-        )
+        self._order = {
+            FEET_TOPIC: StampOrder("foot states"),
+            MAGNETS: StampOrder("magnets"),
+            IK_STATUS: StampOrder("IK status"),
+        }
         self._pub_target = self.create_publisher(IKTargetMsg, "/sally/ik_target", KEPT)  # a restarted IK resumes
         self._pub_magnets = self.create_publisher(MagnetCommand, "/sally/magnet_cmd", RELIABLE_DEEP)
         self._pub_status = self.create_publisher(SequenceStatus, "/sally/sequence_status", RELIABLE_DEEP)
@@ -179,21 +166,15 @@ class SequencerNode(Node):
         self.create_subscription(MagnetArray, MAGNETS, self._on_magnets, 10)
         self.create_subscription(IKStatus, IK_STATUS, self._on_ik_status, RELIABLE_DEEP)
         self.create_subscription(
-            Bool, "/sally_sim/holding", lambda msg: setattr(self, "_holding", bool(msg.data)), LATCHED
+            Bool, "/sally_sim/holding", lambda msg: setattr(self._time, "holding", bool(msg.data)), LATCHED
         )
         self._resets = ResetWatch()
-        self._reset_ns: int | None = None
-        """Sim time of a reset the run starts again from (at the first foot states stamped from it)."""
-        self._start_ns = 0
-        """Sim time this run started at: 0, or the reset it started again from."""
         subscribe_resets(self, self._on_sim_reset)
         wall_timer(self, 1.0, self._publish_diagnostics)
-        self._readers = [name.strip() for name in str(p("readers")).split(",") if name.strip()]
-        self._outputs = (self._pub_magnets, self._pub_target)
         self._held_feet: tuple[FootStates, bool] | None = None
-        """Foot states that came before the outputs were matched (stepped on once they are)."""
-        self._matched = False
-        self._match_timer = wall_timer(self, 0.01, self._check_outputs)
+        """Foot states that came before the outputs reached their readers (stepped on once they do)."""
+        readers = [name.strip() for name in str(p("readers")).split(",") if name.strip()]
+        self._gate = ReadersGate(self, (self._pub_magnets, self._pub_target), readers, self._on_gate_open)
         self.get_logger().info(
             f"sequencer ready: {p('sequence')} ({' then '.join(f for f, _ in CAMPAIGNS[p('sequence')])}) "
             f"from t={p('start_time'):g} s, dwell {p('dwell'):g} s, duration {p('duration'):g} s"
@@ -208,11 +189,11 @@ class SequencerNode(Node):
     def _on_magnets(self, msg: MagnetArray) -> None:
         try:
             stamp, magnets = magnet_array_from_msg(msg)
-            self._magnets_order.admit(stamp)
+            self._order[MAGNETS].admit(stamp)
         except InputError as exc:
             return self._health.reject(MAGNETS, exc.reason, str(exc))
         self._health.heard(MAGNETS)
-        self._magnets = {foot: (m.enabled, m.surface, m.in_contact) for foot, m in magnets.items()}
+        self._view.magnets = {foot: (m.enabled, m.surface, m.in_contact) for foot, m in magnets.items()}
         return None
 
     def _on_ik_status(self, msg: IKStatus) -> None:
@@ -220,11 +201,11 @@ class SequencerNode(Node):
             stamp, status = ik_status_from_msg(msg)
             # a refusal is an event, reported when it happens; solves are the stream
             if status.code is not IKCode.REJECTED:
-                self._status_order.admit(stamp)
+                self._order[IK_STATUS].admit(stamp)
         except InputError as exc:
             return self._health.reject(IK_STATUS, exc.reason, str(exc))
         if status.code is IKCode.REJECTED and self.campaign.stage >= 0 and status.foot in ("", self.campaign.foot):
-            self._rejections += 1
+            self._counts["ik_rejections_of_our_input"] += 1
             self.get_logger().error(f"the IK rejected our input: {status.message}", throttle_duration_sec=1.0)
         return None
 
@@ -232,25 +213,15 @@ class SequencerNode(Node):
         _, feet = foot_states_from_msg(msg)
         return {foot: FootReading(f.position, f.hip_pivot) for foot, f in feet.items()}
 
-    def _check_outputs(self) -> None:
-        """Until every output reaches its readers (:mod:`sally_node_common.readiness`); then step on
-        the foot states that came meanwhile (the IK waits for the first tick without a limit)."""
-        info = self.get_subscriptions_info_by_topic
-        seen = {p.topic_name: [i.node_name for i in info(p.topic_name)] for p in self._outputs}
-        matched = {p.topic_name: p.get_subscription_count() for p in self._outputs}
-        waiting = missing_readers(seen, matched, self._readers)
-        if waiting:
-            self.get_logger().info(f"waiting for {', '.join(waiting)}", throttle_duration_sec=5.0)
-            return
-        self._matched = True
-        self._match_timer.cancel()
-        self.get_logger().info(f"commands reach {', '.join(sorted({n for v in seen.values() for n in v}))}")
+    def _on_gate_open(self) -> None:
+        """Every output reaches its readers: step on the foot states that came meanwhile (the IK
+        waits for the first tick without a limit)."""
         if self._held_feet is not None:
             held, self._held_feet = self._held_feet, None
             self._on_feet(*held)
 
     def _on_feet(self, msg: FootStates, kept: bool = False) -> None:
-        if not self._matched:
+        if not self._gate.open:
             self._held_feet = (msg, kept)  # only the newest is stepped on
             return None
         stamp = stamp_ns(msg.header.stamp)
@@ -258,7 +229,7 @@ class SequencerNode(Node):
             return  # the run is over
         try:
             readings = self._readings(msg)
-            new_timeline = self._feet_order.admit(stamp)
+            new_timeline = self._order[FEET_TOPIC].admit(stamp)
             try:  # four hip pivots that span no body frame (finite, but no robot's): refused, not a crash
                 body = pose_from_hips({foot: r.hip_pivot for foot, r in readings.items()})
             except PoseError as exc:
@@ -269,15 +240,16 @@ class SequencerNode(Node):
             self._health.reject(FEET_TOPIC, exc.reason, str(exc), replayed=kept)
             return None
         self._health.heard(FEET_TOPIC)
-        if self._reset_ns is not None:
-            if stamp < self._reset_ns:
+        reset = self._time.reset_ns
+        if reset is not None:
+            if stamp < reset:
                 return None  # the run before the reset: over
-            self._start_over(stamp, f"the sim was reset at {self._reset_ns * 1e-9:.3f} s")
-            self._start_ns, self._reset_ns = stamp, None
+            self._start_over(stamp, f"the sim was reset at {reset * 1e-9:.3f} s")
+            self._time.restart(reset_ns=stamp)
         self._resets.state(stamp)
         if self._fresh:
             self._fresh = False
-            self._stance = {f.foot: StanceMode(f.mode) for f in msg.feet}
+            self._view.stance = {f.foot: StanceMode(f.mode) for f in msg.feet}
             planted = {
                 f.foot: readings[f.foot].position for f in msg.feet if f.mode == StanceMode.WALL and f.in_contact
             }
@@ -294,46 +266,36 @@ class SequencerNode(Node):
         the first foot states after a sim reset (``why``)."""
         if not why:
             self._resets.new_sim()
-            self._start_ns = 0
         self.get_logger().warning(
             f"{why or 'foot states start over'} ({stamp * 1e-9:.3f} s): the sequence starts again"
             + ("" if why else " (a new sim)")
         )
         self.campaign, self._fresh = self._new_campaign(), True
-        self._magnets_order.restart()
-        self._status_order.restart()
-        self._last_stamp, self._next_telemetry, self._baselines, self._target, self._magnets = -1, 0, {}, None, {}
-        self._stance = {}
-        self._restarts += 1
+        self._order[MAGNETS].restart()
+        self._order[IK_STATUS].restart()
+        self._time.restart()
+        self._view = RobotView()
+        self._counts["restarts"] += 1
 
     def _step(self, stamp: int, msg: FootStates, readings: dict[str, FootReading], body: Pose) -> None:
-        when = commands_for(stamp, self._period_ns)  # the solve these commands are for
-        if self._last_stamp < 0:  # campaign time starts as sim time...
-            self._campaign_ns = when - self._start_ns
-        elif not self._holding:  # ...and does not run on while the sim holds or over a gap
-            self._campaign_ns += min(stamp - self._last_stamp, MAX_STEP_NS)
-        self._last_stamp = stamp
-        self._body = body
-        t = self._campaign_ns * 1e-9
+        when, t = self._time.step(stamp)
+        self._view.body = body
         if not self.campaign.runner and t >= self.campaign.start_time:
-            self._baselines = {foot: r.position.copy() for foot, r in readings.items()}
+            self._view.baselines = {foot: r.position.copy() for foot, r in readings.items()}
         tick = self.campaign.step(t, readings)
         for event in tick.events:
             self.get_logger().info(event)
         if tick.stance is not None:
-            self._stance = {f: StanceMode[m] for f, m in tick.stance.items()}
+            self._view.stance = {f: StanceMode[m] for f, m in tick.stance.items()}
         if tick.magnets:
-            self._pub_magnets.publish(
-                magnet_command_to_msg(magnets_for(stamp, self._period_ns, self._ik_latency), tick.magnets)
-            )
+            self._pub_magnets.publish(magnet_command_to_msg(self._time.magnets_stamp(stamp), tick.magnets))
         self._publish_target(when, tick.target, tick.body)
         if tick.target is not None:
-            self._target = tick.target
+            self._view.target = tick.target
         self._publish_status(when, t)
-        if self._telemetry_ns and stamp >= self._next_telemetry:
-            self._next_telemetry = stamp + self._telemetry_ns
+        if self._time.telemetry_due(stamp):
             self.get_logger().info("\n" + self._telemetry(msg, t))
-        if self.campaign.done or stamp - self._start_ns >= self._duration_ns:
+        if self.campaign.done or self._time.over(stamp):
             self._finish(when, t)
 
     # --- outputs --------------------------------------------------------------------------------
@@ -345,7 +307,7 @@ class SequencerNode(Node):
             runner = self.campaign.runner
             phase = runner.phase.name if runner is not None else ""
         foot, goal = target if target is not None else ("", None)
-        self._pub_target.publish(ik_target_to_msg(TargetTick(when, self._stance, foot, goal, body, phase)))
+        self._pub_target.publish(ik_target_to_msg(TargetTick(when, self._view.stance, foot, goal, body, phase)))
 
     def _status(self, when: int, t: float) -> SequenceStatusData:
         """The sequence's progress at the step stamped ``when`` (ns), sequence time ``t`` (s)."""
@@ -376,7 +338,7 @@ class SequencerNode(Node):
         start, at the first foot states stamped from the reset (the sim starts the new time line
         on a whole second, so the run repeats a fresh one, shifted)."""
         if self._resets.reset(stamp) and not self.finished.is_set():
-            self._reset_ns = stamp
+            self._time.reset_ns = stamp
             self.get_logger().warning(f"the sim was reset at {stamp * 1e-9:.3f} s: the sequence starts again")
 
     def _finish(self, when: int, t: float) -> None:
@@ -384,20 +346,21 @@ class SequencerNode(Node):
         if self.campaign.failed:
             problems.append(self.campaign.message)
         elif not self.campaign.done:
-            problems.append(f"not done within {self._duration_ns * 1e-9:g} s of sim time")
+            problems.append(f"not done within {self._time.duration_ns * 1e-9:g} s of sim time")
         for foot in self.campaign.planted:
-            enabled, surface, contact = self._magnets.get(foot, (False, "none", False))
+            enabled, surface, contact = self._view.magnet(foot)
             if not held_on_wall(enabled, surface, contact):
                 problems.append(
                     f"{foot} is not held on the wall (magnet {'on' if enabled else 'off'}, surface {surface}, "
                     f"contact {contact})"
                 )
-        pitch = self._body.pitch_deg if self._body is not None else None
+        body = self._view.body
+        pitch = body.pitch_deg if body is not None else None
         if self.campaign.moves_body and not pitched_enough(pitch):
             problems.append(f"the body is pitched {pitch or 0.0:.1f} deg, not at least {MIN_PITCH_DEG:g}")
         walk, start = self.campaign.walk, self.campaign.walk_from
-        if walk is not None and self.campaign.done and start is not None and self._body is not None:
-            short = walk_shortfall(walk, self._body.position - start)
+        if walk is not None and self.campaign.done and start is not None and body is not None:
+            short = walk_shortfall(walk, body.position - start)
             if short:
                 problems.append(short)
         self.succeeded = not problems
@@ -405,8 +368,8 @@ class SequencerNode(Node):
             "; ".join(problems)
             or f"{self.campaign.sequence} done: {', '.join(self.campaign.planted) or 'no foot'} planted"
         )
-        if self._rejections:
-            message += f" ({self._rejections} IK rejections of our input)"
+        if self._counts["ik_rejections_of_our_input"]:
+            message += f" ({self._counts['ik_rejections_of_our_input']} IK rejections of our input)"
         final = sequence_status_to_msg(
             when, replace(self._status(when, t), done=True, failed=not self.succeeded, message=message)
         )
@@ -427,9 +390,9 @@ class SequencerNode(Node):
             "phase": phase,
             "planted": ",".join(campaign.planted) or "none",
             "resumed_with": ",".join(campaign.resumed) or "none",
-            "restarts": self._restarts,
-            "ik_rejections_of_our_input": self._rejections,
-            "sim_time": max(self._last_stamp, 0) * 1e-9,
+            "restarts": self._counts["restarts"],
+            "ik_rejections_of_our_input": self._counts["ik_rejections_of_our_input"],
+            "sim_time": max(self._time.last_stamp, 0) * 1e-9,
             **health.values(),
         }
         warn = bool(problems) and not self.finished.is_set()
@@ -459,12 +422,13 @@ class SequencerNode(Node):
                 face_normal((q.w, q.x, q.y, q.z)),
                 f.in_contact,
                 f.penetration,
-                self._magnets.get(f.foot, (False, "none", False))[0],
+                self._view.magnet(f.foot)[0],
             )
-        target = self._target[1] if self._target is not None and self._target[0] == status.foot else None
+        view = self._view
+        target = view.target[1] if view.target is not None and view.target[0] == status.foot else None
         drift = {
             foot: float(np.linalg.norm(feet[foot].position - base))
-            for foot, base in self._baselines.items()
+            for foot, base in view.baselines.items()
             if foot in feet and feet[foot].mode == StanceMode.FLOOR.name
         }
         runner = status.runner
@@ -477,7 +441,7 @@ class SequencerNode(Node):
             None if target is None else target.face_axis,
             feet,
             drift,
-            self._body.pitch_deg if self._body is not None else None,
+            view.body.pitch_deg if view.body is not None else None,
         )
 
 

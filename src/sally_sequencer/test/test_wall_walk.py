@@ -50,7 +50,7 @@ def test_a_walk_moves_the_body_and_every_foot_its_distance(direction, unit):
     for leg in LEGS:
         assert feet[leg] == pytest.approx(WALL_STANCE.foot(leg) + move, abs=1e-9)
     # each of the 16 stages ends on the first 5 ms tick at or past its time: up to a tick late each
-    planned = 0.5 + WallWalk(direction, 0.30).duration + campaign.hold
+    planned = 0.5 + WallWalk(direction, 0.30).duration + campaign.timing.hold
     assert planned <= campaign.done_at <= planned + 16 * 0.005 + 1e-9
 
 

@@ -61,6 +61,8 @@ class CommandGate:
         wait for it once more instead of outrunning it."""
         self.last_stamp = 0
         """Free: the newest stamp taken."""
+        self.last_wall = -float("inf")
+        """Realtime/fast: when the latest command came (monotonic s)."""
 
     @property
     def ever_answered(self) -> bool:

@@ -36,7 +36,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
 from sally_node_common.partners import keep_waiting, longest_wait
@@ -167,6 +167,34 @@ class LoopPort(Protocol):
         ...
 
 
+@dataclass
+class Asked:
+    """What other threads asked of the sim loop (read and changed under its ``answer`` lock)."""
+
+    step_run: StepRun | None = None
+    """The steps a client asked for while paused."""
+    resets: list[Callable[[], None]] = field(default_factory=list)
+    """What to call once the loop has reset."""
+    calls: list[_Call] = field(default_factory=list)
+    """What to do with the physics still."""
+    played: bool = False
+    """Played after a pause: the pacer restarts at the loop's next pass."""
+
+
+@dataclass
+class Period:
+    """A control period whose steps were begun: where, and how they went."""
+
+    start: int
+    """The publication schedule's step at which it started."""
+    sim_time: float
+    """Sim time (s) at its start (the loop's time while the physics thread steps it)."""
+    open: bool = True
+    """Not ended yet (:meth:`SimLoop._end_period`)."""
+    error: DivergenceError | None = None
+    """How its steps diverged."""
+
+
 class SimLoop:
     """Steps ``sim`` with the servos as ``drive`` says and ``commands`` on ``clock``'s time line,
     paced by ``pacer`` as ``settings`` say; ``port`` publishes. ``counts`` are the sim's diagnostics
@@ -191,32 +219,19 @@ class SimLoop:
         self.paused = paused
         self.stopped = False
         """Paused at the start state by a stop (SimulationState STOPPED) and not stepped since."""
-        self.step_run: StepRun | None = None
-        """The steps a client asked for while paused (read and changed under :attr:`answer`)."""
-        self.resets_asked: list[Callable[[], None]] = []
-        """What to call once the loop has reset (read and changed under :attr:`answer`)."""
+        self.asked = Asked()
+        """What other threads asked of the loop (read and changed under :attr:`answer`)."""
         self.diverged: DivergenceError | None = None
         self.physics = threading.RLock()
         """Held while stepping: anything that changes the physics state takes it."""
         self.answer = threading.Condition()
         """Signalled on an answer, a pause, a step request or a reset request."""
         self.gate = CommandGate()  # read and changed under self.answer
-        self._last_command_wall = -float("inf")  # realtime/fast: when the latest command came (monotonic)
         self._stop = threading.Event()
-        self._sim_time: float | None = None
-        """Sim time (s) at the start of the period the physics thread is stepping, else None."""
-        self._period_from = 0
-        """The publication schedule's step at which that period started."""
+        self._period: Period | None = None
+        """The control period whose steps were begun (:meth:`_begin_period`) until they are ended."""
         self._pending: list[Callable[[], None]] = []
         """What the last period (with a control latency) left to publish: read when it ended."""
-        self._period_open = False
-        """A period's steps were begun (:meth:`_begin_period`) and not yet ended."""
-        self._period_error: DivergenceError | None = None
-        """How the period's steps diverged, when they were made in the loop's thread."""
-        self._played = False
-        """Played after a pause: the pacer restarts at the loop's next pass (read and changed under :attr:`answer`)."""
-        self._calls: list[_Call] = []
-        """What other threads asked the loop to do with the physics still (under :attr:`answer`)."""
         self._thread: threading.Thread | None = None
         """The thread running :meth:`run`, while it does."""
 
@@ -255,18 +270,18 @@ class SimLoop:
                 settings = self.settings
                 if self._pending and not self._ahead_next():
                     self._flush()
-                if self.resets_asked:
+                if self.asked.resets:
                     self._reset()
-                if self._played:
+                if self.asked.played:
                     self._restart_pacer()
                 if self.diverged is not None and settings.exit_on_divergence:
                     port.publish_diagnostics()
                     return EXIT_DIVERGED
-                if self.paused and self.diverged is None and self.step_run is not None:
+                if self.paused and self.diverged is None and self.asked.step_run is not None:
                     self._take_step()
                 elif self.paused or self.diverged is not None:
                     with self.answer:
-                        if self.step_run is None and not self.resets_asked:
+                        if self.asked.step_run is None and not self.asked.resets:
                             self.answer.wait(IDLE_WAIT)
                 elif settings.mode == "realtime" and settings.gated:
                     self._paced_period()
@@ -297,7 +312,7 @@ class SimLoop:
         """The loop's next pass is a gated period with a control latency (it publishes what the
         last one left once its own steps are under way)."""
         settings = self.settings
-        running = not self.paused and self.diverged is None and not self.resets_asked
+        running = not self.paused and self.diverged is None and not self.asked.resets
         return running and settings.gated and settings.control_latency > 0 and settings.mode != "fast"
 
     def _flush(self) -> None:
@@ -371,7 +386,7 @@ class SimLoop:
         if settings.command_max_age_ns <= 0 or self.drive.watchdog.engaged:
             return
         start = time.monotonic()
-        if start - self._last_command_wall > COMMANDS_LIVE:
+        if start - self.gate.last_wall > COMMANDS_LIVE:
             return
         with self.answer:
             while self.clock.now_ns - self.gate.last_stamp > settings.command_max_age_ns and not self._stop.is_set():
@@ -453,15 +468,14 @@ class SimLoop:
             self._flush()  # what the period before left goes out before what this one publishes
             return self._advance(n)  # (a command or a publication falls due inside the period)
         self.sim.set_servo(self.drive.setting)
-        self._sim_time = self.sim.time
-        self._period_from, self._period_open = k, True
+        period = self._period = Period(k, self.sim.time)
         if self.settings.physics_thread:
             self.sim.start_steps(n)
             return None
         try:  # the same steps, here and now: the same run, on one core
             self.sim.step(n)
         except DivergenceError as exc:
-            self._period_error = exc
+            period.error = exc
         return None
 
     def _join_period(self) -> None:
@@ -470,26 +484,28 @@ class SimLoop:
         try:
             self.sim.finish_steps()
         except DivergenceError as exc:
-            self._period_error = exc
+            if self._period is not None:
+                self._period.error = exc
 
     def _end_period(self) -> None:
         """The period's steps done (waited for when in the physics thread), the clock on, what falls
         due published."""
-        if not self._period_open:
+        period = self._period
+        if period is None or not period.open:
             return
-        k, n = self._period_from, self.settings.state_every
-        self._period_open = False
+        k, n = period.start, self.settings.state_every
+        period.open = False
         try:
             if self.sim.stepping:
                 self.port.idle(self.sim.steps_done)  # (the loop's Python is usually done first)
                 self._join_period()
-            if self._period_error is not None:
-                raise self._period_error
+            if period.error is not None:
+                raise period.error
         except DivergenceError as exc:
             self._on_divergence(exc)
             return
         finally:
-            self._sim_time, self._period_error = None, None
+            self._period = None
         # read now, published once the next period's steps are under way (or by the loop's next pass)
         self._stepped(k, n, later=True)
 
@@ -505,7 +521,7 @@ class SimLoop:
         # publishing happens outside the answer lock: a controller hosted in this process answers
         # inside the publish call, in this thread, and its answer takes that lock
         while True:
-            if self._calls and self.sim.steps_done():  # the physics still: another thread's request
+            if self.asked.calls and self.sim.steps_done():  # the physics still: another thread's request
                 if self.sim.stepping:
                     self._join_period()
                 self._serve_calls()
@@ -532,11 +548,11 @@ class SimLoop:
     def _take_step(self) -> None:
         """One step of a client's step request: a control period, gated as the pacing mode gates it."""
         with self.answer:
-            run = self.step_run
+            run = self.asked.step_run
             if run is None:
                 return
             if run.cancelled():
-                self.step_run = None
+                self.asked.step_run = None
                 run.stop("cancelled")
                 return
         self.stopped = False
@@ -547,16 +563,16 @@ class SimLoop:
             with self.physics:  # to the next state's step: the state goes out at its end
                 self._advance(every - self.clock.since_start_over % every)
         with self.answer:
-            if self.step_run is not run:  # ended meanwhile (a play, a reset)
+            if self.asked.step_run is not run:  # ended meanwhile (a play, a reset)
                 return
             if self.diverged is not None:
-                self.step_run = None
+                self.asked.step_run = None
                 run.stop(str(self.diverged))
             elif self._stop.is_set() or not self.port.ok():
-                self.step_run = None
+                self.asked.step_run = None
                 run.stop("the sim is shutting down")
             elif run.stepped():
-                self.step_run = None
+                self.asked.step_run = None
 
     # --- commands -------------------------------------------------------------------------------
     def offer_command(self, take: Callable[[float], bool], stamp: int) -> tuple[Admission, bool]:
@@ -577,13 +593,13 @@ class SimLoop:
                 released = take(self.sim.time)
                 if stamp:  # only a stamped command says which state it answers
                     with self.answer:
-                        self._last_command_wall = time.monotonic()
+                        self.gate.last_wall = time.monotonic()
                         self.answer.notify_all()
         return admission, released
 
     def _now_s(self) -> float:
         """Sim time (s) as the loop stands: a period's start while its steps run in the physics thread."""
-        return self._sim_time if self._sim_time is not None else self.sim.time
+        return self._period.sim_time if self._period is not None else self.sim.time
 
     def engage_hold(self, why: str) -> None:
         """Hold the pose the actuated joints have now (the watchdog engaged: ``why``)."""
@@ -604,7 +620,7 @@ class SimLoop:
         holds it for (one process per node: the sim's executor). Played after a pause, the pacer
         restarts at the loop's next pass."""
         with self.answer:
-            self._played = self._played or (self.paused and not paused)
+            self.asked.played = self.asked.played or (self.paused and not paused)
             self.paused = paused
             if not paused:
                 self._end_step_run("the simulation was played")
@@ -619,7 +635,7 @@ class SimLoop:
             loop = self._thread
             if loop is not None and loop is not threading.current_thread():
                 call = _Call(work)
-                self._calls.append(call)
+                self.asked.calls.append(call)
                 self.answer.notify_all()
             else:
                 call = None
@@ -628,15 +644,15 @@ class SimLoop:
                 return work()
         if not call.done.wait(CALL_WAIT):
             with self.answer:
-                if call in self._calls:
-                    self._calls.remove(call)
+                if call in self.asked.calls:
+                    self.asked.calls.remove(call)
             raise TimeoutError(f"the sim's loop did not come round within {CALL_WAIT:g} s")
         return call.result()
 
     def _serve_calls(self) -> None:
         """Do what other threads handed over (:meth:`call`), in order, with the physics still."""
         with self.answer:
-            calls, self._calls = self._calls, []
+            calls, self.asked.calls = self.asked.calls, []
         if calls:
             with self.physics:
                 for call in calls:
@@ -645,7 +661,7 @@ class SimLoop:
     def _restart_pacer(self) -> None:
         """Sim time and the wall clock anchored anew after a pause (the pause is not chased)."""
         with self.answer:
-            self._played = False
+            self.asked.played = False
         with self.physics:
             self.pacer.restart(self.sim.time)
 
@@ -654,22 +670,22 @@ class SimLoop:
         answer belongs to the time line it was asked on), then call ``then``."""
         with self.answer:
             self._end_step_run(why)
-            self.resets_asked.append(then)
+            self.asked.resets.append(then)
             self.answer.notify_all()
 
     def begin_steps(self, run: StepRun) -> Outcome | None:
         """Hand a client's step request to the loop; None, or why not."""
         with self.answer:
             diverged = str(self.diverged) if self.diverged is not None else None
-            refused = step_refusal(self.state, run.total, self.step_run is not None, diverged)
+            refused = step_refusal(self.state, run.total, self.asked.step_run is not None, diverged)
             if refused is None:
-                self.step_run = run
+                self.asked.step_run = run
                 self.answer.notify_all()
         return refused
 
     def _end_step_run(self, why: str) -> None:
         """End a client's step request before its last step (call under ``answer``)."""
-        run, self.step_run = self.step_run, None
+        run, self.asked.step_run = self.asked.step_run, None
         if run is not None:
             run.stop(why)
 
@@ -677,7 +693,7 @@ class SimLoop:
         """The robot back at its start state, commands and loads cleared, the reset notice sent; the
         clients that asked for it are answered."""
         with self.answer:
-            asked, self.resets_asked = self.resets_asked, []
+            asked, self.asked.resets = self.asked.resets, []
         with self.physics:
             # the clock never runs backwards: the new time line starts at the next whole second, where
             # every periodic schedule (states, IK solves, gravity, telemetry) stands as it does at 0,

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 import mujoco
 import numpy as np
@@ -47,6 +48,55 @@ _LEVI_CIVITA = np.array(
 ``einsum``, without ``np.cross``'s axis handling (~15 µs a call)."""
 
 
+@dataclass(frozen=True)
+class ModelIds:
+    """Where Sally's model keeps what the simulator reads: ids and addresses, looked up once."""
+
+    act_q: np.ndarray
+    """qpos addresses of the motor joints."""
+    ee_sites: list[int]
+    root: int
+    """main_frame's body."""
+    base_qpos: int
+    base_dof: int
+    """The free joint's first qpos and dof addresses."""
+    magnet_geoms: list[int]
+    magnet_bodies: list[int]
+    is_plate: np.ndarray
+    """Per geom id: a plate's (the contacts' pairs index it in one go)."""
+    sampler_geoms: list[np.ndarray]
+    """Each magnet's sampling spheres."""
+
+    @staticmethod
+    def of(model: mujoco.MjModel, actuators: ActuatorIndex) -> ModelIds:
+        """The ids in ``model``; SimulationError names one it lacks."""
+        root = model_id(model, mujoco.mjtObj.mjOBJ_BODY, ROOT_BODY)
+        base_joint = int(model.body_jntadr[root])  # the free joint
+        magnet_geoms = [model_id(model, mujoco.mjtObj.mjOBJ_GEOM, magnet_geom(leg)) for leg in LEGS]
+        is_plate = np.zeros(model.ngeom, dtype=bool)
+        is_plate[[model_id(model, mujoco.mjtObj.mjOBJ_GEOM, g) for g in PLATE_GEOMS.values()]] = True
+        return ModelIds(
+            actuators.joints.qpos_adr,
+            [model_id(model, mujoco.mjtObj.mjOBJ_SITE, ee_site(leg)) for leg in LEGS],
+            root,
+            int(model.jnt_qposadr[base_joint]),
+            int(model.jnt_dofadr[base_joint]),
+            magnet_geoms,
+            [int(model.geom_bodyid[g]) for g in magnet_geoms],
+            is_plate,
+            [np.array([model_id(model, mujoco.mjtObj.mjOBJ_GEOM, g) for g in sampler_geoms(leg)]) for leg in LEGS],
+        )
+
+
+def model_id(model: mujoco.MjModel, kind: mujoco.mjtObj, name: str, what: str | None = None) -> int:
+    """The id of ``kind`` ``name`` in ``model``; SimulationError when it has none."""
+    oid = mujoco.mj_name2id(model, kind, name)
+    if oid < 0:
+        what = what or kind.name.removeprefix("mjOBJ_").lower()
+        raise SimulationError(f"model has no {what} named {name!r}")
+    return oid
+
+
 class Simulator:
     """Sally in MuJoCo with the magnets applied each step: the sim node's pure core."""
 
@@ -71,20 +121,7 @@ class Simulator:
         self.contacts = FootContactMonitor()
         self._external = np.zeros((self.model.nbody, 6))
         self._warnings = self.data.warning.number  # live view
-        self._act_q = self.actuators.joints.qpos_adr
-        self._ee_sites = [self._id(mujoco.mjtObj.mjOBJ_SITE, ee_site(leg)) for leg in LEGS]
-        self._root = self._id(mujoco.mjtObj.mjOBJ_BODY, ROOT_BODY)
-        base_joint = int(self.model.body_jntadr[self._root])  # the free joint
-        self._base_qpos = int(self.model.jnt_qposadr[base_joint])
-        self._base_dof = int(self.model.jnt_dofadr[base_joint])
-        self._magnet_geoms = [self._id(mujoco.mjtObj.mjOBJ_GEOM, magnet_geom(leg)) for leg in LEGS]
-        self._is_plate = np.zeros(self.model.ngeom, dtype=bool)
-        """Per geom id: a plate's (the contacts' pairs index it in one go)."""
-        self._is_plate[[self._id(mujoco.mjtObj.mjOBJ_GEOM, g) for g in PLATE_GEOMS.values()]] = True
-        self._magnet_bodies = [int(self.model.geom_bodyid[g]) for g in self._magnet_geoms]
-        self._sampler_geoms = [
-            np.array([self._id(mujoco.mjtObj.mjOBJ_GEOM, g) for g in sampler_geoms(leg)]) for leg in LEGS
-        ]
+        self._ids = ModelIds.of(self.model, self.actuators)
         self.diverged: DivergenceError | None = None
         self._unstable_count = np.zeros(1, dtype=np.int64)
         """MuJoCo's count of unstable-state warnings when the state was last reset."""
@@ -271,29 +308,35 @@ class Simulator:
 
     def actuated_positions(self) -> np.ndarray:
         """The actuated joints' positions (rad)."""
-        return self.data.qpos[self._act_q].copy()
+        return self.data.qpos[self._ids.act_q].copy()
 
     # --- frames and readouts --------------------------------------------------------------------
     def ee_position(self, leg: str) -> np.ndarray:
         """``leg``'s EE site (world, m)."""
-        return self.data.site_xpos[self._ee_sites[leg_index(leg)]].copy()
+        return self.data.site_xpos[self._ids.ee_sites[leg_index(leg)]].copy()
 
     def body_pose(self) -> Pose:
         """main_frame's pose in the world."""
-        return Pose(self.data.xpos[self._root].copy(), self.data.xquat[self._root].copy())
+        return Pose(self.data.xpos[self._ids.root].copy(), self.data.xquat[self._ids.root].copy())
 
     def base_velocity(self) -> tuple[np.ndarray, np.ndarray]:
         """main_frame's linear (m/s) and angular (rad/s) velocity, both in the world frame.
 
         MuJoCo's free joint keeps the angular velocity in the body frame; it is turned into the world's here.
         """
-        v, rotation = self.data.qvel[self._base_dof : self._base_dof + 6], self.data.xmat[self._root].reshape(3, 3)
+        v, rotation = (
+            self.data.qvel[self._ids.base_dof : self._ids.base_dof + 6],
+            self.data.xmat[self._ids.root].reshape(3, 3),
+        )
         return v[:3].copy(), rotation @ v[3:]
 
     def base_acceleration(self) -> tuple[np.ndarray, np.ndarray]:
         """main_frame's linear (m/s^2) and angular (rad/s^2) acceleration in the world frame, as the
         last step computed it (``qacc``: the body-frame angular part turned into the world's)."""
-        a, rotation = self.data.qacc[self._base_dof : self._base_dof + 6], self.data.xmat[self._root].reshape(3, 3)
+        a, rotation = (
+            self.data.qacc[self._ids.base_dof : self._ids.base_dof + 6],
+            self.data.xmat[self._ids.root].reshape(3, 3),
+        )
         return a[:3].copy(), rotation @ a[3:]
 
     def set_base(self, pose: Pose, linear: np.ndarray, angular: np.ndarray) -> None:
@@ -303,7 +346,7 @@ class Simulator:
         linear, angular = np.asarray(linear, dtype=float), np.asarray(angular, dtype=float)
         if linear.shape != (3,) or angular.shape != (3,) or not np.isfinite([linear, angular]).all():
             raise SimulationError("the base's velocity must be two finite 3-vectors (linear m/s, angular rad/s)")
-        q, dof = self._base_qpos, self._base_dof
+        q, dof = self._ids.base_qpos, self._ids.base_dof
         self.data.qpos[q : q + 3] = pose.position
         self.data.qpos[q + 3 : q + 7] = pose.quat
         self.data.qvel[dof : dof + 3] = linear
@@ -320,13 +363,13 @@ class Simulator:
 
     def center_of_mass(self) -> np.ndarray:
         """The robot's centre of mass (world, m)."""
-        return self.data.subtree_com[self._root].copy()
+        return self.data.subtree_com[self._ids.root].copy()
 
     def _plate_contacts(self, geom: int | None = None) -> np.ndarray:
         """Indices (ascending) of the contacts between a plate and something else, or with ``geom``
         between ``geom`` and a plate."""
         pairs = self.data.contact.geom[: self.data.ncon]
-        on_plate = self._is_plate[pairs]
+        on_plate = self._ids.is_plate[pairs]
         if geom is None:
             return np.flatnonzero(on_plate[:, 0] != on_plate[:, 1])
         return np.flatnonzero((pairs == geom).any(axis=1) & on_plate.any(axis=1))
@@ -335,7 +378,7 @@ class Simulator:
         """Normal force (N) the plates push on this foot's magnet housing, from MuJoCo's contacts."""
         total = 0.0
         wrench = np.zeros(6)
-        for i in self._plate_contacts(self._magnet_geoms[leg_index(leg)]):
+        for i in self._plate_contacts(self._ids.magnet_geoms[leg_index(leg)]):
             mujoco.mj_contactForce(self.model, self.data, int(i), wrench)
             total += wrench[0]
         return total
@@ -347,7 +390,7 @@ class Simulator:
         The contacts are taken as arrays (one ``mj_contactForce`` call each), the torques summed in
         one ``einsum``: a ``data.contact[i]`` object and an ``np.cross`` per contact took 180 µs a
         foot, and the wrenches go out at the visual rate for each of four feet, in the loop's thread."""
-        geom = self._magnet_geoms[leg_index(leg)]
+        geom = self._ids.magnet_geoms[leg_index(leg)]
         origin = self.data.xpos[self.model.geom_bodyid[geom]]
         touching = self._plate_contacts(geom)
         local = np.zeros((touching.size, 6))  # each contact's force and torque, in its own frame
@@ -366,16 +409,16 @@ class Simulator:
 
     def magnet_position(self, leg: str) -> np.ndarray:
         """``leg``'s magnet body (world, m)."""
-        return self.data.xpos[self._magnet_bodies[leg_index(leg)]].copy()
+        return self.data.xpos[self._ids.magnet_bodies[leg_index(leg)]].copy()
 
     def magnet_rotation(self, leg: str) -> np.ndarray:
         """The magnet body's orientation (3 x 3, body -> world)."""
-        return self.data.xmat[self._magnet_bodies[leg_index(leg)]].reshape(3, 3).copy()
+        return self.data.xmat[self._ids.magnet_bodies[leg_index(leg)]].reshape(3, 3).copy()
 
     def magnet_wrench(self, leg: str) -> tuple[np.ndarray, np.ndarray]:
         """The magnet's pull (N, world) and its torque about the magnet body's origin (N m): the
         kernel's torque is about the body's centre of mass."""
-        i, body = leg_index(leg), self._magnet_bodies[leg_index(leg)]
+        i, body = leg_index(leg), self._ids.magnet_bodies[leg_index(leg)]
         force = np.array(self.magnets.force[i], dtype=float)
         lever = self.data.xipos[body] - self.data.xpos[body]
         return force, np.array(self.magnets.torque[i], dtype=float) + np.einsum(
@@ -384,7 +427,7 @@ class Simulator:
 
     def sampling_spheres(self, leg: str) -> np.ndarray:
         """World positions (n, 3) of this magnet's sampling spheres."""
-        return self.data.geom_xpos[self._sampler_geoms[leg_index(leg)]].copy()
+        return self.data.geom_xpos[self._ids.sampler_geoms[leg_index(leg)]].copy()
 
     def plates(self) -> list[Plate]:
         """The steel plates as boxes (name, centre, quaternion, half sizes), and the room's floor in a
@@ -410,11 +453,7 @@ class Simulator:
         return {leg: self.contacts.readout(leg, self.ee_position(leg)) for leg in LEGS}
 
     def _id(self, kind: mujoco.mjtObj, name: str, what: str | None = None) -> int:
-        oid = mujoco.mj_name2id(self.model, kind, name)
-        if oid < 0:
-            what = what or kind.name.removeprefix("mjOBJ_").lower()
-            raise SimulationError(f"model has no {what} named {name!r}")
-        return oid
+        return model_id(self.model, kind, name, what)
 
 
 def _route_mujoco_warnings() -> None:
