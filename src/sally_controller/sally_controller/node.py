@@ -32,10 +32,8 @@ from __future__ import annotations
 
 import sys
 import time
-from collections import Counter
 
 import numpy as np
-from diagnostic_msgs.msg import DiagnosticArray
 from nav_msgs.msg import Odometry
 from rclpy.node import Node
 from sensor_msgs.msg import JointState
@@ -46,17 +44,15 @@ from sally_description.limits import actuated_limits
 from sally_description.scene import DEFAULT_SCENE, SCENES
 from sally_interfaces.msg import ServoCommand
 from sally_node_common import run_node
-from sally_node_common.diagnostics import diagnostic_array, diagnostic_status
-from sally_node_common.input_health import InputHealth
 from sally_node_common.inputs import InputError, StampOrder
 from sally_node_common.kept_topics import subscribe_kept
 from sally_node_common.messages import odometry_pose
+from sally_node_common.node_shell import NodeShell
 from sally_node_common.parameters import Param, ParameterTable
 from sally_node_common.partners import publishes
 from sally_node_common.pid import DEFAULT_I_CLAMP, DEFAULT_KD, DEFAULT_KI, DEFAULT_KP, PIDError, PIDGains
 from sally_node_common.qos import RELIABLE_DEEP
 from sally_node_common.servo_command_msg import ServoCommandData, servo_command_to_msg
-from sally_node_common.sim_resets import ResetWatch, subscribe_resets
 from sally_node_common.stamps import stamp_ns
 from sally_node_common.time_contract import IK_LATENCY, JOINT_EFFORTS, SERVO_COMMANDS
 from sally_node_common.wall_timers import wall_timer
@@ -153,33 +149,39 @@ class ControllerNode(Node):
 
     def __init__(self, **kwargs) -> None:
         super().__init__("sally_controller", **kwargs)
-        TABLE.declare(self, on_change=lambda names: self._read_settings())
+        self.shell = NodeShell(
+            self,
+            TABLE,
+            "sally_controller: pid",
+            self._publish_diagnostics,
+            watched=(STATES,),
+            orders={
+                STATES: StampOrder("joint state"),
+                ODOM: StampOrder("odometry"),
+                TARGETS: StampOrder("joint targets", gap=None),  # starts over with the states
+            },
+            on_change=lambda names: self._read_settings(),
+            on_reset=self._on_sim_reset,
+            diagnostics_period="diagnostics_period",
+        )
         model = build_model(scene=self.get_parameter("scene").value)  # its gravity, for the feed-forward
         limits = actuated_limits(model)
         self._gravity = GravityFeed(GravityModel(model), 0)  # its period: _read_settings
         self._sync: TargetSync[tuple[JointState, np.ndarray, np.ndarray]] = TargetSync()
         """States (message, checked q, qdot) waiting for their targets; wall clock."""
         self._sync.partner_present = lambda: publishes(self, TARGETS)  # a slow IK is waited for
-        self._resets = ResetWatch()
         self._names = limits.names
         self._effort_limit = limits.effort
         self.controller = JointController(limits.names, limits.lower, limits.upper, self._gains())
         self._read_settings()
-        self._counts: Counter[str] = Counter()
-        self._health = InputHealth(lambda text: self.get_logger().error(text), watched=(STATES,))
-        self._order = {STATES: StampOrder("joint state"), ODOM: StampOrder("odometry")}
-        self._order[TARGETS] = StampOrder("joint targets", gap=None)  # starts over with the states
         self._servo = self.get_parameter("output").value == "servo"
         if self._servo:
             self._pub = self.create_publisher(ServoCommand, SERVO_COMMANDS, RELIABLE_DEEP)
         else:
             self._pub = self.create_publisher(JointState, JOINT_EFFORTS, RELIABLE_DEEP)
-        self._pub_diag = self.create_publisher(DiagnosticArray, "/diagnostics", 10)
-        subscribe_resets(self, self._on_sim_reset)
         self.create_subscription(JointState, STATES, self._on_state, RELIABLE_DEEP)
         subscribe_kept(self, JointState, TARGETS, self._on_targets)  # the IK's kept targets, and anyone's
         self.create_subscription(Odometry, ODOM, self._on_odom, RELIABLE_DEEP)
-        wall_timer(self, self.get_parameter("diagnostics_period").value, self._publish_diagnostics)
         wall_timer(self, 0.05, self._check_held)
 
     def _read_settings(self) -> None:
@@ -202,15 +204,15 @@ class ControllerNode(Node):
         stamp = _stamp(msg)
         try:
             targets = self.controller.check_targets(msg.name, msg.position, msg.velocity)
-            if self._resets.stale(stamp):  # for the time line a sim reset ended
-                self._counts["before_reset"] += 1
+            if self.shell.resets.stale(stamp):  # for the time line a sim reset ended
+                self.shell.counts["before_reset"] += 1
                 return None
             if stamp:  # unstamped targets (a person's) take no part in the order
-                self._order[TARGETS].admit(stamp)
+                self.shell.orders[TARGETS].admit(stamp)
         except InputError as exc:
-            self._health.reject(TARGETS, exc.reason, str(exc), replayed=kept)
+            self.shell.health.reject(TARGETS, exc.reason, str(exc), replayed=kept)
             return None
-        self._health.heard(TARGETS)
+        self.shell.health.heard(TARGETS)
         if self._sync.keeps():
             self._sync.keep(stamp, targets)  # applied when the first state they answer is
         else:
@@ -241,10 +243,10 @@ class ControllerNode(Node):
     def _on_odom(self, msg: Odometry) -> None:
         try:
             quat = odometry_pose(msg).quat
-            self._order[ODOM].admit(_stamp(msg))
+            self.shell.orders[ODOM].admit(_stamp(msg))
         except InputError as exc:
-            return self._health.reject(ODOM, exc.reason, str(exc))
-        self._health.heard(ODOM)
+            return self.shell.health.reject(ODOM, exc.reason, str(exc))
+        self.shell.health.heard(ODOM)
         self._gravity.orientation(_stamp(msg), quat)
         return None
 
@@ -252,20 +254,20 @@ class ControllerNode(Node):
         stamp = _stamp(msg)
         try:
             q, qdot = self.controller.check_state(msg.name, msg.position, msg.velocity)
-            new_timeline = self._order[STATES].admit(stamp)
+            new_timeline = self.shell.orders[STATES].admit(stamp)
         except InputError as exc:
-            return self._health.reject(STATES, exc.reason, str(exc))
-        self._health.heard(STATES)
+            return self.shell.health.reject(STATES, exc.reason, str(exc))
+        self.shell.health.heard(STATES)
         if new_timeline:
-            self._resets.new_sim()
+            self.shell.resets.new_sim()
             self._start_over(f"joint states start over at {stamp * 1e-9:.3f} s (a new sim)")
-        self._resets.state(stamp)
+        self.shell.resets.state(stamp)
         was_lost = self._sync.lost
         self._answer_all(self._sync.state(stamp, (msg, q, qdot), time.monotonic()), was_lost)
         return None
 
     def _on_sim_reset(self, stamp: int) -> None:
-        if self._resets.reset(stamp):
+        if self.shell.resets.reset(stamp):
             self._start_over(f"the sim was reset at {stamp * 1e-9:.3f} s")
 
     def _start_over(self, why: str) -> None:
@@ -273,11 +275,11 @@ class ControllerNode(Node):
         was known of the robot before goes."""
         self.get_logger().warning(f"{why}: controller reset")
         self.controller.reset()
-        self._order[TARGETS].restart()
-        self._order[ODOM].restart()
+        self.shell.orders[TARGETS].restart()
+        self.shell.orders[ODOM].restart()
         self._sync.restart()
         self._gravity.clear()
-        self._counts["restarts"] += 1
+        self.shell.counts["restarts"] += 1
 
     def _check_held(self) -> None:
         was_lost = self._sync.lost
@@ -311,22 +313,21 @@ class ControllerNode(Node):
                 out.effort = efforts.tolist()
                 self._pub.publish(out)
         except InputError as exc:  # ControllerError or the PID's PIDError
-            return self._health.reject(STATES, exc.reason, str(exc))
-        self._counts["answered"] += 1
+            return self.shell.health.reject(STATES, exc.reason, str(exc))
+        self.shell.counts["answered"] += 1
 
     def _publish_diagnostics(self) -> None:
-        c, health = self.controller, self._health
+        c, health = self.controller, self.shell.health
         values = {
-            "states_answered": self._counts["answered"],
+            "states_answered": self.shell.counts["answered"],
             "targets_received": c.targets_received,
             "targets_clamped": c.clamped_total,
             "late_targets": self._sync.losses,
             "targets_lost": self._sync.lost,
             "states_dropped": self._sync.dropped,
-            "restarts": self._counts["restarts"],
+            "restarts": self.shell.counts["restarts"],
             "held_states": len(self._sync),
             "max_abs_integral_term": float(np.max(np.abs(c.pid.gains.ki * c.pid.integral))),
-            **health.values(),
         }
         problems = health.summary()
         message = [
@@ -335,19 +336,7 @@ class ControllerNode(Node):
             "no targets" if self._sync.lost else "",
         ]
         warn = bool(problems or c.clamped_total or self._sync.lost)
-        self._pub_diag.publish(
-            diagnostic_array(
-                [
-                    diagnostic_status(
-                        "sally_controller: pid",
-                        "warn" if warn else "ok",
-                        ", ".join(filter(None, message)) or "ok",
-                        values,
-                    )
-                ],
-                self.get_clock().now().nanoseconds,
-            )
-        )
+        self.shell.publish("warn" if warn else "ok", ", ".join(filter(None, message)) or "ok", values)
 
 
 def _stamp(msg) -> int:

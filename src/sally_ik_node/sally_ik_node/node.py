@@ -25,12 +25,10 @@ from __future__ import annotations
 
 import sys
 import time
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 import numpy as np
-from diagnostic_msgs.msg import DiagnosticArray
 from nav_msgs.msg import Odometry
 from rclpy.node import Node
 from sensor_msgs.msg import JointState
@@ -42,19 +40,17 @@ from sally_description.pose import Pose
 from sally_interfaces.msg import FootStates, IKStatus
 from sally_interfaces.msg import IKTarget as IKTargetMsg
 from sally_node_common import run_node
-from sally_node_common.diagnostics import diagnostic_array, diagnostic_status
 from sally_node_common.foot_states_msg import FootStateData, foot_states_to_msg
 from sally_node_common.ik_status_msg import IKCode, IKStatusData, ik_status_to_msg
 from sally_node_common.ik_target import IKTarget
 from sally_node_common.ik_target_msg import TargetTick, ik_target_from_msg
-from sally_node_common.input_health import InputHealth
 from sally_node_common.inputs import InputError, StampOrder, joint_arrays
 from sally_node_common.kept_topics import subscribe_kept
 from sally_node_common.messages import odometry_pose
+from sally_node_common.node_shell import NodeShell
 from sally_node_common.parameters import Param, ParameterTable
 from sally_node_common.partners import publishes
 from sally_node_common.qos import KEPT, RELIABLE_DEEP
-from sally_node_common.sim_resets import ResetWatch, subscribe_resets
 from sally_node_common.stamps import set_stamp, stamp_ns
 from sally_node_common.time_contract import IK_PERIOD, ODOM_JOINT_STATES, is_ik_tick
 from sally_node_common.wall_timers import wall_timer
@@ -139,7 +135,19 @@ class IKNode(Node):
 
     def __init__(self, **kwargs) -> None:
         super().__init__("sally_ik", **kwargs)
-        TABLE.declare(self, on_change=lambda names: self._read_settings())
+        self.shell = NodeShell(
+            self,
+            TABLE,
+            "sally_ik: solver",
+            self._publish_diagnostics,
+            orders={
+                STATES: StampOrder("joint state"),
+                ODOM: StampOrder("odometry"),
+                TARGET: StampOrder("IK target", gap=None),
+            },
+            on_change=lambda names: self._read_settings(),
+            on_reset=self._on_sim_reset,
+        )
         model = build_model()
         WholeBodyIK(model).solve()  # warm up: the first solve is slow, and a lockstep graph waits on it
         self._index = ModelIndex.of(model)
@@ -153,7 +161,6 @@ class IKNode(Node):
         self._ticks: TickWait[tuple[int, np.ndarray, Pose]] = TickWait(bool(self.get_parameter("target_sync").value))
         """Matched states (stamp, joints, body) waiting for the sequencer's tick; wall clock."""
         self._ticks.partner_present = lambda: publishes(self, TARGET)  # a slow sequencer is waited for
-        self._resets = ResetWatch()
         self._queued: list[tuple[int, np.ndarray, Pose]] | None = None
         """While a solve goes on, the states released meanwhile (the sequencer's tick inside the foot
         states' delivery, with an IK latency): solved after it, in order; None between solves."""
@@ -165,22 +172,17 @@ class IKNode(Node):
         if isinstance(self.ik, SolveProcess):
             self.get_logger().info(f"solving in a process of its own (the solve process, pid {self.ik.pid})")
         self._contacts = FootContactMonitor()
-        self._counts: Counter[str] = Counter()
         self._states = str(self.get_parameter("state_topic").value)
         """The joint-state topic read (/joint_states, or the sim's /sally/odom_joint_states)."""
-        self._health = InputHealth(lambda text: self.get_logger().error(text), watched=(self._states, ODOM))
-        self._order = {STATES: StampOrder("joint state"), ODOM: StampOrder("odometry")}
-        self._order[TARGET] = StampOrder("IK target", gap=None)
+        self.shell.health.watch(self._states)
+        self.shell.health.watch(ODOM)
         self._pub_targets = self.create_publisher(JointState, "/sally/joint_targets", KEPT)
         self._pub_status = self.create_publisher(IKStatus, "/sally/ik_status", RELIABLE_DEEP)
         self._pub_feet = self.create_publisher(FootStates, "/sally/foot_states", KEPT)  # a late sequencer still steps
-        self._pub_diag = self.create_publisher(DiagnosticArray, "/diagnostics", 10)
         self.create_subscription(JointState, self._states, self._on_state, RELIABLE_DEEP)
         self.create_subscription(Odometry, ODOM, self._on_odom, RELIABLE_DEEP)
         subscribe_kept(self, IKTargetMsg, TARGET, self._on_target)  # a sequencer's kept ticks (a restarted IK
         # resumes: each carries every foot's stance), and anyone's
-        subscribe_resets(self, self._on_sim_reset)
-        wall_timer(self, 1.0, self._publish_diagnostics)
         wall_timer(self, 0.05, self._check_wait)
 
     # --- inputs ---------------------------------------------------------------------------------
@@ -188,13 +190,13 @@ class IKNode(Node):
         stamp = stamp_ns(msg.header.stamp)
         try:
             q, _ = joint_arrays(msg.name, msg.position, msg.velocity, JOINT_NAMES)
-            if self._order[STATES].admit(stamp):
-                self._resets.new_sim()
+            if self.shell.orders[STATES].admit(stamp):
+                self.shell.resets.new_sim()
                 self._start_over(f"joint states start over at {stamp * 1e-9:.3f} s (a new sim)")
         except InputError as exc:
-            return self._health.reject(self._states, exc.reason, str(exc))
-        self._health.heard(self._states)
-        self._resets.state(stamp)
+            return self.shell.health.reject(self._states, exc.reason, str(exc))
+        self.shell.health.heard(self._states)
+        self.shell.resets.state(stamp)
         self._matched(stamp, self._pairs.add_first(stamp, q))
         return None
 
@@ -202,10 +204,10 @@ class IKNode(Node):
         stamp = stamp_ns(msg.header.stamp)
         try:
             body = odometry_pose(msg)
-            self._order[ODOM].admit(stamp)
+            self.shell.orders[ODOM].admit(stamp)
         except InputError as exc:
-            return self._health.reject(ODOM, exc.reason, str(exc))
-        self._health.heard(ODOM)
+            return self.shell.health.reject(ODOM, exc.reason, str(exc))
+        self.shell.health.heard(ODOM)
         self._matched(stamp, self._pairs.add_second(stamp, body))
         return None
 
@@ -225,7 +227,7 @@ class IKNode(Node):
         return SolveProcess(model, config) if self.get_parameter("solve_process").value else WholeBodyIK(model, config)
 
     def _on_sim_reset(self, stamp: int) -> None:
-        if self._resets.reset(stamp):
+        if self.shell.resets.reset(stamp):
             self._start_over(f"the sim was reset at {stamp * 1e-9:.3f} s")
 
     def _start_over(self, why: str) -> None:
@@ -233,14 +235,14 @@ class IKNode(Node):
         as if just launched."""
         self.get_logger().warning(f"{why}: IK reset")
         self._pairs.clear()
-        self._order[ODOM].restart()
-        self._order[TARGET].restart()
+        self.shell.orders[ODOM].restart()
+        self.shell.orders[TARGET].restart()
         self._last_solved = None
         self._ticks.restart()
         self._next = NextSolve()
         self._contacts = FootContactMonitor()
         self.ik = self._new_ik(self.ik.model)
-        self._counts["restarts"] += 1
+        self.shell.counts["restarts"] += 1
 
     def _read_settings(self) -> None:
         self._period = float(self.get_parameter("ik_period").value)
@@ -273,14 +275,14 @@ class IKNode(Node):
         """A sequencer's tick: stances, a swing target (an empty foot: none this step), a body target."""
         try:
             tick = ik_target_from_msg(msg)
-            if self._resets.stale(tick.stamp):
-                self._counts["before_reset"] += 1
+            if self.shell.resets.stale(tick.stamp):
+                self.shell.counts["before_reset"] += 1
                 return None
             if tick.stamp:
-                self._order[TARGET].admit(tick.stamp)
+                self.shell.orders[TARGET].admit(tick.stamp)
         except InputError as exc:
             return self._reject(TARGET, exc.reason, msg.foot, f"{exc}", kept)
-        self._health.heard(TARGET)
+        self.shell.health.heard(TARGET)
         self._take_target(tick)
         return None
 
@@ -307,7 +309,7 @@ class IKNode(Node):
             )
         elif target is not None:
             self._next.target = (foot, target)
-            self._counts["targets"] += 1
+            self.shell.counts["targets"] += 1
         if stamp:  # a well-formed target in order moves a synced graph on, even one refused for the stance
             for released in self._ticks.tick(stamp):
                 self._solve(*released)
@@ -334,7 +336,7 @@ class IKNode(Node):
         """Counted and logged per topic and reason, and reported as REJECTED on /sally/ik_status
         (stamped with the latest solved state, so that status stamps never go back; before the first
         solve, held until it); old history of a kept topic (this IK restarted) is only counted."""
-        if not self._health.reject(topic, reason, text, replayed=kept):
+        if not self.shell.health.reject(topic, reason, text, replayed=kept):
             return
         refusal = IKStatusData(
             IKCode.REJECTED, foot if foot in LEGS else "", message=f"rejected {topic} ({reason}): {text}"
@@ -392,8 +394,8 @@ class IKNode(Node):
             self.ik.start_solve()
             self._pub_feet.publish(self._foot_states(stamp))  # (the local IK: the state given, as before a solve)
             result = self.ik.finish_solve(self.idle_work)
-            if self.ik.failed is not None and not self._counts["solve_process_failed"]:
-                self._counts["solve_process_failed"] += 1
+            if self.ik.failed is not None and not self.shell.counts["solve_process_failed"]:
+                self.shell.counts["solve_process_failed"] += 1
                 self.get_logger().error(self.ik.failed)
         else:
             feet = self._foot_states(stamp)
@@ -401,7 +403,7 @@ class IKNode(Node):
             self._pub_feet.publish(feet)
         targets = result.qpos[self._index.actuated]
         if not np.isfinite(targets).all():  # never publish NaN (the core already guarantees it)
-            self._counts["non_finite_solutions"] += 1
+            self.shell.counts["non_finite_solutions"] += 1
             self.get_logger().error("IK produced non-finite targets; not published", throttle_duration_sec=1.0)
             return None
         out = JointState(name=list(ACTUATED_JOINT_NAMES), position=targets.tolist())  # a new one: its readers' (and a
@@ -411,8 +413,8 @@ class IKNode(Node):
             result.code, result.foot, result.position_error, result.orientation_error, result.solve_time, result.message
         )
         self._pub_status.publish(ik_status_to_msg(stamp, status))
-        self._counts["solves"] += 1
-        self._counts[f"code_{result.code.name.lower()}"] += 1
+        self.shell.counts["solves"] += 1
+        self.shell.counts[f"code_{result.code.name.lower()}"] += 1
         return None
 
     def _foot_states(self, stamp: int) -> FootStates:
@@ -440,26 +442,20 @@ class IKNode(Node):
         super().destroy_node()
 
     def _publish_diagnostics(self) -> None:
-        counts = dict(sorted(self._counts.items()))
-        problems = self._health.summary()
+        counts = dict(sorted(self.shell.counts.items()))
+        problems = self.shell.health.summary()
         warn = bool(problems or counts.get("code_stalled") or counts.get("code_infeasible"))
         values = {
             **counts,
             "sync_lost": self._ticks.lost,
             "target_wait_timeouts": self._ticks.timeouts,
             "states_dropped": self._ticks.dropped,
-            **self._health.values(),
         }
         message = (
             ", ".join(filter(None, [problems, ", ".join(f"{k} {v}" for k, v in counts.items())]))
             or "waiting for states"
         )
-        self._pub_diag.publish(
-            diagnostic_array(
-                [diagnostic_status("sally_ik: solver", "warn" if warn else "ok", message, values)],
-                self.get_clock().now().nanoseconds,
-            )
-        )
+        self.shell.publish("warn" if warn else "ok", message, values)
 
 
 def main(args: list[str] | None = None) -> int:

@@ -35,6 +35,11 @@ class InputHealth:
         self._heard = {topic: start for topic in watched}
         self._ever = {topic: False for topic in watched}
 
+    def watch(self, topic: str) -> None:
+        """Watch ``topic`` from now on (its age counts from now until it is heard)."""
+        self._heard[topic] = self._clock()
+        self._ever[topic] = False
+
     def heard(self, topic: str) -> None:
         """A good message on ``topic``: from now on it has an age (watched ones have one from the start)."""
         self._heard[topic] = self._clock()

@@ -28,11 +28,9 @@ from __future__ import annotations
 
 import sys
 import threading
-from collections import Counter
 from dataclasses import replace
 
 import numpy as np
-from diagnostic_msgs.msg import DiagnosticArray
 from rclpy.node import Node
 from std_msgs.msg import Bool
 
@@ -40,24 +38,21 @@ from sally_description.pose import Pose, PoseError, pose_from_hips
 from sally_interfaces.msg import FootStates, IKStatus, MagnetArray, MagnetCommand, SequenceStatus
 from sally_interfaces.msg import IKTarget as IKTargetMsg
 from sally_node_common import StartupError, run_node, run_until_finished
-from sally_node_common.diagnostics import diagnostic_array, diagnostic_status
 from sally_node_common.foot_states_msg import foot_states_from_msg
 from sally_node_common.ik_status_msg import IKCode, ik_status_from_msg
 from sally_node_common.ik_target_msg import TargetTick, ik_target_to_msg
-from sally_node_common.input_health import InputHealth
 from sally_node_common.inputs import OUT_OF_RANGE, InputError, StampOrder
 from sally_node_common.kept_topics import subscribe_kept
 from sally_node_common.magnet_array_msg import magnet_array_from_msg
 from sally_node_common.magnet_command_msg import magnet_command_to_msg
+from sally_node_common.node_shell import NodeShell
 from sally_node_common.parameters import Param, ParameterTable
 from sally_node_common.qos import KEPT, LATCHED, RELIABLE_DEEP
 from sally_node_common.readers_gate import ReadersGate
 from sally_node_common.sequence_status_msg import SequenceStatusData, sequence_status_to_msg
-from sally_node_common.sim_resets import ResetWatch, subscribe_resets
 from sally_node_common.stamps import stamp_ns
 from sally_node_common.stance import StanceMode
 from sally_node_common.time_contract import IK_LATENCY, IK_PERIOD
-from sally_node_common.wall_timers import wall_timer
 
 from .campaign import CAMPAIGNS, Campaign, FootReading
 from .campaign_clock import CampaignClock
@@ -128,7 +123,19 @@ class SequencerNode(Node):
 
     def __init__(self, **kwargs) -> None:
         super().__init__("sally_sequencer", **kwargs)
-        TABLE.declare(self)  # every parameter is read-only: a run is configured at its start
+        self.shell = NodeShell(  # every parameter is read-only: a run is configured at its start
+            self,
+            TABLE,
+            "sally_sequencer: sequence",
+            self._publish_diagnostics,
+            watched=(FEET_TOPIC, MAGNETS),
+            orders={
+                FEET_TOPIC: StampOrder("foot states"),
+                MAGNETS: StampOrder("magnets"),
+                IK_STATUS: StampOrder("IK status"),
+            },
+            on_reset=self._on_sim_reset,
+        )
         p = lambda name: self.get_parameter(name).value  # noqa: E731
         try:
             self.campaign = self._new_campaign()
@@ -146,14 +153,6 @@ class SequencerNode(Node):
         self.finished = threading.Event()
         self.succeeded = False
         self._view = RobotView()
-        self._counts: Counter[str] = Counter()
-        """restarts, ik_rejections_of_our_input."""
-        self._health = InputHealth(lambda text: self.get_logger().error(text), watched=(FEET_TOPIC, MAGNETS))
-        self._order = {
-            FEET_TOPIC: StampOrder("foot states"),
-            MAGNETS: StampOrder("magnets"),
-            IK_STATUS: StampOrder("IK status"),
-        }
         self._pub_target = self.create_publisher(IKTargetMsg, "/sally/ik_target", KEPT)  # a restarted IK resumes
         self._pub_magnets = self.create_publisher(MagnetCommand, "/sally/magnet_cmd", RELIABLE_DEEP)
         self._pub_status = self.create_publisher(SequenceStatus, "/sally/sequence_status", RELIABLE_DEEP)
@@ -161,16 +160,12 @@ class SequencerNode(Node):
         # the verdict, and the status stream up to it: the runner's record must reach the verdict (a
         # lagging reader lost the last statuses when the graph ended at once under load)
         self.final_publishers = (self._pub_final, self._pub_status)
-        self._pub_diag = self.create_publisher(DiagnosticArray, "/diagnostics", 10)
         subscribe_kept(self, FootStates, FEET_TOPIC, self._on_feet)  # the IK's kept states, and anyone's
         self.create_subscription(MagnetArray, MAGNETS, self._on_magnets, 10)
         self.create_subscription(IKStatus, IK_STATUS, self._on_ik_status, RELIABLE_DEEP)
         self.create_subscription(
             Bool, "/sally_sim/holding", lambda msg: setattr(self._time, "holding", bool(msg.data)), LATCHED
         )
-        self._resets = ResetWatch()
-        subscribe_resets(self, self._on_sim_reset)
-        wall_timer(self, 1.0, self._publish_diagnostics)
         self._held_feet: tuple[FootStates, bool] | None = None
         """Foot states that came before the outputs reached their readers (stepped on once they do)."""
         readers = [name.strip() for name in str(p("readers")).split(",") if name.strip()]
@@ -189,10 +184,10 @@ class SequencerNode(Node):
     def _on_magnets(self, msg: MagnetArray) -> None:
         try:
             stamp, magnets = magnet_array_from_msg(msg)
-            self._order[MAGNETS].admit(stamp)
+            self.shell.orders[MAGNETS].admit(stamp)
         except InputError as exc:
-            return self._health.reject(MAGNETS, exc.reason, str(exc))
-        self._health.heard(MAGNETS)
+            return self.shell.health.reject(MAGNETS, exc.reason, str(exc))
+        self.shell.health.heard(MAGNETS)
         self._view.magnets = {foot: (m.enabled, m.surface, m.in_contact) for foot, m in magnets.items()}
         return None
 
@@ -201,11 +196,11 @@ class SequencerNode(Node):
             stamp, status = ik_status_from_msg(msg)
             # a refusal is an event, reported when it happens; solves are the stream
             if status.code is not IKCode.REJECTED:
-                self._order[IK_STATUS].admit(stamp)
+                self.shell.orders[IK_STATUS].admit(stamp)
         except InputError as exc:
-            return self._health.reject(IK_STATUS, exc.reason, str(exc))
+            return self.shell.health.reject(IK_STATUS, exc.reason, str(exc))
         if status.code is IKCode.REJECTED and self.campaign.stage >= 0 and status.foot in ("", self.campaign.foot):
-            self._counts["ik_rejections_of_our_input"] += 1
+            self.shell.counts["ik_rejections_of_our_input"] += 1
             self.get_logger().error(f"the IK rejected our input: {status.message}", throttle_duration_sec=1.0)
         return None
 
@@ -229,7 +224,7 @@ class SequencerNode(Node):
             return  # the run is over
         try:
             readings = self._readings(msg)
-            new_timeline = self._order[FEET_TOPIC].admit(stamp)
+            new_timeline = self.shell.orders[FEET_TOPIC].admit(stamp)
             try:  # four hip pivots that span no body frame (finite, but no robot's): refused, not a crash
                 body = pose_from_hips({foot: r.hip_pivot for foot, r in readings.items()})
             except PoseError as exc:
@@ -237,16 +232,16 @@ class SequencerNode(Node):
             if new_timeline:
                 self._start_over(stamp)
         except InputError as exc:
-            self._health.reject(FEET_TOPIC, exc.reason, str(exc), replayed=kept)
+            self.shell.health.reject(FEET_TOPIC, exc.reason, str(exc), replayed=kept)
             return None
-        self._health.heard(FEET_TOPIC)
+        self.shell.health.heard(FEET_TOPIC)
         reset = self._time.reset_ns
         if reset is not None:
             if stamp < reset:
                 return None  # the run before the reset: over
             self._start_over(stamp, f"the sim was reset at {reset * 1e-9:.3f} s")
             self._time.restart(reset_ns=stamp)
-        self._resets.state(stamp)
+        self.shell.resets.state(stamp)
         if self._fresh:
             self._fresh = False
             self._view.stance = {f.foot: StanceMode(f.mode) for f in msg.feet}
@@ -265,17 +260,17 @@ class SequencerNode(Node):
         """The run starts again: foot states from an older time after a silence (a new sim), or
         the first foot states after a sim reset (``why``)."""
         if not why:
-            self._resets.new_sim()
+            self.shell.resets.new_sim()
         self.get_logger().warning(
             f"{why or 'foot states start over'} ({stamp * 1e-9:.3f} s): the sequence starts again"
             + ("" if why else " (a new sim)")
         )
         self.campaign, self._fresh = self._new_campaign(), True
-        self._order[MAGNETS].restart()
-        self._order[IK_STATUS].restart()
+        self.shell.orders[MAGNETS].restart()
+        self.shell.orders[IK_STATUS].restart()
         self._time.restart()
         self._view = RobotView()
-        self._counts["restarts"] += 1
+        self.shell.counts["restarts"] += 1
 
     def _step(self, stamp: int, msg: FootStates, readings: dict[str, FootReading], body: Pose) -> None:
         when, t = self._time.step(stamp)
@@ -337,7 +332,7 @@ class SequencerNode(Node):
         """The sim put the robot back in its initial state: the sequence starts again from its
         start, at the first foot states stamped from the reset (the sim starts the new time line
         on a whole second, so the run repeats a fresh one, shifted)."""
-        if self._resets.reset(stamp) and not self.finished.is_set():
+        if self.shell.resets.reset(stamp) and not self.finished.is_set():
             self._time.reset_ns = stamp
             self.get_logger().warning(f"the sim was reset at {stamp * 1e-9:.3f} s: the sequence starts again")
 
@@ -368,8 +363,8 @@ class SequencerNode(Node):
             "; ".join(problems)
             or f"{self.campaign.sequence} done: {', '.join(self.campaign.planted) or 'no foot'} planted"
         )
-        if self._counts["ik_rejections_of_our_input"]:
-            message += f" ({self._counts['ik_rejections_of_our_input']} IK rejections of our input)"
+        if self.shell.counts["ik_rejections_of_our_input"]:
+            message += f" ({self.shell.counts['ik_rejections_of_our_input']} IK rejections of our input)"
         final = sequence_status_to_msg(
             when, replace(self._status(when, t), done=True, failed=not self.succeeded, message=message)
         )
@@ -380,7 +375,7 @@ class SequencerNode(Node):
         self.finished.set()
 
     def _publish_diagnostics(self) -> None:
-        health, campaign = self._health, self.campaign
+        health, campaign = self.shell.health, self.campaign
         problems = health.summary()
         phase = campaign.runner.phase.name if campaign.runner is not None else "SETTLE"
         state = "done" if self.finished.is_set() else f"{campaign.foot} {phase}"
@@ -390,25 +385,12 @@ class SequencerNode(Node):
             "phase": phase,
             "planted": ",".join(campaign.planted) or "none",
             "resumed_with": ",".join(campaign.resumed) or "none",
-            "restarts": self._counts["restarts"],
-            "ik_rejections_of_our_input": self._counts["ik_rejections_of_our_input"],
+            "restarts": self.shell.counts["restarts"],
+            "ik_rejections_of_our_input": self.shell.counts["ik_rejections_of_our_input"],
             "sim_time": max(self._time.last_stamp, 0) * 1e-9,
-            **health.values(),
         }
         warn = bool(problems) and not self.finished.is_set()
-        self._pub_diag.publish(
-            diagnostic_array(
-                [
-                    diagnostic_status(
-                        "sally_sequencer: sequence",
-                        "warn" if warn else "ok",
-                        ", ".join(filter(None, [state, problems])),
-                        values,
-                    )
-                ],
-                self.get_clock().now().nanoseconds,
-            )
-        )
+        self.shell.publish("warn" if warn else "ok", ", ".join(filter(None, [state, problems])), values)
 
     def _telemetry(self, msg: FootStates, t: float) -> str:
         status = self.campaign.status(t)

@@ -16,18 +16,16 @@ from dataclasses import replace
 
 import mujoco
 import numpy as np
-from diagnostic_msgs.msg import DiagnosticArray
 from rclpy.node import Node
 
 from sally_description import LEGS, DescriptionError, PhysicsParams, build_model
 from sally_interfaces.msg import ExternalForce, MagnetArray, MagnetCommand, PullOffResult
 from sally_node_common import StartupError, run_node, run_until_finished
-from sally_node_common.diagnostics import diagnostic_array, diagnostic_status
 from sally_node_common.external_force_msg import ExternalLoad, external_force_to_msg
-from sally_node_common.input_health import InputHealth
 from sally_node_common.inputs import InputError, StampOrder
 from sally_node_common.magnet_array_msg import magnet_array_from_msg
 from sally_node_common.magnet_command_msg import magnet_command_to_msg
+from sally_node_common.node_shell import NodeShell
 from sally_node_common.parameters import Param, ParameterTable
 from sally_node_common.pulloff_result_msg import PullOffOutcome, pulloff_result_to_msg
 from sally_node_common.qos import LATCHED, RELIABLE_DEEP
@@ -112,7 +110,14 @@ class PullOffNode(Node):
 
     def __init__(self, **kwargs) -> None:
         super().__init__("sally_pulloff", **kwargs)
-        TABLE.declare(self)  # every parameter is read-only: a test is configured at its start
+        self.shell = NodeShell(  # every parameter is read-only: a test is configured at its start
+            self,
+            TABLE,
+            "sally_pulloff: rig",
+            self._publish_diagnostics,
+            watched=(MAGNETS,),
+            orders={MAGNETS: StampOrder("magnets", gap=None)},  # a test cannot go on in a new sim
+        )
         p = lambda name: self.get_parameter(name).value  # noqa: E731
         values = {
             name: float(p(name))
@@ -140,10 +145,6 @@ class PullOffNode(Node):
         self.succeeded = False
         self.exit_when_done = True
         self._armed = False
-        self._health = InputHealth(lambda text: self.get_logger().error(text), watched=(MAGNETS,))
-        self._order = StampOrder("magnets", gap=None)  # a test cannot go on in a new sim
-        self._pub_diag = self.create_publisher(DiagnosticArray, "/diagnostics", 10)
-        wall_timer(self, 1.0, self._publish_diagnostics)
         self._pub_magnets = self.create_publisher(MagnetCommand, "/sally/magnet_cmd", RELIABLE_DEEP)
         self._pub_force = self.create_publisher(ExternalForce, "/sally_sim/external_force", RELIABLE_DEEP)
         self._pub_result = self.create_publisher(PullOffResult, "/sally/pulloff_result", LATCHED)
@@ -190,10 +191,10 @@ class PullOffNode(Node):
             if self.rig.config.foot not in magnets:
                 raise InputError("length", f"magnet telemetry lacks {self.rig.config.foot}")
             force = magnets[self.rig.config.foot].magnitude
-            self._order.admit(now)
+            self.shell.orders[MAGNETS].admit(now)
         except InputError as exc:
-            return self._health.reject(MAGNETS, exc.reason, str(exc))
-        self._health.heard(MAGNETS)
+            return self.shell.health.reject(MAGNETS, exc.reason, str(exc))
+        self.shell.health.heard(MAGNETS)
         change = self.rig.feed(now / NS, float(force))
         if change is not None:
             self._send(change)
@@ -203,23 +204,11 @@ class PullOffNode(Node):
             self._finish(now, False)
 
     def _publish_diagnostics(self) -> None:
-        rig, problems = self.rig, self._health.summary()
+        rig, problems = self.rig, self.shell.health.summary()
         state = "done" if self.finished.is_set() else "armed" if self._armed else "waiting for the sim"
-        values = {"max_applied": rig.max_applied, "held": rig.held, **self._health.values()}
+        values = {"max_applied": rig.max_applied, "held": rig.held}
         warn = bool(problems) and not self.finished.is_set()
-        self._pub_diag.publish(
-            diagnostic_array(
-                [
-                    diagnostic_status(
-                        "sally_pulloff: rig",
-                        "warn" if warn else "ok",
-                        ", ".join(filter(None, [state, problems])),
-                        values,
-                    )
-                ],
-                self.get_clock().now().nanoseconds,
-            )
-        )
+        self.shell.publish("warn" if warn else "ok", ", ".join(filter(None, [state, problems])), values)
 
     def _finish(self, now: int, verdict: bool) -> None:
         rig, v = self.rig, self.rig.verdict
