@@ -39,7 +39,6 @@ from __future__ import annotations
 import sys
 import threading
 import time
-from collections import Counter
 from collections.abc import Callable
 
 import numpy as np
@@ -54,9 +53,9 @@ from sally_description.wall_start import wall_stance
 from sally_interfaces.msg import ExternalForce, MagnetCommand, ServoCommand
 from sally_node_common import StartupError, run_node, spin_until_shutdown
 from sally_node_common.external_force_msg import external_force_from_msg
-from sally_node_common.input_health import InputHealth
 from sally_node_common.inputs import InputError
 from sally_node_common.magnet_command_msg import magnet_command_from_msg
+from sally_node_common.node_shell import NodeShell
 from sally_node_common.partners import other_publishers, publishes
 from sally_node_common.qos import RELIABLE_DEEP
 from sally_node_common.servo_command_msg import servo_command_from_msg
@@ -69,6 +68,7 @@ from .drive import Drive
 from .errors import DivergenceError, SimulationError
 from .joint_drive import JointCommandError, JointDrive, parse_joint_command
 from .lockstep import Verdict
+from .loop_outputs import LoopOutputs
 from .pacing import Pacer, PacingConfig
 from .scene_outputs import SceneOutputs
 from .servo import ServoGains
@@ -97,7 +97,10 @@ class SimNode(Node):
     def __init__(self, **kwargs) -> None:
         super().__init__("sally_sim", **kwargs)
         # a refused start value raises; run_node reports it in one line (exit 2)
-        TABLE.declare(self, on_change=self._apply_parameters)
+        # its /diagnostics (several statuses, stamped with sim time) go out from the loop
+        self.shell = NodeShell(
+            self, TABLE, "sally_sim", None, on_change=self._apply_parameters, diagnostics_period=None
+        )
 
         p = self._p
         self.sim = self._simulator()
@@ -110,20 +113,18 @@ class SimNode(Node):
                 "each state by its stamp; use pacing realtime (synchronous false) or fast"
             )
         self._commands_topic = COMMAND_TOPICS[self._source]
-        self._counts: Counter[str] = Counter()
         self._clock_rivals: list[str] = []
         """The other publishers of /clock last seen (said once per change)."""
-        self._health = InputHealth(lambda text: self.get_logger().error(text))
-        self._scene: SceneOutputs | None = None
+        camera = (int(p("camera_width")), int(p("camera_height"))) if float(p("camera_rate")) > 0 else None
+        self._out = LoopOutputs(
+            StateOutputs(self, self.sim, bool(p("odom_joint_states"))),
+            SceneOutputs(self, self.sim, self.now_ns, camera, room=scene(p("scene"))),
+            self._sim_clock,
+        )
+        """What the loop publishes off the physics; the node publishes the rest of the state's topics with it."""
         self._loop = self._sim_loop()
         """Steps the physics: pacing, waits, pauses, step requests and resets."""
-
         self._passive_joints = tuple(n for n in JOINT_NAMES if n not in ACTUATED_JOINT_NAMES)
-        self._out = StateOutputs(self, self.sim, bool(p("odom_joint_states")))
-        camera = (int(p("camera_width")), int(p("camera_height"))) if float(p("camera_rate")) > 0 else None
-        self._scene = SceneOutputs(self, self.sim, self.now_ns, camera, room=scene(p("scene")))
-        if self._scene.camera is not None:
-            self._loop.settings = self._settings()  # runs of steps now also stop at camera frames
         self._motor_index = {name: i for i, name in enumerate(ACTUATED_JOINT_NAMES)}
         self._subscribe()
         self._interfaces = SimulationInterfaces(self, self)
@@ -171,11 +172,12 @@ class SimNode(Node):
             self.sim,
             self._sim_clock,
             drive,
-            StampedCommands(self.sim, self._sim_clock, self._counts, self._warn_late),
+            StampedCommands(self.sim, self._sim_clock, self.shell.counts, self._warn_late),
             Pacer(self.dt, PacingConfig(factor=float(p("real_time_factor")))),
             self._settings(),
+            self._out,
             self,
-            self._counts,
+            self.shell.counts,
             self.get_logger(),
             paused=bool(p("start_paused")),
         )
@@ -237,12 +239,12 @@ class SimNode(Node):
             return max(1, round(steps_per(float(p(rate)), dt) / state_every)) * state_every
 
         # odometry goes out with every n-th state, so that it always carries a joint state's stamp
-        self._odom_every = state_every * max(1, round(float(p("state_rate")) / float(p("odom_rate"))))
+        self._out.odom_every = state_every * max(1, round(float(p("state_rate")) / float(p("odom_rate"))))
         self._diag_period = float(p("diagnostics_period"))
         mode = p("pacing")
         stamped = self._source != "joint_commands"  # (ros2_control does not answer states by stamp)
         gated = stamped and (mode == "lockstep" or (mode == "realtime" and bool(p("synchronous"))))
-        camera = self._scene is not None and self._scene.camera is not None
+        camera = self._out.scene.camera is not None
         # where a run of physics steps has to stop to publish; a gated period publishes the state
         # at its start itself
         publications = PublishSchedule(
@@ -301,45 +303,6 @@ class SimNode(Node):
         """The context is up."""
         return self.context.ok()
 
-    def publish_clock(self, stamp: int) -> None:
-        """/clock at ``stamp`` (ns)."""
-        self._out.clock(stamp)
-
-    def publish_state(self) -> None:
-        """/joint_states now, and /sally/odom when due."""
-        self.prepare_state()()
-
-    def prepare_state(self) -> Callable[[], None]:
-        """/joint_states now, and /sally/odom when due, read now and published by the call returned."""
-        return self._out.state(self.now_ns, self._sim_clock.since_start_over % self._odom_every == 0)
-
-    def publish_due(self, due: set[str]) -> None:
-        """The magnets' telemetry, TF, the visuals and a camera frame, those in ``due``."""
-        self.prepare_due(due)()
-
-    def prepare_due(self, due: set[str]) -> Callable[[], None]:
-        """Those of TF, the visuals and the magnets' telemetry in ``due``, read now and built and
-        published by the call returned (while the next period steps); a camera frame rendered and
-        published now (it reads the whole scene)."""
-        scene = self._scene
-        assert scene is not None
-        now = self.now_ns
-        if "camera" in due:
-            scene.publish_camera(now)
-        later = [
-            *([scene.tf(now)] if "tf" in due else []),
-            *([scene.visuals(now)] if "visuals" in due else []),
-            *([self._out.telemetry(now)] if "telemetry" in due else []),
-        ]
-        if not later:
-            return _nothing
-
-        def publish() -> None:
-            for each in later:
-                each()
-
-        return publish
-
     def idle(self, until: Callable[[], bool]) -> None:
         """While the physics thread steps: :attr:`idle_work`, if any."""
         if self.idle_work is not None:
@@ -363,32 +326,32 @@ class SimNode(Node):
             ),
             sim_diagnostics.commands_status(
                 self._commands_topic,
-                self._counts,
-                self._health.values(),
-                self._health.total,
+                self.shell.counts,
+                self.shell.health.values(),
+                self.shell.health.total,
                 wd.engaged,
                 wd.engagements,
                 wd.age(self.sim.time),
             ),
             sim_diagnostics.physics_status(
                 diverged,
-                self._counts,
+                self.shell.counts,
                 [leg for leg in LEGS if self.sim.magnet_enabled(leg)],
                 loop.commands.loaded_feet,
             ),
         ]
-        self._out.diagnostics(statuses, self.now_ns)
+        self._out.state.diagnostics(statuses, self.now_ns)
 
     def holding(self, why: str) -> None:
         """The watchdog holds the pose: /sally_sim/holding (once a controller had answered) and the log."""
-        if self._counts["commands"]:  # an outage; before any controller ever answered the graph is only starting
-            self._out.holding(True)
+        if self.shell.counts["commands"]:  # an outage; before any controller ever answered the graph is only starting
+            self._out.state.holding(True)
         self.get_logger().warning(f"watchdog: {why}; holding the current pose, magnets unchanged")
 
     def _commands_back(self, what: str) -> None:
         """``what`` came back after an outage: the watchdog let go (the log, /sally_sim/holding)."""
         self.get_logger().info(f"{what} are back: watchdog released")
-        self._out.holding(False)
+        self._out.state.holding(False)
 
     def diverged(self, exc: DivergenceError) -> None:
         """The physics diverged: the log and /diagnostics."""
@@ -397,9 +360,9 @@ class SimNode(Node):
 
     def reset_done(self) -> None:
         """Not holding, the reset notice, then the new time line's first state."""
-        self._out.holding(False)
-        self._out.reset_notice(self.now_ns)  # before the first state after it: the nodes start over
-        self.publish_state()
+        self._out.state.holding(False)
+        self._out.state.reset_notice(self.now_ns)  # before the first state after it: the nodes start over
+        self._out.publish_state()
 
     def new_drive(self) -> JointDrive | None:
         """ros2_control's joint drive anew (None unless it is the command source)."""
@@ -438,7 +401,7 @@ class SimNode(Node):
             lambda t: drive.take_servo(indices, cmd.position, cmd.velocity, cmd.effort, cmd.kp, cmd.kd, t),
         )
         limit = self.sim.actuators.effort_limit[indices]
-        self._counts["clamped"] += int((np.abs(cmd.effort) > limit).sum())
+        self.shell.counts["clamped"] += int((np.abs(cmd.effort) > limit).sum())
         return None
 
     def _on_efforts(self, msg: JointState) -> None:
@@ -449,7 +412,9 @@ class SimNode(Node):
             return self._reject(JOINT_EFFORTS, exc.reason, str(exc))
         drive = self._loop.drive
         if self._offer(JOINT_EFFORTS, cmd.stamp, lambda t: drive.take_efforts(cmd.indices, cmd.efforts, t)):
-            self._counts["clamped"] += int((np.abs(cmd.efforts) > self.sim.actuators.effort_limit[cmd.indices]).sum())
+            self.shell.counts["clamped"] += int(
+                (np.abs(cmd.efforts) > self.sim.actuators.effort_limit[cmd.indices]).sum()
+            )
         return None
 
     def _offer(self, topic: str, stamp: int, take) -> bool:
@@ -457,13 +422,13 @@ class SimNode(Node):
         it was taken."""
         admission, released = self._loop.offer_command(take, stamp)
         if admission.verdict is Verdict.TAKEN:
-            self._counts["commands"] += 1
-            self._health.heard(topic)
+            self.shell.counts["commands"] += 1
+            self.shell.health.heard(topic)
             if released:
                 self._commands_back("commands")
             return True
         if admission.verdict is Verdict.LATE:
-            self._counts["late"] += 1
+            self.shell.counts["late"] += 1
         else:
             self._reject(topic, admission.reason, admission.detail)
         return False
@@ -476,9 +441,9 @@ class SimNode(Node):
             )
         except JointCommandError as exc:
             return self._reject(JOINT_COMMANDS, exc.reason, str(exc))
-        self._counts["joint_commands"] += 1
-        self._counts["commands"] += 1
-        self._health.heard(JOINT_COMMANDS)
+        self.shell.counts["joint_commands"] += 1
+        self.shell.counts["commands"] += 1
+        self.shell.health.heard(JOINT_COMMANDS)
         if self._loop.drive.take_joint_command(cmd, self.sim.time):
             self._commands_back("joint commands")
         return None
@@ -490,7 +455,7 @@ class SimNode(Node):
         except InputError as exc:
             return self._reject(MAGNET_CMD, exc.reason, str(exc))
         if taken:
-            self._health.heard(MAGNET_CMD)
+            self.shell.health.heard(MAGNET_CMD)
         return None
 
     def _on_external_force(self, msg: ExternalForce) -> None:
@@ -500,7 +465,7 @@ class SimNode(Node):
         except InputError as exc:
             return self._reject(EXTERNAL_FORCE, exc.reason, str(exc))
         if taken:
-            self._health.heard(EXTERNAL_FORCE)
+            self.shell.health.heard(EXTERNAL_FORCE)
         return None
 
     def _warn_late(self, text: str) -> None:
@@ -508,7 +473,7 @@ class SimNode(Node):
         self.get_logger().warning(text, throttle_duration_sec=5.0)
 
     def _reject(self, topic: str, reason: str, detail: str) -> None:
-        self._health.reject(topic, reason, detail)
+        self.shell.health.reject(topic, reason, detail)
 
     # --- simulation_interfaces (sim_interfaces.Controls) ---------------------------------------------
     @property
@@ -570,10 +535,6 @@ class SimNode(Node):
         paused = self._loop.paused
         self.set_sim_state(State.PAUSED if not paused else State.PLAYING, lambda outcome: None)
         self.get_logger().info("paused from the viewer" if self._loop.paused else "resumed from the viewer")
-
-
-def _nothing() -> None:
-    """Nothing left to publish."""
 
 
 def main(args: list[str] | None = None) -> int:

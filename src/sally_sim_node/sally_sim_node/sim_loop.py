@@ -103,12 +103,8 @@ class LoopSettings:
     before the state goes out; the same run on one core, for machines whose cores are all busy)."""
 
 
-class LoopPort(Protocol):
-    """What the loop asks of the node around it."""
-
-    def ok(self) -> bool:
-        """The node can still publish (its context is up)."""
-        ...
+class Outputs(Protocol):
+    """What the loop publishes off the physics (:class:`~.loop_outputs.LoopOutputs`)."""
 
     def publish_clock(self, stamp: int) -> None:
         """/clock at ``stamp`` (ns of sim time)."""
@@ -130,6 +126,14 @@ class LoopPort(Protocol):
     def prepare_due(self, due: set[str]) -> Callable[[], None]:
         """:meth:`publish_due`, read now: what reads the physics is read (or published) in this
         call, and the call returned publishes the rest, whatever the physics does meanwhile."""
+        ...
+
+
+class LoopPort(Protocol):
+    """What the loop asks of the node around it (its publications aside: :class:`Outputs`)."""
+
+    def ok(self) -> bool:
+        """The node can still publish (its context is up)."""
         ...
 
     def between_periods(self) -> None:
@@ -179,6 +183,8 @@ class Asked:
     """What to do with the physics still."""
     played: bool = False
     """Played after a pause: the pacer restarts at the loop's next pass."""
+    server: threading.Thread | None = None
+    """The thread that serves what is asked: the one running the loop, while it does."""
 
 
 @dataclass
@@ -197,7 +203,8 @@ class Period:
 
 class SimLoop:
     """Steps ``sim`` with the servos as ``drive`` says and ``commands`` on ``clock``'s time line,
-    paced by ``pacer`` as ``settings`` say; ``port`` publishes. ``counts`` are the sim's diagnostics
+    paced by ``pacer`` as ``settings`` say; it publishes what it reads off the physics on
+    ``outputs`` and asks the rest of ``port`` (the node). ``counts`` are the sim's diagnostics
     counters; ``log`` an rclpy logger."""
 
     def __init__(
@@ -208,13 +215,14 @@ class SimLoop:
         commands: StampedCommands,
         pacer: Pacer,
         settings: LoopSettings,
+        outputs: Outputs,
         port: LoopPort,
         counts: Counter[str],
         log,
         paused: bool = False,
     ) -> None:
         self.sim, self.clock, self.drive, self.commands, self.pacer = sim, clock, drive, commands, pacer
-        self.port, self.counts, self.log = port, counts, log
+        self.outputs, self.port, self.counts, self.log = outputs, port, counts, log
         self.settings = settings
         self.paused = paused
         self.stopped = False
@@ -232,8 +240,6 @@ class SimLoop:
         """The control period whose steps were begun (:meth:`_begin_period`) until they are ended."""
         self._pending: list[Callable[[], None]] = []
         """What the last period (with a control latency) left to publish: read when it ended."""
-        self._thread: threading.Thread | None = None
-        """The thread running :meth:`run`, while it does."""
 
     @property
     def settings(self) -> LoopSettings:
@@ -261,9 +267,9 @@ class SimLoop:
         status (0, or :data:`EXIT_DIVERGED`)."""
         self._stop = stop
         port = self.port
-        port.publish_clock(self.clock.now_ns)
+        self.outputs.publish_clock(self.clock.now_ns)
         with self.answer:
-            self._thread = threading.current_thread()
+            self.asked.server = threading.current_thread()
         try:
             while port.ok() and not stop.is_set():
                 self._serve_calls()
@@ -304,7 +310,7 @@ class SimLoop:
             return 0
         finally:
             with self.answer:
-                self._thread = None
+                self.asked.server = None
                 self.answer.notify_all()
             self._serve_calls()  # what came too late for the loop: done here, the loop over
 
@@ -351,13 +357,13 @@ class SimLoop:
         and what falls due read and published (``later``: read now, published by :meth:`_flush`)."""
         self.clock.advance(run)
         due = self.settings.publications.due(k + run)
-        port, every = self.port, self.settings.clock_every
+        outputs, every = self.outputs, self.settings.clock_every
         first = k + every - k % every  # the first clock tick after k
         ticks = [self.clock.now_ns - (k + run - tick) * self.clock.dt_ns for tick in range(first, k + run + 1, every)]
         publications: list[Callable[[], None]] = [
-            *(functools.partial(port.publish_clock, stamp) for stamp in ticks),
-            *([port.prepare_state()] if "state" in due else []),
-            port.prepare_due(due),
+            *(functools.partial(outputs.publish_clock, stamp) for stamp in ticks),
+            *([outputs.prepare_state()] if "state" in due else []),
+            outputs.prepare_due(due),
         ]
         if later:
             self._pending = publications
@@ -434,7 +440,7 @@ class SimLoop:
             held, limit = self.gate.wait_for(self.drive.watchdog.engaged, settings.lockstep_timeout, LOCKSTEP_HELD_WAIT)
         ahead = settings.control_latency > 0
         if ahead:  # the period steps with the answer to the state before, while this one is answered
-            publish_state = port.prepare_state()
+            publish_state = self.outputs.prepare_state()
             with self.physics:  # held until the period's steps are done
                 if halted():
                     return self._flush()
@@ -445,7 +451,7 @@ class SimLoop:
                 finally:
                     self._end_period()
         else:
-            timed_out = self._await_answer(stamp, limit, held, halted, port.publish_state)
+            timed_out = self._await_answer(stamp, limit, held, halted, self.outputs.publish_state)
         if timed_out:
             self.counts["lockstep_timeouts"] += 1
             self.drive.watchdog.engage(self.sim.time)
@@ -632,7 +638,7 @@ class SimLoop:
         no loop runs or this is its thread. Raises what ``work`` raises; TimeoutError after
         :data:`CALL_WAIT` s (a loop that never comes round)."""
         with self.answer:
-            loop = self._thread
+            loop = self.asked.server
             if loop is not None and loop is not threading.current_thread():
                 call = _Call(work)
                 self.asked.calls.append(call)

@@ -34,7 +34,7 @@ class Log:
 
 
 class Port:
-    """The node's side: what was published (sim time in ns) and, if ``answer``, a servo command
+    """The node's side and the loop's outputs: what was published (sim time in ns) and, if ``answer``, a servo command
     stamped with each state, given inside the publish as a hosted controller gives it."""
 
     def __init__(self, answer=True, stop_after_states=None):
@@ -135,7 +135,7 @@ def make_loop(port, mode="lockstep", paused=False, lockstep_timeout=2.0, sim=Non
         control_latency=control_latency, physics_thread=thread,
     )  # fmt: skip
     loop = SimLoop(
-        sim, clock, drive, StampedCommands(sim, clock, counts, print), Pacer(sim.timestep), settings, port,
+        sim, clock, drive, StampedCommands(sim, clock, counts, print), Pacer(sim.timestep), settings, port, port,
         counts, Log(), paused=paused,
     )  # fmt: skip
     port.loop = loop
