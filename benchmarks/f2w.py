@@ -213,7 +213,7 @@ def main() -> int:
     if args.observe is not None:
         observe(args.observe, 900.0, args.counts)
         return 0
-    from sally_bringup.graphs import ARGUMENTS
+    from sally_bringup.arguments import ARGUMENTS
 
     folder = args.run_dir or Path(tempfile.mkdtemp(prefix="sally-f2w-bench-"))
     default = next(h for h, value in HOSTS.items() if value == ARGUMENTS["composed"].default)

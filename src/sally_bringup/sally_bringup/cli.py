@@ -11,7 +11,8 @@ from pathlib import Path
 
 from sally_node_common.discovery import default_to_loopback
 
-from .graphs import ARGUMENTS, GRAPHS, GraphError
+from .arguments import ARGUMENTS, GraphError
+from .graphs import GRAPHS
 from .runner import EXIT_BAD_ARGS, run_graph
 
 

@@ -30,7 +30,8 @@ from sally_node_common.discovery import container_profile, default_to_loopback
 from sally_node_common.graph_end import EndsGraph
 from sally_node_common.node_main import watch_parent
 
-from .graphs import GraphError, NodeSpec, graph, hosted_specs, port_number
+from .arguments import GraphError, port_number
+from .graphs import NodeSpec, graph, hosted_specs
 
 NODE_CLASSES = {
     "sally_sim_node": "sally_sim_node.node:SimNode",

@@ -12,7 +12,7 @@ import os
 import sys
 from pathlib import Path
 
-from .graphs import GraphError
+from .arguments import GraphError
 
 
 def defaults_file(package: str, name: str) -> Path:

@@ -6,7 +6,8 @@ in the PyPI-wheel venv this project tests in (there ``sally-launch`` runs the sa
 
 from __future__ import annotations
 
-from .graphs import ARGUMENTS, GRAPHS, graph
+from .arguments import ARGUMENTS
+from .graphs import GRAPHS, graph
 
 
 def describe(name: str):

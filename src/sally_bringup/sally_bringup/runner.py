@@ -24,9 +24,10 @@ from typing import IO
 from sally_node_common.time_contract import CONTROL_PERIOD, EFFORT_PERIOD, IK_PERIOD, SERVO_COMMANDS
 
 from . import topology
+from .arguments import GraphError, resolve, wall_walk
 from .config_files import check_params_files, defaults_file
 from .environment import graph_environment, lease_domain
-from .graphs import GRAPHS, GraphError, NodeSpec, graph, ik_state_topic, resolve, wall_walk
+from .graphs import GRAPHS, NodeSpec, graph, ik_state_topic
 from .node_backends import NodeBackend, ProcessBackend
 from .processes import wait_until
 from .record_file import RECORD_FILE, read_record

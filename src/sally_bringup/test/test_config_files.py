@@ -4,8 +4,9 @@ before anything starts."""
 import pytest
 import yaml
 
+from sally_bringup.arguments import GraphError
 from sally_bringup.config_files import check_params_files, defaults_file
-from sally_bringup.graphs import GraphError, graph
+from sally_bringup.graphs import graph
 from sally_bringup.runner import GraphRun
 
 

@@ -6,9 +6,10 @@ from pathlib import Path
 
 import pytest
 
+from sally_bringup.arguments import GraphError
 from sally_bringup.cli import main as cli_main
-from sally_bringup.graphs import GraphError, hosted_specs
 from sally_bringup.graphs import graph as composed_or_not
+from sally_bringup.graphs import hosted_specs
 from sally_bringup.runner import readiness
 from sally_node_common.time_contract import ODOM_JOINT_STATES
 

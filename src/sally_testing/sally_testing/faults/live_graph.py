@@ -17,7 +17,8 @@ from pathlib import Path
 import numpy as np
 from diagnostic_msgs.msg import DiagnosticArray
 
-from sally_bringup.graphs import GRAPHS, graph, ik_state_topic, resolve
+from sally_bringup.arguments import resolve
+from sally_bringup.graphs import GRAPHS, graph, ik_state_topic
 from sally_bringup.processes import ProcessGroup, wait_until
 from sally_bringup.recording import RunRecorder
 from sally_bringup.runner import GraphRun, start_sim_time
