@@ -254,10 +254,10 @@ class IKNode(Node):
 
     def _matched(self, stamp: int, pair: tuple[np.ndarray, Pose] | None) -> None:
         """A state and its odometry are both in: solve it when it is an IK state not solved yet."""
-        if pair is None or not is_ik_tick(
-            stamp, round(self._period * 1e9)
-        ):  # IK states are the multiples of the period:
-            return  # the controller (and a lockstep sim through it) knows which stamps get targets
+        # IK states are the multiples of the period: the controller (and a lockstep sim through it)
+        # knows which stamps get targets
+        if pair is None or not is_ik_tick(stamp, round(self._period * 1e9)):
+            return
         if self._last_solved is not None and stamp <= self._last_solved:
             return  # a state seen again (a lockstep re-send) was answered once already
         for ready in self._ticks.state(stamp, (stamp, *pair), time.monotonic(), first=self._last_solved is None):

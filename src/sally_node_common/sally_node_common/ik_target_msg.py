@@ -20,7 +20,7 @@ from .stance import StanceMode
 MAX_COST = 1e6
 """The largest position or orientation cost a target may carry (dimensionless task weight)."""
 INVALID = "invalid"
-"""Refusal reason: well-formed, but a stance the robot cannot take (two feet swinging)."""
+"""Refusal reason: well-formed, but a stance the robot cannot take (two feet swinging, a foot named twice)."""
 
 
 @dataclass(frozen=True)
