@@ -1,5 +1,6 @@
 """The topology declared once (:mod:`sally_bringup.topology`) is what the nodes have: each node,
-started as a process of its own, publishes and reads exactly the topics declared for it; and what
+started as a process of its own, publishes and reads exactly the topics declared for it, each
+publisher reliable and keeping its history exactly where the topic is declared kept; and what
 derives from the declaration (the runner's readiness, the sequencer's readers, the recording's
 topics) says what the graphs need."""
 
@@ -7,9 +8,11 @@ from __future__ import annotations
 
 import pytest
 from rclpy.node import NodeNameNonExistentError
+from rclpy.qos import DurabilityPolicy, ReliabilityPolicy
 
 from sally_bringup import topology
 from sally_bringup.graphs import graph
+from sally_bringup.processes import wait_until
 from sally_bringup.raw_tap import KEPT_TOPICS, TOPICS
 from sally_node_common.time_contract import JOINT_EFFORTS, ODOM_JOINT_STATES, SERVO_COMMANDS
 
@@ -69,8 +72,16 @@ def test_every_node_has_exactly_the_topics_declared_for_it(graph, probe, variant
                 out[kind] = "; ".join(f"{what} {sorted(topics)}" for what, topics in wrong.items() if topics)
         return out
 
-    probe.wait_for(lambda: not differences(), 60.0, "every node's endpoints as declared")
-    assert not differences()
+    wait_until(lambda: not differences(), 60.0)  # discovery takes a moment; then what differs is named
+    assert not differences(), differences()
+    for node in declared.values():  # every publisher reliable, keeping its history where declared kept
+        for topic in node.publishes:
+            mine = [i for i in probe.node.get_publishers_info_by_topic(topic) if i.node_name == node.ros_name]
+            assert mine, (node.ros_name, topic)
+            for info in mine:
+                kept = info.qos_profile.durability == DurabilityPolicy.TRANSIENT_LOCAL
+                assert kept == topology.TOPICS[topic].kept, f"{node.ros_name} {topic}: kept {kept}"
+                assert info.qos_profile.reliability == ReliabilityPolicy.RELIABLE, f"{node.ros_name} {topic}"
 
 
 def test_a_node_without_a_declaration_is_refused_by_name():
