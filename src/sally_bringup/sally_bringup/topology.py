@@ -15,11 +15,9 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from sally_node_common.time_contract import JOINT_EFFORTS, ODOM_JOINT_STATES, SERVO_COMMANDS
+from sally_node_common.sim_resets import RESET_TOPIC
+from sally_node_common.time_contract import JOINT_COMMANDS, JOINT_EFFORTS, ODOM_JOINT_STATES, SERVO_COMMANDS
 
-JOINT_COMMANDS = "/sally/joint_commands"
-"""ros2_control's joint commands (topic_based_hardware_interfaces), the sim's command source with
-``controller:=ros2_control``."""
 STATES = "/joint_states"
 WRENCHES = tuple(
     f"/sally/feet/{foot}/{kind}_wrench" for foot in ("FL", "FR", "BL", "BR") for kind in ("magnet", "contact")
@@ -58,7 +56,7 @@ TOPICS: dict[str, Topic] = {
     "/sally/pulloff_result": Topic("sally_interfaces/msg/PullOffResult", kept=True),
     "/sally_sim/external_force": Topic("sally_interfaces/msg/ExternalForce"),
     "/sally_sim/holding": Topic("std_msgs/msg/Bool", kept=True),
-    "/sally_sim/reset": Topic("std_msgs/msg/Header", kept=True),
+    RESET_TOPIC: Topic("std_msgs/msg/Header", kept=True),
     "/diagnostics": Topic("diagnostic_msgs/msg/DiagnosticArray"),
     "/tf": Topic("tf2_msgs/msg/TFMessage"),
     "/tf_static": Topic("tf2_msgs/msg/TFMessage", kept=True),
@@ -96,7 +94,7 @@ def node_topics(
     (:data:`SERVO_COMMANDS`, :data:`JOINT_EFFORTS`, or :data:`JOINT_COMMANDS` from ros2_control),
     ``ik_states`` the joint states the IK reads (:data:`ODOM_JOINT_STATES` for an IK apart from the
     sim: the sim then publishes them), ``camera`` the sim's camera on."""
-    reset = "/sally_sim/reset"
+    reset = RESET_TOPIC
     if kind == "sim":
         published = {"/clock", STATES, "/sally/odom", "/sally/magnets", "/diagnostics", "/sally_sim/holding", reset}
         published |= {"/tf", "/tf_static", "/robot_description", "/sally/markers", *WRENCHES}

@@ -171,6 +171,7 @@ class ControllerNode(Node):
         """States (message, checked q, qdot) waiting for their targets; wall clock."""
         self._sync.partner_present = lambda: publishes(self, TARGETS)  # a slow IK is waited for
         self._names = limits.names
+        self._effort_names = list(limits.names)  # the effort path's message names, built once
         self._effort_limit = limits.effort
         self.controller = JointController(limits.names, limits.lower, limits.upper, self._gains())
         self._read_settings()
@@ -308,7 +309,7 @@ class ControllerNode(Node):
                 self._pub.publish(servo_command_to_msg(command))  # a new message each time: its readers'
             else:
                 efforts = self.controller.step(stamp, q, qdot, feed_forward)
-                out = JointState(name=list(self._names))
+                out = JointState(name=self._effort_names)
                 out.header.stamp = msg.header.stamp
                 out.effort = efforts.tolist()
                 self._pub.publish(out)

@@ -247,6 +247,7 @@ class IKNode(Node):
     def _read_settings(self) -> None:
         self._period = float(self.get_parameter("ik_period").value)
         """Sim seconds between solves, and each solve's differential step."""
+        self._period_ns = round(self._period * 1e9)
         ik = getattr(self, "ik", None)
         if ik is not None:  # the differential step follows the period (a set request)
             ik.config = replace(ik.config, dt=self._period)
@@ -256,7 +257,7 @@ class IKNode(Node):
         """A state and its odometry are both in: solve it when it is an IK state not solved yet."""
         # IK states are the multiples of the period: the controller (and a lockstep sim through it)
         # knows which stamps get targets
-        if pair is None or not is_ik_tick(stamp, round(self._period * 1e9)):
+        if pair is None or not is_ik_tick(stamp, self._period_ns):
             return
         if self._last_solved is not None and stamp <= self._last_solved:
             return  # a state seen again (a lockstep re-send) was answered once already

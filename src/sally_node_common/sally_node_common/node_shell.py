@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 
+from diagnostic_msgs.msg import DiagnosticArray
+
 from .diagnostics import diagnostic_array, diagnostic_status
 from .input_health import InputHealth
 from .inputs import StampOrder
@@ -44,8 +46,6 @@ class NodeShell:
         ``diagnostics_period`` wall seconds (a name: the parameter that says how many; None: the
         node times it), which publishes the node's status named ``status`` with :meth:`publish`
         (``report`` None: the node publishes its /diagnostics itself, as the sim does from its loop)."""
-        from diagnostic_msgs.msg import DiagnosticArray
-
         table.declare(node, on_change=on_change)
         self.node, self.status = node, status
         self.health = InputHealth(lambda text: node.get_logger().error(text), watched=watched)

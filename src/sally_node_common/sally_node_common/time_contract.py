@@ -73,6 +73,9 @@ SERVO_COMMANDS = "/sally/servo_commands"
 """The controller's answers (``sally_interfaces/ServoCommand``), the sim's ``command_source`` servo."""
 JOINT_EFFORTS = "/sally/joint_efforts"
 """The effort path's answers (``sensor_msgs/JointState`` efforts), the sim's ``command_source`` efforts."""
+JOINT_COMMANDS = "/sally/joint_commands"
+"""ros2_control's joint commands (topic_based_hardware_interfaces' JointState commands), the sim's
+``command_source`` joint_commands: the sim alone, not answered by stamp."""
 ODOM_JOINT_STATES = "/sally/odom_joint_states"
 """The sim's /joint_states messages that carry an odometry stamp (every IK period), on a topic of
 their own, for a reader in another process that needs no more (an IK apart from the sim)."""

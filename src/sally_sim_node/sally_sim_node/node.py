@@ -59,7 +59,7 @@ from sally_node_common.node_shell import NodeShell
 from sally_node_common.partners import other_publishers, publishes
 from sally_node_common.qos import RELIABLE_DEEP
 from sally_node_common.servo_command_msg import servo_command_from_msg
-from sally_node_common.time_contract import JOINT_EFFORTS, SERVO_COMMANDS
+from sally_node_common.time_contract import JOINT_COMMANDS, JOINT_EFFORTS, SERVO_COMMANDS
 from sally_node_common.unique_names import full_name
 
 from . import conversions as conv
@@ -85,8 +85,6 @@ from .viewer_bridge import ViewerBridge, display_available
 SWITCH_INTERVAL = 0.0002
 """GIL switch interval (s) while the loop runs; Python's default is 5 ms, ten physics steps."""
 MAGNET_CMD, EXTERNAL_FORCE = "/sally/magnet_cmd", "/sally_sim/external_force"
-JOINT_COMMANDS = "/sally/joint_commands"
-"""ros2_control's commands (command_source joint_commands): JointStateTopicSystem's command topic."""
 COMMAND_TOPICS = {"servo": SERVO_COMMANDS, "efforts": JOINT_EFFORTS, "joint_commands": JOINT_COMMANDS}
 """The topic each command source reads."""
 
