@@ -1,61 +1,105 @@
-"""The scenes Sally climbs in, and the frame each is simulated in.
+"""The scenes Sally climbs in: lists of surfaces in the room's frame, and the corner each climbs.
 
-* ``floor_wall`` (the default): the floor plate and the wall plate of ``mjcf/sally.xml``, z up. The
-  corner Sally climbs is the floor-wall corner, and the simulation's ``world`` frame is the room's.
-* ``corner3``: a room with a floor, a steel wall and a steel ceiling whose inner face is
-  :data:`CEILING_HEIGHT` above the floor, meeting the wall in a 90 deg concave corner. Sally climbs
-  the wall-ceiling corner (``sequence:=w2c``), starting with four feet on the wall.
+A scene is its steel surfaces (:class:`~.surfaces.Surface`, named, in the room's frame: z up, the
+floor's face at z = 0, gravity -z) and the concave corner Sally climbs in it (the surface she stands
+on, the surface she goes to). The MJCF is built from it in memory (:func:`apply_scene`).
 
-Every scene is simulated in the frame of the corner being climbed: its ``world`` frame has the
-surface Sally stands on as the floor plate (top face z = ``FLOOR_Z``) and the surface she goes to as
-the wall plate (inner face x = ``WALL_X``). For ``corner3`` that frame is the room turned 90 deg
-about y: the room's wall is the plate at z = 0, its ceiling the plate at x = 0.5, its floor a plate
-at x = 0.5 - CEILING_HEIGHT, and gravity points along world -x (straight down in the room).
-MuJoCo's dynamics do not depend on which frame they are written in, so this is the wall-ceiling
-corner itself, and everything that plans and judges the floor-wall climb (the reachability map, the
-IK's stances, the sequencer's phases, the report) applies to it unchanged.
-:attr:`Scene.room_from_world` places the ``world`` frame in the room (z up, the floor's face at
-z = 0): the sim publishes it on /tf_static as ``room -> world``, and the report and run.png state
-positions in the room.
+* ``floor_wall`` (the default): the floor and the wall (the wall's face at x = ``WALL_X``, 1 m high);
+  Sally climbs the floor-wall corner.
+* ``corner3``: a wall and a ceiling whose face is :data:`CEILING_HEIGHT` above a floor that is not
+  steel; Sally climbs the wall-ceiling corner (``sequence:=w2c``), starting with four feet on the wall.
+* ``room``: a steel floor, wall and ceiling (the ceiling :data:`CEILING_HEIGHT` up); Sally climbs the
+  floor-wall corner, under a ceiling the magnets can hold.
+
+Every scene is simulated in the frame of the corner it climbs (:func:`~.surfaces.corner_frame`): the
+surface stood on is its floor plate (top face z = ``FLOOR_Z``), the surface climbed onto its wall
+plate (inner face x = ``WALL_X``), and gravity is the room's, written in that frame. For
+``floor_wall`` and ``room`` that frame is the room's own; for ``corner3`` it is the room turned 90 deg
+about y (gravity along world -x). MuJoCo's dynamics do not depend on the frame they are written in,
+so everything that plans and judges the floor-wall climb (the reachability map, the IK's stances, the
+sequencer's phases, the report) applies to the wall-ceiling corner unchanged.
+:attr:`Scene.room_from_world` places the ``world`` frame in the room: the sim publishes it on
+/tf_static as ``room -> world``, and the report and run.png state positions in the room. The magnet
+telemetry names the surface a foot holds by its name in the room.
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
+from functools import cached_property
 
 import mujoco
 import numpy as np
 
-from .constants import FLOOR_Z, PLATE_GEOMS, WALL_X
 from .errors import DescriptionError
 from .pose import Pose
+from .surfaces import Surface, corner_frame, face
 
 CEILING_HEIGHT = 1.0
-"""corner3: the ceiling's inner face above the room's floor (m). main_frame starts 0.5 m below it,
-as far as it starts from the wall in ``floor_wall`` (the corner distance the reachability map and the
-climb are planned for), so 0.50 m up the wall; the back feet's magnets then hang 0.14 m above the
-floor (README, "Climbing onto the ceiling")."""
-ROOM_FLOOR_GEOM = "room_floor"
-"""corner3: the room's floor, a box geom of the world body (not steel: no magnet is ever near it)."""
+"""corner3 and room: the ceiling's face above the room's floor (m). corner3's main_frame starts 0.5 m
+below it, as far as it starts from the wall in ``floor_wall`` (the corner distance the reachability
+map and the climb are planned for), so 0.50 m up the wall; the back feet's magnets then hang 0.14 m
+above the floor (README, "Climbing onto the ceiling")."""
 GRAVITY = 9.81
-"""m/s^2, as the MJCF's default."""
-PLATE_HALF_THICKNESS = 0.01
-"""m: the MJCF's plates are 2 cm thick."""
+"""m/s^2, as the MJCF's default: -z in the room."""
+CORNER_PLATES = ("floor_plate", "wall_plate")
+"""The MJCF's two plate geoms, in its order: the climbed corner's surface stood on and the one climbed onto."""
+NON_STEEL_RGBA = (0.75, 0.72, 0.66, 1.0)
+
+_X, _Y, _Z = np.eye(3)
+FLOOR = Surface("floor", face([-1.0, 0.0, 0.0], _X, _Y), (1.5, 0.5))
+"""The floor: 3 m deep (to the wall's foot), 1 m wide."""
+WALL = Surface("wall", face([0.5, 0.0, CEILING_HEIGHT / 2], _Z, _Y), (CEILING_HEIGHT / 2, 0.5))
+"""The wall, facing -x: from the floor to the ceiling's height, 1 m wide."""
+CEILING = Surface("ceiling", face([0.0, 0.0, CEILING_HEIGHT], _Y, _X), (0.5, 0.5))
+"""The ceiling, facing down: 1 m out from the wall, 1 m wide."""
+ROOM_FLOOR = Surface("floor", face([0.0, 0.0, 0.0], _X, _Y), (0.5, 0.5), steel=False)
+"""corner3's floor: under the ceiling, not steel (no magnet is ever near it)."""
 
 
 @dataclass(frozen=True)
 class Scene:
-    """A scene: its name, the room surface each plate of the climbed corner is, gravity in the
-    simulation's ``world`` frame, and where that frame sits in the room."""
+    """A scene: its name, its surfaces in the room (names unique) and the corner it climbs (the
+    name of the surface stood on, the name of the one climbed onto)."""
 
     name: str
-    surfaces: dict[str, str]
-    """Corner surface (a key of ``PLATE_GEOMS``) -> what it is in the room."""
-    gravity: tuple[float, float, float]
-    """Gravity in the ``world`` frame (m/s^2)."""
-    room_from_world: Pose
-    """The ``world`` frame's pose in the room (z up, the floor's face at z = 0)."""
+    surfaces: tuple[Surface, ...]
+    corner: tuple[str, str]
+
+    def __post_init__(self) -> None:
+        names = [s.name for s in self.surfaces]
+        if len(set(names)) != len(names):
+            raise DescriptionError(f"scene {self.name!r} names a surface twice: {names}")
+        for name in self.corner:
+            if not self.surface(name).steel:
+                raise DescriptionError(f"scene {self.name!r}: its corner's {name} is not steel")
+
+    def surface(self, name: str) -> Surface:
+        """The surface called ``name``; refused, naming the scene's, when there is none."""
+        for s in self.surfaces:
+            if s.name == name:
+                return s
+        raise DescriptionError(
+            f"scene {self.name!r} has no surface {name!r}; its surfaces: {[s.name for s in self.surfaces]}"
+        )
+
+    @cached_property
+    def room_from_world(self) -> Pose:
+        """The ``world`` frame's pose in the room: the frame of the corner the scene climbs."""
+        stand, goal = (self.surface(name) for name in self.corner)
+        return corner_frame(stand, goal)
+
+    @property
+    def gravity(self) -> tuple[float, float, float]:
+        """Gravity in the ``world`` frame (m/s^2): the room's -z."""
+        down = self.room_from_world.rotation.T @ np.array([0.0, 0.0, -GRAVITY])
+        x, y, z = (float(v) for v in np.round(down, 12) + 0.0)
+        return x, y, z
+
+    @property
+    def roles(self) -> dict[str, str]:
+        """The corner's plates ("floor": stood on, "wall": climbed onto) -> their surfaces' names."""
+        return dict(zip(("floor", "wall"), self.corner))
 
     @property
     def turned(self) -> bool:
@@ -68,29 +112,34 @@ class Scene:
         return np.asarray(points, dtype=float) @ pose.rotation.T + pose.position
 
     def room_surface(self, surface: str) -> str:
-        """What corner surface ``surface`` ("floor", "wall"; anything else is returned as it is) is in the room."""
-        return self.surfaces.get(surface, surface)
+        """What corner plate ``surface`` ("floor", "wall"; anything else is returned as it is) is in the room."""
+        return self.roles.get(surface, surface)
+
+    def steel_plates(self) -> dict[str, str]:
+        """Steel surface name -> its plate geom, in the model's geom order (the magnet kernel's)."""
+        rest = [s.name for s in self.surfaces if s.steel and s.name not in self.corner]
+        return {name: plate_geom(name) for name in (*self.corner, *rest)}
 
 
-def _turned_room() -> Pose:
-    """corner3's ``world`` in the room: world x is room z (up), world z is room -x (out of the wall),
-    and world's origin is on the wall's face (room x = WALL_X) 0.5 m below the ceiling's."""
-    quat = np.zeros(4)
-    mujoco.mju_axisAngle2Quat(quat, np.array([0.0, 1.0, 0.0]), -math.pi / 2)
-    return Pose(np.array([WALL_X, 0.0, CEILING_HEIGHT - WALL_X]), quat)
+def plate_geom(surface: str) -> str:
+    """The geom of a steel surface's plate (``wall`` -> ``wall_plate``)."""
+    return f"{surface}_plate"
+
+
+def other_geom(surface: str) -> str:
+    """The geom of a surface that is not steel (``floor`` -> ``room_floor``)."""
+    return f"room_{surface}"
 
 
 SCENES = {
-    "floor_wall": Scene(
-        "floor_wall",
-        {"floor": "floor", "wall": "wall"},
-        (0.0, 0.0, -GRAVITY),
-        Pose(np.zeros(3), np.array([1.0, 0.0, 0.0, 0.0])),
-    ),
-    "corner3": Scene("corner3", {"floor": "wall", "wall": "ceiling"}, (-GRAVITY, 0.0, 0.0), _turned_room()),
+    "floor_wall": Scene("floor_wall", (FLOOR, WALL), ("floor", "wall")),
+    "corner3": Scene("corner3", (WALL, CEILING, ROOM_FLOOR), ("wall", "ceiling")),
+    "room": Scene("room", (FLOOR, WALL, CEILING), ("floor", "wall")),
 }
 """Scene name -> :class:`Scene`. ``floor_wall`` is the default."""
 DEFAULT_SCENE = "floor_wall"
+SURFACE_NAMES = tuple(sorted({s.name for chosen in SCENES.values() for s in chosen.surfaces}))
+"""Every surface any scene has."""
 
 
 def scene(name: str) -> Scene:
@@ -101,21 +150,39 @@ def scene(name: str) -> Scene:
 
 
 def apply_scene(spec: mujoco.MjSpec, name: str) -> None:
-    """Make ``spec`` scene ``name``: its gravity and, for corner3, the room's wall (the floor plate,
-    cut to the room's height) and floor (:data:`ROOM_FLOOR_GEOM`)."""
+    """Make ``spec`` scene ``name``, in its corner's frame: gravity, the MJCF's two plates made the
+    corner's surfaces (in their order: the same geoms, so the floor-wall corner is the MJCF's as
+    written), and every other surface added after them (steel: a plate; else a plain box)."""
     chosen = scene(name)
+    frame = chosen.room_from_world
     spec.option.gravity = np.array(chosen.gravity)
-    if not chosen.turned:
-        return
-    # corner3: the floor plate is the room's wall, from the floor (world x = WALL_X - CEILING_HEIGHT) to the ceiling
-    low = WALL_X - CEILING_HEIGHT
-    wall = spec.geom(PLATE_GEOMS["floor"])
-    wall.pos = np.array([(low + WALL_X) / 2, 0.0, FLOOR_Z - PLATE_HALF_THICKNESS])
-    wall.size = np.array([(WALL_X - low) / 2, wall.size[1], PLATE_HALF_THICKNESS])
-    ceiling = spec.geom(PLATE_GEOMS["wall"])
-    floor = spec.worldbody.add_geom()
-    floor.name = ROOM_FLOOR_GEOM
-    floor.type = mujoco.mjtGeom.mjGEOM_BOX
-    floor.pos = np.array([low - PLATE_HALF_THICKNESS, 0.0, ceiling.pos[2]])
-    floor.size = np.array([PLATE_HALF_THICKNESS, ceiling.size[1], ceiling.size[2]])
-    floor.rgba = np.array([0.75, 0.72, 0.66, 1.0])
+    plates = [spec.geom(geom_name) for geom_name in CORNER_PLATES]
+    for geom in plates:  # renamed in two passes: wall_plate may become the name floor_plate had
+        geom.name = f"{geom.name}_unnamed"
+    for geom, surface_name in zip(plates, chosen.corner):
+        geom.name = plate_geom(surface_name)
+        geom.pos, geom.size = chosen.surface(surface_name).box(frame)
+    for surface in chosen.surfaces:
+        if surface.name in chosen.corner:
+            continue
+        if surface.steel:
+            geom = spec.worldbody.add_geom(spec.find_default("plate"))
+            geom.name = plate_geom(surface.name)
+        else:
+            geom = spec.worldbody.add_geom()
+            geom.name, geom.rgba = other_geom(surface.name), np.array(NON_STEEL_RGBA)
+        geom.type = mujoco.mjtGeom.mjGEOM_BOX
+        geom.pos, geom.size = surface.box(frame)
+
+
+def plates_of(model: mujoco.MjModel) -> dict[str, str]:
+    """A compiled model's steel plates: surface name -> geom (the world body's geoms called
+    ``<surface>_plate``), in geom order, which is the magnet kernel's."""
+    names = (model.geom(g).name for g in range(model.ngeom) if model.geom_bodyid[g] == 0)
+    return {name.removesuffix("_plate"): name for name in names if name.endswith("_plate")}
+
+
+def others_of(model: mujoco.MjModel) -> dict[str, str]:
+    """A compiled model's surfaces that are not steel: surface name -> geom (``room_<surface>``)."""
+    names = (model.geom(g).name for g in range(model.ngeom) if model.geom_bodyid[g] == 0)
+    return {name.removeprefix("room_"): name for name in names if name.startswith("room_")}

@@ -7,7 +7,10 @@ import pytest
 
 from sally_description import DescriptionError, build_model
 from sally_description.constants import FOOT_STANDOFF, LEGS, WALL_X, ee_site
-from sally_description.scene import CEILING_HEIGHT, DEFAULT_SCENE, ROOM_FLOOR_GEOM, scene
+from sally_description.model import load_spec
+from sally_description.scene import CEILING_HEIGHT, DEFAULT_SCENE, SCENES, plates_of, scene
+
+ROOM_FLOOR_GEOM = "room_floor"
 
 
 def _kinematics(model):
@@ -22,6 +25,43 @@ def test_the_default_scene_is_the_mjcf_as_it_is():
     assert plain.ngeom == default.ngeom and np.array_equal(plain.geom_size, default.geom_size)
     assert mujoco.mj_name2id(plain, mujoco.mjtObj.mjOBJ_GEOM, ROOM_FLOOR_GEOM) == -1
     assert not scene(DEFAULT_SCENE).turned
+    written = load_spec().compile()  # the plates built from the surfaces' data are the MJCF's, to the bit
+    for name in ("floor_plate", "wall_plate"):
+        assert np.array_equal(written.geom(name).pos, plain.geom(name).pos), name
+        assert np.array_equal(written.geom(name).size, plain.geom(name).size), name
+    assert plates_of(plain) == {"floor": "floor_plate", "wall": "wall_plate"}
+
+
+def test_corner3_is_the_wall_and_ceiling_plates_it_was_written_as():
+    """corner3's plates as the scene wrote them by hand before surfaces were data, to the bit."""
+    model = build_model(scene="corner3")
+    assert plates_of(model) == {"wall": "wall_plate", "ceiling": "ceiling_plate"}
+    expected = {  # geom: (centre, half sizes) in the wall-ceiling corner's frame
+        "wall_plate": ([0.0, 0.0, -0.01], [0.5, 0.5, 0.01]),
+        "ceiling_plate": ([0.51, 0.0, 0.5], [0.01, 0.5, 0.5]),
+        ROOM_FLOOR_GEOM: ([-0.51, 0.0, 0.5], [0.01, 0.5, 0.5]),
+    }
+    for name, (pos, size) in expected.items():
+        assert model.geom(name).pos.tolist() == pos and model.geom(name).size.tolist() == size, name
+    assert [model.geom(g).name for g in range(3)] == list(expected)  # the MJCF's two plates first
+
+
+def test_the_room_is_the_floor_wall_corner_with_a_steel_ceiling_above():
+    room, model = scene("room"), build_model(scene="room")
+    assert not room.turned and np.array_equal(model.opt.gravity, [0.0, 0.0, -9.81])
+    assert plates_of(model) == {"floor": "floor_plate", "wall": "wall_plate", "ceiling": "ceiling_plate"}
+    ceiling = model.geom("ceiling_plate")
+    assert ceiling.pos.tolist() == [0.0, 0.0, CEILING_HEIGHT + 0.01] and ceiling.size.tolist() == [0.5, 0.5, 0.01]
+    plain = build_model()
+    for name in ("floor_plate", "wall_plate"):
+        assert np.array_equal(plain.geom(name).pos, model.geom(name).pos), name
+
+
+@pytest.mark.parametrize("name", sorted(SCENES))
+def test_no_scene_turns_gravity_away_from_the_rooms_down(name):
+    chosen = scene(name)
+    down = chosen.to_room(np.array(chosen.gravity)) - chosen.to_room(np.zeros(3))
+    np.testing.assert_allclose(down, [0.0, 0.0, -9.81], atol=1e-12)
 
 
 def test_corner3_in_the_room_has_gravity_down_sally_on_the_wall_and_the_ceiling_above():
@@ -45,6 +85,19 @@ def test_corner3_in_the_room_has_gravity_down_sally_on_the_wall_and_the_ceiling_
     top = corner.to_room(data.geom_xpos[floor] + [model.geom_size[floor][0], 0.0, 0.0])
     assert top[2] == pytest.approx(0.0, abs=1e-9)
     assert corner.room_surface("floor") == "wall" and corner.room_surface("wall") == "ceiling"
+
+
+def test_a_scene_names_each_surface_once_and_climbs_steel():
+    from sally_description.scene import CEILING, FLOOR, ROOM_FLOOR, WALL, Scene
+
+    with pytest.raises(DescriptionError, match="names a surface twice"):
+        Scene("twice", (FLOOR, FLOOR, WALL), ("floor", "wall"))
+    with pytest.raises(DescriptionError, match="its corner's floor is not steel"):
+        Scene("wood", (ROOM_FLOOR, WALL), ("floor", "wall"))
+    with pytest.raises(DescriptionError, match="has no surface 'ceiling'; its surfaces: \\['floor', 'wall'\\]"):
+        scene("floor_wall").surface("ceiling")
+    with pytest.raises(DescriptionError, match="floor and ceiling do not meet"):
+        _ = Scene("apart", (FLOOR, CEILING), ("floor", "ceiling")).room_from_world
 
 
 def test_unknown_scenes_and_a_wall_start_in_corner3_are_refused():
