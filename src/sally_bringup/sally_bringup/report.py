@@ -137,6 +137,7 @@ def _plants(record: RunRecord, room: Scene, report: dict, problems: list[str]) -
             bool(last_magnet.enabled.get(foot)),
             last_magnet.surface.get(foot, "none"),
             bool(last_magnet.in_contact.get(foot)),
+            goal,
         )
         plants[foot] = {
             "target": [round(float(v), 6) for v in target],
@@ -190,7 +191,7 @@ def scene_figures(room: Scene) -> dict:
     and where that frame (the graph's ``world``, every position of the report) sits in the room."""
     return {
         "name": room.name,
-        "surfaces": dict(room.surfaces),
+        "surfaces": room.roles,
         "world_in_room": {
             "position": [round(float(v), 6) for v in room.room_from_world.position],
             "quat_wxyz": [round(float(v), 6) for v in room.room_from_world.quat],

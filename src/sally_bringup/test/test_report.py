@@ -158,6 +158,7 @@ def test_a_ceiling_climb_reports_its_corner_in_the_room():
 
     rec = record()
     rec.magnets[-1].enabled["FR"] = False
+    rec.magnets[-1].surface.update(FL="ceiling", FR="ceiling", BL="wall", BR="wall")  # named as the room has them
     report = build_report(rec, "w2c", 45.0, {})
     assert report["scene"]["name"] == "corner3"
     assert report["scene"]["surfaces"] == {"floor": "wall", "wall": "ceiling"}

@@ -11,12 +11,13 @@ import numpy as np
 from geometry_msgs.msg import Vector3
 
 from sally_description.constants import LEGS
+from sally_description.scene import SURFACE_NAMES
 from sally_interfaces.msg import MagnetArray, MagnetState
 
 from .inputs import MAX_FORCE, InputError, known, numbers
 from .stamps import set_stamp, stamp_ns
 
-SURFACES = ("floor", "wall", "none")
+SURFACES = (*SURFACE_NAMES, "none")
 """What a magnet can be near: a plate, or none within its reach."""
 FAR = 1e9
 """m: the min_distance sent when no plate is in range (the message carries no inf)."""

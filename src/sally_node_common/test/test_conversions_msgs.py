@@ -345,7 +345,7 @@ def test_a_magnet_with_no_plate_in_reach_is_sent_far_not_inf():
     [
         (lambda m: setattr(m.magnets[0], "foot", "XL"), "unknown"),
         (lambda m: setattr(m.magnets[1], "foot", "FL"), "duplicate"),
-        (lambda m: setattr(m.magnets[2], "surface", "ceiling"), "unknown"),
+        (lambda m: setattr(m.magnets[2], "surface", "attic"), "unknown"),
         (lambda m: setattr(m.magnets[0], "magnitude", math.nan), "non_finite"),
         (lambda m: setattr(m.magnets[3].force, "z", 1e9), "out_of_range"),
         (lambda m: setattr(m.magnets[3], "min_distance", -math.inf), "non_finite"),

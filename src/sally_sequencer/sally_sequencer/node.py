@@ -35,6 +35,7 @@ from rclpy.node import Node
 from std_msgs.msg import Bool
 
 from sally_description.pose import Pose, PoseError, pose_from_hips
+from sally_description.scene import scene
 from sally_interfaces.msg import FootStates, IKStatus, MagnetArray, MagnetCommand, SequenceStatus
 from sally_interfaces.msg import IKTarget as IKTargetMsg
 from sally_node_common import StartupError, run_node, run_until_finished
@@ -54,7 +55,7 @@ from sally_node_common.stamps import stamp_ns
 from sally_node_common.stance import StanceMode
 from sally_node_common.time_contract import IK_LATENCY, IK_PERIOD
 
-from .campaign import CAMPAIGNS, Campaign, FootReading
+from .campaign import CAMPAIGNS, Campaign, FootReading, scene_of
 from .campaign_clock import CampaignClock
 from .climb import MIN_PITCH_DEG
 from .errors import SequenceError
@@ -342,11 +343,12 @@ class SequencerNode(Node):
             problems.append(self.campaign.message)
         elif not self.campaign.done:
             problems.append(f"not done within {self._time.duration_ns * 1e-9:g} s of sim time")
+        goal = scene(scene_of(self.campaign.sequence)).room_surface("wall")  # w2c: the ceiling
         for foot in self.campaign.planted:
             enabled, surface, contact = self._view.magnet(foot)
-            if not held_on_wall(enabled, surface, contact):
+            if not held_on_wall(enabled, surface, contact, goal):
                 problems.append(
-                    f"{foot} is not held on the wall (magnet {'on' if enabled else 'off'}, surface {surface}, "
+                    f"{foot} is not held on the {goal} (magnet {'on' if enabled else 'off'}, surface {surface}, "
                     f"contact {contact})"
                 )
         body = self._view.body

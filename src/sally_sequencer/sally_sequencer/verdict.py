@@ -28,9 +28,10 @@ def feet_to_plant(campaign: str) -> tuple[str, ...]:
     return tuple(feet)
 
 
-def held_on_wall(enabled: bool, surface: str, in_contact: bool) -> bool:
-    """A planted foot is held: its magnet on, against the wall, in contact."""
-    return bool(enabled and surface == "wall" and in_contact)
+def held_on_wall(enabled: bool, surface: str, in_contact: bool, goal: str = "wall") -> bool:
+    """A planted foot is held: its magnet on, in contact, against the surface the climb goes to
+    (``goal``, its name in the room: the wall, or for w2c the ceiling)."""
+    return bool(enabled and surface == goal and in_contact)
 
 
 def walk_shortfall(walk: WallWalk, travel: np.ndarray) -> str:

@@ -18,6 +18,7 @@ def test_a_planted_foot_is_held_only_with_its_magnet_on_against_the_wall_in_cont
     assert not held_on_wall(False, "wall", True)
     assert not held_on_wall(True, "floor", True)
     assert not held_on_wall(True, "wall", False)
+    assert held_on_wall(True, "ceiling", True, goal="ceiling") and not held_on_wall(True, "wall", True, goal="ceiling")
 
 
 def test_a_climb_ends_pitched_at_least_the_minimum():

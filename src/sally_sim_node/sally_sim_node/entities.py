@@ -1,5 +1,6 @@
 """The entities the sim shows through ``simulation_interfaces``: Sally (a robot, her base body
-``main_frame`` on its free joint) and the steel plates (static objects, part of the model).
+``main_frame`` on its free joint) and every surface of the scene (static objects, part of the model:
+``<surface>_plate`` for a steel one, ``room_<surface>`` for one that is not).
 
 Pure: names, categories, the ``GetEntities`` filter and each entity's state from a
 :class:`~.simulator.Simulator`. Messages are built in :mod:`.sim_interfaces`.
@@ -13,8 +14,8 @@ from enum import IntEnum
 
 import numpy as np
 
-from sally_description.constants import PLATE_GEOMS
 from sally_description.pose import Pose
+from sally_description.scene import others_of, plates_of
 
 from .simulator import Simulator
 
@@ -41,28 +42,38 @@ class Entity:
     description: str
 
 
-ENTITIES = (
-    Entity(ROBOT, Category.ROBOT, "Sally, the magnetic wall-climbing quadruped (state: main_frame on its free joint)"),
-    *(
-        Entity(geom, Category.STATIC_OBJECT, f"the steel {surface} plate the magnets hold on (part of the model)")
-        for surface, geom in PLATE_GEOMS.items()
-    ),
+SALLY = Entity(
+    ROBOT, Category.ROBOT, "Sally, the magnetic wall-climbing quadruped (state: main_frame on its free joint)"
 )
-BY_NAME = {entity.name: entity for entity in ENTITIES}
+
+
+def listing(sim: Simulator) -> dict[str, Entity]:
+    """Entity name -> entity for ``sim``'s scene: Sally, then each surface (steel plates first)."""
+    plates = [
+        Entity(geom, Category.STATIC_OBJECT, f"the steel {surface} the magnets hold on (part of the model)")
+        for surface, geom in plates_of(sim.model).items()
+    ]
+    others = [
+        Entity(geom, Category.STATIC_OBJECT, f"the room's {surface}, not steel (part of the model)")
+        for surface, geom in others_of(sim.model).items()
+    ]
+    return {entity.name: entity for entity in (SALLY, *plates, *others)}
 
 
 class FilterError(ValueError):
     """A ``GetEntities`` name filter that is not a regular expression."""
 
 
-def matching(pattern: str, categories: list[int]) -> list[str]:
+def matching(known: dict[str, Entity], pattern: str, categories: list[int]) -> list[str]:
     """Names of the entities whose name matches ``pattern`` (searched; empty: all) and whose category
     is one of ``categories`` (empty: any). Raises :class:`FilterError` for a pattern that does not compile."""
     try:
         regex = re.compile(pattern)
     except re.error as exc:
         raise FilterError(f"filter {pattern!r} is not a regular expression: {exc}") from None
-    return [e.name for e in ENTITIES if regex.search(e.name) and (not categories or int(e.category) in categories)]
+    return [
+        e.name for e in known.values() if regex.search(e.name) and (not categories or int(e.category) in categories)
+    ]
 
 
 @dataclass(frozen=True)
@@ -77,7 +88,7 @@ class Kinematics:
 
 
 def kinematics(sim: Simulator, name: str) -> Kinematics:
-    """``name``'s state now (a plate is at rest). ``name`` must be one of :data:`BY_NAME`."""
+    """``name``'s state now (a surface is at rest). ``name`` must be one of :func:`listing`'s."""
     if name == ROBOT:
         linear, angular = sim.base_velocity()
         linear_acc, angular_acc = sim.base_acceleration()

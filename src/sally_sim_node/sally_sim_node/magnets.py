@@ -42,10 +42,15 @@ class MagnetLayout:
             raise SimulationError("every magnet needs the same number (at least one) of sampling spheres")
 
     @classmethod
-    def legged(cls) -> MagnetLayout:
-        """The legged Sally: one magnet per foot, named by its leg."""
+    def legged(cls, plates: Mapping[str, str] | None = None) -> MagnetLayout:
+        """The legged Sally: one magnet per foot, named by its leg; ``plates`` (surface name -> geom, in
+        kernel order) default to the floor and the wall's."""
         return cls(
-            LEGS, tuple(magnet_body(leg) for leg in LEGS), tuple(sampler_geoms(leg) for leg in LEGS), kind="foot"
+            LEGS,
+            tuple(magnet_body(leg) for leg in LEGS),
+            tuple(sampler_geoms(leg) for leg in LEGS),
+            dict(plates or PLATE_GEOMS),
+            kind="foot",
         )
 
 
@@ -61,7 +66,8 @@ class MagnetReadout:
     min_distance: float
     """Smallest sampling-sphere distance to a plate (m); negative when sunk in."""
     surface: str
-    """"floor", "wall" or "none" (no plate within max_magnetic_distance)."""
+    """The nearest steel surface's name ("floor", "wall", "ceiling"), or "none" (no plate within
+    max_magnetic_distance)."""
     in_contact: bool
 
 

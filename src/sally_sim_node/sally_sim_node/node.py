@@ -125,7 +125,7 @@ class SimNode(Node):
         self._passive_joints = tuple(n for n in JOINT_NAMES if n not in ACTUATED_JOINT_NAMES)
         self._motor_index = {name: i for i, name in enumerate(ACTUATED_JOINT_NAMES)}
         self._subscribe()
-        self._interfaces = SimulationInterfaces(self, self)
+        self._interfaces = SimulationInterfaces(self, self, entities.listing(self.sim))
         self._next_diag = time.monotonic()
         self._viewer = self._open_viewer() if not p("headless") else None
         self.idle_work: Callable[[Callable[[], bool]], object] | None = None

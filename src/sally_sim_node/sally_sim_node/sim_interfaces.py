@@ -40,7 +40,8 @@ from .sim_control import FEATURES, INVALID_POSE, Code, Outcome, State, StepRun
 CUSTOM_INFO = (
     "Sally sim (MuJoCo). A step is one control period (1/state_rate, 5 ms by default) in every pacing mode; "
     "in lockstep it waits for the controller's answer as a lockstep tick does. Reset keeps sim time running "
-    "(no SCOPE_TIME). Entities: sally (main_frame), floor_plate, wall_plate; states in the world frame."
+    "(no SCOPE_TIME). Entities: sally (main_frame) and each surface of the scene (floor_plate, wall_plate, "
+    "ceiling_plate: steel; room_floor: not); states in the world frame."
 )
 
 
@@ -75,14 +76,15 @@ def _result(target: Result, outcome: Outcome) -> None:
     target.result, target.error_message = int(outcome.code), outcome.message
 
 
-UNKNOWN = "entity {!r} is not known; GetEntities lists them: " + ", ".join(entities.BY_NAME)
+UNKNOWN = "entity {!r} is not known; GetEntities lists them: {}"
 
 
 class SimulationInterfaces:
     """Creates the services and the action on ``node`` and answers them through ``controls``."""
 
-    def __init__(self, node: Node, controls: Controls) -> None:
-        self._node, self._controls = node, controls
+    def __init__(self, node: Node, controls: Controls, known: dict[str, entities.Entity]) -> None:
+        """``known``: the scene's entities by name (:func:`.entities.listing`)."""
+        self._node, self._controls, self._known_entities = node, controls, known
         srv = node.create_service
         srv(GetSimulatorFeatures, "~/get_simulator_features", self._features)
         srv(GetSimulationState, "~/get_simulation_state", self._get_state)
@@ -179,7 +181,9 @@ class SimulationInterfaces:
             _result(response.result, Outcome(unsupported, "bounds filters are not supported (no ENTITY_BOUNDS)"))
             return None
         try:
-            names = entities.matching(filters.filter, [int(c.category) for c in filters.categories])
+            names = entities.matching(
+                self._known_entities, filters.filter, [int(c.category) for c in filters.categories]
+            )
         except entities.FilterError as exc:
             _result(response.result, Outcome(Code.OPERATION_FAILED, str(exc)))
             return None
@@ -198,12 +202,11 @@ class SimulationInterfaces:
         response.states = [entity_state_to_msg(self._controls.entity_kinematics(n), now) for n in names or []]
         return response
 
-    @staticmethod
-    def _known(name: str, response) -> entities.Entity | None:
+    def _known(self, name: str, response) -> entities.Entity | None:
         """The entity called ``name``, or None with ``response`` answered NOT_FOUND."""
-        entity = entities.BY_NAME.get(name)
+        entity = self._known_entities.get(name)
         if entity is None:
-            _result(response.result, Outcome(Code.NOT_FOUND, UNKNOWN.format(name)))
+            _result(response.result, Outcome(Code.NOT_FOUND, UNKNOWN.format(name, ", ".join(self._known_entities))))
         return entity
 
     def _entity_info(self, request, response):

@@ -18,17 +18,17 @@ import mujoco
 import numpy as np
 
 from sally_description import DEFAULT_BAKE, DEFAULT_PARAMS, LEGS, Bake, PhysicsParams, build_model
-from sally_description.constants import PLATE_GEOMS, ROOT_BODY, ee_site, magnet_geom, sampler_geoms
+from sally_description.constants import ROOT_BODY, ee_site, magnet_geom, sampler_geoms
 from sally_description.contact import FootContact, FootContactMonitor
 from sally_description.pose import Pose
-from sally_description.scene import ROOM_FLOOR_GEOM
+from sally_description.scene import others_of, plates_of
 from sally_description.wall_start import START_KEY
 from sally_node_common.inputs import MAX_RATE
 
 from .errors import DivergenceError, SimulationError
 from .frames import Plate
 from .joints import ActuatorIndex, JointIndex, all_joints
-from .magnets import MagnetArray, MagnetReadout, leg_index
+from .magnets import MagnetArray, MagnetLayout, MagnetReadout, leg_index
 from .physics_kernel import mujoco_steps, run_steps
 from .physics_thread import PhysicsThread
 from .servo import Servos, ServoSetting
@@ -74,7 +74,7 @@ class ModelIds:
         base_joint = int(model.body_jntadr[root])  # the free joint
         magnet_geoms = [model_id(model, mujoco.mjtObj.mjOBJ_GEOM, magnet_geom(leg)) for leg in LEGS]
         is_plate = np.zeros(model.ngeom, dtype=bool)
-        is_plate[[model_id(model, mujoco.mjtObj.mjOBJ_GEOM, g) for g in PLATE_GEOMS.values()]] = True
+        is_plate[[model_id(model, mujoco.mjtObj.mjOBJ_GEOM, g) for g in plates_of(model).values()]] = True
         return ModelIds(
             actuators.joints.qpos_adr,
             [model_id(model, mujoco.mjtObj.mjOBJ_SITE, ee_site(leg)) for leg in LEGS],
@@ -116,7 +116,7 @@ class Simulator:
         self.actuators = ActuatorIndex.build(self.model)
         self.servos = Servos(self.model, self.data, self.actuators.actuator_ids)
         """The motors' servos (their gains and setpoints live in the model and data)."""
-        self.magnets = MagnetArray(self.model, params, magnets_on)
+        self.magnets = MagnetArray(self.model, params, magnets_on, MagnetLayout.legged(plates_of(self.model)))
         self._initial_magnets = self.magnets.enabled.copy()
         self.contacts = FootContactMonitor()
         self._external = np.zeros((self.model.nbody, 6))
@@ -430,13 +430,10 @@ class Simulator:
         return self.data.geom_xpos[self._ids.sampler_geoms[leg_index(leg)]].copy()
 
     def plates(self) -> list[Plate]:
-        """The steel plates as boxes (name, centre, quaternion, half sizes), and the room's floor in a
-        scene that has one (:mod:`sally_description.scene`): their markers and TF frames."""
+        """The scene's surfaces as boxes (geom name, centre, quaternion, half sizes): the steel plates,
+        then any that are not steel (:mod:`sally_description.scene`); their markers, TF frames and entities."""
         out = []
-        room = (
-            [ROOM_FLOOR_GEOM] if mujoco.mj_name2id(self.model, mujoco.mjtObj.mjOBJ_GEOM, ROOM_FLOOR_GEOM) >= 0 else []
-        )
-        for name in [*PLATE_GEOMS.values(), *room]:
+        for name in [*plates_of(self.model).values(), *others_of(self.model).values()]:
             g = self.model.geom(name).id
             quat = np.empty(4)
             mujoco.mju_mat2Quat(quat, self.data.geom_xmat[g])

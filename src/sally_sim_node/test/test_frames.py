@@ -62,7 +62,7 @@ def test_a_turned_scene_hangs_world_from_the_room_so_the_ceiling_is_up():
     sim = Simulator(build_model(scene="corner3"))
     static = {f.child: f for f in BodyFrames.static(sim.plates(), room)}
     assert static[WORLD].parent == ROOM
-    assert set(static) == {WORLD, ODOM, "floor_plate", "wall_plate", "room_floor"}
+    assert set(static) == {WORLD, ODOM, "wall_plate", "ceiling_plate", "room_floor"}  # named as the room has them
     to_room = _matrix(static[WORLD].quaternion)
 
     def face(plate, local_normal):
@@ -71,9 +71,9 @@ def test_a_turned_scene_hangs_world_from_the_room_so_the_ceiling_is_up():
         centre = static[WORLD].position + to_room @ frame.position
         return centre + normal * np.abs(size @ np.abs(local_normal)), normal
 
-    point, normal = face("wall_plate", [-1.0, 0.0, 0.0])  # the ceiling: its face toward the robot
+    point, normal = face("ceiling_plate", [-1.0, 0.0, 0.0])  # its face toward the robot
     np.testing.assert_allclose([point[2], *normal], [CEILING_HEIGHT, 0.0, 0.0, -1.0], atol=1e-9)
-    point, normal = face("floor_plate", [0.0, 0.0, 1.0])  # the room's wall
+    point, normal = face("wall_plate", [0.0, 0.0, 1.0])
     np.testing.assert_allclose([point[0], *normal], [0.5, -1.0, 0.0, 0.0], atol=1e-9)
     point, normal = face("room_floor", [1.0, 0.0, 0.0])
     np.testing.assert_allclose([point[2], *normal], [0.0, 0.0, 0.0, 1.0], atol=1e-9)

@@ -151,3 +151,22 @@ def test_unknown_foot_lists_the_valid_ones():
     sim = Simulator()
     with pytest.raises(SimulationError, match=r"unknown foot 'XX'; valid: \['FL', 'FR', 'BL', 'BR'\]"):
         sim.set_magnet("XX", True)
+
+
+def test_a_magnet_names_the_surface_it_is_near_as_the_room_does():
+    """In scene room a magnet 10 mm under the ceiling is pulled up onto it and says "ceiling"; one on
+    the floor says "floor" (surfaces are named by the scene's data, not by the corner's plates)."""
+    from sally_description import build_model
+    from sally_description.scene import CEILING_HEIGHT
+
+    sim = Simulator(build_model(scene="room"))
+    assert sim.magnets.surfaces == ("floor", "wall", "ceiling")
+    r = sim.model.geom(sampler_geoms("FL")[0]).size[0]
+    top = max(sim.data.geom_xpos[sim.model.geom(g).id][2] + r for g in sampler_geoms("FL"))
+    place(sim, dz=CEILING_HEIGHT - 0.010 - top)
+    readouts = sim.magnet_readouts()
+    assert readouts["FL"].surface == "ceiling" and readouts["FL"].min_distance == pytest.approx(0.010, abs=1e-9)
+    assert sim.magnets.force[LEGS.index("FL")][2] > 0.0  # up, into the ceiling
+    floor = Simulator(build_model(scene="room"))
+    place(floor, dz=0.002 - floor_gap(floor).min())
+    assert floor.magnet_readouts()["FL"].surface == "floor"

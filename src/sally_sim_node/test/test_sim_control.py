@@ -6,8 +6,9 @@ import math
 import numpy as np
 import pytest
 
-from sally_description import JOINT_NAMES
+from sally_description import JOINT_NAMES, build_model
 from sally_description.constants import ACTUATED_JOINT_NAMES
+from sally_description.scene import scene as scene_named
 from sally_sim_node import entities, sim_control
 from sally_sim_node.entity_state_msg import EntityStateError, entity_state_from_msg, entity_state_to_msg
 from sally_sim_node.joint_drive import EFFORT, POSITION, VELOCITY, JointCommandError, JointDrive, parse_joint_command
@@ -111,11 +112,34 @@ def test_a_step_run_reports_each_step_and_ends_once():
 
 
 def test_entities_filter_by_regex_and_category():
-    assert entities.matching("", []) == ["sally", "floor_plate", "wall_plate"]
-    assert entities.matching("plate$", []) == ["floor_plate", "wall_plate"]
-    assert entities.matching("", [int(entities.Category.ROBOT)]) == ["sally"]
+    known = entities.listing(Simulator())
+    assert entities.matching(known, "", []) == ["sally", "floor_plate", "wall_plate"]
+    assert entities.matching(known, "plate$", []) == ["floor_plate", "wall_plate"]
+    assert entities.matching(known, "", [int(entities.Category.ROBOT)]) == ["sally"]
     with pytest.raises(entities.FilterError, match="not a regular expression"):
-        entities.matching("([", [])
+        entities.matching(known, "([", [])
+
+
+@pytest.mark.parametrize(
+    ("scene", "names"),
+    [
+        ("room", ["sally", "floor_plate", "wall_plate", "ceiling_plate"]),
+        ("corner3", ["sally", "wall_plate", "ceiling_plate", "room_floor"]),
+    ],
+)
+def test_every_surface_of_the_scene_is_an_entity_at_its_place(scene, names):
+    sim = Simulator(build_model(scene=scene))
+    known = entities.listing(sim)
+    assert list(known) == names
+    room = scene_named(scene)
+    for name in names[1:]:
+        surface = room.surface(name.removesuffix("_plate").removeprefix("room_"))
+        plate = entities.kinematics(sim, name).pose  # the plate's centre, in the simulated (world) frame
+        centre = room.to_room(plate.position)
+        assert surface.height(centre) == pytest.approx(-0.01, abs=1e-9), name  # 1 cm behind the face
+        assert (
+            "not steel" in known[name].description if name.startswith("room_") else "steel" in known[name].description
+        )
 
 
 def test_the_base_state_goes_in_and_comes_back_in_the_world_frame():
