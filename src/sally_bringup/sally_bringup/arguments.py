@@ -6,7 +6,10 @@ The graphs themselves: :mod:`.graphs`.
   feet from the wall onto the ceiling, ``scene:=corner3``), wall_walk (over the wall from
   ``start:=wall``); wall_hold (FL only), floor_lift (FL lifted off the floor): the optimizer's scenarios
 * ``scene``: floor_wall / corner3 (a room with a steel wall and ceiling; ``w2c`` climbs its wall-ceiling
-  corner) / auto (corner3 for ``w2c``, else floor_wall)
+  corner) / room (a steel floor, wall and ceiling; the floor-wall corner is climbed) / auto (corner3
+  for ``w2c``, room for ``route``, else floor_wall)
+* ``route``: ``sequence:=route``'s surfaces in order (``floor,wall``), checked against the scene
+  (:mod:`sally_sequencer.route`); one climb per run so far
 * ``start``: floor / wall (pitched 90 deg, every foot planted on the wall; the start ``wall_walk`` needs)
 * ``wall_pose``: where the wall start stands, ``y,height,turn`` (m, m, deg about the wall's normal)
 * ``direction``, ``distance``: wall_walk's way (up, down, left, right) and length (m)
@@ -41,11 +44,12 @@ from dataclasses import dataclass
 
 from sally_description.constants import LEGS
 from sally_description.errors import DescriptionError
-from sally_description.scene import DEFAULT_SCENE, SCENES
+from sally_description.scene import DEFAULT_SCENE, SCENES, scene
 from sally_description.wall_start import WallStance, wall_pose_refusal, wall_stance
 from sally_node_common.time_contract import CONTROL_LATENCY, IK_LATENCY
 from sally_sequencer.campaign import CAMPAIGNS, scene_of
 from sally_sequencer.errors import SequenceError
+from sally_sequencer.route import campaign_of, plan
 from sally_sequencer.wall_walk import DIRECTIONS, WallWalk
 
 SEQUENCES = tuple(CAMPAIGNS)
@@ -54,6 +58,8 @@ DURATIONS = {"f2w_all": "80.0", "w2c": "80.0"}
 """duration:=auto per sequence (25 s for the others): f2w_all's climb (and w2c, the same) takes about
 64 s of sim time."""
 PACINGS = ("realtime", "fast", "lockstep")
+ROUTE_SCENE = "room"
+"""scene:=auto for sequence:=route: the room, whose floor, wall and ceiling are all steel."""
 
 
 @dataclass(frozen=True)
@@ -66,12 +72,18 @@ class Argument:
 
 
 ARGUMENTS: dict[str, Argument] = {
-    "sequence": Argument("f2w", "sequence to run", SEQUENCES),
+    "sequence": Argument("f2w", "sequence to run (route: the surfaces route:= names)", (*SEQUENCES, "route")),
     "scene": Argument(
         "auto",
         "floor_wall (the floor and the wall), corner3 (a room with a steel wall and a steel ceiling 1.0 m up; Sally "
-        "starts on the wall) or auto (corner3 for w2c, else floor_wall)",
+        "starts on the wall), room (a steel floor, wall and ceiling) or auto (corner3 for w2c, room for route, else "
+        "floor_wall)",
         ("auto", *SCENES),
+    ),
+    "route": Argument(
+        "auto",
+        "sequence:=route: the surfaces Sally goes over, comma-separated, from the one she starts on (auto: the "
+        "scene's climbed corner, floor,wall in room and floor_wall, wall,ceiling in corner3)",
     ),
     "start": Argument(
         "floor",
@@ -179,7 +191,8 @@ def resolve(arguments: Mapping[str, str]) -> dict[str, str]:
         if arg.choices and values[name] not in arg.choices:
             raise GraphError(f"{name}:={values[name]} is not one of {list(arg.choices)}")
     if values["scene"] == "auto":
-        values["scene"] = scene_of(values["sequence"])
+        values["scene"] = ROUTE_SCENE if values["sequence"] == "route" else scene_of(values["sequence"])
+    route_campaign(values)
     stance = wall_pose(values)  # refused here, before anything starts
     walk = wall_walk(values)
     off = walk.off_plate({leg: stance.foot(leg) for leg in LEGS}) if walk is not None else ""
@@ -202,6 +215,25 @@ def resolve(arguments: Mapping[str, str]) -> dict[str, str]:
     if values["params"]:
         check_params_file(values["params"])
     return values
+
+
+def route_campaign(values: dict[str, str]) -> None:
+    """``sequence:=route``: the route checked against the scene (refused in one line naming the
+    surface or the pair that cannot be part of it) and the sequence made the campaign that runs it.
+    A ``route:=`` given with another sequence must be the route that sequence runs (as the values this
+    resolves to say: they resolve again to themselves)."""
+    chosen = scene(values["scene"])
+    if values["sequence"] != "route" and values["route"] == "auto":
+        return
+    if values["route"] == "auto":
+        values["route"] = ",".join(chosen.corner)
+    try:
+        campaign = campaign_of(plan(values["route"], chosen), chosen)
+    except SequenceError as exc:
+        raise GraphError(f"route:={values['route']}: {exc}") from None
+    if values["sequence"] not in ("route", campaign):
+        raise GraphError(f"route:={values['route']} is for sequence:=route, not sequence:={values['sequence']}")
+    values["sequence"] = campaign
 
 
 WALK_MARGIN = 15
@@ -245,18 +277,23 @@ def wall_pose(values: Mapping[str, str]) -> WallStance:
 
 
 def scene_refusal(name: str, values: Mapping[str, str]) -> None:
-    """Refuse a scene the graph cannot run in: a sequence runs in its campaign's scene
-    (``campaign.scene_of``: w2c in corner3, every other in floor_wall), the pull-off rig in floor_wall, the hold
-    graph in either (in corner3 from its own start: on the room's wall)."""
-    chosen = values["scene"]
-    if chosen == "corner3" and values["start"] != "floor":
-        raise GraphError(f"scene:=corner3 starts Sally on the room's wall already: leave out start:={values['start']}")
+    """Refuse a scene the graph cannot run in: a sequence runs in a scene that climbs its campaign's
+    corner (``campaign.scene_of``: w2c the wall-ceiling corner, corner3; every other the floor-wall
+    corner, floor_wall or room), the pull-off rig on the floor-wall corner, the hold graph in any (in
+    corner3 from its own start: on the room's wall)."""
+    chosen = scene(values["scene"])
+    if chosen.turned and values["start"] != "floor":
+        raise GraphError(
+            f"scene:={chosen.name} starts Sally on the room's {chosen.corner[0]} already: "
+            f"leave out start:={values['start']}"
+        )
     if name == "hold":
         return
-    wanted = DEFAULT_SCENE if name == "pulloff" else scene_of(values["sequence"])
-    if chosen != wanted:
+    wanted = scene(DEFAULT_SCENE if name == "pulloff" else scene_of(values["sequence"]))
+    if chosen.corner != wanted.corner:
         what = "the pull-off rig" if name == "pulloff" else f"sequence:={values['sequence']}"
-        raise GraphError(f"scene:={chosen}: {what} runs in scene:={wanted}")
+        scenes = " or ".join(f"scene:={s.name}" for s in SCENES.values() if s.corner == wanted.corner)
+        raise GraphError(f"scene:={chosen.name}: {what} runs in {scenes}")
 
 
 def check_params_file(path: str) -> None:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from sally_bringup.arguments import GraphError
+from sally_bringup.arguments import GraphError, resolve
 from sally_bringup.cli import main as cli_main
 from sally_bringup.graphs import graph as composed_or_not
 from sally_bringup.graphs import hosted_specs
@@ -85,6 +85,25 @@ def test_w2c_runs_in_corner3_and_the_sim_and_the_controller_are_told():
 
 
 @pytest.mark.parametrize(
+    ("arguments", "scene", "campaign"),
+    [
+        ({}, "room", "f2w_all"),
+        ({"route": "floor,wall"}, "room", "f2w_all"),
+        ({"route": " floor , wall ", "scene": "floor_wall"}, "floor_wall", "f2w_all"),
+        ({"scene": "corner3"}, "corner3", "w2c"),
+        ({"route": "wall,ceiling", "scene": "corner3"}, "corner3", "w2c"),
+    ],
+)
+def test_a_route_of_one_climb_runs_the_campaign_that_climbs_its_corner_in_its_scene(arguments, scene, campaign):
+    """sequence:=route is the graph of the climb it names, node for node, in the scene that climbs it."""
+    route = {n.name: n.parameters for n in graph("f2w", {"sequence": "route", "composed": "false", **arguments})}
+    climb = {n.name: n.parameters for n in graph("f2w", {"sequence": campaign, "scene": scene, "composed": "false"})}
+    assert route == climb
+    assert route["sim"]["scene"] == route["controller"]["scene"] == scene and route["sequencer"]["sequence"] == campaign
+    assert resolve(resolve({"sequence": "route", **arguments})) == resolve({"sequence": "route", **arguments})
+
+
+@pytest.mark.parametrize(
     "name, arguments, match",
     [
         ("w2f", {}, "unknown graph 'w2f'"),
@@ -107,8 +126,34 @@ def test_w2c_runs_in_corner3_and_the_sim_and_the_controller_are_told():
         ("hold", {"start": "wall", "wall_pose": "0,0.9,0"}, "must keep every foot on the wall plate"),
         ("f2w", {"scene": "attic"}, "scene:=attic is not one of"),
         ("f2w", {"sequence": "w2c", "scene": "floor_wall"}, "scene:=floor_wall: sequence:=w2c runs in scene:=corner3"),
-        ("f2w", {"sequence": "f2w_all", "scene": "corner3"}, "sequence:=f2w_all runs in scene:=floor_wall"),
-        ("pulloff", {"scene": "corner3"}, "the pull-off rig runs in scene:=floor_wall"),
+        (
+            "f2w",
+            {"sequence": "f2w_all", "scene": "corner3"},
+            "sequence:=f2w_all runs in scene:=floor_wall or scene:=room",
+        ),
+        ("f2w", {"sequence": "w2c", "scene": "room"}, "scene:=room: sequence:=w2c runs in scene:=corner3"),
+        ("pulloff", {"scene": "corner3"}, "the pull-off rig runs in scene:=floor_wall or scene:=room"),
+        (
+            "f2w",
+            {"sequence": "route", "route": "floor,attic"},
+            r"^route:=floor,attic: scene 'room' has no surface 'attic'; ",
+        ),
+        (
+            "f2w",
+            {"sequence": "route", "route": "floor,ceiling"},
+            "^route:=floor,ceiling: floor and ceiling do not meet in a concave corner: no climb joins them$",
+        ),
+        ("f2w", {"sequence": "route", "route": "wall,wall"}, "^route:=wall,wall: wall twice in a row"),
+        ("f2w", {"sequence": "route", "route": "floor"}, "^route:=floor: a route names at least two surfaces"),
+        (
+            "f2w",
+            {"sequence": "route", "scene": "corner3", "route": "floor,wall"},
+            "floor is not steel in scene 'corner3'",
+        ),
+        ("f2w", {"sequence": "route", "route": "wall,floor"}, "the wall->floor climb is not built"),
+        ("f2w", {"sequence": "route", "route": "wall,ceiling"}, "the wall->ceiling climb runs in scene:=corner3"),
+        ("f2w", {"sequence": "route", "route": "floor,wall,ceiling"}, r"its further stages \(wall->ceiling\) need"),
+        ("f2w", {"sequence": "f2w", "route": "floor,wall"}, "route:=floor,wall is for sequence:=route, not sequence:=f2w"),
         ("hold", {"scene": "corner3", "start": "wall"}, "starts Sally on the room's wall already: leave out start"),
         ("f2w", {"sequence": "w2c", "start": "wall"}, r"scene:=corner3 starts Sally on the room's wall already"),
         (
