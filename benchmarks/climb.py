@@ -88,8 +88,10 @@ def run_once(sequence: str, seed: int, backend: str, folder: Path, direction: st
 
 
 def figures(report: dict) -> tuple[float | None, float | None]:
-    """(largest plant error of a foot that reached the wall, stance drift) in mm."""
-    errors = [p["error_mm"] for p in (report.get("plants") or {}).values()]
+    """(largest plant error of a foot that reached the wall, against its plant target and the plan's
+    foothold, stance drift) in mm."""
+    plants = (report.get("plants") or {}).values()
+    errors = [p[key] for p in plants for key in ("error_mm", "design_error_mm") if p.get(key) is not None]
     errors += [
         s[key] for s in report.get("steps") or [] for key in ("error_mm", "design_error_mm") if s[key] is not None
     ]

@@ -121,7 +121,8 @@ def _up_to_the_verdict(record: RunRecord) -> RunRecord:
 
 def _plants(record: RunRecord, room: Scene, report: dict, problems: list[str]) -> dict[str, dict]:
     """Each planted foot (one that reached F2W_REACH) against its plant target, its magnet held on
-    the wall, and (the climb's back feet) against the plan's designed foothold; each foot's
+    the wall, and (the climb's back feet) against the plan's designed foothold (both within
+    PLANT_LIMIT_MM); each foot's
     ``<foot>_plant_error_mm`` into ``report``, what misses a goal into ``problems``."""
     end = record.feet[-1]
     goal = room.room_surface("wall")
@@ -149,7 +150,10 @@ def _plants(record: RunRecord, room: Scene, report: dict, problems: list[str]) -
         if swing:  # the climb's plan designs the back feet's footholds: BACK_SWING stages in front of them
             designed = swing[-1] + BACK_STAGING * FACE_WALL
             plants[foot]["designed"] = [round(float(v), 6) for v in designed]
-            plants[foot]["design_error_mm"] = round(float(np.linalg.norm(end.position[foot] - designed)) * 1e3, 3)
+            design_error = float(np.linalg.norm(end.position[foot] - designed)) * 1e3
+            plants[foot]["design_error_mm"] = round(design_error, 3)
+            if design_error >= PLANT_LIMIT_MM:
+                problems.append(f"{foot} ended {design_error:.2f} mm from the plan's foothold (limit {PLANT_LIMIT_MM} mm)")
         if room.turned:
             plants[foot]["final_in_room"] = [round(float(v), 6) for v in room.to_room(end.position[foot])]
         report[f"{foot.lower()}_plant_error_mm"] = round(error, 3)

@@ -58,6 +58,20 @@ def test_each_failure_is_named():
     assert "drifted 4.00 mm" in problems and "stance contact lost: BL" in problems
     assert "the sequencer reported" in " ".join(build_report(record(failed=True), "f2w", 1.0, {})["problems"])
     assert "exit codes" in " ".join(build_report(record(), "f2w", 1.0, {"ik": -9})["problems"])
+
+
+def test_a_foot_planted_beside_the_plans_foothold_is_named():
+    """A foot whose plan designed its foothold (a BACK_SWING staged in front of it) is held to it too."""
+    from sally_sequencer.climb import BACK_STAGING
+    from sally_sequencer.sequences import FACE_WALL
+
+    rec = record()
+    rec.targets.append((9.0, "FR", "BACK_SWING", PLANT["FR"] - BACK_STAGING * FACE_WALL))
+    rec.targets.append((9.5, "FL", "BACK_SWING", PLANT["FL"] - BACK_STAGING * FACE_WALL + [0.0, 0.019, 0.0]))
+    report = build_report(rec, "f2w", 1.0, {})
+    assert report["plants"]["FR"]["design_error_mm"] == 0.0 and report["plants"]["FL"]["design_error_mm"] > 19.0
+    problems = " ".join(report["problems"])
+    assert "FL ended 19.03 mm from the plan's foothold (limit 5.0 mm)" in problems and "FR ended" not in problems
     empty = build_report(RunRecord(), "f2w", 1.0, {})
     assert not empty["success"] and empty["problems"] == ["no foot states were received"]
 

@@ -22,7 +22,10 @@ BACK_LIFT (1 s)    the magnet off, the foot raised 5 cm off the floor (its targe
 BACK_SWING (4 s)   to a staging point 6 cm off the wall in front of its plant point, along a path
                    planned in joint space (:class:`.swing_path.JointSwing`): the leg stands
                    knee-down and reaches the wall knee-up, a flip the differential IK cannot make
-F2W_MEASURE, F2W_REACH  as in f2w: 2 cm clearance, the seat, the magnet on, planted after the dwell
+F2W_MEASURE, F2W_REACH  as in f2w (2 cm clearance, the seat, the magnet on, planted after the dwell),
+                   but onto the plan's foothold: the swing ends 19-21 mm beside its staging point
+                   (sideways), and a plant measured from there (f2w's) landed that far from the
+                   foothold; reaching for the foothold itself lands within 1 mm of it
 
 Why the steps come first: with FL and FR on the wall (0.16 m apart) and one back foot on the floor,
 lifting the other leaves the body hanging off the wall feet; the front joints saturate at 40 N m and
@@ -130,7 +133,8 @@ def back_swing(foot: str) -> Phase:
 
     def enter(ctx: PhaseContext) -> None:
         start = ctx.ee_home + [0.0, 0.0, BACK_LIFT]
-        staging = plant_point(foot, lateral(ctx)) - BACK_STAGING * FACE_WALL
+        ctx.state.foothold = plant_point(foot, lateral(ctx))
+        staging = ctx.state.foothold - BACK_STAGING * FACE_WALL
         ctx.state.orient = Move(start, staging)
         ctx.state.swing_path = JointSwing(foot, ctx.body(), start, staging, FACE_WALL)
 

@@ -78,6 +78,9 @@ class PhaseState:
     """BACK_SWING: the joint-space path to the staging point."""
     step_point: np.ndarray | None = None
     """STEP_MOVE: where the back foot stands after its floor step (m)."""
+    foothold: np.ndarray | None = None
+    """BACK_SWING: the plan's foothold on the wall (EE site, m): F2W_MEASURE plants the foot there,
+    not where the swing left it."""
 
 
 def required(value: T | None, what: str) -> T:

@@ -10,7 +10,8 @@ f2w phases:
                       face at once gave a 62 mm transient with the ee joint at its stop)
   F2W_MEASURE (0 s)   EE-to-wall distance by projection on the wall normal; the plant target is the
                       point where the face touches the wall along the leg (:func:`reach_direction`),
-                      the reach target the point 20 mm straight out from it
+                      or the plan's foothold where an earlier phase set one (the climb's back
+                      feet); the reach target the point 20 mm straight out from it
   F2W_REACH (2.0 s, unbounded)  smooth step to the reach target, then (our addition) a 0.5 s seat
                       from there onto the plant target with the magnet still off, 0.25 s held there,
                       then the magnet on. From the reach target until the magnet goes on the target
@@ -135,6 +136,8 @@ def measure() -> Phase:
         direction = reach_direction(here, ctx.hip_pivot())
         along = float(direction @ FACE_WALL)  # m toward the wall per m along the direction
         plant = here + (distance - FOOT_STANDOFF) / along * direction
+        if ctx.state.foothold is not None:  # a planned foothold (the climb's back feet): that one
+            plant = ctx.state.foothold.copy()
         # the seat's last 2 cm go straight along the wall normal: a foot that moves along the plate
         # as its face touches is held there by friction, trailing its target (4 mm for the back feet)
         ctx.state.reach = ReachPlan(plant, plant - REACH_CLEARANCE * FACE_WALL)
