@@ -153,7 +153,9 @@ def _plants(record: RunRecord, room: Scene, report: dict, problems: list[str]) -
             design_error = float(np.linalg.norm(end.position[foot] - designed)) * 1e3
             plants[foot]["design_error_mm"] = round(design_error, 3)
             if design_error >= PLANT_LIMIT_MM:
-                problems.append(f"{foot} ended {design_error:.2f} mm from the plan's foothold (limit {PLANT_LIMIT_MM} mm)")
+                problems.append(
+                    f"{foot} ended {design_error:.2f} mm from the plan's foothold (limit {PLANT_LIMIT_MM} mm)"
+                )
         if room.turned:
             plants[foot]["final_in_room"] = [round(float(v), 6) for v in room.to_room(end.position[foot])]
         report[f"{foot.lower()}_plant_error_mm"] = round(error, 3)

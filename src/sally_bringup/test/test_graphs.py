@@ -153,7 +153,11 @@ def test_a_route_of_one_climb_runs_the_campaign_that_climbs_its_corner_in_its_sc
         ("f2w", {"sequence": "route", "route": "wall,floor"}, "the wall->floor climb is not built"),
         ("f2w", {"sequence": "route", "route": "wall,ceiling"}, "the wall->ceiling climb runs in scene:=corner3"),
         ("f2w", {"sequence": "route", "route": "floor,wall,ceiling"}, r"its further stages \(wall->ceiling\) need"),
-        ("f2w", {"sequence": "f2w", "route": "floor,wall"}, "route:=floor,wall is for sequence:=route, not sequence:=f2w"),
+        (
+            "f2w",
+            {"sequence": "f2w", "route": "floor,wall"},
+            "route:=floor,wall is for sequence:=route, not sequence:=f2w",
+        ),
         ("hold", {"scene": "corner3", "start": "wall"}, "starts Sally on the room's wall already: leave out start"),
         ("f2w", {"sequence": "w2c", "start": "wall"}, r"scene:=corner3 starts Sally on the room's wall already"),
         (

@@ -66,8 +66,9 @@ TABLE = ParameterTable(
         Param(
             "scene",
             DEFAULT_SCENE,
-            "floor_wall (the floor and the wall) or corner3 (a room with a steel wall and ceiling; Sally starts on "
-            "the wall, simulated in the wall-ceiling corner's frame, /tf_static room -> world)",
+            "floor_wall (the floor and the wall), room (a steel floor, wall and ceiling) or corner3 (a room with a "
+            "steel wall and ceiling; Sally starts on the wall, simulated in the wall-ceiling corner's frame, "
+            "/tf_static room -> world)",
             choices=tuple(SCENES),
             read_only=True,
         ),
