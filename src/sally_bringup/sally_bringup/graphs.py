@@ -107,6 +107,7 @@ def graph(name: str, arguments: Mapping[str, str] | None = None) -> list[NodeSpe
         ]
     ik: dict[str, object] = {
         "target_sync": synchronous,
+        "scene": values["scene"],  # its gravity: the body's weight on the stance feet
         **({"solve_process": True} if values["ik_process"] == "true" else {}),
     }
     nodes.append(NodeSpec("ik", "sally_ik_node", "sally_ik_node", ik, required=True, config="ik.yaml"))

@@ -11,13 +11,14 @@ re-sent lockstep state) gets the same answer, without running the PID twice.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from sally_node_common.inputs import (
     LENGTH,
     MAX_ANGLE,
+    MAX_FORCE,
     MAX_RATE,
     NON_FINITE,
     OUT_OF_ORDER,
@@ -33,12 +34,15 @@ from .errors import ControllerError
 
 @dataclass(frozen=True)
 class Targets:
-    """Checked targets: positions (clamped to the limits) of the joints at ``indices``."""
+    """Checked targets of the joints at ``indices``: positions (clamped to the limits), velocities
+    and feed-forward efforts (each empty when not given)."""
 
     indices: np.ndarray
     positions: np.ndarray
     velocities: np.ndarray
     clamped: tuple[str, ...]
+    efforts: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    """N m the sender adds (the IK: the body's weight on the stance feet), on top of the controller's own."""
 
 
 @dataclass(frozen=True)
@@ -71,6 +75,8 @@ class JointController:
         self.pid = JointPID(gains)
         self.target = np.zeros(len(names))
         self.target_velocity: np.ndarray | None = None
+        self.target_effort = np.zeros(len(names))
+        """The targets' feed-forward (N m), added to every answer's own."""
         self.targets_received = 0
         self.clamped_total = 0
         self._hold_start = True
@@ -86,24 +92,36 @@ class JointController:
         self.pid.integral[:] = integral
 
     def set_targets(
-        self, names: Sequence[str], positions: Sequence[float], velocities: Sequence[float] = ()
+        self,
+        names: Sequence[str],
+        positions: Sequence[float],
+        velocities: Sequence[float] = (),
+        efforts: Sequence[float] = (),
     ) -> TargetReport:
-        """Set the targets of the named joints (others keep theirs)."""
-        return self.apply_targets(self.check_targets(names, positions, velocities))
+        """Set the targets of the named joints (others keep theirs; so do velocities and efforts
+        not given)."""
+        return self.apply_targets(self.check_targets(names, positions, velocities, efforts))
 
     def check_targets(
-        self, names: Sequence[str], positions: Sequence[float], velocities: Sequence[float] = ()
+        self,
+        names: Sequence[str],
+        positions: Sequence[float],
+        velocities: Sequence[float] = (),
+        efforts: Sequence[float] = (),
     ) -> Targets:
         """Targets validated (raises ControllerError with a reason) and clamped, not yet applied."""
         names = list(names)
         position = np.asarray(positions, dtype=float)
         velocity = np.asarray(velocities, dtype=float)
+        effort = np.asarray(efforts, dtype=float)
         if not names or len(position) != len(names):
             raise ControllerError(
                 f"joint targets need one position per name: {len(names)} names, {len(position)} positions", LENGTH
             )
         if len(velocity) not in (0, len(names)):
             raise ControllerError(f"joint target velocities must be empty or one per name, got {len(velocity)}", LENGTH)
+        if len(effort) not in (0, len(names)):
+            raise ControllerError(f"joint target efforts must be empty or one per name, got {len(effort)}", LENGTH)
         unknown = [n for n in names if n not in self._index]
         if unknown:
             raise ControllerError(
@@ -111,8 +129,10 @@ class JointController:
             )
         if len(set(names)) != len(names):
             raise ControllerError("joint targets name a joint twice", "duplicate")
-        if not (np.isfinite(position).all() and np.isfinite(velocity).all()):
+        if not (np.isfinite(position).all() and np.isfinite(velocity).all() and np.isfinite(effort).all()):
             raise ControllerError(f"joint targets must be finite, got positions {position.tolist()}", NON_FINITE)
+        if len(effort) and np.abs(effort).max() > MAX_FORCE:
+            raise ControllerError(f"joint target efforts beyond +-{MAX_FORCE:g} N m: {effort.tolist()}", OUT_OF_RANGE)
         if np.abs(position).max() > MAX_ANGLE or (len(velocity) and np.abs(velocity).max() > MAX_RATE):
             raise ControllerError(
                 f"joint targets beyond +-{MAX_ANGLE:g} rad or +-{MAX_RATE:g} rad/s: {position.tolist()}", OUT_OF_RANGE
@@ -120,7 +140,7 @@ class JointController:
         idx = np.array([self._index[n] for n in names])
         clipped = np.minimum(np.maximum(position, self.lower[idx]), self.upper[idx])  # np.clip's bits, faster
         clamped = tuple(names[i] for i in np.flatnonzero(position != clipped))
-        return Targets(idx, clipped, velocity, clamped)
+        return Targets(idx, clipped, velocity, clamped, effort)
 
     def apply_targets(self, targets: Targets) -> TargetReport:
         """Take the named joints' new targets (positions clamped into their limits); which were clamped."""
@@ -132,6 +152,10 @@ class JointController:
             tv = np.zeros(len(self.names)) if self.target_velocity is None else self.target_velocity.copy()
             tv[targets.indices] = targets.velocities
             self.target_velocity = tv
+        if len(targets.efforts):
+            effort = self.target_effort.copy()
+            effort[targets.indices] = targets.efforts
+            self.target_effort = effort
         self.targets_received += 1
         self.clamped_total += len(targets.clamped)
         return TargetReport(targets.clamped)
@@ -172,9 +196,10 @@ class JointController:
             return self._last_answer
         dt = self._take(stamp_ns, q)
         efforts = self.pid.update(self.target, q, qdot, dt, self.target_velocity)
-        if feed_forward is not None:
+        if feed_forward is not None or self.target_effort.any():
+            own = self.target_effort if feed_forward is None else feed_forward() + self.target_effort
             limit = self.pid.gains.effort_limit
-            efforts = np.clip(efforts + feed_forward(), -limit, limit)
+            efforts = np.clip(efforts + own, -limit, limit)
         self._last_answer = efforts
         return efforts
 
@@ -190,7 +215,8 @@ class JointController:
         self._take(stamp_ns, q)
         n = len(self.names)
         limit = self.pid.gains.effort_limit
-        effort = np.zeros(n) if feed_forward is None else np.clip(feed_forward(), -limit, limit)
+        own = self.target_effort if feed_forward is None else feed_forward() + self.target_effort
+        effort = np.clip(own, -limit, limit)
         velocity = np.zeros(n) if self.target_velocity is None else self.target_velocity
         answer = Setpoints(self.target, velocity, effort)
         self._last_answer = answer
@@ -223,4 +249,5 @@ class JointController:
         self._hold_start = True
         self.target = np.zeros(len(self.names))
         self.target_velocity = None
+        self.target_effort = np.zeros(len(self.names))
         self._last_answer = np.zeros(len(self.names))

@@ -204,7 +204,7 @@ class ControllerNode(Node):
     def _on_targets(self, msg: JointState, kept: bool = False) -> None:
         stamp = _stamp(msg)
         try:
-            targets = self.controller.check_targets(msg.name, msg.position, msg.velocity)
+            targets = self.controller.check_targets(msg.name, msg.position, msg.velocity, msg.effort)
             if self.shell.resets.stale(stamp):  # for the time line a sim reset ended
                 self.shell.counts["before_reset"] += 1
                 return None

@@ -26,21 +26,24 @@ def test_targets_are_clamped_and_reported(ctl):
 
 
 @pytest.mark.parametrize(
-    "names, positions, velocities, text",
+    "names, positions, velocities, text, efforts",
     [
-        (["a"], [np.nan], [], "finite"),
-        (["a"], [0.1], [np.inf], "finite"),
-        (["z"], [0.1], [], "unknown joints ['z']"),
-        (["a", "a"], [0.1, 0.2], [], "twice"),
-        (["a", "b"], [0.1], [], "one position per name"),
-        (["a"], [0.1], [1.0, 2.0], "velocities"),
+        (["a"], [np.nan], [], "finite", []),
+        (["a"], [0.1], [np.inf], "finite", []),
+        (["z"], [0.1], [], "unknown joints ['z']", []),
+        (["a", "a"], [0.1, 0.2], [], "twice", []),
+        (["a", "b"], [0.1], [], "one position per name", []),
+        (["a"], [0.1], [1.0, 2.0], "velocities", []),
+        (["a"], [0.1], [0.0], "efforts must be empty or one per name", [1.0, 2.0]),
+        (["a"], [0.1], [], "finite", [np.nan]),
+        (["a"], [0.1], [], "efforts beyond", [1e7]),
     ],
 )
-def test_bad_targets_are_rejected_and_change_nothing(ctl, names, positions, velocities, text):
+def test_bad_targets_are_rejected_and_change_nothing(ctl, names, positions, velocities, text, efforts):
     before = ctl.target.copy()
     with pytest.raises(ControllerError, match=re.escape(text)):
-        ctl.set_targets(names, positions, velocities)
-    assert np.array_equal(ctl.target, before)
+        ctl.set_targets(names, positions, velocities, efforts)
+    assert np.array_equal(ctl.target, before) and not ctl.target_effort.any()
 
 
 def test_state_order_does_not_matter(ctl):
@@ -101,3 +104,19 @@ def test_servo_setpoints_are_the_targets_their_velocities_and_the_feed_forward_w
     assert again is answer
     with pytest.raises(ControllerError, match="arrived after"):
         ctl.setpoints(0, q)
+
+
+def test_a_targets_effort_is_fed_forward_on_top_of_the_controllers_own(ctl):
+    """The IK sends the body's weight on the stance feet with its targets: servo setpoints and the
+    effort path both add it to their own feed-forward, within the limits; targets without efforts
+    keep the last ones, a reset forgets them."""
+    ctl.set_targets(NAMES, [0.0, 0.0, 0.0], efforts=[1.5, -2.0, 39.0])
+    answer = ctl.setpoints(1_000_000, np.zeros(3), lambda: np.array([0.5, 0.5, 5.0]))
+    assert answer.effort.tolist() == [2.0, -1.5, 40.0]
+    ctl.set_targets(["a"], [0.0])
+    assert ctl.setpoints(2_000_000, np.zeros(3)).effort.tolist() == [1.5, -2.0, 39.0]  # no gravity of its own
+    ctl.reset()
+    assert not ctl.target_effort.any()
+    pid = JointController(NAMES, np.full(3, -1.0), np.full(3, 1.0), PIDGains.uniform(3, kp=10.0, ki=0.0, kd=0.0))
+    pid.set_targets(NAMES, [0.1, 0.0, 0.0], efforts=[1.0, 2.0, 3.0])
+    assert pid.step(1, np.zeros(3), np.zeros(3)).tolist() == pytest.approx([2.0, 2.0, 3.0])

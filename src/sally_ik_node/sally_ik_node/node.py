@@ -37,6 +37,8 @@ from sally_description import JOINT_NAMES, LEGS, build_model
 from sally_description.constants import ACTUATED_JOINT_NAMES, hip_site
 from sally_description.contact import FootContactMonitor, standing_surface
 from sally_description.pose import Pose
+from sally_description.scene import DEFAULT_SCENE, SCENES
+from sally_description.stance_load import StanceLoad
 from sally_interfaces.msg import FootStates, IKStatus
 from sally_interfaces.msg import IKTarget as IKTargetMsg
 from sally_node_common import run_node
@@ -86,6 +88,14 @@ TABLE = ParameterTable(
             "solve_process",
             False,
             "solve in a process of its own, the graph's other Python going on meanwhile (a composed graph)",
+            read_only=True,
+        ),
+        Param(
+            "scene",
+            DEFAULT_SCENE,
+            "the scene whose gravity the stance load (the body's weight on the stance feet, the targets' effort) "
+            "uses (corner3 is simulated in a frame where it points along -x)",
+            choices=tuple(SCENES),
             read_only=True,
         ),
         Param(
@@ -148,7 +158,8 @@ class IKNode(Node):
             on_change=lambda names: self._read_settings(),
             on_reset=self._on_sim_reset,
         )
-        model = build_model()
+        model = build_model(scene=str(self.get_parameter("scene").value))  # its gravity: the stance load
+        self._load = StanceLoad(model)
         WholeBodyIK(model).solve()  # warm up: the first solve is slow, and a lockstep graph waits on it
         self._index = ModelIndex.of(model)
         self._pairs: StampPairs[np.ndarray, Pose] = StampPairs(PENDING)
@@ -409,6 +420,8 @@ class IKNode(Node):
             return None
         out = JointState(name=list(ACTUATED_JOINT_NAMES), position=targets.tolist())  # a new one: its readers' (and a
         set_stamp(out.header, stamp)  # deferred tap's, which serializes it later)
+        stance = [leg for leg in LEGS if self.ik.modes[leg] != StanceMode.SWING]
+        out.effort = self._load.torques(qpos, stance).tolist()  # the body's weight on the stance feet
         self._pub_targets.publish(out)
         status = IKStatusData(
             result.code, result.foot, result.position_error, result.orientation_error, result.solve_time, result.message

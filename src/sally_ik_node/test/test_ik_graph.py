@@ -183,12 +183,17 @@ def test_bad_targets_are_rejected_with_the_reason(graph, probe, make, reason):
 
 def test_a_target_is_judged_against_the_stances_it_carries(graph, probe):
     """A target for a FLOOR foot is refused (not_swinging); the same target carrying FL's SWING
-    stance is taken in the same message, and FL reaches it."""
+    stance is taken in the same message, and FL reaches it. The joint targets' efforts carry the
+    body's weight on the stance feet: alike on four, none on the swinging FL."""
     graph.start("sim", "sally_sim_node", SIM)
     graph.start("controller", "sally_controller")
     graph.start("ik", "sally_ik_node")
+    joint_targets = probe.record(JointState, "/sally/joint_targets")
     feet, status, magnets, target = sequencer_side(probe)
     probe.wait_for(lambda: len(feet) > 0 and stamp_s(feet.last.header.stamp) > 0.5, 30.0, "0.5 s of settled IK")
+    probe.wait_for(lambda: len(joint_targets) > 0, 10.0, "joint targets")
+    knees = np.array(joint_targets.last.effort).reshape(4, 4)[:, 1]  # FL FR BL BR; hip_pitch knee wrist ee
+    assert (knees > 1.0).all() and np.ptp(knees) < 0.1 * knees.mean(), knees  # N m: a quarter of the body each
     goal = positions(feet.last)["FL"] + [0.0, 0.0, 0.03]
     bare = tick("FL", goal)
     bare.stance_feet, bare.stance_modes = [], []  # no stances: FL stays FLOOR
@@ -201,6 +206,8 @@ def test_a_target_is_judged_against_the_stances_it_carries(graph, probe):
     target.publish(tick("FL", goal))
     probe.wait_for(lambda: np.linalg.norm(positions(feet.last)["FL"] - goal) < 0.003, 30.0, "FL at its target")
     assert len(refused()) == n, refused()[n:]
+    share = np.array(joint_targets.last.effort).reshape(4, 4)
+    assert not share[0].any() and share[1, 1] > knees[1] * 1.5, share  # FL carries nothing; FR takes more
 
 
 def test_a_stance_lock_is_taken_where_the_foot_measurably_is(graph, probe):

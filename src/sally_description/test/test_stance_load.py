@@ -1,0 +1,53 @@
+"""The stance load: the body's weight shared among the stance feet, on the motor joints."""
+
+import mujoco
+import numpy as np
+import pytest
+
+from sally_description import build_model
+from sally_description.constants import ACTUATED_JOINT_NAMES, LEGS
+from sally_description.scene import scene
+from sally_description.stance_load import StanceLoad
+
+KNEES = [ACTUATED_JOINT_NAMES.index(f"knee_{leg}") for leg in LEGS]
+
+
+def _settled(scene_name="floor_wall"):
+    model = build_model(scene=scene_name)
+    data = mujoco.MjData(model)
+    mujoco.mj_kinematics(model, data)
+    return model, data
+
+
+def test_four_feet_on_the_floor_share_the_weight_equally_and_bend_every_knee_alike():
+    model, data = _settled()
+    torques = StanceLoad(model).torques(data.qpos, LEGS)
+    assert np.allclose(torques[KNEES], torques[KNEES][0]) and torques[KNEES][0] > 1.0  # N m: a quarter each
+    forces = np.array(list(StanceLoad(model).forces(data.qpos, LEGS).values()))
+    weight = float(np.sum(model.body_mass)) * 9.81
+    assert forces[:, 2].sum() == pytest.approx(weight, rel=1e-9)  # the floor carries the whole robot
+    np.testing.assert_allclose(forces[:, 2], weight / 4, rtol=1e-6)
+
+
+def test_a_lifted_foot_hands_its_share_to_the_feet_whose_diagonal_carries_the_body():
+    """FL up: the body's centre lies on the FR-BL diagonal, so those two carry it and BR nothing."""
+    model, data = _settled()
+    load = StanceLoad(model)
+    three = load.torques(data.qpos, ["FR", "BL", "BR"])
+    four = load.torques(data.qpos, LEGS)
+    fl, fr, bl, br = three[KNEES]
+    assert fl == 0.0 and br == pytest.approx(0.0, abs=1e-9)
+    assert fr == pytest.approx(2 * four[KNEES][1], rel=1e-6) and bl == pytest.approx(fr, rel=1e-6)
+    assert load.forces(data.qpos, ["FR", "BL", "BR"])["BR"] == pytest.approx(np.zeros(3), abs=1e-9)
+    assert not load.torques(data.qpos, []).any()  # nothing stands: nothing to carry
+
+
+def test_in_a_turned_corner_the_load_follows_the_rooms_gravity():
+    """corner3 stands Sally on the room's wall: her weight pulls along the plate (world -x), so the
+    feet carry it in shear, not pressing into the plate."""
+    model, data = _settled("corner3")
+    forces = np.array(list(StanceLoad(model).forces(data.qpos, LEGS).values()))
+    weight = float(np.sum(model.body_mass)) * 9.81
+    down = -np.array(scene("corner3").gravity) / 9.81  # the room's up, in world: +x
+    assert forces.sum(axis=0) @ down == pytest.approx(weight, rel=1e-9)
+    assert abs(forces.sum(axis=0)[2]) < 1e-6 * weight
