@@ -149,11 +149,7 @@ class Probe:
         before it has is lost (CI once waited 10 s for a set_parameters answer that never came).
         The client is made on the first call and kept for the next ones (it goes at :meth:`close`,
         not while the probe spins; an answer to an earlier call that comes late is ignored)."""
-        client: Any = self._clients.get((srv_type, name))
-        if client is None:
-            client = self._clients[srv_type, name] = self.node.create_client(srv_type, name)
-        if not client.wait_for_service(timeout_sec=timeout):
-            raise ProbeTimeoutError(f"service {name} not available after {timeout} s")
+        client = self._client(srv_type, name, timeout)
         deadline = time.monotonic() + timeout
         futures = [client.call_async(request)]
         while True:
@@ -164,6 +160,20 @@ class Probe:
             if time.monotonic() >= deadline:
                 raise ProbeTimeoutError(f"timed out after {timeout} s waiting for the answer of {name}")
             futures.append(client.call_async(request))
+
+    def call_async(self, srv_type, name: str, request, timeout: float = 10.0):
+        """Send ``request`` to service ``name`` once (waiting up to ``timeout`` s for the service) and
+        return the future of its answer, for a caller that also watches what the call does (an
+        answer can be lost: :meth:`call`)."""
+        return self._client(srv_type, name, timeout).call_async(request)
+
+    def _client(self, srv_type, name: str, timeout: float) -> Any:
+        client: Any = self._clients.get((srv_type, name))
+        if client is None:
+            client = self._clients[srv_type, name] = self.node.create_client(srv_type, name)
+        if not client.wait_for_service(timeout_sec=timeout):
+            raise ProbeTimeoutError(f"service {name} not available after {timeout} s")
+        return client
 
     def set_parameters(
         self, node_name: str, values: Mapping[str, Any], timeout: float = 10.0

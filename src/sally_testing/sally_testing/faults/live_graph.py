@@ -39,6 +39,26 @@ DIAGNOSTICS = {
 """Each node's /diagnostics status that carries its input health."""
 
 
+LOST_ANSWER_WAIT = 10.0
+"""Wall s that sim time stands at a step call's end, unanswered, before the answer counts as lost."""
+
+
+class StillClock:
+    """How long (wall s) a polled reading has stood still since it was last seen to change."""
+
+    def __init__(self, read) -> None:
+        self._read = read
+        self._value = read()
+        self._since = time.monotonic()
+
+    def for_s(self) -> float:
+        """Wall seconds since the reading last changed (as of this poll)."""
+        value = self._read()
+        if value != self._value:
+            self._value, self._since = value, time.monotonic()
+        return time.monotonic() - self._since
+
+
 class LiveGraph:
     """A graph started node by node for a fault case, each node's process at hand, watched for NaNs."""
 
@@ -112,13 +132,30 @@ class LiveGraph:
 
     def step(self, periods: int, timeout: float = 600.0) -> None:
         """Step the paused sim ``periods`` control periods (``simulation_interfaces/StepSimulation``;
-        in lockstep each waits for its answer) and return once they are done."""
+        in lockstep each waits for its answer) and return once they are done: its answer came, or
+        (an answer lost on its way back, as a service's can be) sim time stands at or past the end
+        and has not moved for :data:`LOST_ANSWER_WAIT` s. Else AssertionError saying how far the sim
+        got, so that a graph standing still and a lost answer are told apart."""
         from simulation_interfaces.msg import Result
         from simulation_interfaces.srv import StepSimulation
 
-        answer = self.probe.call(
-            StepSimulation, "/sally_sim/step_simulation", StepSimulation.Request(steps=periods), timeout=timeout
+        start = self.sim_ns
+        goal = start + round(periods * CONTROL_PERIOD * 1e9)
+        future = self.probe.call_async(
+            StepSimulation, "/sally_sim/step_simulation", StepSimulation.Request(steps=periods), timeout=30.0
         )
+        still = StillClock(lambda: self.sim_ns)
+        if not wait_until(
+            lambda: future.done() or (self.sim_ns >= goal and still.for_s() >= LOST_ANSWER_WAIT), timeout
+        ):
+            raise AssertionError(
+                f"the sim stepped {(self.sim_ns - start) * 1e-9:.3f} of {periods * CONTROL_PERIOD:g} s within "
+                f"{timeout:g} s (sim time {self.sim_ns * 1e-9:.3f} s, unmoved for {still.for_s():.1f} s)"
+            )
+        if not future.done():
+            print(f"StepSimulation's answer was lost; sim time stands at {self.sim_ns * 1e-9:.3f} s, the steps' end")
+            return
+        answer = future.result()
         if answer.result.result != Result.RESULT_OK:
             raise AssertionError(f"the sim refused {periods} steps: {answer.result.error_message}")
 
