@@ -36,34 +36,40 @@ class StanceLoad:
         self._sites = {leg: model.site(ee_site(leg)).id for leg in LEGS}
         self._act_dof = np.array([model.joint(n).dofadr[0] for n in ACTUATED_JOINT_NAMES])
         self._bias = np.zeros(model.nv)
-        self._jac = np.zeros((3, model.nv))
+        self._jac = np.zeros((3 * len(LEGS), model.nv))
+        """Each foot's site Jacobian (3 rows per leg, LEGS order), written in place."""
 
     def torques(self, qpos: np.ndarray, stance: Iterable[str]) -> np.ndarray:
         """The body's share on the motor joints with the robot at ``qpos`` (the model's layout)
         standing on the feet ``stance`` (legs; none: zeros, a body in flight has nothing to carry)."""
-        forces, jacobians = self._solve(qpos, stance)
-        if not forces:
+        legs, forces = self._solve(qpos, stance)
+        if not legs:
             return np.zeros(len(self._act_dof))
-        return -(np.vstack(jacobians)[:, self._act_dof].T @ np.concatenate(list(forces.values())))
+        rows = np.concatenate([np.arange(3 * i, 3 * i + 3) for i in legs])
+        return -(self._jac[rows][:, self._act_dof].T @ forces)
 
     def forces(self, qpos: np.ndarray, stance: Iterable[str]) -> dict[str, np.ndarray]:
         """Each stance foot's force from its surface (world, N) that :meth:`torques` carries."""
-        return self._solve(qpos, stance)[0]
+        legs, forces = self._solve(qpos, stance)
+        return {LEGS[i]: f for i, f in zip(legs, forces.reshape(-1, 3))}
 
-    def _solve(self, qpos: np.ndarray, stance: Iterable[str]) -> tuple[dict[str, np.ndarray], list[np.ndarray]]:
-        legs = [leg for leg in LEGS if leg in set(stance)]
+    def _solve(self, qpos: np.ndarray, stance: Iterable[str]) -> tuple[list[int], np.ndarray]:
+        """The stance legs (indices into LEGS) and their forces stacked (3 per leg, world, N)."""
+        chosen = set(stance)
+        legs = [i for i, leg in enumerate(LEGS) if leg in chosen]
         if not legs:
-            return {}, []
+            return [], np.zeros(0)
         m, d = self.model, self.data
         d.qpos[:] = qpos
         d.qvel[:] = 0.0
         mujoco.mj_kinematics(m, d)
         mujoco.mj_comPos(m, d)
         mujoco.mj_rne(m, d, 0, self._bias)
-        jacobians = []
-        for leg in legs:
-            mujoco.mj_jacSite(m, d, self._jac, None, self._sites[leg])
-            jacobians.append(self._jac.copy())
-        base = np.vstack(jacobians)[:, :BASE_DOFS]  # (3 per foot, 6)
-        forces = np.linalg.lstsq(base.T, self._bias[:BASE_DOFS], rcond=None)[0]
-        return dict(zip(legs, forces.reshape(-1, 3))), jacobians
+        for i in legs:
+            mujoco.mj_jacSite(m, d, self._jac[3 * i : 3 * i + 3], None, self._sites[LEGS[i]])
+        rows = np.concatenate([np.arange(3 * i, 3 * i + 3) for i in legs])
+        base = self._jac[rows, :BASE_DOFS].T  # (6, 3 per foot)
+        wanted = self._bias[:BASE_DOFS]
+        if len(legs) > 2:  # three feet hold any load (base has full rank): least norm, 6 x 6
+            return legs, base.T @ np.linalg.solve(base @ base.T, wanted)
+        return legs, np.linalg.lstsq(base, wanted, rcond=None)[0]  # one or two: the nearest they can

@@ -51,3 +51,32 @@ def test_in_a_turned_corner_the_load_follows_the_rooms_gravity():
     down = -np.array(scene("corner3").gravity) / 9.81  # the room's up, in world: +x
     assert forces.sum(axis=0) @ down == pytest.approx(weight, rel=1e-9)
     assert abs(forces.sum(axis=0)[2]) < 1e-6 * weight
+
+
+@pytest.mark.parametrize("stance", [LEGS, ("FR", "BL", "BR"), ("FL", "BR")])
+def test_the_written_out_jacobians_are_mujocos(stance):
+    """Against MuJoCo's own site Jacobians and inverse dynamics at a pose off the symmetric one:
+    the forces balance the base's rows of the bias, and the torques are -J_a^T f."""
+    model = build_model(scene="corner3")
+    data = mujoco.MjData(model)
+    rng = np.random.default_rng(3)
+    data.qpos[:] = model.qpos0
+    data.qpos[7:] += rng.uniform(-0.2, 0.2, model.nq - 7)
+    data.qpos[3:7] = [0.96, 0.1, -0.2, 0.15]
+    data.qpos[3:7] /= np.linalg.norm(data.qpos[3:7])
+    load = StanceLoad(model)
+    forces = load.forces(data.qpos, stance)
+    torques = load.torques(data.qpos, stance)
+    mujoco.mj_kinematics(model, data)
+    mujoco.mj_comPos(model, data)
+    bias = np.zeros(model.nv)
+    mujoco.mj_rne(model, data, 0, bias)
+    jac = np.zeros((3, model.nv))
+    total = np.zeros(model.nv)
+    for leg, force in forces.items():
+        mujoco.mj_jacSite(model, data, jac, None, model.site(f"ee_site_{leg}").id)
+        total += jac.T @ force
+    if len(stance) > 2:
+        np.testing.assert_allclose(total[:6], bias[:6], atol=1e-9)  # the body is carried
+    dofs = [model.joint(n).dofadr[0] for n in ACTUATED_JOINT_NAMES]
+    np.testing.assert_allclose(torques, -total[dofs], atol=1e-9)

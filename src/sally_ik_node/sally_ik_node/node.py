@@ -58,6 +58,7 @@ from sally_node_common.time_contract import IK_PERIOD, ODOM_JOINT_STATES, is_ik_
 from sally_node_common.wall_timers import wall_timer
 
 from .errors import IKError
+from .load_feed import LoadFeed
 from .solve_process import SolveProcess
 from .stamp_sync import StampPairs, TickWait
 from .whole_body_ik import IKConfig, StanceMode, WholeBodyIK
@@ -159,7 +160,7 @@ class IKNode(Node):
             on_reset=self._on_sim_reset,
         )
         model = build_model(scene=str(self.get_parameter("scene").value))  # its gravity: the stance load
-        self._load = StanceLoad(model)
+        self._load = LoadFeed(StanceLoad(model))
         WholeBodyIK(model).solve()  # warm up: the first solve is slow, and a lockstep graph waits on it
         self._index = ModelIndex.of(model)
         self._pairs: StampPairs[np.ndarray, Pose] = StampPairs(PENDING)
@@ -249,6 +250,7 @@ class IKNode(Node):
         self.shell.orders[ODOM].restart()
         self.shell.orders[TARGET].restart()
         self._last_solved = None
+        self._load.clear()
         self._ticks.restart()
         self._next = NextSolve()
         self._contacts = FootContactMonitor()
@@ -421,7 +423,7 @@ class IKNode(Node):
         out = JointState(name=list(ACTUATED_JOINT_NAMES), position=targets.tolist())  # a new one: its readers' (and a
         set_stamp(out.header, stamp)  # deferred tap's, which serializes it later)
         stance = [leg for leg in LEGS if self.ik.modes[leg] != StanceMode.SWING]
-        out.effort = self._load.torques(qpos, stance).tolist()  # the body's weight on the stance feet
+        out.effort = self._load.torques(stamp, qpos, stance).tolist()  # the body's weight on the stance feet
         self._pub_targets.publish(out)
         status = IKStatusData(
             result.code, result.foot, result.position_error, result.orientation_error, result.solve_time, result.message
