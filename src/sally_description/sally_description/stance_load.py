@@ -38,7 +38,7 @@ class StanceLoad:
         self._bias = np.zeros(model.nv)
         self._jac = np.zeros((3 * len(LEGS), model.nv))
         """Each foot's site Jacobian (3 rows per leg, LEGS order), written in place."""
-        self._rows: dict[tuple[int, ...], tuple[np.ndarray, tuple[np.ndarray, ...]]] = {}
+        self._rows: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray]] = {}
         """Stance legs -> their Jacobian rows, and those rows' motor-joint block's index."""
 
     def torques(self, qpos: np.ndarray, stance: Iterable[str]) -> np.ndarray:
