@@ -30,16 +30,14 @@ class StanceLoad:
 
     def __init__(self, model: mujoco.MjModel) -> None:
         self.model = model
-        self.data = mujoco.MjData(model)  # its velocities stay zero: a static load
+        self.data = mujoco.MjData(model)
         if model.body_dofnum[model.body(ROOT_BODY).id] != BASE_DOFS:
             raise DescriptionError(f"{ROOT_BODY} must hang from a free joint for the stance load")
-        self._sites = [model.site(ee_site(leg)).id for leg in LEGS]
+        self._sites = {leg: model.site(ee_site(leg)).id for leg in LEGS}
         self._act_dof = np.array([model.joint(n).dofadr[0] for n in ACTUATED_JOINT_NAMES])
         self._bias = np.zeros(model.nv)
         self._jac = np.zeros((3 * len(LEGS), model.nv))
         """Each foot's site Jacobian (3 rows per leg, LEGS order), written in place."""
-        self._rows: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray]] = {}
-        """Stance legs -> their Jacobian rows, and those rows' motor-joint block's index."""
 
     def torques(self, qpos: np.ndarray, stance: Iterable[str]) -> np.ndarray:
         """The body's share on the motor joints with the robot at ``qpos`` (the model's layout)
@@ -47,30 +45,30 @@ class StanceLoad:
         legs, forces = self._solve(qpos, stance)
         if not legs:
             return np.zeros(len(self._act_dof))
-        return -(self._jac[self._rows[legs][1]].T @ forces)
+        rows = np.concatenate([np.arange(3 * i, 3 * i + 3) for i in legs])
+        return -(self._jac[rows][:, self._act_dof].T @ forces)
 
     def forces(self, qpos: np.ndarray, stance: Iterable[str]) -> dict[str, np.ndarray]:
         """Each stance foot's force from its surface (world, N) that :meth:`torques` carries."""
         legs, forces = self._solve(qpos, stance)
         return {LEGS[i]: f for i, f in zip(legs, forces.reshape(-1, 3))}
 
-    def _solve(self, qpos: np.ndarray, stance: Iterable[str]) -> tuple[tuple[int, ...], np.ndarray]:
+    def _solve(self, qpos: np.ndarray, stance: Iterable[str]) -> tuple[list[int], np.ndarray]:
         """The stance legs (indices into LEGS) and their forces stacked (3 per leg, world, N)."""
         chosen = set(stance)
-        legs = tuple(i for i, leg in enumerate(LEGS) if leg in chosen)
+        legs = [i for i, leg in enumerate(LEGS) if leg in chosen]
         if not legs:
-            return legs, np.zeros(0)
-        if legs not in self._rows:
-            rows = np.concatenate([np.arange(3 * i, 3 * i + 3) for i in legs])
-            self._rows[legs] = (rows, np.ix_(rows, self._act_dof))
-        m, d, jac = self.model, self.data, self._jac
+            return [], np.zeros(0)
+        m, d = self.model, self.data
         d.qpos[:] = qpos
+        d.qvel[:] = 0.0
         mujoco.mj_kinematics(m, d)
         mujoco.mj_comPos(m, d)
         mujoco.mj_rne(m, d, 0, self._bias)
         for i in legs:
-            mujoco.mj_jacSite(m, d, jac[3 * i : 3 * i + 3], None, self._sites[i])
-        base = jac[self._rows[legs][0], :BASE_DOFS].T  # (6, 3 per foot)
+            mujoco.mj_jacSite(m, d, self._jac[3 * i : 3 * i + 3], None, self._sites[LEGS[i]])
+        rows = np.concatenate([np.arange(3 * i, 3 * i + 3) for i in legs])
+        base = self._jac[rows, :BASE_DOFS].T  # (6, 3 per foot)
         wanted = self._bias[:BASE_DOFS]
         if len(legs) > 2:  # three feet hold any load (base has full rank): least norm, 6 x 6
             return legs, base.T @ np.linalg.solve(base @ base.T, wanted)
