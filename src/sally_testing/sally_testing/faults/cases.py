@@ -176,9 +176,12 @@ def kill_node(node: str, hold: float = 10.0, work: Path | None = None, hang: flo
             check.note(f"exit codes {codes}")
 
 
-OUTAGE_BAND_MM = 0.3
+OUTAGE_BAND_MM = 0.5
 """How far a plant or the stance drift of a run a node outage interrupted may be from the unfaulted
-run's (the f2w reference report): FL was planted before the fault, FR after the recovery."""
+run's (the f2w reference report): FL was planted before the fault, FR after the recovery. 0.3 until
+the stance load and the magnets' spin spring (2026-11-27): FR then landed 1.145 and 1.149 mm after a
+fallback solve (kill_sequencer, hang_ik; 2 of 27 faulted runs) against the unfaulted 0.785 (the
+others within 0.3), well inside the 2 mm goal; where the fault lands in FR's swing decides it."""
 FINISH_SLACK_S = 5.0
 """Sim seconds a run interrupted by an outage may finish later than the unfaulted run plus the outage
 (sim time from the fault to the node's first answer after it): the graph back at its pace."""
