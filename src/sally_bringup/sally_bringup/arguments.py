@@ -44,7 +44,7 @@ from dataclasses import dataclass
 
 from sally_description.constants import LEGS
 from sally_description.errors import DescriptionError
-from sally_description.scene import DEFAULT_SCENE, SCENES, scene
+from sally_description.scene import DEFAULT_SCENE, SCENES, climbing, scene
 from sally_description.wall_start import WallStance, wall_pose_refusal, wall_stance
 from sally_node_common.time_contract import CONTROL_LATENCY, IK_LATENCY
 from sally_sequencer.campaign import CAMPAIGNS, scene_of
@@ -292,8 +292,7 @@ def scene_refusal(name: str, values: Mapping[str, str]) -> None:
     wanted = scene(DEFAULT_SCENE if name == "pulloff" else scene_of(values["sequence"]))
     if chosen.corner != wanted.corner:
         what = "the pull-off rig" if name == "pulloff" else f"sequence:={values['sequence']}"
-        scenes = " or ".join(f"scene:={s.name}" for s in SCENES.values() if s.corner == wanted.corner)
-        raise GraphError(f"scene:={chosen.name}: {what} runs in {scenes}")
+        raise GraphError(f"scene:={chosen.name}: {what} runs in {climbing(wanted.corner)}")
 
 
 def check_params_file(path: str) -> None:

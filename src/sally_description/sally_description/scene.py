@@ -121,6 +121,12 @@ class Scene:
         return {name: plate_geom(name) for name in (*self.corner, *rest)}
 
 
+def climbing(corner: tuple[str, str]) -> str:
+    """The scenes that climb ``corner`` (surface stood on, surface climbed onto), as arguments:
+    ``scene:=floor_wall or scene:=room``."""
+    return " or ".join(f"scene:={s.name}" for s in SCENES.values() if s.corner == corner)
+
+
 def plate_geom(surface: str) -> str:
     """The geom of a steel surface's plate (``wall`` -> ``wall_plate``)."""
     return f"{surface}_plate"

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sally_description.errors import DescriptionError
-from sally_description.scene import SCENES, Scene
+from sally_description.scene import Scene, climbing
 from sally_description.surfaces import meets
 
 from .errors import SequenceError
@@ -74,9 +74,8 @@ def campaign_of(stages: tuple[Climb, ...], chosen: Scene) -> str:
         climbs = ", ".join(f"{a}->{b}" for a, b in CLIMBS)
         raise SequenceError(f"the {first} climb is not built: the climbs are {climbs}")
     if corner != chosen.corner:
-        scenes = " or ".join(f"scene:={s.name}" for s in SCENES.values() if s.corner == corner)
         raise SequenceError(
             f"scene {chosen.name!r} is simulated in its {'-'.join(chosen.corner)} corner's frame: "
-            f"the {first} climb runs in {scenes}"
+            f"the {first} climb runs in {climbing(corner)}"
         )
     return CLIMBS[corner]
