@@ -53,6 +53,24 @@ def test_a_killed_node_leaves_the_graph_within_the_lease(ros_domain, tmp_path, p
         group.stop_all()
 
 
+def test_a_node_says_where_it_is_on_sigusr1_and_runs_on(ros_domain, tmp_path, probe):
+    """``kill -USR1`` writes every thread's Python stack to the node's log; the node answers on."""
+    from sally_bringup.processes import ProcessGroup, wait_until
+    from sally_node_common.node_main import STACK_SIGNAL
+
+    group = ProcessGroup(ros_domain, tmp_path)
+    try:
+        controller = group.start("controller", "sally_controller")
+        assert wait_until(lambda: probe.node.count_publishers("/sally/servo_commands") == 1, 30.0)
+        controller.signal_group(STACK_SIGNAL)
+        assert wait_until(lambda: "node_main.py" in controller.log_text(), 10.0), controller.log_text()
+        assert "most recent call first" in controller.log_text()
+        assert controller.running
+        assert probe.node.count_publishers("/sally/servo_commands") == 1
+    finally:
+        group.stop_all()
+
+
 def test_a_container_ignores_its_own_endpoints_only_under_sally_s_own_profile(tmp_path):
     """The container profile is the participant profile (the same lease) plus ignoring its own
     endpoints; a profiles file the user named, or another middleware, is left as it is."""

@@ -10,6 +10,8 @@
   traceback.
 * The EventsExecutor is driven with ``spin_once`` (its ``spin()`` busy-loops without delivering
   anything in this rclpy).
+* ``kill -USR1 <pid>`` writes every thread's Python stack to stderr (:func:`faulthandler.register`):
+  how a node that hangs says where.
 * Started by the embedded runner, a node stops when the runner is gone (:func:`watch_parent`):
   the runner starts each node in a session of its own (so one Ctrl-C reaches only the runner,
   which stops the nodes in order), so nothing else would stop them after a ``kill -9`` of the
@@ -18,6 +20,7 @@
 
 from __future__ import annotations
 
+import faulthandler
 import os
 import signal
 import sys
@@ -38,6 +41,8 @@ from .graph_end import EndsGraph
 from .unique_names import UniqueNameWatch
 
 EXIT_BAD_START = 2
+STACK_SIGNAL = signal.SIGUSR1
+"""The signal on which a node writes every thread's Python stack to stderr and runs on."""
 PARENT_ENV = "SALLY_PARENT_PID"
 """Set by the runner to its pid: the node stops when its parent is no longer that process."""
 PARENT_POLL = 0.5
@@ -160,6 +165,7 @@ def run_node(
     Returns the process exit status: ``run``'s result, 0 on a signal, 2 when the node cannot start.
     """
     default_to_loopback()
+    faulthandler.register(STACK_SIGNAL, all_threads=True)
     rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO)
     context = rclpy.get_default_context()
     stop = threading.Event()

@@ -60,3 +60,31 @@ def test_outage_case(name, outages):
 @pytest.mark.parametrize("name", ALONE)
 def test_fault_case(name, tmp_path):
     judge(name, CASES[name](tmp_path, OPTIONS))
+
+
+def test_a_bad_start_that_hangs_in_its_own_code_is_not_started_again(tmp_path):
+    """The parameters case starts a node again only when it hung creating its DDS participant in
+    rclpy; a node hung in its own code is killed, its stack in the details, and judged as it is."""
+    import sys
+
+    from sally_bringup.processes import ProcessGroup, wait_until
+    from sally_testing.faults.cases import Check, _hung_in_dds_start
+
+    script = (
+        "import threading\n"
+        "from sally_node_common.node_main import run_node\n"
+        "def stuck():\n"
+        "    print('stuck', flush=True)\n"
+        "    threading.Event().wait()\n"
+        "run_node('stuck', stuck)\n"
+    )
+    group = ProcessGroup(101, tmp_path)  # never reaches DDS: its factory makes no node
+    try:
+        process = group.start_command("stuck", [sys.executable, "-c", script])
+        assert wait_until(lambda: "stuck" in process.log_text(), 30.0)
+        check = Check("parameters_x")
+        assert not _hung_in_dds_start(process, check)
+        assert not process.running
+        assert "in stuck" in check.details[0] and "still running after 60 s" in check.details[0], check.details
+    finally:
+        group.stop_all()
