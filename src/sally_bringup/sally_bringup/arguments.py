@@ -13,6 +13,8 @@ The graphs themselves: :mod:`.graphs`.
 * ``start``: floor / wall (pitched 90 deg, every foot planted on the wall; the start ``wall_walk`` needs)
 * ``wall_pose``: where the wall start stands, ``y,height,turn`` (m, m, deg about the wall's normal)
 * ``direction``, ``distance``: wall_walk's way (up, down, left, right) and length (m)
+* ``wall_walk``: after a climb onto the wall (``route:=floor,wall``, ``f2w_all``), how far (m) the body
+  then walks up the wall, toward the ceiling, in the same run (0: no walk)
 * ``headless``: true / false (the sim's MuJoCo viewer)
 * ``duration``: sim seconds after which an unfinished sequence fails
 * ``pacing``: realtime / fast / lockstep (lockstep: every node answers every step, runs repeat)
@@ -47,7 +49,7 @@ from sally_description.errors import DescriptionError
 from sally_description.scene import DEFAULT_SCENE, SCENES, climbing, scene
 from sally_description.wall_start import WallStance, wall_pose_refusal, wall_stance
 from sally_node_common.time_contract import CONTROL_LATENCY, IK_LATENCY
-from sally_sequencer.campaign import CAMPAIGNS, scene_of
+from sally_sequencer.campaign import CAMPAIGNS, WALKS_AFTER, scene_of
 from sally_sequencer.errors import SequenceError
 from sally_sequencer.route import campaign_of, plan
 from sally_sequencer.wall_walk import DIRECTIONS, WallWalk
@@ -96,6 +98,11 @@ ARGUMENTS: dict[str, Argument] = {
     ),
     "direction": Argument("up", "wall_walk: which way the body walks over the wall", tuple(DIRECTIONS)),
     "distance": Argument("0.30", "wall_walk: how far the body walks (m, at most 1)"),
+    "wall_walk": Argument(
+        "0",
+        "after the climb onto the wall (route:=floor,wall or sequence:=f2w_all): how far the body then walks up the "
+        "wall, toward the ceiling, in the same run (m, at most 1; 0: no walk)",
+    ),
     "headless": Argument("true", "run without the MuJoCo viewer", ("true", "false")),
     "duration": Argument(
         "auto",
@@ -201,6 +208,8 @@ def resolve(arguments: Mapping[str, str]) -> dict[str, str]:
     if values["duration"] == "auto":
         default = f"{math.ceil(walk.duration) + WALK_MARGIN:.1f}" if walk is not None else "25.0"
         values["duration"] = DURATIONS.get(values["sequence"], default)
+        if walk is not None and values["sequence"] in WALKS_AFTER:  # the climb's time, then the walk's
+            values["duration"] = f"{float(values['duration']) + math.ceil(walk.duration):.1f}"
     for name in NUMBER_ARGUMENTS:
         try:
             value = float(values[name])
@@ -241,8 +250,23 @@ WALK_MARGIN = 15
 
 
 def wall_walk(values: Mapping[str, str]) -> WallWalk | None:
-    """The walk ``values`` ask for (None unless the sequence is wall_walk; refused without
-    ``start:=wall``: the walk starts with every foot on the wall)."""
+    """The walk ``values`` ask for: wall_walk's (refused without ``start:=wall``: the walk starts with
+    every foot on the wall), or the walk up the wall after a climb onto it (``wall_walk:=``); None
+    without one."""
+    try:
+        after = float(values["wall_walk"])
+    except ValueError:
+        raise GraphError(f"wall_walk:={values['wall_walk']} is not a number") from None
+    if after != 0 and values["sequence"] not in WALKS_AFTER:
+        raise GraphError(
+            f"wall_walk:={values['wall_walk']} walks up the wall after a climb onto it ({', '.join(WALKS_AFTER)}, "
+            f"route:=floor,wall), not after {values['sequence']}"
+        )
+    if after != 0:
+        try:
+            return WallWalk("up", after)
+        except SequenceError as exc:
+            raise GraphError(f"wall_walk:={values['wall_walk']}: {exc}") from None
     if values["sequence"] != "wall_walk":
         return None
     if values["start"] != "wall":

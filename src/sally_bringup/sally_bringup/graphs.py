@@ -218,6 +218,8 @@ def _sequencer(values: Mapping[str, str], synchronous: bool, others: list[str]) 
         "hold": float(values["hold"]),
         "ik_latency": int(values["ik_latency"]) if synchronous else 0,
     }
+    if float(values["wall_walk"]):
+        sequencer["wall_walk"] = float(values["wall_walk"])  # the walk after the climb
     # its first step waits until its commands reach the graph's nodes that read them (the sim, the IK)
     topics = graph_topics([*others, "sequencer"], command_topic(values))
     sequencer["readers"] = ",".join(readers_of("sequencer", topics))

@@ -23,7 +23,7 @@ from sally_sequencer.campaign import scene_of
 from sally_sequencer.climb import BACK_STAGING, MIN_PITCH_DEG
 from sally_sequencer.sequences import FACE_WALL
 from sally_sequencer.verdict import feet_to_plant, held_on_wall, pitched_enough
-from sally_sequencer.wall_walk import SHIFT_TIME, WallWalk
+from sally_sequencer.wall_walk import SHIFT_TIME, SPREAD_PHASE, WallWalk
 
 from .run_record import FootSample, RunRecord
 
@@ -33,6 +33,8 @@ CLIMBS = ("f2w_all", "w2c", "wall_walk")
 """Sequences that end with all four feet on the wall (w2c: the ceiling, the wall of its corner's
 frame): judged by :func:`_planted_drift` and the pitch."""
 WALKS = ("wall_walk",)
+WALK_PHASES = ("WALL_RELEASE", "WALL_SHIFT", SPREAD_PHASE)
+"""A walk after a climb: the climb ended where the first of these began (its feet judged there)."""
 """Sequences that step feet over the wall: judged per step (:func:`_wall_steps`) and by the magnets holding."""
 MIN_HOLDING = 3
 """A climb or a walk: never fewer magnets than this holding at once (one foot moves at a time)."""
@@ -73,9 +75,25 @@ def build_report(
     room = scene(scene_of(sequence))
     if room.turned:  # positions stay in the corner's frame (the graph's world); the room's are added
         report["scene"] = scene_figures(room)
-    plants = _plants(record, room, report, problems)
+    after_climb = walk is not None and sequence not in WALKS
+    walk_start = _walk_start(record) if after_climb else None
+    climb_end = next((t for t, _, phase in record.phases if phase in WALK_PHASES), None) if after_climb else None
+    climbed = _up_to(record, climb_end) if climb_end is not None else record
+    plants = _plants(climbed, room, report, problems)  # a climb's plants where the climb ended
     if sequence in WALKS:
         report.update(_walk_figures(record, base.t, problems, walk))
+    elif walk is not None:  # the walk after the climb
+        if walk_start is None:
+            problems.append("the walk after the climb never started")
+        else:
+            report["walk_after_climb"] = _walk_figures(record, walk_start, problems, walk)
+            spread = [s for s in _wall_steps(record, climb_end or walk_start, None) if s["began_s"] < walk_start]
+            report["walk_after_climb"]["spread_steps"] = spread
+            for step in spread:
+                if step["error_mm"] is None or step["error_mm"] >= PLANT_LIMIT_MM:
+                    problems.append(
+                        f"{step['foot']}'s step spreading the stance landed {step['error_mm']} mm from its plant"
+                    )
     for foot in feet_to_plant(sequence):
         if foot not in plants and sequence not in WALKS:
             problems.append(f"{foot} never reached F2W_REACH")
@@ -112,11 +130,17 @@ def _up_to_the_verdict(record: RunRecord) -> RunRecord:
     """The record judged at the sequencer's verdict: how many steps ran after it, until the graph
     stopped, is the OS's."""
     verdict = (record.result or {}).get("t")
-    if verdict is None:
-        return record
-    return replace(
-        record, feet=[s for s in record.feet if s.t <= verdict], magnets=[s for s in record.magnets if s.t <= verdict]
-    )
+    return record if verdict is None else _up_to(record, verdict)
+
+
+def _up_to(record: RunRecord, t: float) -> RunRecord:
+    """The record's feet and magnets up to sim time ``t``."""
+    return replace(record, feet=[s for s in record.feet if s.t <= t], magnets=[s for s in record.magnets if s.t <= t])
+
+
+def _walk_start(record: RunRecord) -> float | None:
+    """When a walk's first body shift began (None: no walk began)."""
+    return next((t for t, _, phase in record.phases if phase == "WALL_SHIFT"), None)
 
 
 def _plants(record: RunRecord, room: Scene, report: dict, problems: list[str]) -> dict[str, dict]:
@@ -332,6 +356,7 @@ def _wall_steps(record: RunRecord, since: float, walk: WallWalk | None) -> list[
         if steps and steps[-1]["foot"] == foot and phase == "WALL_SEAT":
             steps[-1]["seat"] = (t, pos)
         previous = (t, foot, phase)
+    steps = [step for step in steps if step["began"] >= since]  # a walk after a climb: its spread's are before
     first = next(s for s in record.feet if s.t >= since)
     designed = {foot: first.position[foot].copy() for foot in first.position}
     lengths = walk.steps() if walk is not None else []  # a foot's k-th step is in the walk's cycle k
@@ -353,6 +378,7 @@ def _wall_steps(record: RunRecord, since: float, walk: WallWalk | None) -> list[
             {
                 "foot": foot,
                 "step": count[foot],
+                "began_s": round(step["began"], 4),
                 "plant": [round(float(v), 6) for v in plant],
                 "designed": [round(float(v), 6) for v in designed[foot]],
                 "at_s": round(held.t, 4) if held is not None else None,

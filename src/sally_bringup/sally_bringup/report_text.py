@@ -53,6 +53,15 @@ def _what_it_did(report: dict) -> list[str]:
             f"  walked {report['distance_m'] * 1e3:.1f} mm at {report['speed_mm_s'] or 0.0:.2f} mm/s of sim time, "
             f"at least {report['min_magnets_holding']} magnets holding"
         )
+    after = report.get("walk_after_climb")
+    if after:
+        for step in after.get("spread_steps", []):
+            lines.append(f"  then {step['foot']} stepped up to spread the stance: plant error {step['error_mm']:.2f} mm")
+        lines.append(
+            f"  then walked {after['distance_m'] * 1e3:.1f} mm up the wall at {after['speed_mm_s'] or 0.0:.2f} mm/s of "
+            f"sim time in {len(after['steps'])} steps: worst plant {after['worst_step_plant_mm']:.2f} mm "
+            f"({after['worst_step_design_mm']:.2f} mm from the plan's footholds)"
+        )
     if "min_magnets_holding" in report and "distance_m" not in report:
         lines.append(f"  at least {report['min_magnets_holding']} magnets holding at every instant")
     for foot, d in report.get("stance_drift", {}).items():

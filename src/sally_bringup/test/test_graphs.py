@@ -1,6 +1,7 @@
 """The graphs as data, the runner's command line and the launch files (no processes here)."""
 
 import ast
+import math
 from dataclasses import replace
 from pathlib import Path
 
@@ -12,6 +13,7 @@ from sally_bringup.graphs import graph as composed_or_not
 from sally_bringup.graphs import hosted_specs
 from sally_bringup.runner import readiness
 from sally_node_common.time_contract import ODOM_JOINT_STATES
+from sally_sequencer.wall_walk import WallWalk
 
 
 def graph(name, arguments=None):
@@ -84,6 +86,15 @@ def test_w2c_runs_in_corner3_and_the_sim_and_the_controller_are_told():
     assert hold["sim"]["scene"] == hold["controller"]["scene"] == "corner3"  # held on the room's wall
 
 
+def test_a_walk_after_the_climb_onto_the_wall_is_given_its_time_and_the_sequencer_its_length():
+    nodes = {n.name: n.parameters for n in graph("f2w", {"sequence": "route", "wall_walk": "0.3", "composed": "false"})}
+    assert nodes["sequencer"]["sequence"] == "f2w_all" and nodes["sequencer"]["wall_walk"] == 0.3
+    walk = WallWalk("up", 0.3)
+    assert nodes["sequencer"]["duration"] == 80.0 + math.ceil(walk.duration)
+    climb = {n.name: n.parameters for n in graph("f2w", {"sequence": "f2w_all", "composed": "false"})}
+    assert "wall_walk" not in climb["sequencer"]  # the node's default: no walk
+
+
 @pytest.mark.parametrize(
     ("arguments", "scene", "campaign"),
     [
@@ -151,6 +162,14 @@ def test_a_route_of_one_climb_runs_the_campaign_that_climbs_its_corner_in_its_sc
             "floor is not steel in scene 'corner3'",
         ),
         ("f2w", {"sequence": "route", "route": "wall,floor"}, "the wall->floor climb is not built"),
+        (
+            "f2w",
+            {"wall_walk": "0.3"},
+            r"^wall_walk:=0.3 walks up the wall after a climb onto it \(f2w_all, route:=floor,wall\), not after f2w$",
+        ),
+        ("f2w", {"sequence": "route", "wall_walk": "high"}, "^wall_walk:=high is not a number$"),
+        ("f2w", {"sequence": "route", "wall_walk": "1.5"}, r"^wall_walk:=1.5: walk distance must be in \(0, 1\]"),
+        ("f2w", {"sequence": "w2c", "wall_walk": "0.2"}, "not after w2c"),
         ("f2w", {"sequence": "route", "route": "wall,ceiling"}, "the wall->ceiling climb runs in scene:=corner3"),
         ("f2w", {"sequence": "route", "route": "floor,wall,ceiling"}, r"its further stages \(wall->ceiling\) need"),
         (

@@ -36,7 +36,7 @@ from .phase import PhaseContext
 from .phase_state import required
 from .runner import RunnerStatus, SequenceRunner
 from .sequences import ORIENT_TIME
-from .wall_walk import WallWalk, wall_shift, wall_step
+from .wall_walk import FOOT_ORDER, SPREAD, SPREAD_PHASE, WallWalk, wall_shift, wall_step
 
 FEET = LEGS
 BODY = "BODY"
@@ -71,6 +71,8 @@ CAMPAIGNS = {
 :class:`.wall_walk.WallWalk` plan repeats it for its distance. wall_hold and floor_lift are the
 optimizer's scenarios: FL planted on the wall, or lifted off the floor, then held ``hold`` seconds
 while the other feet must stay put."""
+WALKS_AFTER = ("f2w_all",)
+"""The campaigns a walk over the wall may follow: they end with every foot on the wall."""
 SCENE_OF = {"w2c": "corner3"}
 """The scene a campaign runs in (:data:`sally_description.scene.SCENES`) where it is not the default."""
 
@@ -146,7 +148,8 @@ class Campaign:
     ) -> None:
         """``planted``: feet already on the wall (foot -> position), e.g. found so by a sequencer
         restarted mid-run; their stages are skipped and they stay WALL stance feet. ``walk``: the
-        ``wall_walk`` campaign's direction and distance (default :class:`.wall_walk.WallWalk`); a walk
+        ``wall_walk`` campaign's direction and distance (default :class:`.wall_walk.WallWalk`), or a
+        walk over the wall after ``f2w_all`` has climbed onto it (a route's ``wall_walk:=``); a walk
         steps planted feet, so it skips nothing, and it starts only with every foot planted."""
         if sequence not in CAMPAIGNS:
             raise SequenceError(f"unknown sequence {sequence!r}; valid: {sorted(CAMPAIGNS)}")
@@ -156,11 +159,21 @@ class Campaign:
         for name, value in (("start_time", start_time), ("dwell", dwell), ("hold", hold)):
             if not np.isfinite(value) or value < 0:
                 raise SequenceError(f"{name} must be a non-negative finite number of seconds, got {value!r}")
+        if walk is not None and sequence not in ("wall_walk", *WALKS_AFTER):
+            raise SequenceError(
+                f"{sequence} ends where no walk follows: a walk follows {', '.join(WALKS_AFTER)} (onto the wall)"
+            )
         self.sequence = sequence
-        self.walk = (walk or WallWalk()) if sequence == "wall_walk" else None
+        self.walk = (walk or WallWalk()) if sequence == "wall_walk" else walk
         plan: list[tuple[str, str, np.ndarray | None]] = [(*stage, None) for stage in CAMPAIGNS[sequence]]
+        if sequence == "wall_walk":
+            plan = []
         if self.walk is not None:
-            plan = list(self.walk.stages())
+            if sequence != "wall_walk":  # after a climb: the stance it left spread first
+                plan += self.walk.spread_stages()
+            plan += self.walk.stages()
+        self._spread = 0.0
+        """How far the spread's leading feet step (m; :meth:`.wall_walk.WallWalk.spread`)."""
         self._plan = tuple(plan)
         """(foot or BODY, stage name, the walk stage's move in world m or None) of every stage."""
         self.walk_from: np.ndarray | None = None
@@ -205,13 +218,14 @@ class Campaign:
         """The first stage after ``after`` whose foot is not planted yet (a BODY stage runs unless a
         foot after it is planted already: the body has moved; f2w squares a body only when it is
         turned, the climb always does)."""
-        if self.walk is not None:  # a walk moves planted feet: every stage runs
-            return after + 1 if after + 1 < len(self.stages) else None
         for i in range(after + 1, len(self.stages)):
             who, name = self.stages[i]
+            if self._plan[i][2] is not None:  # a walk's stage moves planted feet: each one runs
+                return i
             if name == "body_square" and not self._turned() and not self.moves_body:
                 continue
-            if who == BODY and not any(foot in self.planted for foot, _ in self.stages[i + 1 :]):
+            climbing = [foot for foot, _, move in self._plan[i + 1 :] if move is None]
+            if who == BODY and not any(foot in self.planted for foot in climbing):
                 return i
             if who != BODY and who not in self.planted:
                 return i
@@ -253,15 +267,8 @@ class Campaign:
         if self.done or t < self.start_time:
             return self._tick
         try:
-            if self.stage < 0 and self.walk is not None:
-                if set(self.planted) != set(FEET):
-                    raise SequenceError(
-                        f"wall_walk starts with every foot planted on the wall (start:=wall); planted: "
-                        f"{sorted(self.planted) or 'none'}"
-                    )
-                off = self.walk.off_plate({foot: self._reading(foot).position for foot in FEET})
-                if off:
-                    raise SequenceError(off)
+            if self.stage < 0 and self.sequence == "wall_walk":
+                self._check_walk()
             if self.stage < 0:
                 first = self._next_stage(-1)
                 if first is None:  # every foot is planted already: hold, then done
@@ -378,16 +385,38 @@ class Campaign:
         if move is None:
             phases = make_sequence(name)
         else:
-            if self.walk_from is None:
-                self.walk_from = self.body().position.copy()
+            if not self.footholds:  # the walk's first stage (its spread's, after a climb)
+                self._check_walk()
                 self.footholds = {f: self._reading(f).position.copy() for f in FEET}
+            if name == SPREAD:
+                move = move * (self._spread / 2 if foot == BODY else self._spread)
+            elif self.walk_from is None:
+                self.walk_from = self.body().position.copy()
             if foot == BODY:
-                phases = wall_shift(move)
+                phases = wall_shift(move, SPREAD_PHASE if name == SPREAD else "WALL_SHIFT")
             else:
                 self.footholds[foot] = self.footholds[foot] + move
                 phases = wall_step(to=self.footholds[foot])
         self.runner = SequenceRunner(phases, ctx, t)
         self._log_phase(self.runner.phase.name, t)
+
+    def _check_walk(self) -> None:
+        """SequenceError unless every foot is planted on the wall and the walk keeps every magnet on
+        the wall's steel."""
+        assert self.walk is not None
+        if set(self.planted) != set(FEET):
+            raise SequenceError(
+                f"wall_walk starts with every foot planted on the wall (start:=wall); planted: "
+                f"{sorted(self.planted) or 'none'}"
+            )
+        feet = {foot: self._reading(foot).position for foot in FEET}
+        if any(name == SPREAD for _, name in self.stages):
+            self._spread = self.walk.spread(feet)
+            for foot in FOOT_ORDER[self.walk.direction][:2]:  # where the spread puts the leading feet
+                feet[foot] = feet[foot] + self._spread * self.walk.unit
+        off = self.walk.off_plate(feet)
+        if off:
+            raise SequenceError(off)
 
     def _reading(self, foot: str) -> FootReading:
         reading = self._feet[foot]

@@ -92,6 +92,15 @@ TABLE = ParameterTable(
             unit="m",
             read_only=True,
         ),
+        Param(
+            "wall_walk",
+            0.0,
+            "f2w_all: how far the body then walks up the wall, toward the ceiling (0: no walk)",
+            low=0.0,
+            high=MAX_DISTANCE,
+            unit="m",
+            read_only=True,
+        ),
         _seconds("start_time", 0.5, "settling before the sequence starts"),
         _seconds("dwell", 3.0, "time in F2W_REACH after which a foot is planted"),
         _seconds("hold", 1.0, "time held after the last foot is planted"),
@@ -178,7 +187,11 @@ class SequencerNode(Node):
 
     def _new_campaign(self, planted=None) -> Campaign:
         p = lambda name: self.get_parameter(name).value  # noqa: E731
-        walk = WallWalk(p("direction"), float(p("distance")))
+        walk = None
+        if p("sequence") == "wall_walk":
+            walk = WallWalk(p("direction"), float(p("distance")))
+        elif p("wall_walk") > 0:
+            walk = WallWalk("up", float(p("wall_walk")))
         return Campaign(p("sequence"), float(p("start_time")), float(p("dwell")), float(p("hold")), planted, walk)
 
     # --- inputs ---------------------------------------------------------------------------------

@@ -44,6 +44,7 @@ import numpy as np
 from sally_description.constants import MAGNET_DIAMETER
 from sally_description.pose import Pose
 from sally_description.reachability import PLATE_EXTENT
+from sally_description.wall_start import WALL_STANCE
 from sally_node_common.ik_target import IKTarget
 
 from .errors import SequenceError
@@ -80,6 +81,12 @@ SHIFT_TIME = 1.5
 RELEASE_TIME, MOVE_TIME, SEAT_TIME, MAGNET_AT = 0.4, 0.8, 0.6, 0.4
 MAGNET_RADIUS = MAGNET_DIAMETER / 2
 """A walk keeps every magnet's whole face on the wall's steel (m)."""
+SPREAD = "wall_spread"
+"""The stages that spread a stance a climb left short before a walk (:meth:`WallWalk.spread`)."""
+SPREAD_PHASE = "WALL_SPREAD"
+"""The body's move of the spread (a walk's own body moves are WALL_SHIFT)."""
+MAX_SPREAD = 0.22
+"""The longest step (m) the spread asks of a leading foot: the reach band's room along the wall."""
 
 
 @dataclass(frozen=True)
@@ -140,6 +147,35 @@ class WallWalk:
             f"at most {max(room[foot], 0.0):.3f} m"
         )
 
+    def span(self) -> float:
+        """How far apart (m) the leading feet stand from the trailing ones along the walk in the wall
+        start's stance (:data:`~sally_description.wall_start.WALL_STANCE`): twice its ``reach`` up or
+        down, twice its ``side`` left or right."""
+        return 2 * (WALL_STANCE.reach if self.direction in ("up", "down") else WALL_STANCE.side)
+
+    def spread(self, feet: Mapping[str, np.ndarray]) -> float:
+        """How far (m, along the walk) the leading feet step so that the stance at ``feet`` (foot ->
+        EE site, world) spans :meth:`span` (0 when it does already): a climb onto the wall leaves the
+        back feet 0.31 m behind the front ones, and a back foot then cannot follow its step (it would
+        stand closer than 0.13 m to the body). SequenceError when that step is longer than
+        :data:`MAX_SPREAD`."""
+        order = FOOT_ORDER[self.direction]
+        along = {foot: float(np.asarray(feet[foot], float) @ self.unit) for foot in order}
+        span = (along[order[0]] + along[order[1]] - along[order[2]] - along[order[3]]) / 2
+        step = max(0.0, self.span() - span)
+        if step > MAX_SPREAD:
+            raise SequenceError(
+                f"the stance spans {span * 1e3:.0f} mm along the walk: spreading it to {self.span() * 1e3:.0f} mm "
+                f"takes a step of {step * 1e3:.0f} mm, longer than {MAX_SPREAD * 1e3:.0f}"
+            )
+        return step
+
+    def spread_stages(self) -> list[tuple[str, str, np.ndarray]]:
+        """(who, :data:`SPREAD`, the walk's unit vector) of the spread before a walk that follows a
+        climb: each leading foot steps by :meth:`spread`, then the body moves by half of it."""
+        lead = FOOT_ORDER[self.direction][:2]
+        return [*((foot, SPREAD, self.unit) for foot in lead), ("BODY", SPREAD, self.unit)]
+
     @property
     def duration(self) -> float:
         """Sim seconds the walk's phases take (s)."""
@@ -147,8 +183,9 @@ class WallWalk:
         return (cycles + 1) * SHIFT_TIME + 4 * cycles * (RELEASE_TIME + MOVE_TIME + SEAT_TIME)
 
 
-def wall_shift(move: np.ndarray) -> list[Phase]:
-    """WALL_SHIFT: every foot holds; the body moves by ``move`` (world, m), its orientation kept."""
+def wall_shift(move: np.ndarray, name: str = "WALL_SHIFT") -> list[Phase]:
+    """WALL_SHIFT (or ``name``): every foot holds; the body moves by ``move`` (world, m), its
+    orientation kept."""
 
     def enter(ctx: PhaseContext) -> None:
         start = ctx.body()
@@ -158,7 +195,7 @@ def wall_shift(move: np.ndarray) -> list[Phase]:
         shift = required(ctx.state.body_move, "WALL_SHIFT's move")
         return shift.start.toward(shift.goal, quintic(t / SHIFT_TIME))
 
-    return [Phase("WALL_SHIFT", SHIFT_TIME, step, enter)]
+    return [Phase(name, SHIFT_TIME, step, enter)]
 
 
 def wall_step(to: np.ndarray) -> list[Phase]:

@@ -119,3 +119,65 @@ def test_a_walk_that_would_take_a_magnet_off_the_steel_fails_before_a_foot_moves
     campaign, ticks, _, _ = walk("up", 0.40, until=1.0)
     assert campaign.failed and "takes FL's magnet off the wall's steel; from here at most 0.329 m" in campaign.message
     assert not any(tick.magnets or tick.target or tick.body for _, tick in ticks)
+
+
+def _compressed(spacing: float) -> dict[str, np.ndarray]:
+    """The wall stance with the front feet ``spacing`` m ahead of the back ones (a climb leaves 0.31)."""
+    feet = {leg: WALL_STANCE.foot(leg) for leg in LEGS}
+    for leg in ("FL", "FR"):
+        feet[leg] = feet[leg] - np.array([0.0, 0.0, 2 * WALL_STANCE.reach - spacing])
+    return feet
+
+
+def test_the_spread_steps_the_leading_feet_until_the_stance_spans_the_wall_start_s():
+    walk_up = WallWalk("up", 0.30)
+    assert walk_up.span() == pytest.approx(2 * WALL_STANCE.reach)
+    assert walk_up.spread({leg: WALL_STANCE.foot(leg) for leg in LEGS}) == pytest.approx(0.0, abs=1e-12)
+    assert walk_up.spread(_compressed(0.31)) == pytest.approx(2 * WALL_STANCE.reach - 0.31)
+    assert WallWalk("left", 0.1).span() == pytest.approx(2 * WALL_STANCE.side)
+    stages = walk_up.spread_stages()
+    assert [(who, name) for who, name, _ in stages] == [(who, "wall_spread") for who in ("FL", "FR", "BODY")]
+    with pytest.raises(SequenceError, match="takes a step of 240 mm, longer than 220"):
+        walk_up.spread(_compressed(0.24))
+
+
+def test_a_walk_follows_only_a_climb_onto_the_wall():
+    with pytest.raises(SequenceError, match="w2c ends where no walk follows: a walk follows f2w_all"):
+        Campaign("w2c", walk=WallWalk("up", 0.30))
+    campaign = Campaign("f2w_all", walk=WallWalk("up", 0.30))
+    names = [name for _, name in campaign.stages]
+    climb = len(Campaign("f2w_all").stages)
+    assert names[climb : climb + 3] == ["wall_spread"] * 3 and names[climb + 3] == "wall_shift"
+    assert len(names) == climb + 3 + len(WallWalk("up", 0.30).stages())
+
+
+def test_after_a_climb_the_stance_is_spread_then_walked_and_the_walk_measured_from_the_spread_body():
+    """A campaign whose climb is done (every foot planted, as a restarted sequencer finds it) with the
+    back feet 0.31 m behind: the front feet step up by the spread, the body by half of it, then the walk."""
+    feet = _compressed(0.31)
+    spread = 2 * WALL_STANCE.reach - 0.31
+    body = Pose(WALL_STANCE.body.position - np.array([0.0, 0.0, spread / 2]), WALL_STANCE.body.quat)
+    campaign = Campaign("f2w_all", planted=dict(feet), walk=WallWalk("up", 0.20))
+    start = {leg: feet[leg].copy() for leg in LEGS}
+    spread_body = None
+    for k in range(round(60.0 / 0.005) + 1):
+        t = round(k * 0.005, 9)
+        tick = campaign.step(t, {f: FootReading(feet[f], hips(body)[f]) for f in LEGS})
+        if tick.target is not None:
+            feet[tick.target[0]] = tick.target[1].position.copy()
+        if tick.body is not None:
+            body = tick.body
+        if spread_body is None and campaign.walk_from is not None:
+            spread_body = campaign.walk_from.copy()
+        if campaign.done:
+            break
+    assert campaign.done and not campaign.failed, campaign.message
+    up = np.array([0.0, 0.0, 1.0])
+    for leg in ("FL", "FR"):
+        assert feet[leg] == pytest.approx(start[leg] + (spread + 0.20) * up, abs=1e-9)
+    for leg in ("BL", "BR"):
+        assert feet[leg] == pytest.approx(start[leg] + 0.20 * up, abs=1e-9)
+    assert spread_body == pytest.approx(WALL_STANCE.body.position, abs=1e-6)  # the spread centred the body
+    assert body.position == pytest.approx(spread_body + 0.20 * up, abs=1e-9)
+    phases = [phase for _, phase, _ in campaign.phase_log]
+    assert phases.index("WALL_SPREAD") < phases.index("WALL_SHIFT")
