@@ -88,8 +88,10 @@ def test_a_failed_match_says_which_file_and_how_to_rewrite_it(tmp_path, monkeypa
 
 
 def test_every_case_has_its_committed_reference():
+    from sally_bringup.arguments import resolve
+
     for case, spec in reference.CASES.items():
         figures = reference.load(case)
         assert figures["success"] is True, case
-        assert figures["sequence"] == spec.arguments.get("sequence", "f2w"), case
+        assert figures["sequence"] == resolve(spec.arguments)["sequence"], case  # a route: the campaign it runs
         assert spec.run_arguments(composed="true")["pacing"] == "lockstep"
