@@ -56,8 +56,8 @@ def _what_it_did(report: dict) -> list[str]:
     after = report.get("walk_after_climb")
     if after:
         for step in after.get("spread_steps", []):
-            error = step["error_mm"]
-            lines.append(f"  then {step['foot']} stepped up to spread the stance: plant error {error:.2f} mm")
+            error = "never held" if step["error_mm"] is None else f"plant error {step['error_mm']:.2f} mm"
+            lines.append(f"  then {step['foot']} stepped up to spread the stance: {error}")
         lines.append(
             f"  then walked {after['distance_m'] * 1e3:.1f} mm up the wall at {after['speed_mm_s'] or 0.0:.2f} mm/s of "
             f"sim time in {len(after['steps'])} steps: worst plant {after['worst_step_plant_mm']:.2f} mm "
