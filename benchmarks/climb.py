@@ -13,6 +13,7 @@ the first run of each sequence also runs as processes and the two reports must a
 sim-time figure, else the benchmark stops. Prints each run's figures and, last:
 ``climb f2w_success A of N f2w_all_success B of N worst_plant_mm X worst_drift_mm Y
 wall_walk_success C of N w2c_success D of N speed_mm_s V fewest_holding H``
+(then ``climb_walk_success E of N`` when ``--sequences`` names it)
 (X: the largest plant error of any foot that reached the wall in any run, a walk's every step
 included, against its plant and against the plan's foothold; Y: the largest stance drift of any
 run, in mm; V: the slowest walk's mean speed, mm/s of sim time; H: the fewest magnets holding at
@@ -38,6 +39,10 @@ from sally_node_common.discovery import force_loopback
 SEQUENCES = ("f2w", "f2w_all", "wall_walk", "w2c")
 COUNTED = SEQUENCES
 """Every sequence the last line counts."""
+OPTIONAL = ("climb_walk",)
+"""Sequences run only when ``--sequences`` names them, counted on the last line only then:
+``climb_walk`` is ``route:=floor,wall wall_walk:=0.30`` (f2w_all, the stance spread, 0.30 m up the
+wall) from the floor's draws."""
 POSE_XY, POSE_YAW_DEG, PARAM_SPREAD = 0.01, 3.0, 0.05
 WALK_DISTANCE = "0.30"
 SIDE_START = 0.10
@@ -71,6 +76,8 @@ def run_once(sequence: str, seed: int, backend: str, folder: Path, direction: st
     params_file = folder / "params.json"
     params_file.write_text(json.dumps(params.as_dict(), indent=2) + "\n")
     args = {"sequence": sequence, "pacing": "lockstep", "headless": "true", "params": str(params_file)}
+    if sequence == "climb_walk":
+        args.update(sequence="route", route="floor,wall", wall_walk=WALK_DISTANCE)
     sim = {"initial_pose": pose}
     if sequence == "wall_walk":  # the same draws: y, height (about the wall start's) and the turn
         room = -SIDE_START * float(DIRECTIONS[direction][1])  # a sideways walk starts on the other side
@@ -92,9 +99,9 @@ def figures(report: dict) -> tuple[float | None, float | None]:
     foothold, stance drift) in mm."""
     plants = (report.get("plants") or {}).values()
     errors = [p[key] for p in plants for key in ("error_mm", "design_error_mm") if p.get(key) is not None]
-    errors += [
-        s[key] for s in report.get("steps") or [] for key in ("error_mm", "design_error_mm") if s[key] is not None
-    ]
+    after = report.get("walk_after_climb") or {}
+    steps = [*(report.get("steps") or []), *(after.get("steps") or []), *(after.get("spread_steps") or [])]
+    errors += [s[key] for s in steps for key in ("error_mm", "design_error_mm") if s[key] is not None]
     return (max(errors) if errors else None), report.get("stance_drift_mm")
 
 
@@ -123,7 +130,9 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=20, help="runs of each sequence (default 20)")
     parser.add_argument("--seed", type=int, default=1, help="first seed; run i uses seed + i")
     parser.add_argument(
-        "--sequences", default=",".join(SEQUENCES), help=f"comma-separated of {list(SEQUENCES)} (default all)"
+        "--sequences",
+        default=",".join(SEQUENCES),
+        help=f"comma-separated of {list(SEQUENCES + OPTIONAL)} (default {','.join(SEQUENCES)})",
     )
     parser.add_argument(
         "--directions", default="up,left", help="wall_walk: the walks' directions, comma-separated (default up,left)"
@@ -134,9 +143,9 @@ def main() -> int:
     if args.runs < 1:
         parser.error("--runs must be at least 1")
     sequences = [s for s in args.sequences.split(",") if s]
-    unknown = sorted(set(sequences) - set(SEQUENCES))
+    unknown = sorted(set(sequences) - set(SEQUENCES + OPTIONAL))
     if unknown:
-        parser.error(f"unknown sequences {unknown}; valid: {list(SEQUENCES)}")
+        parser.error(f"unknown sequences {unknown}; valid: {list(SEQUENCES + OPTIONAL)}")
     from sally_sequencer.wall_walk import DIRECTIONS
 
     directions = [d for d in args.directions.split(",") if d]
@@ -144,8 +153,8 @@ def main() -> int:
         parser.error(f"--directions must name some of {sorted(DIRECTIONS)}")
     force_loopback(os.environ)
     root = args.keep or Path(tempfile.mkdtemp(prefix="sally_climb_"))
-    wins = {s: 0 for s in COUNTED}
-    counted = {s: 0 for s in COUNTED}
+    wins = {s: 0 for s in COUNTED + OPTIONAL}
+    counted = {s: 0 for s in COUNTED + OPTIONAL}
     worst_plant: float | None = None
     worst_drift: float | None = None
     speeds: list[float] = []
@@ -192,6 +201,7 @@ def main() -> int:
         f"w2c_success {wins['w2c']} of {counted['w2c']} "
         f"speed_mm_s {fmt(min(speeds) if speeds else None)} "
         f"fewest_holding {min(holding) if holding else '-'}"
+        + "".join(f" {s}_success {wins[s]} of {counted[s]}" for s in OPTIONAL if counted[s])
     )
     return 0
 
