@@ -8,7 +8,8 @@ a concave corner (floor and ceiling never do), or when it names a surface twice 
 What runs today is one climb per run, in the scene that climbs that corner (:data:`CLIMBS`: the
 floor-wall corner in ``floor_wall`` or ``room``, the wall-ceiling corner in ``corner3``): a route of
 more stages, or a climb back down, is refused with the reason (the stages after the first need one
-frame for every corner, which the planners do not have yet).
+frame for every corner, which the planners do not have yet). After the climb onto the wall a walk
+up it may follow in the same run (``wall_walk:=``, :class:`.campaign.Campaign`'s ``walk``).
 """
 
 from __future__ import annotations
