@@ -11,6 +11,7 @@ only ones that differ from run to run.
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import replace
 from pathlib import Path
 
@@ -87,7 +88,7 @@ def build_report(
             problems.append("the walk after the climb never started")
         else:
             report["walk_after_climb"] = _walk_figures(record, walk_start, problems, walk)
-            spread = [s for s in _wall_steps(record, climb_end or walk_start, None) if s["began_s"] < walk_start]
+            spread = _wall_steps(record, climb_end or walk_start, None, until=walk_start)
             report["walk_after_climb"]["spread_steps"] = spread
             for step in spread:
                 if step["error_mm"] is None or step["error_mm"] >= PLANT_LIMIT_MM:
@@ -340,7 +341,7 @@ def _walk_figures(record: RunRecord, since: float, problems: list[str], walk: Wa
     }
 
 
-def _wall_steps(record: RunRecord, since: float, walk: WallWalk | None) -> list[dict]:
+def _wall_steps(record: RunRecord, since: float, walk: WallWalk | None, until: float = math.inf) -> list[dict]:
     """Every wall step: the foot, its count, its plant (where the sequencer put it, its last
     WALL_SEAT target) and its designed foothold (where ``walk``'s plan puts it: the foot where the
     walk began, at ``since``, plus every step of it so far; without the plan, its plant), and how far
@@ -356,7 +357,7 @@ def _wall_steps(record: RunRecord, since: float, walk: WallWalk | None) -> list[
         if steps and steps[-1]["foot"] == foot and phase == "WALL_SEAT":
             steps[-1]["seat"] = (t, pos)
         previous = (t, foot, phase)
-    steps = [step for step in steps if step["began"] >= since]  # a walk after a climb: its spread's are before
+    steps = [step for step in steps if since <= step["began"] < until]  # a walk after a climb: its spread's before
     first = next(s for s in record.feet if s.t >= since)
     designed = {foot: first.position[foot].copy() for foot in first.position}
     lengths = walk.steps() if walk is not None else []  # a foot's k-th step is in the walk's cycle k
@@ -378,7 +379,6 @@ def _wall_steps(record: RunRecord, since: float, walk: WallWalk | None) -> list[
             {
                 "foot": foot,
                 "step": count[foot],
-                "began_s": round(step["began"], 4),
                 "plant": [round(float(v), 6) for v in plant],
                 "designed": [round(float(v), 6) for v in designed[foot]],
                 "at_s": round(held.t, 4) if held is not None else None,
