@@ -200,7 +200,6 @@ def _controller(name: str, values: Mapping[str, str], synchronous: bool) -> Node
     controller: dict[str, object] = {}
     if synchronous and name not in ("pulloff", "hold"):
         controller = {"target_period": IK_PERIOD, "target_latency": int(values["ik_latency"])}
-    controller["scene"] = values["scene"]  # its gravity feed-forward
     if values["command"] != "servo":
         controller["output"] = "effort"
     return NodeSpec(

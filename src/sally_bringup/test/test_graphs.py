@@ -55,7 +55,7 @@ def test_the_ik_latency_goes_to_the_controller_and_the_sequencer_of_a_synchronou
     assert free["sequencer"].parameters["ik_latency"] == 0, "its magnets go with targets that act at once"
     with pytest.raises(GraphError, match=r"ik_latency:=2 is not one of \['0', '1'\]"):
         graph("f2w", {"ik_latency": "2"})
-    assert free["controller"].parameters == {"scene": "floor_wall"}  # no target period: the latest targets
+    assert free["controller"].parameters == {}  # no target period: the latest targets
     brought = {n.name: n for n in graph("f2w", {"controller": "none"})}  # a hardware driver's controller
     assert "synchronous" not in brought["sim"].parameters and brought["ik"].parameters["target_sync"] is False
 
@@ -75,15 +75,16 @@ def test_hardware_swap_in_drops_the_sim_and_the_controller():
 
 
 def test_w2c_runs_in_corner3_and_the_sim_and_the_controller_are_told():
-    """scene:=auto (the default) is corner3 for w2c: the sim builds the room and the controller's
-    gravity feed-forward uses its gravity; every other graph keeps floor_wall."""
+    """scene:=auto (the default) is corner3 for w2c: the sim builds the room and the IK works in its
+    corner's frame; the controller's gravity is the room's whatever the scene; every other graph keeps
+    floor_wall."""
     for composed in ("false", "true"):
         nodes = {n.name: n.parameters for n in hosted_specs("f2w", {"sequence": "w2c", "composed": composed})}
-        assert nodes["sim"]["scene"] == nodes["controller"]["scene"] == "corner3"
+        assert nodes["sim"]["scene"] == nodes["ik"]["scene"] == "corner3" and "scene" not in nodes["controller"]
         assert nodes["sequencer"]["sequence"] == "w2c" and nodes["sequencer"]["duration"] == 80.0
     assert graph("f2w", {"composed": "false"})[0].parameters["scene"] == "floor_wall"
     hold = {n.name: n.parameters for n in graph("hold", {"scene": "corner3", "composed": "false"})}
-    assert hold["sim"]["scene"] == hold["controller"]["scene"] == "corner3"  # held on the room's wall
+    assert hold["sim"]["scene"] == "corner3"  # held on the room's wall
 
 
 def test_a_walk_after_the_climb_onto_the_wall_is_given_its_time_and_the_sequencer_its_length():
@@ -110,7 +111,7 @@ def test_a_route_of_one_climb_runs_the_campaign_that_climbs_its_corner_in_its_sc
     route = {n.name: n.parameters for n in graph("f2w", {"sequence": "route", "composed": "false", **arguments})}
     climb = {n.name: n.parameters for n in graph("f2w", {"sequence": campaign, "scene": scene, "composed": "false"})}
     assert route == climb
-    assert route["sim"]["scene"] == route["controller"]["scene"] == scene and route["sequencer"]["sequence"] == campaign
+    assert route["sim"]["scene"] == route["ik"]["scene"] == scene and route["sequencer"]["sequence"] == campaign
     assert resolve(resolve({"sequence": "route", **arguments})) == resolve({"sequence": "route", **arguments})
 
 
@@ -242,9 +243,7 @@ def test_pulloff_graph_has_the_rig_and_no_ik(tmp_path):
     nodes = {n.name: n for n in graph("pulloff", {"pacing": "lockstep", "params": str(params), "pull_rate": "80"})}
     assert list(nodes) == ["sim", "controller", "pulloff"]
     assert nodes["sim"].parameters["magnets_on"] == [] and nodes["sim"].parameters["params_file"] == str(params)
-    assert nodes["controller"].parameters == {
-        "scene": "floor_wall"
-    }  # no IK targets to wait for: it holds the start pose
+    assert nodes["controller"].parameters == {}  # no IK targets to wait for: it holds the start pose
     assert nodes["pulloff"].parameters["rate"] == 80.0 and nodes["pulloff"].required
 
 

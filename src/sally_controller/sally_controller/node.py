@@ -41,7 +41,6 @@ from sensor_msgs.msg import JointState
 from sally_description import build_model
 from sally_description.constants import ACTUATED_JOINT_NAMES
 from sally_description.limits import actuated_limits
-from sally_description.scene import DEFAULT_SCENE, SCENES
 from sally_interfaces.msg import ServoCommand
 from sally_node_common import run_node
 from sally_node_common.inputs import InputError, StampOrder
@@ -100,13 +99,6 @@ TABLE = ParameterTable(
         Param("diagnostics_period", 1.0, "/diagnostics period", low=0.0, high=60.0, open_low=True, unit="wall s"),
         Param("gravity_compensation", True, "add each leg's gravity torque to the PID output"),
         Param(
-            "scene",
-            DEFAULT_SCENE,
-            "the scene whose gravity the feed-forward uses (corner3 is simulated in a frame where it points along -x)",
-            choices=tuple(SCENES),
-            read_only=True,
-        ),
-        Param(
             "target_period",
             0.0,
             "IK period to wait for targets by stamp; 0: use the latest",
@@ -164,7 +156,8 @@ class ControllerNode(Node):
             on_reset=self._on_sim_reset,
             diagnostics_period="diagnostics_period",
         )
-        model = build_model(scene=self.get_parameter("scene").value)  # its gravity, for the feed-forward
+        # its gravity, for the feed-forward: the room's -z, the frame the sim's odometry comes in
+        model = build_model(in_room=True)
         limits = actuated_limits(model)
         self._gravity = GravityFeed(GravityModel(model), 0)  # its period: _read_settings
         self._sync: TargetSync[tuple[JointState, np.ndarray, np.ndarray]] = TargetSync()

@@ -12,6 +12,7 @@ from .bake import DEFAULT_BAKE, Bake, apply_bake
 from .constants import FLOOR_Z, FOOT_STANDOFF, LEGS, ROOT_BODY, ee_site
 from .errors import DescriptionError
 from .params import DEFAULT_PARAMS, PhysicsParams, apply_params
+from .pose import Pose
 from .scene import DEFAULT_SCENE, apply_scene
 from .scene import scene as scene_named
 from .wall_start import WALL_STANCE, WallStance, add_wall_start
@@ -46,6 +47,7 @@ def build_spec(
     start: str = "floor",
     wall: WallStance = WALL_STANCE,
     scene: str = DEFAULT_SCENE,
+    in_room: bool = False,
 ) -> mujoco.MjSpec:
     """The spec of the baked, parameterised robot, its feet just above the floor.
 
@@ -54,7 +56,9 @@ def build_spec(
     keyframe :data:`.wall_start.START_KEY`: on the wall, every foot planted, as ``wall`` says;
     ``spawn`` must then be left at zero). ``scene``: a name of :data:`.scene.SCENES`; a ``corner3``
     robot starts on the room's wall, four feet planted, which its simulation frame calls the floor
-    (:mod:`.scene`), so it takes ``start="floor"`` only.
+    (:mod:`.scene`), so it takes ``start="floor"`` only. ``in_room``: written in the room's frame
+    (gravity -z, every surface where the room has it, the robot placed by its corner's frame) instead
+    of the climbed corner's: the sim's world (the planners work in the corner's frame).
     """
     if start not in STARTS:
         raise DescriptionError(f"start {start!r} is not one of {list(STARTS)}")
@@ -67,9 +71,11 @@ def build_spec(
     spec = load_spec(path)
     apply_bake(spec, bake)
     apply_params(spec, params)
-    apply_scene(spec, scene)
+    apply_scene(spec, scene, in_room)
     _place_on_floor(spec)
     _spawn(spec, spawn)
+    if in_room and scene_named(scene).turned:  # else the room is the corner's frame already
+        _place_in_room(spec, scene_named(scene).room_from_world)
     if start == "wall":
         add_wall_start(spec, wall)
     return spec
@@ -83,9 +89,17 @@ def build_model(
     start: str = "floor",
     wall: WallStance = WALL_STANCE,
     scene: str = DEFAULT_SCENE,
+    in_room: bool = False,
 ) -> mujoco.MjModel:
     """Compile :func:`build_spec`. Nothing is written to disk."""
-    return build_spec(bake, params, path, spawn, start, wall, scene).compile()
+    return build_spec(bake, params, path, spawn, start, wall, scene, in_room).compile()
+
+
+def _place_in_room(spec: mujoco.MjSpec, room_from_corner: Pose) -> None:
+    """Move main_frame, placed in the corner's frame, to where that place is in the room."""
+    root = spec.body(ROOT_BODY)
+    placed = room_from_corner.after(Pose(np.asarray(root.pos, float), np.asarray(root.quat, float)))
+    root.pos, root.quat = placed.position, placed.quat
 
 
 def _spawn(spec: mujoco.MjSpec, spawn: tuple[float, float, float]) -> None:

@@ -79,6 +79,18 @@ class Pose:
         """A point given in the body frame, in the world (m)."""
         return self.rotation @ np.asarray(point, dtype=float) + self.position
 
+    def after(self, inner: Pose) -> Pose:
+        """``inner`` (a pose given in this pose's frame) in the world: this pose composed with it."""
+        quat = np.zeros(4)
+        mujoco.mju_mulQuat(quat, self.quat, inner.quat)
+        return Pose(self.to_world(inner.position), quat)
+
+    def inverse(self) -> Pose:
+        """The world's pose in this pose's frame."""
+        quat = np.zeros(4)
+        mujoco.mju_negQuat(quat, self.quat)
+        return Pose(-(self.rotation.T @ self.position), quat)
+
     def squared(self) -> Pose:
         """The same pose turned about world z so that its heading is 0 (pitch and roll kept)."""
         unturn = np.zeros(4)

@@ -11,16 +11,18 @@ on, the surface she goes to). The MJCF is built from it in memory (:func:`apply_
 * ``room``: a steel floor, wall and ceiling (the ceiling :data:`CEILING_HEIGHT` up); Sally climbs the
   floor-wall corner, under a ceiling the magnets can hold.
 
-Every scene is simulated in the frame of the corner it climbs (:func:`~.surfaces.corner_frame`): the
-surface stood on is its floor plate (top face z = ``FLOOR_Z``), the surface climbed onto its wall
-plate (inner face x = ``WALL_X``), and gravity is the room's, written in that frame. For
-``floor_wall`` and ``room`` that frame is the room's own; for ``corner3`` it is the room turned 90 deg
-about y (gravity along world -x). MuJoCo's dynamics do not depend on the frame they are written in,
-so everything that plans and judges the floor-wall climb (the reachability map, the IK's stances, the
-sequencer's phases, the report) applies to the wall-ceiling corner unchanged.
-:attr:`Scene.room_from_world` places the ``world`` frame in the room: the sim publishes it on
-/tf_static as ``room -> world``, and the report and run.png state positions in the room. The magnet
-telemetry names the surface a foot holds by its name in the room.
+Every scene is simulated in the room's frame (``apply_scene(..., in_room=True)``: gravity -z, every
+surface where the room has it), and planned in the frame of the corner it climbs
+(:func:`~.surfaces.corner_frame`): the surface stood on is the corner's floor plate (top face z =
+``FLOOR_Z``), the surface climbed onto its wall plate (inner face x = ``WALL_X``), gravity the room's
+written in that frame. For ``floor_wall`` and ``room`` that frame is the room's own; for ``corner3``
+it is the room turned 90 deg about y (gravity along -x there). MuJoCo's dynamics do not depend on the
+frame they are written in, so everything that plans and judges the floor-wall climb (the
+reachability map, the IK's stances, the sequencer's phases, the report) applies to the wall-ceiling
+corner unchanged: the IK turns the sim's odometry into the corner's frame. :attr:`Scene.room_from_world`
+places the corner's frame in the room (the sim publishes it on /tf_static as ``world -> corner``
+when it is turned), and the report and run.png state positions in the room. The magnet telemetry
+names the surface a foot holds by its name in the room.
 """
 
 from __future__ import annotations
@@ -45,6 +47,11 @@ GRAVITY = 9.81
 CORNER_PLATES = ("floor_plate", "wall_plate")
 """The MJCF's two plate geoms, in its order: the climbed corner's surface stood on and the one climbed onto."""
 NON_STEEL_RGBA = (0.75, 0.72, 0.66, 1.0)
+ROOM = Pose(np.zeros(3), np.array([1.0, 0.0, 0.0, 0.0]))
+"""The room's own frame."""
+CORNER_FRAME = "corner"
+"""The TF frame of a climbed corner turned in the room (the planners' positions are in it); the
+room's frame is ``world``."""
 
 _X, _Y, _Z = np.eye(3)
 FLOOR = Surface("floor", face([-1.0, 0.0, 0.0], _X, _Y), (1.5, 0.5))
@@ -85,7 +92,7 @@ class Scene:
 
     @cached_property
     def room_from_world(self) -> Pose:
-        """The ``world`` frame's pose in the room: the frame of the corner the scene climbs."""
+        """The climbed corner's frame (the planners' world) in the room."""
         stand, goal = (self.surface(name) for name in self.corner)
         return corner_frame(stand, goal)
 
@@ -103,8 +110,13 @@ class Scene:
 
     @property
     def turned(self) -> bool:
-        """Whether ``world`` is not the room's own frame."""
+        """Whether the climbed corner's frame is not the room's own."""
         return not np.allclose(self.room_from_world.quat, [1.0, 0.0, 0.0, 0.0])
+
+    @property
+    def planning_frame(self) -> str:
+        """The TF frame the planners' positions are in: ``world`` (the room), or :data:`CORNER_FRAME`."""
+        return CORNER_FRAME if self.turned else "world"
 
     def to_room(self, points) -> np.ndarray:
         """``points`` (..., 3) given in ``world`` (m), in the room's frame."""
@@ -155,13 +167,14 @@ def scene(name: str) -> Scene:
     return SCENES[name]
 
 
-def apply_scene(spec: mujoco.MjSpec, name: str) -> None:
-    """Make ``spec`` scene ``name``, in its corner's frame: gravity, the MJCF's two plates made the
-    corner's surfaces (in their order: the same geoms, so the floor-wall corner is the MJCF's as
-    written), and every other surface added after them (steel: a plate; else a plain box)."""
+def apply_scene(spec: mujoco.MjSpec, name: str, in_room: bool = False) -> None:
+    """Make ``spec`` scene ``name``, in its corner's frame (``in_room``: in the room's): gravity, the
+    MJCF's two plates made the corner's surfaces (in their order: the same geoms, so the floor-wall
+    corner is the MJCF's as written), and every other surface added after them (steel: a plate;
+    else a plain box)."""
     chosen = scene(name)
-    frame = chosen.room_from_world
-    spec.option.gravity = np.array(chosen.gravity)
+    frame = ROOM if in_room else chosen.room_from_world
+    spec.option.gravity = np.array((0.0, 0.0, -GRAVITY) if in_room else chosen.gravity)
     plates = [spec.geom(geom_name) for geom_name in CORNER_PLATES]
     for geom in plates:  # renamed in two passes: wall_plate may become the name floor_plate had
         geom.name = f"{geom.name}_unnamed"

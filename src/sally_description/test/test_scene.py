@@ -105,3 +105,28 @@ def test_unknown_scenes_and_a_wall_start_in_corner3_are_refused():
         build_model(scene="attic")
     with pytest.raises(DescriptionError, match="starts on the room's wall already"):
         build_model(scene="corner3", start="wall")
+
+
+def test_a_scene_built_in_the_room_is_its_corner_s_physics_turned():
+    """``in_room``: gravity -z, the surfaces where the room has them, Sally placed by her corner's
+    frame; stepped for a second (no magnets: falling off the wall), her motion is the corner-frame
+    model's, turned (MuJoCo's dynamics do not depend on the frame: the joints agree to 1e-6 rad, the
+    base to 1e-6 m)."""
+    from sally_description.pose import Pose
+
+    corner, room = build_model(scene="corner3"), build_model(scene="corner3", in_room=True)
+    frame = scene("corner3").room_from_world
+    np.testing.assert_allclose(room.opt.gravity, [0.0, 0.0, -9.81])
+    ceiling = room.geom("ceiling_plate")
+    np.testing.assert_allclose(room.geom_pos[ceiling.id][2] - room.geom_size[ceiling.id][2], CEILING_HEIGHT, atol=1e-12)
+    data = {m: mujoco.MjData(m) for m in (corner, room)}
+    for _ in range(2000):
+        for m, d in data.items():
+            mujoco.mj_step(m, d)
+    a, b = data[corner], data[room]
+    turned = frame.after(Pose(a.qpos[:3].copy(), a.qpos[3:7].copy()))
+    np.testing.assert_allclose(b.qpos[:3], turned.position, atol=1e-6)
+    np.testing.assert_allclose(b.qpos[7:], a.qpos[7:], atol=1e-6)
+    assert b.qpos[2] < 0.45  # no magnets here: she fell off the wall, the same way in both frames
+    plain = build_model(scene="floor_wall", in_room=True)
+    np.testing.assert_array_equal(plain.qpos0, build_model(scene="floor_wall").qpos0)  # the room is its corner

@@ -37,7 +37,7 @@ from sally_description import JOINT_NAMES, LEGS, build_model
 from sally_description.constants import ACTUATED_JOINT_NAMES, hip_site
 from sally_description.contact import FootContactMonitor, standing_surface
 from sally_description.pose import Pose
-from sally_description.scene import DEFAULT_SCENE, SCENES
+from sally_description.scene import DEFAULT_SCENE, SCENES, scene
 from sally_description.stance_load import StanceLoad
 from sally_interfaces.msg import FootStates, IKStatus
 from sally_interfaces.msg import IKTarget as IKTargetMsg
@@ -94,8 +94,8 @@ TABLE = ParameterTable(
         Param(
             "scene",
             DEFAULT_SCENE,
-            "the scene whose gravity the stance load (the body's weight on the stance feet, the targets' effort) "
-            "uses (corner3 is simulated in a frame where it points along -x)",
+            "the scene whose climbed corner the IK works in (the sim's odometry, in the room's frame, is turned into "
+            "it; the foot states and the targets are in it) and whose gravity the stance load uses (corner3: along -x)",
             choices=tuple(SCENES),
             read_only=True,
         ),
@@ -159,7 +159,11 @@ class IKNode(Node):
             on_change=lambda names: self._read_settings(),
             on_reset=self._on_sim_reset,
         )
-        model = build_model(scene=str(self.get_parameter("scene").value))  # its gravity: the stance load
+        chosen = scene(str(self.get_parameter("scene").value))
+        model = build_model(scene=chosen.name)  # in its corner's frame, with gravity: the stance load
+        self._corner_from_room = chosen.room_from_world.inverse() if chosen.turned else None
+        self._frame = chosen.planning_frame
+        """The sim's world (the room) to the corner's frame the IK works in (None: they are one)."""
         self._load = LoadFeed(StanceLoad(model))
         WholeBodyIK(model).solve()  # warm up: the first solve is slow, and a lockstep graph waits on it
         self._index = ModelIndex.of(model)
@@ -216,6 +220,8 @@ class IKNode(Node):
         stamp = stamp_ns(msg.header.stamp)
         try:
             body = odometry_pose(msg)
+            if self._corner_from_room is not None:
+                body = self._corner_from_room.after(body)
             self.shell.orders[ODOM].admit(stamp)
         except InputError as exc:
             return self.shell.health.reject(ODOM, exc.reason, str(exc))
@@ -288,6 +294,11 @@ class IKNode(Node):
     def _on_target(self, msg: IKTargetMsg, kept: bool = False) -> None:
         """A sequencer's tick: stances, a swing target (an empty foot: none this step), a body target."""
         try:
+            if msg.header.frame_id not in ("", self._frame):
+                raise InputError(
+                    "unknown",
+                    f"IK target in frame {msg.header.frame_id!r}: this IK works in {self._frame!r} (its scene's)",
+                )
             tick = ik_target_from_msg(msg)
             if self.shell.resets.stale(tick.stamp):
                 self.shell.counts["before_reset"] += 1
@@ -448,7 +459,7 @@ class IKNode(Node):
                 contact.penetration,
                 contact.lift,
             )
-        return foot_states_to_msg(stamp, feet)
+        return foot_states_to_msg(stamp, feet, self._frame)
 
     def destroy_node(self) -> None:
         """The node, and the IK's solve process if it has one."""

@@ -8,6 +8,7 @@ as servo commands, and on the effort path one that runs its own PD.
 import numpy as np
 import pytest
 from sensor_msgs.msg import JointState
+from std_msgs.msg import Header
 
 from sally_description import ACTUATED_JOINT_NAMES, LEGS
 from sally_interfaces.msg import FootStates, IKStatus, IKTarget, MagnetCommand, ServoCommand
@@ -159,6 +160,10 @@ def test_the_controller_node_can_be_replaced(graph, probe, sim, controller):
         (lambda: IKTarget(foot="XX"), "(unknown): IK target foot names unknown ['XX']"),
         (lambda: IKTarget(foot="FL"), "only a SWING foot takes targets"),
         (lambda: _nan_target(), "(non_finite): IK target position has non-finite values"),
+        (
+            lambda: IKTarget(header=Header(frame_id="corner")),
+            "(unknown): IK target in frame 'corner': this IK works in 'world'",
+        ),
     ],
 )
 def test_bad_targets_are_rejected_with_the_reason(graph, probe, make, reason):

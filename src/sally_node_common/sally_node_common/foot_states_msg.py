@@ -36,8 +36,9 @@ class FootStateData:
     """Signed displacement away from the surface against the baseline (m)."""
 
 
-def foot_states_to_msg(stamp: int, feet: Mapping[str, FootStateData]) -> FootStates:
-    """The message for the solve of the state stamped ``stamp`` (ns), feet in ``feet``'s order."""
+def foot_states_to_msg(stamp: int, feet: Mapping[str, FootStateData], frame: str = "world") -> FootStates:
+    """The message for the solve of the state stamped ``stamp`` (ns), feet in ``feet``'s order, their
+    positions in TF frame ``frame``."""
     states = []
     for foot, f in feet.items():
         # the fields of the nested messages a FootState builds itself, set in place (half the cost of
@@ -56,7 +57,7 @@ def foot_states_to_msg(stamp: int, feet: Mapping[str, FootStateData]) -> FootSta
         states.append(state)
     msg = FootStates(feet=states)
     set_stamp(msg.header, stamp)
-    msg.header.frame_id = "world"
+    msg.header.frame_id = frame
     return msg
 
 

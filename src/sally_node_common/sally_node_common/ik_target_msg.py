@@ -45,11 +45,11 @@ class TargetTick:
             )
 
 
-def ik_target_to_msg(tick: TargetTick) -> IKTargetMsg:
-    """The IKTarget message of one sequencer tick."""
+def ik_target_to_msg(tick: TargetTick, frame: str = "world") -> IKTargetMsg:
+    """The IKTarget message of one sequencer tick, its positions in TF frame ``frame``."""
     msg = IKTargetMsg()
     set_stamp(msg.header, tick.stamp)
-    msg.header.frame_id = "world"
+    msg.header.frame_id = frame
     msg.stance_feet, msg.stance_modes = list(tick.stance), [int(m) for m in tick.stance.values()]
     if tick.target is not None:
         goal = tick.target

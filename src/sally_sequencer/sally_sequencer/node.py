@@ -151,6 +151,8 @@ class SequencerNode(Node):
             self.campaign = self._new_campaign()
         except SequenceError as exc:
             raise StartupError(str(exc)) from None
+        self._frame = scene(scene_of(self.campaign.sequence)).planning_frame
+        """The TF frame of the targets' positions: the climbed corner's."""
         self._fresh = True
         """No foot state seen yet on this time line: the first one says which feet are planted."""
         self._time = CampaignClock(
@@ -316,7 +318,8 @@ class SequencerNode(Node):
             runner = self.campaign.runner
             phase = runner.phase.name if runner is not None else ""
         foot, goal = target if target is not None else ("", None)
-        self._pub_target.publish(ik_target_to_msg(TargetTick(when, self._view.stance, foot, goal, body, phase)))
+        tick = TargetTick(when, self._view.stance, foot, goal, body, phase)
+        self._pub_target.publish(ik_target_to_msg(tick, self._frame))
 
     def _status(self, when: int, t: float) -> SequenceStatusData:
         """The sequence's progress at the step stamped ``when`` (ns), sequence time ``t`` (s)."""

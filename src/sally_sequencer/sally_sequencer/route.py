@@ -76,7 +76,7 @@ def campaign_of(stages: tuple[Climb, ...], chosen: Scene) -> str:
         raise SequenceError(f"the {first} climb is not built: the climbs are {climbs}")
     if corner != chosen.corner:
         raise SequenceError(
-            f"scene {chosen.name!r} is simulated in its {'-'.join(chosen.corner)} corner's frame: "
+            f"scene {chosen.name!r} is planned in its {'-'.join(chosen.corner)} corner's frame: "
             f"the {first} climb runs in {climbing(corner)}"
         )
     return CLIMBS[corner]

@@ -7,8 +7,9 @@ expressed in; the sim's odometry is exact (it is the physics state), so ``odom``
 ``world`` (a static identity) and ``odom -> main_frame`` is the pose ``/sally/odom`` carries.
 
 * :meth:`BodyFrames.static`: ``world -> odom`` and ``world -> <plate>`` for each steel plate
-  (:class:`Plate`, the plate geom's centre and orientation), and ``room -> world`` in a scene
-  simulated in a turned corner's frame (``sally_description.scene``), for ``/tf_static``;
+  (:class:`Plate`, the plate geom's centre and orientation), and ``world -> corner`` in a scene
+  whose climbed corner is turned in the room (``sally_description.scene``: corner3; the IK, the
+  sequencer and the report give positions in that frame), for ``/tf_static``;
 * :meth:`BodyFrames.moving`: ``odom -> main_frame`` and ``parent -> child`` for every body below it,
   from the current ``xpos`` / ``xquat``, for ``/tf``.
 """
@@ -24,10 +25,12 @@ import numpy as np
 from sally_description.constants import ROOT_BODY
 from sally_description.model import subtree
 from sally_description.pose import Pose
+from sally_description.scene import CORNER_FRAME
 
-WORLD, ODOM, ROOM = "world", "odom", "room"
-"""``room``: the room's own frame (z up), the parent of ``world`` when a scene is simulated in a turned
-corner's frame (:mod:`sally_description.scene`)."""
+WORLD, ODOM, CORNER = "world", "odom", CORNER_FRAME
+"""``world`` is the room (z up, gravity -z) in every scene; ``corner`` is the climbed corner's frame
+when it is turned in the room (corner3's wall-ceiling corner: :mod:`sally_description.scene`), the
+frame the IK's foot states, the sequencer's targets and the report's positions are in."""
 
 
 @dataclass(frozen=True)
@@ -79,13 +82,13 @@ class BodyFrames:
         self.parent_names = [model.body(b).name for b in self._parent]
 
     @staticmethod
-    def static(plates: Sequence[Plate], room: Pose | None = None) -> list[Frame]:
+    def static(plates: Sequence[Plate], corner: Pose | None = None) -> list[Frame]:
         """``world -> odom`` and ``world -> <plate>`` for each plate (``Simulator.plates()``); with
-        ``room`` (``world``'s pose in the room, a scene simulated in a turned corner's frame) also
-        ``room -> world``."""
+        ``corner`` (the climbed corner's frame in ``world``, the room, when it is turned) also
+        ``world -> corner``."""
         frames = [Frame(WORLD, ODOM, np.zeros(3), np.array([1.0, 0.0, 0.0, 0.0]))]
-        if room is not None:
-            frames.append(Frame(ROOM, WORLD, room.position.copy(), room.quat.copy()))
+        if corner is not None:
+            frames.append(Frame(WORLD, CORNER, corner.position.copy(), corner.quat.copy()))
         return frames + [Frame(WORLD, p.name, p.position, p.quaternion) for p in plates]
 
     @property

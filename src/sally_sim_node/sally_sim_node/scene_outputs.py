@@ -31,8 +31,8 @@ TF_QOS = QoSProfile(depth=100, reliability=ReliabilityPolicy.RELIABLE, durabilit
 class SceneOutputs:
     """Creates its publishers on ``node`` (``wrap`` applied to each, e.g. the sim's outbox) and
     publishes the description and /tf_static at once; ``camera_size`` (width, height) opens the
-    model's first camera, rendered offscreen (EGL); ``room``: the scene, whose ``room -> world``
-    /tf_static carries when its ``world`` is not the room's frame (:mod:`sally_description.scene`)."""
+    model's first camera, rendered offscreen (EGL); ``room``: the scene, whose ``world -> corner``
+    /tf_static carries when its climbed corner is turned in the room (:mod:`sally_description.scene`)."""
 
     def __init__(
         self,

@@ -67,8 +67,8 @@ TABLE = ParameterTable(
             "scene",
             DEFAULT_SCENE,
             "floor_wall (the floor and the wall), room (a steel floor, wall and ceiling) or corner3 (a room with a "
-            "steel wall and ceiling; Sally starts on the wall, simulated in the wall-ceiling corner's frame, "
-            "/tf_static room -> world)",
+            "steel wall and ceiling; Sally starts on the wall; the planners work in the wall-ceiling corner's frame, "
+            "/tf_static world -> corner)",
             choices=tuple(SCENES),
             read_only=True,
         ),

@@ -2,6 +2,7 @@
 
 import mujoco
 import numpy as np
+import pytest
 
 from sally_description import build_model
 from sally_sim_node.frames import ODOM, WORLD, BodyFrames
@@ -51,33 +52,35 @@ def test_static_frames_are_odom_on_world_and_the_plates():
     np.testing.assert_allclose(static["wall_plate"].position, data.geom_xpos[model.geom("wall_plate").id])
 
 
-def test_a_turned_scene_hangs_world_from_the_room_so_the_ceiling_is_up():
-    """corner3 is simulated in its corner's frame: ``room -> world`` puts the ceiling plate's face
-    1.0 m above the room's floor, facing down, and the room's wall at x = 0.5 facing into the room."""
+def test_a_turned_corner_is_simulated_in_the_room_and_its_frame_hangs_from_the_world():
+    """corner3 is simulated in the room's frame (gravity -z, the ceiling plate's face 1.0 m up facing
+    down, the wall's at x = 0.5 facing into the room, Sally on the wall); ``world -> corner`` is the
+    wall-ceiling corner's frame, which the IK, the sequencer and the report give positions in."""
     from sally_description.scene import CEILING_HEIGHT, scene
     from sally_sim_node import Simulator
-    from sally_sim_node.frames import ROOM
+    from sally_sim_node.frames import CORNER
 
-    room = scene("corner3").room_from_world
-    sim = Simulator(build_model(scene="corner3"))
-    static = {f.child: f for f in BodyFrames.static(sim.plates(), room)}
-    assert static[WORLD].parent == ROOM
-    assert set(static) == {WORLD, ODOM, "wall_plate", "ceiling_plate", "room_floor"}  # named as the room has them
-    to_room = _matrix(static[WORLD].quaternion)
+    corner = scene("corner3").room_from_world
+    sim = Simulator(build_model(scene="corner3", in_room=True))
+    static = {f.child: f for f in BodyFrames.static(sim.plates(), corner)}
+    assert static[CORNER].parent == WORLD
+    np.testing.assert_allclose(static[CORNER].position, corner.position)
+    assert set(static) == {CORNER, ODOM, "wall_plate", "ceiling_plate", "room_floor"}  # named as the room has them
 
     def face(plate, local_normal):
         frame, size = static[plate], sim.model.geom_size[sim.model.geom(plate).id]
-        normal = to_room @ _matrix(frame.quaternion) @ np.asarray(local_normal, float)
-        centre = static[WORLD].position + to_room @ frame.position
-        return centre + normal * np.abs(size @ np.abs(local_normal)), normal
+        normal = _matrix(frame.quaternion) @ np.asarray(local_normal, float)
+        return frame.position + normal * np.abs(size @ np.abs(local_normal)), normal
 
-    point, normal = face("ceiling_plate", [-1.0, 0.0, 0.0])  # its face toward the robot
+    point, normal = face("ceiling_plate", [0.0, 0.0, -1.0])  # its face toward the robot
     np.testing.assert_allclose([point[2], *normal], [CEILING_HEIGHT, 0.0, 0.0, -1.0], atol=1e-9)
-    point, normal = face("wall_plate", [0.0, 0.0, 1.0])
+    point, normal = face("wall_plate", [-1.0, 0.0, 0.0])
     np.testing.assert_allclose([point[0], *normal], [0.5, -1.0, 0.0, 0.0], atol=1e-9)
-    point, normal = face("room_floor", [1.0, 0.0, 0.0])
+    point, normal = face("room_floor", [0.0, 0.0, 1.0])
     np.testing.assert_allclose([point[2], *normal], [0.0, 0.0, 0.0, 1.0], atol=1e-9)
-    np.testing.assert_allclose(to_room @ sim.model.opt.gravity, [0.0, 0.0, -9.81], atol=1e-9)
+    np.testing.assert_allclose(sim.model.opt.gravity, [0.0, 0.0, -9.81], atol=1e-9)
+    mujoco.mj_kinematics(sim.model, sim.data)
+    assert sim.data.qpos[0] == pytest.approx(0.5 - 0.1236, abs=1e-3) and sim.data.qpos[2] == pytest.approx(0.5)
 
 
 def test_the_default_scene_has_no_room_frame():
