@@ -110,3 +110,24 @@ def test_a_big_endian_body_is_never_taken_as_finite():
     data = bytearray(serialize_message(Clock()))
     data[1] &= 0xFE
     assert not words_finite(bytes(data))
+
+
+def test_history_sent_to_a_late_reader_is_not_a_step_back_and_a_real_one_is():
+    """Stamps before the first one heard on a topic are its writer's history (a kept topic's, sent to
+    a reader that matched late); a stamp before the last one, but not before the first, went back."""
+    from types import SimpleNamespace
+
+    from sally_testing.faults.nan_watch import NaNWatch
+
+    probe = SimpleNamespace(node=SimpleNamespace(create_subscription=lambda *args, **kwargs: None))
+    watch = NaNWatch(probe)
+    for stamp in (3_810, 3_395, 3_400, 3_805, 3_815, 3_820):  # the live message, then the history
+        watch._heard("/sally/joint_targets", stamp)
+    assert watch.went_back["/sally/joint_targets"] == 0
+    watch._heard("/sally/joint_targets", 3_812)  # after the first heard, before the last: back
+    assert watch.went_back["/sally/joint_targets"] == 1
+    assert watch.first_back["/sally/joint_targets"] == (3_820, 3_812)
+    watch.new_timeline()  # a new sim: from 0 again, nothing compared with the old line
+    for stamp in (5, 10):
+        watch._heard("/sally/joint_targets", stamp)
+    assert watch.went_back["/sally/joint_targets"] == 1

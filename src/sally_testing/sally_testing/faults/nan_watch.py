@@ -121,6 +121,11 @@ class NaNWatch:
         :data:`MANY_PUBLISHERS` aside)."""
         self.first_back: dict[str, tuple[int, int]] = {}
         """topic -> (the stamp heard before, the earlier stamp after it) of its first step back (ns)."""
+        self.first_stamp: dict[str, int] = {}
+        """topic -> the stamp (ns) of the first message heard on it on this time line: a message stamped
+        before it is history the watch joined late for (a kept topic's writer sends its history to a
+        reader that matched it late, after the first live message: seen once, /sally/joint_targets
+        3.395 s heard after 3.810 s), not a step back."""
         self._node = probe.node
         for topic, kind in TOPICS.items():
             if float_kinds(kind) <= {"double"}:  # scanned serialized (module docstring)
@@ -134,6 +139,7 @@ class NaNWatch:
         """A new sim is coming (sim time from 0 again): the stamps heard so far are not compared
         with its."""
         self.last_stamp.clear()
+        self.first_stamp.clear()
 
     def unwatched(self) -> list[str]:
         """Topics on the probe's ROS graph now that the watch does not read (hidden ones, an
@@ -167,7 +173,8 @@ class NaNWatch:
         self.messages[topic] += 1
         self.heard_at[topic] = time.monotonic()
         if stamp is not None:
-            if topic not in MANY_PUBLISHERS and stamp < self.last_stamp.get(topic, stamp):
+            first = self.first_stamp.setdefault(topic, stamp)
+            if topic not in MANY_PUBLISHERS and first <= stamp < self.last_stamp.get(topic, stamp):
                 self.went_back[topic] += 1
                 self.first_back.setdefault(topic, (self.last_stamp[topic], stamp))
             self.last_stamp[topic] = stamp
