@@ -36,7 +36,16 @@ from .phase import PhaseContext
 from .phase_state import required
 from .runner import RunnerStatus, SequenceRunner
 from .sequences import ORIENT_TIME
-from .wall_walk import FOOT_ORDER, SPREAD, SPREAD_PHASE, WallWalk, wall_shift, wall_step
+from .wall_walk import (
+    FOOT_ORDER,
+    SPREAD,
+    SPREAD_MAGNET_AT,
+    SPREAD_PHASE,
+    SPREAD_SEAT_TIME,
+    WallWalk,
+    wall_shift,
+    wall_step,
+)
 
 FEET = LEGS
 BODY = "BODY"
@@ -396,7 +405,8 @@ class Campaign:
                 phases = wall_shift(move, SPREAD_PHASE if name == SPREAD else "WALL_SHIFT")
             else:
                 self.footholds[foot] = self.footholds[foot] + move
-                phases = wall_step(to=self.footholds[foot])
+                seat = (SPREAD_MAGNET_AT, SPREAD_SEAT_TIME) if name == SPREAD else ()
+                phases = wall_step(self.footholds[foot], *seat)
         self.runner = SequenceRunner(phases, ctx, t)
         self._log_phase(self.runner.phase.name, t)
 
