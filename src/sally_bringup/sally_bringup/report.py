@@ -34,9 +34,9 @@ CLIMBS = ("f2w_all", "w2c", "wall_walk")
 """Sequences that end with all four feet on the wall (w2c: the ceiling, the wall of its corner's
 frame): judged by :func:`_planted_drift` and the pitch."""
 WALKS = ("wall_walk",)
+"""Sequences that step feet over the wall: judged per step (:func:`_wall_steps`) and by the magnets holding."""
 WALK_PHASES = ("WALL_RELEASE", "WALL_SHIFT", SPREAD_PHASE)
 """A walk after a climb: the climb ended where the first of these began (its feet judged there)."""
-"""Sequences that step feet over the wall: judged per step (:func:`_wall_steps`) and by the magnets holding."""
 MIN_HOLDING = 3
 """A climb or a walk: never fewer magnets than this holding at once (one foot moves at a time)."""
 PLANTED_DRIFT_LIMIT_MM = 2.0
@@ -91,9 +91,12 @@ def build_report(
             spread = _wall_steps(record, climb_end or walk_start, None, until=walk_start)
             report["walk_after_climb"]["spread_steps"] = spread
             for step in spread:
-                if step["error_mm"] is None or step["error_mm"] >= PLANT_LIMIT_MM:
+                if step["error_mm"] is None:
+                    problems.append(f"{step['foot']}'s step spreading the stance was never held after its seat")
+                elif step["error_mm"] >= PLANT_LIMIT_MM:
                     problems.append(
-                        f"{step['foot']}'s step spreading the stance landed {step['error_mm']} mm from its plant"
+                        f"{step['foot']}'s step spreading the stance landed {step['error_mm']:.2f} mm from its plant "
+                        f"(limit {PLANT_LIMIT_MM} mm)"
                     )
     for foot in feet_to_plant(sequence):
         if foot not in plants and sequence not in WALKS:

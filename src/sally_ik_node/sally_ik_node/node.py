@@ -162,8 +162,9 @@ class IKNode(Node):
         chosen = scene(str(self.get_parameter("scene").value))
         model = build_model(scene=chosen.name)  # in its corner's frame, with gravity: the stance load
         self._corner_from_room = chosen.room_from_world.inverse() if chosen.turned else None
-        self._frame = chosen.planning_frame
         """The sim's world (the room) to the corner's frame the IK works in (None: they are one)."""
+        self._frame = chosen.planning_frame
+        """That frame's TF name: its foot states' and the targets it takes."""
         self._load = LoadFeed(StanceLoad(model))
         WholeBodyIK(model).solve()  # warm up: the first solve is slow, and a lockstep graph waits on it
         self._index = ModelIndex.of(model)

@@ -174,9 +174,9 @@ class Campaign:
             )
         self.sequence = sequence
         self.walk = (walk or WallWalk()) if sequence == "wall_walk" else walk
-        plan: list[tuple[str, str, np.ndarray | None]] = [(*stage, None) for stage in CAMPAIGNS[sequence]]
-        if sequence == "wall_walk":
-            plan = []
+        plan: list[tuple[str, str, np.ndarray | None]] = []
+        if sequence != "wall_walk":  # a walk's stages are its plan's, not the template's
+            plan = [(*stage, None) for stage in CAMPAIGNS[sequence]]
         if self.walk is not None:
             if sequence != "wall_walk":  # after a climb: the stance it left spread first
                 plan += self.walk.spread_stages()
@@ -277,7 +277,7 @@ class Campaign:
             return self._tick
         try:
             if self.stage < 0 and self.sequence == "wall_walk":
-                self._check_walk()
+                self._begin_walk()  # refused before any stage starts
             if self.stage < 0:
                 first = self._next_stage(-1)
                 if first is None:  # every foot is planted already: hold, then done
@@ -376,6 +376,8 @@ class Campaign:
         return pose_from_hips({foot: self._reading(foot).hip_pivot for foot in FEET})
 
     def _start_stage(self, index: int, t: float) -> None:
+        if self._plan[index][2] is not None and not self.footholds:  # a walk's first stage (after a climb)
+            self._begin_walk()  # refused before its first foot is freed
         self.stage = index
         foot, name = self.stages[index]
         moving = foot if foot != BODY else FEET[0]  # a body stage swings no foot; its ctx foot is unused
@@ -394,9 +396,6 @@ class Campaign:
         if move is None:
             phases = make_sequence(name)
         else:
-            if not self.footholds:  # the walk's first stage (its spread's, after a climb)
-                self._check_walk()
-                self.footholds = {f: self._reading(f).position.copy() for f in FEET}
             if name == SPREAD:
                 move = move * (self._spread / 2 if foot == BODY else self._spread)
             elif self.walk_from is None:
@@ -410,9 +409,10 @@ class Campaign:
         self.runner = SequenceRunner(phases, ctx, t)
         self._log_phase(self.runner.phase.name, t)
 
-    def _check_walk(self) -> None:
-        """SequenceError unless every foot is planted on the wall and the walk keeps every magnet on
-        the wall's steel."""
+    def _begin_walk(self) -> None:
+        """The walk's designed footholds start where the feet are now; SequenceError unless every
+        foot is planted on the wall and the walk (its spread first, after a climb) keeps every magnet
+        on the wall's steel."""
         assert self.walk is not None
         if set(self.planted) != set(FEET):
             raise SequenceError(
@@ -427,6 +427,7 @@ class Campaign:
         off = self.walk.off_plate(feet)
         if off:
             raise SequenceError(off)
+        self.footholds = {f: self._reading(f).position.copy() for f in FEET}
 
     def _reading(self, foot: str) -> FootReading:
         reading = self._feet[foot]
