@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -90,14 +91,7 @@ def build_report(
             report["walk_after_climb"] = _walk_figures(record, walk_start, problems, walk)
             spread = _wall_steps(record, climb_end or walk_start, None, until=walk_start)
             report["walk_after_climb"]["spread_steps"] = spread
-            for step in spread:
-                if step["error_mm"] is None:
-                    problems.append(f"{step['foot']}'s step spreading the stance was never held after its seat")
-                elif step["error_mm"] >= PLANT_LIMIT_MM:
-                    problems.append(
-                        f"{step['foot']}'s step spreading the stance landed {step['error_mm']:.2f} mm from its plant "
-                        f"(limit {PLANT_LIMIT_MM} mm)"
-                    )
+            _judge_steps(spread, problems, lambda step: f"{step['foot']}'s step spreading the stance")
     for foot in feet_to_plant(sequence):
         if foot not in plants and sequence not in WALKS:
             problems.append(f"{foot} never reached F2W_REACH")
@@ -313,6 +307,18 @@ def _fewest_holding(record: RunRecord, since: float, problems: list[str]) -> int
     return fewest
 
 
+def _judge_steps(steps: list[dict], problems: list[str], named: Callable[[dict], str]) -> None:
+    """Into ``problems``, each step (:func:`_wall_steps`) never held after its seat or landed
+    :data:`PLANT_LIMIT_MM` or more from its plant, by ``named(step)``."""
+    for step in steps:
+        if step["error_mm"] is None:
+            problems.append(f"{named(step)} was never held after its seat")
+        elif step["error_mm"] >= PLANT_LIMIT_MM:
+            problems.append(
+                f"{named(step)} landed {step['error_mm']:.2f} mm from its plant (limit {PLANT_LIMIT_MM} mm)"
+            )
+
+
 def _walk_figures(record: RunRecord, since: float, problems: list[str], walk: WallWalk | None) -> dict:
     """A walk's figures: every step's plant error, the fewest magnets holding at once, how far the
     body went and how fast (sim time); ``problems`` gains what misses its limit."""
@@ -320,14 +326,7 @@ def _walk_figures(record: RunRecord, since: float, problems: list[str], walk: Wa
     shifts = [t for t, _, phase in record.phases if phase == "WALL_SHIFT"]
     walk_start = shifts[0] if shifts else since
     steps = _wall_steps(record, walk_start, walk)
-    for step in steps:
-        if step["error_mm"] is None:
-            problems.append(f"{step['foot']} step {step['step']} was never held after its seat")
-        elif step["error_mm"] >= PLANT_LIMIT_MM:
-            problems.append(
-                f"{step['foot']} step {step['step']} landed {step['error_mm']:.2f} mm from its plant "
-                f"(limit {PLANT_LIMIT_MM} mm)"
-            )
+    _judge_steps(steps, problems, lambda step: f"{step['foot']} step {step['step']}")
     first = next(s for s in record.feet if s.t >= walk_start)
     last = record.feet[-1]
     travel = pose_from_hips(last.hips).position - pose_from_hips(first.hips).position if first.hips else np.zeros(3)
