@@ -35,6 +35,9 @@ from .record_file import RECORD_FILE, read_record
 EXIT_OK, EXIT_FAILED, EXIT_INTERRUPTED, EXIT_BAD_ARGS = 0, 1, 130, 2
 DISCOVERY_TIMEOUT = 60.0
 DIVERGED = "<diverged>"
+DRAIN_WAIT = 2.0
+"""s the runner's tap may take, after the graph stopped, to record what its subscriptions still hold
+(a publisher outside the graph, a robot's driver, keeps it busy that long at every end)."""
 CATCH_UP_WAIT = 5.0
 """s the runner waits, after the verdict, for the foot states and status stamped up to it."""
 
@@ -224,6 +227,11 @@ class GraphRun:
             self.backend.close()
         outcome.stopped = time.monotonic()
         mcap, live, tap = taps
+        if tap is not None and not tap.drain(DRAIN_WAIT):
+            self.say(
+                f"messages still came {DRAIN_WAIT:g} s after the graph stopped (a publisher outside the graph, "
+                "or a recording behind): the recording ends here"
+            )
         probe.stop_spinning()  # the tap's subscriptions are torn down with nothing spinning
         if tap is not None:
             tap.close()
