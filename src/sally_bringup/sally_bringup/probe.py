@@ -99,13 +99,14 @@ class Probe:
     def record(
         self, msg_type, topic: str, qos: QoSProfile | int = RELIABLE_DEEP, on_message: Callable | None = None
     ) -> Recording:
-        """Subscribe to ``topic`` and keep what arrives in a :class:`Recording` (``on_message`` is called too)."""
+        """Subscribe to ``topic`` and keep what arrives in a :class:`Recording` (``on_message`` is
+        called too, first: whoever sees a message in the recording sees what ``on_message`` made of it)."""
         rec = Recording(topic)
 
         def callback(msg) -> None:
-            rec.append(msg)
             if on_message is not None:
                 on_message(msg)
+            rec.append(msg)
 
         rec.subscription = self.node.create_subscription(msg_type, topic, callback, qos)
         return rec
