@@ -88,6 +88,19 @@ class WallStance:
 
 WALL_STANCE = WallStance()
 """The wall start's stance (``start:=wall``)."""
+STAND_DISTANCE = 0.12364756
+"""How far main_frame stands off the surface under it at the model's start on the floor (m)."""
+STAND_REACH, STAND_SIDE = 0.33025893, 0.28025893
+"""How far each EE site stands ahead of (front) or behind (back) main_frame and beside it at the
+model's start on the floor (m)."""
+
+
+def standing(height: float, y: float = 0.0) -> WallStance:
+    """Sally standing on the wall as she stands on the floor at the model's start (main_frame
+    :data:`STAND_DISTANCE` off it, the feet :data:`STAND_REACH` along and :data:`STAND_SIDE` beside),
+    main_frame ``height`` up and at ``y``: where a climb through the wall's top corner starts, as the
+    climb onto the wall starts from the floor."""
+    return WallStance(STAND_DISTANCE, height, y, STAND_REACH, STAND_SIDE)
 
 
 def wall_pose_refusal(pose: Sequence[float]) -> str | None:

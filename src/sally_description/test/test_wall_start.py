@@ -7,7 +7,7 @@ import pytest
 from sally_description import DescriptionError, build_model, build_spec
 from sally_description.constants import LEGS, ee_site
 from sally_description.contact import standing_surface
-from sally_description.wall_start import START_KEY, WALL_STANCE, WallStance, add_wall_start
+from sally_description.wall_start import START_KEY, WALL_STANCE, WallStance, add_wall_start, standing
 
 
 def started(model):
@@ -69,3 +69,17 @@ def test_a_stance_a_leg_cannot_plant_is_refused_naming_the_leg():
 def test_bad_starts_are_refused(make, match):
     with pytest.raises(DescriptionError, match=match):
         make()
+
+
+def test_standing_is_the_floor_start_turned_onto_the_wall():
+    model = build_model()
+    data = mujoco.MjData(model)
+    mujoco.mj_forward(model, data)  # the model's start: standing on the floor
+    position = data.body("main_frame").xpos
+    feet = {leg: data.site(ee_site(leg)).xpos for leg in LEGS}
+    stance = standing(0.5)
+    assert stance.distance == pytest.approx(position[2], abs=1e-8)
+    for leg in LEGS:
+        ahead, beside = feet[leg][0] - position[0], feet[leg][1] - position[1]
+        along = stance.foot(leg)[1:] - stance.body.position[1:]
+        assert (along[1], along[0]) == pytest.approx((ahead, beside), abs=1e-8)

@@ -36,6 +36,7 @@ from .phase import PhaseContext
 from .phase_state import required
 from .runner import RunnerStatus, SequenceRunner
 from .sequences import ORIENT_TIME
+from .wall_stand import STAND, WallStand, wall_approach
 from .wall_walk import (
     FOOT_ORDER,
     SPREAD,
@@ -154,12 +155,15 @@ class Campaign:
         hold: float = HOLD,
         planted: Mapping[str, np.ndarray] | None = None,
         walk: WallWalk | None = None,
+        stand: WallStand | None = None,
     ) -> None:
         """``planted``: feet already on the wall (foot -> position), e.g. found so by a sequencer
         restarted mid-run; their stages are skipped and they stay WALL stance feet. ``walk``: the
         ``wall_walk`` campaign's direction and distance (default :class:`.wall_walk.WallWalk`), or a
         walk over the wall after ``f2w_all`` has climbed onto it (a route's ``wall_walk:=``); a walk
-        steps planted feet, so it skips nothing, and it starts only with every foot planted."""
+        steps planted feet, so it skips nothing, and it starts only with every foot planted.
+        ``stand``: after that walk, the body and the feet brought to a stance on the wall
+        (:mod:`.wall_stand`: where the climb onto the ceiling starts)."""
         if sequence not in CAMPAIGNS:
             raise SequenceError(f"unknown sequence {sequence!r}; valid: {sorted(CAMPAIGNS)}")
         unknown = sorted(set(planted or {}) - set(FEET))
@@ -172,8 +176,11 @@ class Campaign:
             raise SequenceError(
                 f"{sequence} ends where no walk follows: a walk follows {', '.join(WALKS_AFTER)} (onto the wall)"
             )
+        if stand is not None and (walk is None or sequence == "wall_walk"):
+            raise SequenceError("a stand follows a walk after a climb onto the wall (wall_walk:=ceiling)")
         self.sequence = sequence
         self.walk = (walk or WallWalk()) if sequence == "wall_walk" else walk
+        self.stand = stand
         plan: list[tuple[str, str, np.ndarray | None]] = []
         if sequence != "wall_walk":  # a walk's stages are its plan's, not the template's
             plan = [(*stage, None) for stage in CAMPAIGNS[sequence]]
@@ -181,6 +188,8 @@ class Campaign:
             if sequence != "wall_walk":  # after a climb: the stance it left spread first
                 plan += self.walk.spread_stages()
             plan += self.walk.stages()
+        if stand is not None:
+            plan += stand.stages()
         self._spread = 0.0
         """How far the spread's leading feet step (m; :meth:`.wall_walk.WallWalk.spread`)."""
         self._plan = tuple(plan)
@@ -395,19 +404,35 @@ class Campaign:
         move = self._plan[index][2]
         if move is None:
             phases = make_sequence(name)
+        elif name == STAND:
+            phases = self._stand_phases(index, foot, move)
         else:
-            if name == SPREAD:
-                move = move * (self._spread / 2 if foot == BODY else self._spread)
-            elif self.walk_from is None:
-                self.walk_from = self.body().position.copy()
-            if foot == BODY:
-                phases = wall_shift(move, SPREAD_PHASE if name == SPREAD else "WALL_SHIFT")
-            else:
-                self.footholds[foot] = self.footholds[foot] + move
-                seat = (SPREAD_MAGNET_AT, SPREAD_SEAT_TIME) if name == SPREAD else ()
-                phases = wall_step(self.footholds[foot], *seat)
+            phases = self._walk_phases(foot, name, move)
         self.runner = SequenceRunner(phases, ctx, t)
         self._log_phase(self.runner.phase.name, t)
+
+    def _walk_phases(self, foot: str, name: str, move: np.ndarray) -> list:
+        """A walk's stage (or its spread's): the body shifted by ``move``, or ``foot`` stepped by it
+        from its designed foothold."""
+        if name == SPREAD:
+            move = move * (self._spread / 2 if foot == BODY else self._spread)
+        elif self.walk_from is None:
+            self.walk_from = self.body().position.copy()
+        if foot == BODY:
+            return wall_shift(move, SPREAD_PHASE if name == SPREAD else "WALL_SHIFT")
+        self.footholds[foot] = self.footholds[foot] + move
+        seat = (SPREAD_MAGNET_AT, SPREAD_SEAT_TIME) if name == SPREAD else ()
+        return wall_step(self.footholds[foot], *seat)
+
+    def _stand_phases(self, index: int, foot: str, goal: np.ndarray) -> list:
+        """A stand's stage ``index``: the body's approach (its share of what is left toward the
+        stance's main_frame, turned as the stance is), or ``foot``'s step to ``goal``, its foothold."""
+        stand = required(self.stand, "the stand's plan")
+        if foot == BODY:
+            left = sum(1 for who, name, _ in self._plan[index:] if who == BODY and name == STAND)
+            return wall_approach(stand.goal.body, left)
+        self.footholds[foot] = np.asarray(goal, float).copy()
+        return wall_step(self.footholds[foot], SPREAD_MAGNET_AT, SPREAD_SEAT_TIME)
 
     def _begin_walk(self) -> None:
         """The walk's designed footholds start where the feet are now; SequenceError unless every

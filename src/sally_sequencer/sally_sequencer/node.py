@@ -62,6 +62,7 @@ from .errors import SequenceError
 from .robot_view import RobotView
 from .telemetry import FootView, face_normal, telemetry_block
 from .verdict import held_on_wall, pitched_enough, walk_shortfall
+from .wall_stand import WallStand
 from .wall_walk import DIRECTIONS, MAX_DISTANCE, WallWalk
 
 EXIT_FAILED = 1
@@ -99,6 +100,13 @@ TABLE = ParameterTable(
             low=0.0,
             high=MAX_DISTANCE,
             unit="m",
+            read_only=True,
+        ),
+        Param(
+            "stand",
+            False,
+            "after f2w_all's walk up the wall: stand on the wall as on the floor, 0.5 m below the ceiling, where "
+            "the climb onto the ceiling starts",
             read_only=True,
         ),
         _seconds("start_time", 0.5, "settling before the sequence starts"),
@@ -194,7 +202,9 @@ class SequencerNode(Node):
             walk = WallWalk(p("direction"), float(p("distance")))
         elif p("wall_walk") > 0:
             walk = WallWalk("up", float(p("wall_walk")))
-        return Campaign(p("sequence"), float(p("start_time")), float(p("dwell")), float(p("hold")), planted, walk)
+        stand = WallStand() if p("stand") else None
+        timing = (float(p("start_time")), float(p("dwell")), float(p("hold")))
+        return Campaign(p("sequence"), *timing, planted, walk, stand)
 
     # --- inputs ---------------------------------------------------------------------------------
     def _on_magnets(self, msg: MagnetArray) -> None:
@@ -371,9 +381,13 @@ class SequencerNode(Node):
         pitch = body.pitch_deg if body is not None else None
         if self.campaign.moves_body and not pitched_enough(pitch):
             problems.append(f"the body is pitched {pitch or 0.0:.1f} deg, not at least {MIN_PITCH_DEG:g}")
-        walk, start = self.campaign.walk, self.campaign.walk_from
-        if walk is not None and self.campaign.done and start is not None and body is not None:
-            short = walk_shortfall(walk, body.position - start)
+        walk, start, stand = self.campaign.walk, self.campaign.walk_from, self.campaign.stand
+        if self.campaign.done and body is not None:
+            short = ""
+            if stand is not None:  # the walk ends where the stand starts: judged where the stand ends
+                short = stand.shortfall(body)
+            elif walk is not None and start is not None:
+                short = walk_shortfall(walk, body.position - start)
             if short:
                 problems.append(short)
         self.succeeded = not problems
