@@ -52,6 +52,7 @@ from sally_node_common.time_contract import CONTROL_LATENCY, IK_LATENCY
 from sally_sequencer.campaign import CAMPAIGNS, WALKS_AFTER, scene_of
 from sally_sequencer.errors import SequenceError
 from sally_sequencer.route import campaign_of, plan
+from sally_sequencer.wall_stand import WALK_TO_STAND, WallStand
 from sally_sequencer.wall_walk import DIRECTIONS, WallWalk
 
 SEQUENCES = tuple(CAMPAIGNS)
@@ -60,6 +61,8 @@ DURATIONS = {"f2w_all": "80.0", "w2c": "80.0"}
 """duration:=auto per sequence (25 s for the others): f2w_all's climb (and w2c, the same) takes about
 64 s of sim time."""
 PACINGS = ("realtime", "fast", "lockstep")
+STAND_WALK = "ceiling"
+"""``wall_walk:=ceiling``: the walk up to the ceiling's corner, then the stand there."""
 ROUTE_SCENE = "room"
 """scene:=auto for sequence:=route: the room, whose floor, wall and ceiling are all steel."""
 
@@ -101,7 +104,8 @@ ARGUMENTS: dict[str, Argument] = {
     "wall_walk": Argument(
         "0",
         "after the climb onto the wall (route:=floor,wall or sequence:=f2w_all): how far the body then walks up the "
-        "wall, toward the ceiling, in the same run (m, at most 1; 0: no walk)",
+        "wall, toward the ceiling, in the same run (m, at most 1; 0: no walk), or ceiling: up to 0.5 m below the "
+        "ceiling, then stand there as on the floor, where the climb onto the ceiling starts (a scene with a ceiling)",
     ),
     "headless": Argument("true", "run without the MuJoCo viewer", ("true", "false")),
     "duration": Argument(
@@ -201,7 +205,7 @@ def resolve(arguments: Mapping[str, str]) -> dict[str, str]:
         values["scene"] = ROUTE_SCENE if values["sequence"] == "route" else scene_of(values["sequence"])
     route_campaign(values)
     stance = wall_pose(values)  # refused here, before anything starts
-    walk = wall_walk(values)
+    walk, stand = wall_walk(values), wall_stand(values)
     off = walk.off_plate({leg: stance.foot(leg) for leg in LEGS}) if walk is not None else ""
     if off:
         raise GraphError(f"wall_walk from start:=wall: {off}")
@@ -209,7 +213,8 @@ def resolve(arguments: Mapping[str, str]) -> dict[str, str]:
         default = f"{math.ceil(walk.duration) + WALK_MARGIN:.1f}" if walk is not None else "25.0"
         values["duration"] = DURATIONS.get(values["sequence"], default)
         if walk is not None and values["sequence"] in WALKS_AFTER:  # the climb's time, then the walk's
-            values["duration"] = f"{float(values['duration']) + math.ceil(walk.duration):.1f}"
+            more = walk.duration + (stand.duration if stand is not None else 0.0)
+            values["duration"] = f"{float(values['duration']) + math.ceil(more):.1f}"
     for name in NUMBER_ARGUMENTS:
         try:
             value = float(values[name])
@@ -249,14 +254,28 @@ WALK_MARGIN = 15
 """duration:=auto for wall_walk: the walk's phases and this many sim seconds (settling, the hold)."""
 
 
+def wall_stand(values: Mapping[str, str]) -> WallStand | None:
+    """The stand ``wall_walk:=ceiling`` asks for after its walk (:mod:`sally_sequencer.wall_stand`),
+    refused in a scene without a ceiling; None for any other walk or none."""
+    if values["wall_walk"] != STAND_WALK:
+        return None
+    names = {surface.name for surface in scene(values["scene"]).surfaces if surface.steel}
+    if "ceiling" not in names:
+        raise GraphError(
+            f"wall_walk:={STAND_WALK} stands 0.5 m below the ceiling: scene:={values['scene']} has none (scene:=room)"
+        )
+    return WallStand()
+
+
 def wall_walk(values: Mapping[str, str]) -> WallWalk | None:
     """The walk ``values`` ask for: wall_walk's (refused without ``start:=wall``: the walk starts with
-    every foot on the wall), or the walk up the wall after a climb onto it (``wall_walk:=``); None
-    without one."""
+    every foot on the wall), or the walk up the wall after a climb onto it (``wall_walk:=``, a
+    distance, or ``ceiling``: :data:`~sally_sequencer.wall_stand.WALK_TO_STAND`); None without one."""
+    text = values["wall_walk"]
     try:
-        after = float(values["wall_walk"])
+        after = WALK_TO_STAND if text == STAND_WALK else float(text)
     except ValueError:
-        raise GraphError(f"wall_walk:={values['wall_walk']} is not a number") from None
+        raise GraphError(f"wall_walk:={text} is not a number or {STAND_WALK}") from None
     if after != 0 and values["sequence"] not in WALKS_AFTER:
         raise GraphError(
             f"wall_walk:={values['wall_walk']} walks up the wall after a climb onto it ({', '.join(WALKS_AFTER)}, "

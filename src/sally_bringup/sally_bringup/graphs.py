@@ -17,7 +17,17 @@ from dataclasses import dataclass, field, replace
 
 from sally_node_common.time_contract import EFFORT_PERIOD, IK_PERIOD, ODOM_JOINT_STATES
 
-from .arguments import GraphError, apart_groups, apart_nodes, magnet_list, resolve, scene_refusal, wall_pose
+from .arguments import (
+    GraphError,
+    apart_groups,
+    apart_nodes,
+    magnet_list,
+    resolve,
+    scene_refusal,
+    wall_pose,
+    wall_stand,
+    wall_walk,
+)
 from .topology import command_topic, graph_topics, readers_of
 
 
@@ -217,8 +227,11 @@ def _sequencer(values: Mapping[str, str], synchronous: bool, others: list[str]) 
         "hold": float(values["hold"]),
         "ik_latency": int(values["ik_latency"]) if synchronous else 0,
     }
-    if float(values["wall_walk"]):
-        sequencer["wall_walk"] = float(values["wall_walk"])  # the walk after the climb
+    walk = wall_walk(values)
+    if walk is not None and values["sequence"] != "wall_walk":  # the walk after the climb
+        sequencer["wall_walk"] = walk.distance
+        if wall_stand(values) is not None:
+            sequencer["stand"] = True  # then the stand under the ceiling
     # its first step waits until its commands reach the graph's nodes that read them (the sim, the IK)
     topics = graph_topics([*others, "sequencer"], command_topic(values))
     sequencer["readers"] = ",".join(readers_of("sequencer", topics))

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 
+from sally_description.constants import LEGS
 from sally_description.pose import pose_from_hips
 from sally_description.scene import Scene, scene
 from sally_node_common.stance import HELD
@@ -25,6 +26,7 @@ from sally_sequencer.campaign import scene_of
 from sally_sequencer.climb import BACK_STAGING, MIN_PITCH_DEG
 from sally_sequencer.sequences import FACE_WALL
 from sally_sequencer.verdict import feet_to_plant, held_on_wall, pitched_enough
+from sally_sequencer.wall_stand import APPROACH_PHASE, WallStand
 from sally_sequencer.wall_walk import SHIFT_TIME, SPREAD_PHASE, WallWalk
 
 from .run_record import FootSample, RunRecord
@@ -61,9 +63,11 @@ def build_report(
     wall_time_s: float,
     exit_codes: dict[str, int | None],
     walk: WallWalk | None = None,
+    stand: WallStand | None = None,
 ) -> dict:
     """The report of a run of ``sequence``: plants, drift, verdict and the problems found, as a
-    JSON-able dict. ``walk``: a wall walk's plan (its designed footholds are judged against it)."""
+    JSON-able dict. ``walk``: a wall walk's plan (its designed footholds are judged against it);
+    ``stand``: the stance a walk after the climb ends in (its footholds and body judged)."""
     problems: list[str] = []
     result = record.result or {}
     record = _up_to_the_verdict(record)
@@ -88,7 +92,10 @@ def build_report(
         if walk_start is None:
             problems.append("the walk after the climb never started")
         else:
-            report["walk_after_climb"] = _walk_figures(record, walk_start, problems, walk)
+            stand_start = next((t for t, _, phase in record.phases if phase == APPROACH_PHASE), math.inf)
+            report["walk_after_climb"] = _walk_figures(record, walk_start, problems, walk, until=stand_start)
+            if stand is not None:
+                report["walk_after_climb"]["stand"] = _stand_figures(record, stand_start, stand, problems)
             spread = _wall_steps(record, climb_end or walk_start, None, until=walk_start)
             report["walk_after_climb"]["spread_steps"] = spread
             _judge_steps(spread, problems, lambda step: f"{step['foot']}'s step spreading the stance")
@@ -112,6 +119,8 @@ def build_report(
         problems.append(f"the sequencer reported: {result.get('message', 'no final status')}")
     if walk is not None:
         report["walk"] = {"direction": walk.direction, "distance": walk.distance}
+        if stand is not None:
+            report["walk"]["stand"] = True  # then the stand under the ceiling
     report["sim_time_s"] = round(float(result.get("t", end.t)), 4)
     report["phases"] = _phase_table(record)
     report["plants"] = plants
@@ -319,16 +328,19 @@ def _judge_steps(steps: list[dict], problems: list[str], named: Callable[[dict],
             )
 
 
-def _walk_figures(record: RunRecord, since: float, problems: list[str], walk: WallWalk | None) -> dict:
-    """A walk's figures: every step's plant error, the fewest magnets holding at once, how far the
-    body went and how fast (sim time); ``problems`` gains what misses its limit."""
+def _walk_figures(
+    record: RunRecord, since: float, problems: list[str], walk: WallWalk | None, until: float = math.inf
+) -> dict:
+    """A walk's figures (up to ``until``, where a stand begins): every step's plant error, the fewest
+    magnets holding at once (to the run's end), how far the body went and how fast (sim time);
+    ``problems`` gains what misses its limit."""
     fewest = _fewest_holding(record, since, problems)
     shifts = [t for t, _, phase in record.phases if phase == "WALL_SHIFT"]
     walk_start = shifts[0] if shifts else since
-    steps = _wall_steps(record, walk_start, walk)
+    steps = _wall_steps(record, walk_start, walk, until=until)
     _judge_steps(steps, problems, lambda step: f"{step['foot']} step {step['step']}")
     first = next(s for s in record.feet if s.t >= walk_start)
-    last = record.feet[-1]
+    last = [s for s in record.feet if s.t <= until][-1]
     travel = pose_from_hips(last.hips).position - pose_from_hips(first.hips).position if first.hips else np.zeros(3)
     walked = (shifts[-1] + SHIFT_TIME - shifts[0]) if shifts else 0.0  # from the first shift to the last one's end
     distance = float(np.linalg.norm(travel))
@@ -343,11 +355,18 @@ def _walk_figures(record: RunRecord, since: float, problems: list[str], walk: Wa
     }
 
 
-def _wall_steps(record: RunRecord, since: float, walk: WallWalk | None, until: float = math.inf) -> list[dict]:
+def _wall_steps(
+    record: RunRecord,
+    since: float,
+    walk: WallWalk | None,
+    until: float = math.inf,
+    footholds: Mapping[str, np.ndarray] | None = None,
+) -> list[dict]:
     """Every wall step: the foot, its count, its plant (where the sequencer put it, its last
     WALL_SEAT target) and its designed foothold (where ``walk``'s plan puts it: the foot where the
-    walk began, at ``since``, plus every step of it so far; without the plan, its plant), and how far
-    the foot stood from each when its hold began (the first foot state back in stance after the seat)."""
+    walk began, at ``since``, plus every step of it so far; ``footholds``' where given, a stand's;
+    without either, its plant), and how far the foot stood from each when its hold began (the first
+    foot state back in stance after the seat)."""
     steps: list[dict] = []
     previous: tuple[float, str, str] | None = None
     for t, foot, phase, pos in record.targets:
@@ -371,7 +390,9 @@ def _wall_steps(record: RunRecord, since: float, walk: WallWalk | None, until: f
         if "seat" not in step:
             continue  # the run ended before this step seated: no plant to judge
         t, plant = step["seat"]
-        if walk is None or count[foot] > len(lengths):  # no plan for this step: its plant is all there is
+        if footholds is not None:
+            designed[foot] = np.asarray(footholds[foot], float)
+        elif walk is None or count[foot] > len(lengths):  # no plan for this step: its plant is all there is
             designed[foot] = plant.copy()
         else:
             designed[foot] = designed[foot] + lengths[count[foot] - 1] * walk.unit
@@ -391,6 +412,33 @@ def _wall_steps(record: RunRecord, since: float, walk: WallWalk | None, until: f
             }
         )
     return out
+
+
+def _stand_figures(record: RunRecord, since: float, stand: WallStand, problems: list[str]) -> dict:
+    """A stand's figures: each foot's step against its plant and the stance's foothold, and where
+    main_frame ended against the stance's (``problems`` gains a step or a body off its limit)."""
+    footholds = {foot: stand.goal.foot(foot) for foot in LEGS}
+    steps = _wall_steps(record, since, None, footholds=footholds)
+    _judge_steps(steps, problems, lambda step: f"{step['foot']}'s step to the stance")
+    for step in steps:
+        if step["design_error_mm"] is not None and step["design_error_mm"] >= PLANT_LIMIT_MM:
+            problems.append(
+                f"{step['foot']} stands {step['design_error_mm']:.2f} mm from the stance's foothold "
+                f"(limit {PLANT_LIMIT_MM} mm)"
+            )
+    body = pose_from_hips(record.feet[-1].hips)
+    short = stand.shortfall(body)
+    if short:
+        problems.append(short)
+    offset = body.position - stand.goal.body.position
+    return {
+        "steps": steps,
+        "worst_step_plant_mm": _worst(s["error_mm"] for s in steps),
+        "worst_step_design_mm": _worst(s["design_error_mm"] for s in steps),
+        "body_error_mm": round(float(np.linalg.norm(offset)) * 1e3, 2),
+        "body_offset_mm": [round(float(v) * 1e3, 2) for v in offset],
+        "body_pitch_deg": round(body.pitch_deg, 2),
+    }
 
 
 def _worst(errors) -> float | None:

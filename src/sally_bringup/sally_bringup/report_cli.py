@@ -25,6 +25,7 @@ def main(argv: list[str] | None = None) -> int:
     if not mcap.is_file():
         print(f"sally-report: no recording at {mcap} (runs with record:=false have none)", file=sys.stderr)
         return 2
+    from sally_sequencer.wall_stand import WallStand
     from sally_sequencer.wall_walk import WallWalk
 
     from .plot import plot_leg_forces, plot_run
@@ -45,7 +46,8 @@ def main(argv: list[str] | None = None) -> int:
     else:
         walk = live.get("walk")
         plan = WallWalk(walk["direction"], walk["distance"]) if walk else None
-        report = build_report(record, live.get("sequence", "f2w"), wall, codes, plan)
+        stand = WallStand() if walk and walk.get("stand") else None
+        report = build_report(record, live.get("sequence", "f2w"), wall, codes, plan, stand)
     out = args.out or mcap.parent / "from_mcap"
     out.mkdir(parents=True, exist_ok=True)
     path = write_report(report, out)

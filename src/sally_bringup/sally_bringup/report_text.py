@@ -63,6 +63,14 @@ def _what_it_did(report: dict) -> list[str]:
             f"sim time in {len(after['steps'])} steps: worst plant {after['worst_step_plant_mm']:.2f} mm "
             f"({after['worst_step_design_mm']:.2f} mm from the plan's footholds)"
         )
+        stand = after.get("stand")
+        if stand:
+            worst = stand["worst_step_design_mm"]
+            lines.append(
+                f"  then stood as on the floor under the ceiling: main_frame {stand['body_error_mm']:.1f} mm from the "
+                f"stance's, pitched {stand['body_pitch_deg']:.2f} deg; {len(stand['steps'])} steps, worst "
+                + ("never held" if worst is None else f"{worst:.2f} mm from the stance's footholds")
+            )
     if "min_magnets_holding" in report and "distance_m" not in report:
         lines.append(f"  at least {report['min_magnets_holding']} magnets holding at every instant")
     for foot, d in report.get("stance_drift", {}).items():

@@ -13,6 +13,7 @@ from sally_bringup.graphs import graph as composed_or_not
 from sally_bringup.graphs import hosted_specs
 from sally_bringup.runner import readiness
 from sally_node_common.time_contract import ODOM_JOINT_STATES
+from sally_sequencer.wall_stand import WALK_TO_STAND, WallStand
 from sally_sequencer.wall_walk import WallWalk
 
 
@@ -93,7 +94,16 @@ def test_a_walk_after_the_climb_onto_the_wall_is_given_its_time_and_the_sequence
     walk = WallWalk("up", 0.3)
     assert nodes["sequencer"]["duration"] == 80.0 + math.ceil(walk.duration)
     climb = {n.name: n.parameters for n in graph("f2w", {"sequence": "f2w_all", "composed": "false"})}
-    assert "wall_walk" not in climb["sequencer"]  # the node's default: no walk
+    assert "wall_walk" not in climb["sequencer"] and "stand" not in climb["sequencer"]  # the node's defaults
+
+
+def test_a_walk_to_the_ceiling_is_the_walk_to_the_stand_then_the_stand_with_their_time():
+    arguments = {"sequence": "route", "wall_walk": "ceiling", "composed": "false"}
+    nodes = {n.name: n.parameters for n in graph("f2w", arguments)}
+    assert nodes["sequencer"]["wall_walk"] == WALK_TO_STAND and nodes["sequencer"]["stand"] is True
+    assert nodes["sim"]["scene"] == "room"
+    more = WallWalk("up", WALK_TO_STAND).duration + WallStand().duration
+    assert nodes["sequencer"]["duration"] == 80.0 + math.ceil(more)
 
 
 @pytest.mark.parametrize(
@@ -168,7 +178,13 @@ def test_a_route_of_one_climb_runs_the_campaign_that_climbs_its_corner_in_its_sc
             {"wall_walk": "0.3"},
             r"^wall_walk:=0.3 walks up the wall after a climb onto it \(f2w_all, route:=floor,wall\), not after f2w$",
         ),
-        ("f2w", {"sequence": "route", "wall_walk": "high"}, "^wall_walk:=high is not a number$"),
+        ("f2w", {"sequence": "route", "wall_walk": "high"}, "^wall_walk:=high is not a number or ceiling$"),
+        (
+            "f2w",
+            {"sequence": "f2w_all", "wall_walk": "ceiling"},
+            r"^wall_walk:=ceiling stands 0.5 m below the ceiling: scene:=floor_wall has none \(scene:=room\)$",
+        ),
+        ("f2w", {"sequence": "w2c", "wall_walk": "ceiling"}, "not after w2c"),
         ("f2w", {"sequence": "route", "wall_walk": "1.5"}, r"^wall_walk:=1.5: walk distance must be in \(0, 1\]"),
         ("f2w", {"sequence": "w2c", "wall_walk": "0.2"}, "not after w2c"),
         ("f2w", {"sequence": "route", "route": "wall,ceiling"}, "the wall->ceiling climb runs in scene:=corner3"),
