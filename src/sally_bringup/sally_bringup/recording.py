@@ -21,8 +21,14 @@ from sally_node_common.sim_resets import RESET_TOPIC, ResetWatch
 from sally_node_common.stamps import stamp_ns
 
 from .probe import Probe
+from .raw_tap import DEPTH
 from .run_record import FootSample, MagnetSample, RunRecord
 
+DEEP = DEPTH
+"""Messages each of the record's streams holds while the runner is busy (the raw tap's depth: 50 s
+of the 200 Hz foot states). 100 was not enough: a runner on a loaded machine (a benchmark beside a
+test suite) fell more than half a second behind, lost 365 ms of foot states, and judged a step's
+hold from a later state than the graph's own record did."""
 RECORDING_STATUS = "sally_recorder: recording"
 """The /diagnostics status of a recording the graph writes itself (:mod:`.host_recording`)."""
 STREAMS = frozenset({"/sally/foot_states", "/sally/magnets", "/sally/ik_target", "/sally/sequence_status"})
@@ -93,12 +99,10 @@ class RunRecorder:
             {}
             if not streams
             else {
-                "/sally/foot_states": probe.record(FootStates, "/sally/foot_states", on_message=self._on_feet),
-                "/sally/magnets": probe.record(MagnetArray, "/sally/magnets", on_message=self._on_magnets),
-                "/sally/ik_target": probe.record(IKTarget, "/sally/ik_target", on_message=self._on_target),
-                "/sally/sequence_status": probe.record(
-                    SequenceStatus, "/sally/sequence_status", on_message=self._on_status
-                ),
+                "/sally/foot_states": probe.record(FootStates, "/sally/foot_states", DEEP, self._on_feet),
+                "/sally/magnets": probe.record(MagnetArray, "/sally/magnets", DEEP, self._on_magnets),
+                "/sally/ik_target": probe.record(IKTarget, "/sally/ik_target", DEEP, self._on_target),
+                "/sally/sequence_status": probe.record(SequenceStatus, "/sally/sequence_status", DEEP, self._on_status),
             }
         )
         self.result = probe.record(SequenceStatus, "/sally/sequence_result", LATCHED, on_message=self._on_result)
