@@ -167,6 +167,31 @@ def scene(name: str) -> Scene:
     return SCENES[name]
 
 
+def corners_of(name: str) -> dict[str, Scene]:
+    """The concave corners a run in scene ``name`` can climb, by the TF name of the frame they are
+    planned in (:attr:`Scene.planning_frame`): each is the scene that climbs that corner (whose
+    model the planners use), its own first. A corner counts when both its surfaces are steel
+    surfaces of ``name`` where that scene has them: the room's are the floor-wall corner (``world``)
+    and the wall-ceiling corner (corner3's, ``corner``)."""
+    chosen = scene(name)
+    steel = {s.name: s for s in chosen.surfaces if s.steel}
+    out = {chosen.planning_frame: chosen}
+    for other in SCENES.values():
+        meets = all(s in steel and _same_place(steel[s], other.surface(s)) for s in other.corner)
+        if meets and other.planning_frame not in out and other.corner != chosen.corner:
+            out[other.planning_frame] = other
+    return out
+
+
+def _same_place(a: Surface, b: Surface) -> bool:
+    """Whether two surfaces are one face in the room (their pose and size, to a micrometre)."""
+    return bool(
+        np.allclose(a.face.position, b.face.position, atol=1e-6)
+        and np.allclose(a.face.rotation, b.face.rotation, atol=1e-9)
+        and np.allclose(a.size, b.size, atol=1e-6)
+    )
+
+
 def apply_scene(spec: mujoco.MjSpec, name: str, in_room: bool = False) -> None:
     """Make ``spec`` scene ``name``, in its corner's frame (``in_room``: in the room's): gravity, the
     MJCF's two plates made the corner's surfaces (in their order: the same geoms, so the floor-wall

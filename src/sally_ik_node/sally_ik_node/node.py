@@ -28,6 +28,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
+import mujoco
 import numpy as np
 from nav_msgs.msg import Odometry
 from rclpy.node import Node
@@ -37,7 +38,7 @@ from sally_description import JOINT_NAMES, LEGS, build_model
 from sally_description.constants import ACTUATED_JOINT_NAMES, hip_site
 from sally_description.contact import FootContactMonitor, standing_surface
 from sally_description.pose import Pose
-from sally_description.scene import DEFAULT_SCENE, SCENES, scene
+from sally_description.scene import DEFAULT_SCENE, SCENES, Scene, corners_of, scene
 from sally_description.stance_load import StanceLoad
 from sally_interfaces.msg import FootStates, IKStatus
 from sally_interfaces.msg import IKTarget as IKTargetMsg
@@ -95,7 +96,9 @@ TABLE = ParameterTable(
             "scene",
             DEFAULT_SCENE,
             "the scene whose climbed corner the IK works in (the sim's odometry, in the room's frame, is turned into "
-            "it; the foot states and the targets are in it) and whose gravity the stance load uses (corner3: along -x)",
+            "it; the foot states and the targets are in it) and whose gravity the stance load uses (corner3: along "
+            "-x); a target in the frame of another corner of the scene (the room's wall-ceiling corner: 'corner') "
+            "moves the IK there",
             choices=tuple(SCENES),
             read_only=True,
         ),
@@ -160,12 +163,19 @@ class IKNode(Node):
             on_reset=self._on_sim_reset,
         )
         chosen = scene(str(self.get_parameter("scene").value))
+        self._corners = corners_of(chosen.name)
+        """The frames the IK can plan in (TF name -> the scene climbing that corner): its scene's
+        climbed corner's, and (the room) the wall-ceiling corner's; a target in another of them
+        switches the IK to it (:meth:`_switch_frame`)."""
         model = build_model(scene=chosen.name)  # in its corner's frame, with gravity: the stance load
-        self._corner_from_room = chosen.room_from_world.inverse() if chosen.turned else None
+        self._corner_from_room: Pose | None = None
         """The sim's world (the room) to the corner's frame the IK works in (None: they are one)."""
         self._frame = chosen.planning_frame
         """That frame's TF name: its foot states' and the targets it takes."""
-        self._load = LoadFeed(StanceLoad(model))
+        self._retake = False
+        """The next solve takes the stance locks from the measured feet, as the first one does (a
+        switch of frame)."""
+        self._plan_in(chosen, model)
         WholeBodyIK(model).solve()  # warm up: the first solve is slow, and a lockstep graph waits on it
         self._index = ModelIndex.of(model)
         self._pairs: StampPairs[np.ndarray, Pose] = StampPairs(PENDING)
@@ -220,9 +230,7 @@ class IKNode(Node):
     def _on_odom(self, msg: Odometry) -> None:
         stamp = stamp_ns(msg.header.stamp)
         try:
-            body = odometry_pose(msg)
-            if self._corner_from_room is not None:
-                body = self._corner_from_room.after(body)
+            body = odometry_pose(msg)  # in the room: turned into the planning frame when solved
             self.shell.orders[ODOM].admit(stamp)
         except InputError as exc:
             return self.shell.health.reject(ODOM, exc.reason, str(exc))
@@ -249,6 +257,26 @@ class IKNode(Node):
         if self.shell.resets.reset(stamp):
             self._start_over(f"the sim was reset at {stamp * 1e-9:.3f} s")
 
+    def _plan_in(self, corner: Scene, model: mujoco.MjModel | None = None) -> None:
+        """Plan in ``corner``'s frame: the odometry turned into it, and its gravity for the stance
+        load (``model``: the corner's, built here when not given)."""
+        self._corner_from_room = corner.room_from_world.inverse() if corner.turned else None
+        self._frame = corner.planning_frame
+        self._load = LoadFeed(StanceLoad(model if model is not None else build_model(scene=corner.name)))
+
+    def _switch_frame(self, frame: str) -> None:
+        """Plan in ``frame`` (one of :attr:`_corners`) from the next solve on: a route's next climb.
+        Every lock, target and contact baseline was in the old frame: the IK starts over as at
+        launch (its stances and body held where the next solve measures them) but for the stamps'
+        order and the states waiting for it, which are the room's."""
+        old = self._frame
+        self._plan_in(self._corners[frame])
+        self._retake = True
+        self._next = NextSolve()
+        self._contacts = FootContactMonitor()
+        self.ik = self._new_ik(self.ik.model)
+        self.get_logger().info(f"planning in {frame!r} (was {old!r}): stance locks from the next state")
+
     def _start_over(self, why: str) -> None:
         """States from an older time after a silence (a new sim), or the sim reset (``why``): start
         as if just launched."""
@@ -257,6 +285,10 @@ class IKNode(Node):
         self.shell.orders[ODOM].restart()
         self.shell.orders[TARGET].restart()
         self._last_solved = None
+        first = next(iter(self._corners))
+        if self._frame != first:  # a route's later climb: the new run starts in its first corner
+            self._plan_in(self._corners[first])
+        self._retake = False
         self._load.clear()
         self._ticks.restart()
         self._next = NextSolve()
@@ -295,12 +327,16 @@ class IKNode(Node):
     def _on_target(self, msg: IKTargetMsg, kept: bool = False) -> None:
         """A sequencer's tick: stances, a swing target (an empty foot: none this step), a body target."""
         try:
-            if msg.header.frame_id not in ("", self._frame):
+            frame = msg.header.frame_id
+            if frame not in ("", *self._corners):
                 raise InputError(
                     "unknown",
-                    f"IK target in frame {msg.header.frame_id!r}: this IK works in {self._frame!r} (its scene's)",
+                    f"IK target in frame {frame!r}: this IK works in {self._frame!r} and knows "
+                    f"{sorted(self._corners)} (its scene's corners)",
                 )
             tick = ik_target_from_msg(msg)
+            if frame not in ("", self._frame):
+                self._switch_frame(frame)
             if self.shell.resets.stale(tick.stamp):
                 self.shell.counts["before_reset"] += 1
                 return None
@@ -388,11 +424,14 @@ class IKNode(Node):
             self._queued = None
 
     def _solve_one(self, stamp: int, joints: np.ndarray, body: Pose) -> None:
+        if self._corner_from_room is not None:  # the odometry, in the room, in the planning frame
+            body = self._corner_from_room.after(body)
         qpos = self.ik.model.qpos0.copy()
         qpos[:3], qpos[3:7] = body.position, body.quat
         qpos[self._index.qpos] = joints
         self.ik.update(qpos)
-        if self._last_solved is None:  # the first solve: the measured feet and body become the stance locks
+        if self._last_solved is None or self._retake:  # the measured feet and body become the stance locks
+            self._retake = False
             # a new run: each foot holds the surface it stands on (a wall start: every foot on the
             # wall, the body pitched, so every stance face is held flat from the first tick)
             surfaces = {leg: standing_surface(self.ik.foot_pose(leg).translation()) for leg in LEGS}
