@@ -26,7 +26,7 @@ import numpy as np
 
 from sally_description.constants import LEGS
 from sally_description.pose import Pose, pose_from_hips
-from sally_description.scene import DEFAULT_SCENE
+from sally_description.scene import DEFAULT_SCENE, scene
 from sally_node_common.ik_target import IKTarget
 from sally_node_common.stance import StanceMode
 
@@ -87,9 +87,19 @@ SCENE_OF = {"w2c": "corner3"}
 """The scene a campaign runs in (:data:`sally_description.scene.SCENES`) where it is not the default."""
 
 
+THEN = ("w2c",)
+"""The climbs a campaign may hand over to (the sequencer's ``then``): after f2w_all's stand under the
+ceiling (:mod:`.wall_stand`), the climb onto it."""
+
+
 def scene_of(sequence: str) -> str:
     """The scene campaign ``sequence`` runs in: :data:`SCENE_OF`'s, else the default (floor_wall)."""
     return SCENE_OF.get(sequence, DEFAULT_SCENE)
+
+
+def frame_of(sequence: str) -> str:
+    """The TF frame campaign ``sequence`` plans in: its climbed corner's (``world`` or ``corner``)."""
+    return scene(scene_of(sequence)).planning_frame
 
 
 HOLD_PHASES = {"ORIENT_HOLD": ORIENT_TIME, "LIFT_HOLD": 0.0}

@@ -55,7 +55,7 @@ from sally_node_common.stamps import stamp_ns
 from sally_node_common.stance import StanceMode
 from sally_node_common.time_contract import IK_LATENCY, IK_PERIOD
 
-from .campaign import CAMPAIGNS, Campaign, FootReading, scene_of
+from .campaign import CAMPAIGNS, THEN, Campaign, FootReading, frame_of, scene_of
 from .campaign_clock import CampaignClock
 from .climb import MIN_PITCH_DEG
 from .errors import SequenceError
@@ -100,6 +100,14 @@ TABLE = ParameterTable(
             low=0.0,
             high=MAX_DISTANCE,
             unit="m",
+            read_only=True,
+        ),
+        Param(
+            "then",
+            "",
+            "a climb to run after this campaign ends, in its own corner's frame (after f2w_all's stand under the "
+            "ceiling: w2c, the route floor,wall,ceiling); '' = none",
+            choices=("", *THEN),
             read_only=True,
         ),
         Param(
@@ -159,8 +167,12 @@ class SequencerNode(Node):
             self.campaign = self._new_campaign()
         except SequenceError as exc:
             raise StartupError(str(exc)) from None
-        self._frame = scene(scene_of(self.campaign.sequence)).planning_frame
+        self._frame = frame_of(self.campaign.sequence)
         """The TF frame of the targets' positions: the climbed corner's."""
+        self._then = str(p("then"))
+        """The climb still to run after this campaign ('' once it runs, or without one)."""
+        self._first: Campaign | None = None
+        """The campaign that ran before this one (a route's climb onto the wall), once it is done."""
         self._fresh = True
         """No foot state seen yet on this time line: the first one says which feet are planted."""
         self._time = CampaignClock(
@@ -203,6 +215,10 @@ class SequencerNode(Node):
         elif p("wall_walk") > 0:
             walk = WallWalk("up", float(p("wall_walk")))
         stand = WallStand() if p("stand") else None
+        if p("then") and stand is None:
+            raise SequenceError(
+                f"then:={p('then')} climbs from the stand under the ceiling: f2w_all with wall_walk and stand set"
+            )
         timing = (float(p("start_time")), float(p("dwell")), float(p("hold")))
         return Campaign(p("sequence"), *timing, planted, walk, stand)
 
@@ -268,6 +284,10 @@ class SequencerNode(Node):
             self._start_over(stamp, f"the sim was reset at {reset * 1e-9:.3f} s")
             self._time.restart(reset_ns=stamp)
         self.shell.resets.state(stamp)
+        if msg.header.frame_id not in ("", self._frame):  # the IK still plans in the last climb's frame
+            when, _ = self._time.step(stamp)
+            self._publish_target(when, None)  # a tick in the next one's: the IK moves there and is released
+            return None
         if self._fresh:
             self._fresh = False
             self._view.stance = {f.foot: StanceMode(f.mode) for f in msg.feet}
@@ -285,6 +305,7 @@ class SequencerNode(Node):
     def _start_over(self, stamp: int, why: str = "") -> None:
         """The run starts again: foot states from an older time after a silence (a new sim), or
         the first foot states after a sim reset (``why``)."""
+        p = lambda name: self.get_parameter(name).value  # noqa: E731
         if not why:
             self.shell.resets.new_sim()
         self.get_logger().warning(
@@ -292,6 +313,7 @@ class SequencerNode(Node):
             + ("" if why else " (a new sim)")
         )
         self.campaign, self._fresh = self._new_campaign(), True
+        self._frame, self._then, self._first = frame_of(self.campaign.sequence), str(p("then")), None
         self.shell.orders[MAGNETS].restart()
         self.shell.orders[IK_STATUS].restart()
         self._time.restart()
@@ -316,8 +338,22 @@ class SequencerNode(Node):
         self._publish_status(when, t)
         if self._time.telemetry_due(stamp):
             self.get_logger().info("\n" + self._telemetry(msg, t))
-        if self.campaign.done or self._time.over(stamp):
+        if self.campaign.done and not self.campaign.failed and self._then and not self._time.over(stamp):
+            self._hand_over(t)
+        elif self.campaign.done or self._time.over(stamp):
             self._finish(when, t)
+
+    def _hand_over(self, t: float) -> None:
+        """The campaign is done: the climb after it starts, in its own corner's frame (its ticks say
+        so; it steps on foot states in that frame once the IK plans there)."""
+        p = lambda name: self.get_parameter(name).value  # noqa: E731
+        settle = t + float(p("start_time"))  # held while the IK takes its stances in the new frame
+        self._first, self.campaign = self.campaign, Campaign(self._then, settle, float(p("dwell")), float(p("hold")))
+        self._then, self._frame = "", frame_of(self.campaign.sequence)
+        self._view.stance = {foot: StanceMode[mode] for foot, mode in self.campaign.stance.items()}
+        self.get_logger().info(
+            f"{self._first.sequence} done at {t:.3f} s: {self.campaign.sequence} next, in {self._frame!r}"
+        )
 
     # --- outputs --------------------------------------------------------------------------------
     def _publish_target(self, when: int, target, body: Pose | None = None) -> None:
@@ -395,6 +431,8 @@ class SequencerNode(Node):
             "; ".join(problems)
             or f"{self.campaign.sequence} done: {', '.join(self.campaign.planted) or 'no foot'} planted"
         )
+        if self._first is not None:  # a route's second climb: the first one is done
+            message = f"{self._first.sequence} done, then {message}"
         if self.shell.counts["ik_rejections_of_our_input"]:
             message += f" ({self.shell.counts['ik_rejections_of_our_input']} IK rejections of our input)"
         final = sequence_status_to_msg(

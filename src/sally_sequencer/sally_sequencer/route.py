@@ -5,11 +5,12 @@ are climbs over the concave corners between consecutive surfaces (:class:`Climb`
 by name when a surface is not in the scene or not steel, when two consecutive surfaces do not meet in
 a concave corner (floor and ceiling never do), or when it names a surface twice in a row.
 
-What runs today is one climb per run, in the scene that climbs that corner (:data:`CLIMBS`: the
-floor-wall corner in ``floor_wall`` or ``room``, the wall-ceiling corner in ``corner3``): a route of
-more stages, or a climb back down, is refused with the reason (the stages after the first need one
-frame for every corner, which the planners do not have yet). After the climb onto the wall a walk
-up it may follow in the same run (``wall_walk:=``, :class:`.campaign.Campaign`'s ``walk``).
+A route of one climb runs in the scene that climbs that corner (:data:`CLIMBS`: the floor-wall corner
+in ``floor_wall`` or ``room``, the wall-ceiling corner in ``corner3``); after the climb onto the wall
+a walk up it may follow in the same run (``wall_walk:=``, :class:`.campaign.Campaign`'s ``walk``).
+``floor,wall,ceiling`` runs in the room (:data:`CHAINS`): the climb onto the wall, the walk up to the
+stand under the ceiling, then the climb onto the ceiling planned in that corner's frame. Any other
+route of more climbs, or a climb back down, is refused with the reason.
 """
 
 from __future__ import annotations
@@ -17,13 +18,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sally_description.errors import DescriptionError
-from sally_description.scene import Scene, climbing
+from sally_description.scene import Scene, climbing, corners_of
 from sally_description.surfaces import meets
 
 from .errors import SequenceError
 
 CLIMBS = {("floor", "wall"): "f2w_all", ("wall", "ceiling"): "w2c"}
 """(surface stood on, surface climbed onto) -> the campaign that climbs that corner with all four feet."""
+CHAINS = ((("floor", "wall"), ("wall", "ceiling")),)
+"""The routes of more than one climb that run: floor, wall, ceiling (the climb onto the wall, the walk
+up it to the stand under the ceiling, :mod:`.wall_stand`, and the climb onto the ceiling)."""
 
 
 @dataclass(frozen=True)
@@ -60,17 +64,12 @@ def plan(text: str, chosen: Scene) -> tuple[Climb, ...]:
     return tuple(stages)
 
 
-def campaign_of(stages: tuple[Climb, ...], chosen: Scene) -> str:
-    """The campaign that runs ``stages`` in scene ``chosen``; SequenceError says why a route of these
-    stages does not run yet."""
+def campaigns_of(stages: tuple[Climb, ...], chosen: Scene) -> tuple[str, ...]:
+    """The campaigns that run ``stages`` in scene ``chosen``, in order: one climb, or the climb onto
+    the wall and then the one onto the ceiling (:data:`CHAINS`); SequenceError says why a route of
+    these stages does not run."""
     first = stages[0]
     corner = (first.stand, first.goal)
-    if len(stages) > 1:
-        rest = ", ".join(str(stage) for stage in stages[1:])
-        raise SequenceError(
-            f"a route runs one climb so far ({first} here); its further stages ({rest}) need the planners to work "
-            "in one frame for every corner, which is not built yet"
-        )
     if corner not in CLIMBS:
         climbs = ", ".join(f"{a}->{b}" for a, b in CLIMBS)
         raise SequenceError(f"the {first} climb is not built: the climbs are {climbs}")
@@ -79,4 +78,14 @@ def campaign_of(stages: tuple[Climb, ...], chosen: Scene) -> str:
             f"scene {chosen.name!r} is planned in its {'-'.join(chosen.corner)} corner's frame: "
             f"the {first} climb runs in {climbing(corner)}"
         )
-    return CLIMBS[corner]
+    if len(stages) == 1:
+        return (CLIMBS[corner],)
+    corners = tuple((stage.stand, stage.goal) for stage in stages)
+    if corners not in CHAINS:
+        chains = ", ".join(",".join([c[0][0], *(goal for _, goal in c)]) for c in CHAINS)
+        raise SequenceError(f"the climbs {', '.join(str(s) for s in stages)} are not built in one run: {chains} is")
+    planned = {other.corner for other in corners_of(chosen.name).values()}
+    missing = [f"{a}->{b}" for a, b in corners if (a, b) not in planned]
+    if missing:
+        raise SequenceError(f"scene {chosen.name!r} has no {missing[0]} corner the planners can work in")
+    return tuple(CLIMBS[c] for c in corners)
