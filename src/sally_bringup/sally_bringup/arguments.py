@@ -51,7 +51,7 @@ from sally_description.wall_start import WallStance, wall_pose_refusal, wall_sta
 from sally_node_common.time_contract import CONTROL_LATENCY, IK_LATENCY
 from sally_sequencer.campaign import CAMPAIGNS, WALKS_AFTER, scene_of
 from sally_sequencer.errors import SequenceError
-from sally_sequencer.route import campaign_of, plan
+from sally_sequencer.route import campaigns_of, plan
 from sally_sequencer.wall_stand import WALK_TO_STAND, WallStand
 from sally_sequencer.wall_walk import DIRECTIONS, WallWalk
 
@@ -214,6 +214,9 @@ def resolve(arguments: Mapping[str, str]) -> dict[str, str]:
         values["duration"] = DURATIONS.get(values["sequence"], default)
         if walk is not None and values["sequence"] in WALKS_AFTER:  # the climb's time, then the walk's
             more = walk.duration + (stand.duration if stand is not None else 0.0)
+            then = then_climb(values)
+            if then:  # and the climb onto the ceiling
+                more += float(DURATIONS[then])
             values["duration"] = f"{float(values['duration']) + math.ceil(more):.1f}"
     for name in NUMBER_ARGUMENTS:
         try:
@@ -241,13 +244,35 @@ def route_campaign(values: dict[str, str]) -> None:
         return
     if values["route"] == "auto":
         values["route"] = ",".join(chosen.corner)
+    campaigns = route_campaigns(values)
+    if values["sequence"] not in ("route", campaigns[0]):
+        raise GraphError(f"route:={values['route']} is for sequence:=route, not sequence:={values['sequence']}")
+    if len(campaigns) > 1:  # the walk between the climbs goes to the stand under the ceiling
+        if values["wall_walk"] not in ("0", STAND_WALK):
+            raise GraphError(
+                f"route:={values['route']} walks up the wall to the stand under the ceiling: leave out "
+                f"wall_walk:={values['wall_walk']}"
+            )
+        values["wall_walk"] = STAND_WALK
+    values["sequence"] = campaigns[0]
+
+
+def route_campaigns(values: Mapping[str, str]) -> tuple[str, ...]:
+    """The campaigns ``route:=`` runs in ``scene:=`` (:func:`sally_sequencer.route.campaigns_of`),
+    refused in one line; () without a route."""
+    if values["route"] == "auto":
+        return ()
+    chosen = scene(values["scene"])
     try:
-        campaign = campaign_of(plan(values["route"], chosen), chosen)
+        return campaigns_of(plan(values["route"], chosen), chosen)
     except SequenceError as exc:
         raise GraphError(f"route:={values['route']}: {exc}") from None
-    if values["sequence"] not in ("route", campaign):
-        raise GraphError(f"route:={values['route']} is for sequence:=route, not sequence:={values['sequence']}")
-    values["sequence"] = campaign
+
+
+def then_climb(values: Mapping[str, str]) -> str:
+    """The climb a resolved route runs after its first campaign ('' for none: one climb)."""
+    campaigns = route_campaigns(values)
+    return campaigns[1] if len(campaigns) > 1 else ""
 
 
 WALK_MARGIN = 15

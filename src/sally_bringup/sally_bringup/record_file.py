@@ -26,7 +26,7 @@ def _arrays(values: dict[str, list[float]]) -> dict[str, np.ndarray]:
 def record_to_dict(record: RunRecord) -> dict[str, Any]:
     """A run record as plain JSON-able data (what :func:`record_from_dict` reads back)."""
     return {
-        "feet": [[s.t, _vectors(s.position), s.mode, s.in_contact, _vectors(s.hips)] for s in record.feet],
+        "feet": [[s.t, _vectors(s.position), s.mode, s.in_contact, _vectors(s.hips), s.frame] for s in record.feet],
         "magnets": [[s.t, s.force, s.enabled, s.surface, s.in_contact, s.contact_force] for s in record.magnets],
         "targets": [[t, foot, phase, [float(x) for x in position]] for t, foot, phase, position in record.targets],
         "phases": [list(p) for p in record.phases],
@@ -44,7 +44,9 @@ def record_to_dict(record: RunRecord) -> dict[str, Any]:
 def record_from_dict(data: dict[str, Any]) -> RunRecord:
     """The run record :func:`record_to_dict` wrote."""
     return RunRecord(
-        feet=[FootSample(t, _arrays(p), dict(m), dict(c), _arrays(h)) for t, p, m, c, h in data["feet"]],
+        feet=[
+            FootSample(t, _arrays(p), dict(m), dict(c), _arrays(h), *frame) for t, p, m, c, h, *frame in data["feet"]
+        ],
         magnets=[MagnetSample(t, dict(f), dict(e), dict(s), dict(c), dict(n)) for t, f, e, s, c, n in data["magnets"]],
         targets=[(t, foot, phase, np.array(p, dtype=float)) for t, foot, phase, p in data["targets"]],
         phases=[(t, foot, phase) for t, foot, phase in data["phases"]],

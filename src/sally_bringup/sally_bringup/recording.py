@@ -149,6 +149,7 @@ class RunRecorder:
                 {foot: int(f.mode) for foot, f in feet.items()},
                 {foot: f.in_contact for foot, f in feet.items()},
                 {foot: f.hip_pivot for foot, f in feet.items()},
+                msg.header.frame_id,
             )
         )
 

@@ -64,10 +64,14 @@ def build_report(
     exit_codes: dict[str, int | None],
     walk: WallWalk | None = None,
     stand: WallStand | None = None,
+    then: str = "",
 ) -> dict:
     """The report of a run of ``sequence``: plants, drift, verdict and the problems found, as a
     JSON-able dict. ``walk``: a wall walk's plan (its designed footholds are judged against it);
-    ``stand``: the stance a walk after the climb ends in (its footholds and body judged)."""
+    ``stand``: the stance a walk after the climb ends in (its footholds and body judged); ``then``:
+    the climb a route runs after it (:func:`_route_report`)."""
+    if then:
+        return _route_report(record, sequence, wall_time_s, exit_codes, walk, stand, then)
     problems: list[str] = []
     result = record.result or {}
     record = _up_to_the_verdict(record)
@@ -131,6 +135,53 @@ def build_report(
     if record.pacing:
         report["sim_pacing"] = {k: round(v, 3) for k, v in record.pacing.items()}
     return _finish(report, problems, wall_time_s, report["sim_time_s"], record, result.get("t"), exit_codes)
+
+
+def _route_report(
+    record: RunRecord,
+    sequence: str,
+    wall_time_s: float,
+    exit_codes: dict[str, int | None],
+    walk: WallWalk | None,
+    stand: WallStand | None,
+    then: str,
+) -> dict:
+    """A route of two climbs: the first (with its walk and stand) judged on the record up to where
+    the foot states move to the next climb's frame (the IK plans there from then on), the next one
+    on the rest, as a run of it alone (under ``then``, its positions in its own corner's frame);
+    a success when both are. A route that never got to its next climb is the first one's report
+    with that problem added."""
+    frames = [sample.frame for sample in record.feet]
+    switch = next((s.t for s in record.feet if s.frame != frames[0]), None) if frames else None
+    if switch is None:
+        report = build_report(record, sequence, wall_time_s, exit_codes, walk, stand)
+        report["problems"].append(f"the {then} climb never started")
+        report["success"], report["then"] = False, None
+        return report
+    ended = [s.t for s in record.feet if s.t < switch][-1]
+    first = _between(record, -math.inf, switch)
+    first.result = {"done": True, "failed": False, "message": f"{sequence} done", "t": ended}
+    report = build_report(first, sequence, 0.0, {}, walk, stand)
+    second = build_report(_between(record, switch, math.inf), then, wall_time_s, exit_codes)
+    report["problems"] += [f"{then}: {problem}" for problem in second["problems"]]
+    report["then"] = {key: value for key, value in second.items() if key not in WALL_TIMING_KEYS}
+    for key in ("sim_time_s", "wall_time_s", "real_time_factor", "wall_clock_fallbacks", "sequencer_message"):
+        report[key] = second.get(key)
+    report["min_magnets_holding"] = min(report["min_magnets_holding"], second["min_magnets_holding"])
+    report["stance_drift_mm"] = max(report["stance_drift_mm"], second["stance_drift_mm"])
+    report["success"] = not report["problems"]
+    return report
+
+
+def _between(record: RunRecord, start: float, end: float) -> RunRecord:
+    """The record's feet, magnets, targets and phases from sim time ``start`` to before ``end``."""
+    return replace(
+        record,
+        feet=[s for s in record.feet if start <= s.t < end],
+        magnets=[s for s in record.magnets if start <= s.t < end],
+        targets=[row for row in record.targets if start <= row[0] < end],
+        phases=[row for row in record.phases if start <= row[0] < end],
+    )
 
 
 def _up_to_the_verdict(record: RunRecord) -> RunRecord:

@@ -47,7 +47,8 @@ def main(argv: list[str] | None = None) -> int:
         walk = live.get("walk")
         plan = WallWalk(walk["direction"], walk["distance"]) if walk else None
         stand = WallStand() if walk and walk.get("stand") else None
-        report = build_report(record, live.get("sequence", "f2w"), wall, codes, plan, stand)
+        then = (live.get("then") or {}).get("sequence", "")
+        report = build_report(record, live.get("sequence", "f2w"), wall, codes, plan, stand, then)
     out = args.out or mcap.parent / "from_mcap"
     out.mkdir(parents=True, exist_ok=True)
     path = write_report(report, out)

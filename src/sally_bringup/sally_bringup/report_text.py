@@ -9,8 +9,12 @@ def summary(report: dict) -> str:
         f"{'SUCCESS' if report['success'] else 'FAILED'}: {report.get('sequence', '?')} in "
         f"{report.get('sim_time_s', 0):.2f} s of sim time",
         *_what_it_did(report),
-        *_how_it_ran(report),
     ]
+    then = report.get("then")
+    if then:  # a route's next climb, judged on its own
+        lines.append(f"  then {then.get('sequence', '?')}, in its own corner's frame:")
+        lines += ["  " + line for line in _what_it_did(then)]
+    lines += _how_it_ran(report)
     lines += [f"  problem: {problem}" for problem in report.get("problems", [])]
     return "\n".join(lines)
 

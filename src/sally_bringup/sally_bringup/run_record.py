@@ -19,6 +19,9 @@ class FootSample:
     in_contact: dict[str, bool]
     hips: dict[str, np.ndarray] = field(default_factory=dict)
     """Each leg's hip pivot (world): main_frame's pose follows from them (pose_from_hips)."""
+    frame: str = ""
+    """The TF frame of the positions (the IK's planning frame: ``world``, or ``corner`` for a climb
+    planned in a turned corner; a route's later climb changes it)."""
 
 
 @dataclass

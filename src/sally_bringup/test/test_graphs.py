@@ -97,6 +97,15 @@ def test_a_walk_after_the_climb_onto_the_wall_is_given_its_time_and_the_sequence
     assert "wall_walk" not in climb["sequencer"] and "stand" not in climb["sequencer"]  # the node's defaults
 
 
+def test_the_route_over_two_corners_climbs_walks_stands_then_climbs_onto_the_ceiling_with_their_time():
+    nodes = {n.name: n.parameters for n in graph("f2w", {"sequence": "route", "route": "floor,wall,ceiling"})}
+    sequencer = nodes["sequencer"]
+    assert (sequencer["sequence"], sequencer["then"], sequencer["stand"]) == ("f2w_all", "w2c", True)
+    assert sequencer["wall_walk"] == WALK_TO_STAND
+    more = WallWalk("up", WALK_TO_STAND).duration + WallStand().duration
+    assert sequencer["duration"] == 80.0 + math.ceil(more + 80.0)
+
+
 def test_a_walk_to_the_ceiling_is_the_walk_to_the_stand_then_the_stand_with_their_time():
     arguments = {"sequence": "route", "wall_walk": "ceiling", "composed": "false"}
     nodes = {n.name: n.parameters for n in graph("f2w", arguments)}
@@ -188,7 +197,17 @@ def test_a_route_of_one_climb_runs_the_campaign_that_climbs_its_corner_in_its_sc
         ("f2w", {"sequence": "route", "wall_walk": "1.5"}, r"^wall_walk:=1.5: walk distance must be in \(0, 1\]"),
         ("f2w", {"sequence": "w2c", "wall_walk": "0.2"}, "not after w2c"),
         ("f2w", {"sequence": "route", "route": "wall,ceiling"}, "the wall->ceiling climb runs in scene:=corner3"),
-        ("f2w", {"sequence": "route", "route": "floor,wall,ceiling"}, r"its further stages \(wall->ceiling\) need"),
+        (
+            "f2w",
+            {"sequence": "route", "route": "floor,wall,floor"},
+            r"the climbs floor->wall, wall->floor are not built in one run: floor,wall,ceiling is$",
+        ),
+        (
+            "f2w",
+            {"sequence": "route", "route": "floor,wall,ceiling", "wall_walk": "0.3"},
+            r"walks up the wall to the stand under the ceiling: leave out wall_walk:=0.3$",
+        ),
+        ("f2w", {"sequence": "route", "route": "floor,wall,ceiling", "scene": "floor_wall"}, "has no surface 'ceiling'"),
         (
             "f2w",
             {"sequence": "f2w", "route": "floor,wall"},
