@@ -3,12 +3,13 @@ over sim time (PNG)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 
 from sally_description.pose import pose_from_hips, rotation
-from sally_description.scene import CEILING_HEIGHT, scene
+from sally_description.scene import CEILING_HEIGHT, room_from, scene
 
 from .run_record import RunRecord
 
@@ -80,21 +81,35 @@ def plot_run(record: RunRecord, report: dict, path: Path) -> Path | None:
     side, top, heights, forces = axes[0, 0], axes[0, 1], axes[1, 0], axes[1, 1]
     turned = report.get("scene")  # a corner simulated in its own frame: drawn in the room's
     room = scene(turned["name"]).to_room if turned else (lambda points: np.asarray(points, dtype=float))
+    if report.get("then"):  # a route over two corners, each climb in its own frame: all in the room's
+        record, turned = _in_room(record), {"name": "room"}
     facing = turned is not None or report.get("steps") is not None  # the top view becomes the wall's own view
     _draw_feet(side, top, heights, record, report, room, facing)
-    _draw_body(side, top, heights, record, room, facing, turned is not None)
-    _dress_views(side, top, heights, report, facing)
+    _draw_body(side, top, heights, record, room, facing, turned is not None and not report.get("then"))
+    _dress_views(side, top, heights, {**report, "scene": turned}, facing)
     _draw_forces(forces, record)
     for ax in (heights, forces):
         for start, foot, phase in record.phases:
             if phase in ("LIFT", "F2W_REACH", "WALL_RELEASE"):
                 ax.axvline(start, color=COLOURS.get(foot, "k"), linestyle="--", alpha=0.4)
     verdict = "success" if report.get("success") else "FAILED"
-    fig.suptitle(f"Sally {report.get('sequence', '')}: {verdict}, {report.get('sim_time_s', 0):.2f} s of sim time")
+    name = report.get("sequence", "") + (f" then {report['then'].get('sequence', '')}" if report.get("then") else "")
+    fig.suptitle(f"Sally {name}: {verdict}, {report.get('sim_time_s', 0):.2f} s of sim time")
     path = Path(path)
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path
+
+
+def _in_room(record: RunRecord) -> RunRecord:
+    """The record's foot samples (positions, hip pivots) in the room's frame, each from its own."""
+    feet = []
+    for sample in record.feet:
+        pose = room_from(sample.frame)
+        moved = {foot: pose.to_world(p) for foot, p in sample.position.items()}
+        hips = {foot: pose.to_world(p) for foot, p in sample.hips.items()}
+        feet.append(replace(sample, position=moved, hips=hips, frame="world"))
+    return replace(record, feet=feet)
 
 
 def _draw_feet(side, top, heights, record: RunRecord, report: dict, room, facing: bool) -> None:

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 def summary(report: dict) -> str:
     """The report for a terminal: the verdict, what the run did, how it ran, its problems."""
+    then = report.get("then")
+    name = report.get("sequence", "?") + (f" then {then.get('sequence', '?')}" if then else "")
     lines = [
-        f"{'SUCCESS' if report['success'] else 'FAILED'}: {report.get('sequence', '?')} in "
-        f"{report.get('sim_time_s', 0):.2f} s of sim time",
+        f"{'SUCCESS' if report['success'] else 'FAILED'}: {name} in {report.get('sim_time_s', 0):.2f} s of sim time",
         *_what_it_did(report),
     ]
-    then = report.get("then")
     if then:  # a route's next climb, judged on its own
         lines.append(f"  then {then.get('sequence', '?')}, in its own corner's frame:")
         lines += ["  " + line for line in _what_it_did(then)]

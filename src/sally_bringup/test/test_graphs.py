@@ -207,7 +207,11 @@ def test_a_route_of_one_climb_runs_the_campaign_that_climbs_its_corner_in_its_sc
             {"sequence": "route", "route": "floor,wall,ceiling", "wall_walk": "0.3"},
             r"walks up the wall to the stand under the ceiling: leave out wall_walk:=0.3$",
         ),
-        ("f2w", {"sequence": "route", "route": "floor,wall,ceiling", "scene": "floor_wall"}, "has no surface 'ceiling'"),
+        (
+            "f2w",
+            {"sequence": "route", "route": "floor,wall,ceiling", "scene": "floor_wall"},
+            "has no surface 'ceiling'",
+        ),
         (
             "f2w",
             {"sequence": "f2w", "route": "floor,wall"},

@@ -183,6 +183,17 @@ def corners_of(name: str) -> dict[str, Scene]:
     return out
 
 
+def room_from(frame: str) -> Pose:
+    """Where planning frame ``frame`` stands in the room (``world`` or '': the room itself;
+    :data:`CORNER_FRAME`: the turned corner's, corner3's)."""
+    if frame in ("", "world"):
+        return ROOM
+    turned = [chosen for chosen in SCENES.values() if chosen.planning_frame == frame]
+    if not turned:
+        raise DescriptionError(f"no scene is planned in frame {frame!r}")
+    return turned[0].room_from_world
+
+
 def _same_place(a: Surface, b: Surface) -> bool:
     """Whether two surfaces are one face in the room (their pose and size, to a micrometre)."""
     return bool(
