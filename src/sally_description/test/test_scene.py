@@ -130,3 +130,23 @@ def test_a_scene_built_in_the_room_is_its_corner_s_physics_turned():
     assert b.qpos[2] < 0.45  # no magnets here: she fell off the wall, the same way in both frames
     plain = build_model(scene="floor_wall", in_room=True)
     np.testing.assert_array_equal(plain.qpos0, build_model(scene="floor_wall").qpos0)  # the room is its corner
+
+
+def test_a_scene_s_corners_are_named_by_their_planning_frames():
+    from sally_description.scene import corners_of
+
+    assert {frame: s.name for frame, s in corners_of("room").items()} == {"world": "room", "corner": "corner3"}
+    assert {frame: s.name for frame, s in corners_of("floor_wall").items()} == {"world": "floor_wall"}
+    assert {frame: s.name for frame, s in corners_of("corner3").items()} == {"corner": "corner3"}  # its floor: no steel
+
+
+def test_a_planning_frame_stands_in_the_room_where_its_scene_puts_it():
+    from sally_description.scene import room_from
+
+    assert room_from("world").position == pytest.approx(np.zeros(3))
+    assert room_from("") is room_from("world")
+    corner = room_from("corner")
+    assert corner.position == pytest.approx(scene("corner3").room_from_world.position)
+    assert corner.to_world(np.array([0.0, 0.0, 0.12364756])) == pytest.approx([0.37635244, 0.0, 0.5])  # w2c's start
+    with pytest.raises(DescriptionError, match="no scene is planned in frame 'attic'"):
+        room_from("attic")
