@@ -28,7 +28,6 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-import mujoco
 import numpy as np
 from nav_msgs.msg import Odometry
 from rclpy.node import Node
@@ -167,7 +166,11 @@ class IKNode(Node):
         """The frames the IK can plan in (TF name -> the scene climbing that corner): its scene's
         climbed corner's, and (the room) the wall-ceiling corner's; a target in another of them
         switches the IK to it (:meth:`_switch_frame`)."""
-        model = build_model(scene=chosen.name)  # in its corner's frame, with gravity: the stance load
+        self._loads = {frame: StanceLoad(build_model(scene=c.name)) for frame, c in self._corners.items()}
+        """Each corner's stance load, on a model in its frame with its gravity: built at launch, not
+        when a route moves there (a model built in a composed graph's process while its sim steps
+        moved that sim's later figures by micrometres, against the same graph as processes)."""
+        model = self._loads[chosen.planning_frame].model  # in its corner's frame, with gravity
         self._corner_from_room: Pose | None = None
         """The sim's world (the room) to the corner's frame the IK works in (None: they are one)."""
         self._frame = chosen.planning_frame
@@ -175,7 +178,7 @@ class IKNode(Node):
         self._retake = False
         """The next solve takes the stance locks from the measured feet, as the first one does (a
         switch of frame)."""
-        self._plan_in(chosen, model)
+        self._plan_in(chosen)
         WholeBodyIK(model).solve()  # warm up: the first solve is slow, and a lockstep graph waits on it
         self._index = ModelIndex.of(model)
         self._pairs: StampPairs[np.ndarray, Pose] = StampPairs(PENDING)
@@ -257,12 +260,11 @@ class IKNode(Node):
         if self.shell.resets.reset(stamp):
             self._start_over(f"the sim was reset at {stamp * 1e-9:.3f} s")
 
-    def _plan_in(self, corner: Scene, model: mujoco.MjModel | None = None) -> None:
-        """Plan in ``corner``'s frame: the odometry turned into it, and its gravity for the stance
-        load (``model``: the corner's, built here when not given)."""
+    def _plan_in(self, corner: Scene) -> None:
+        """Plan in ``corner``'s frame: the odometry turned into it, and its gravity for the stance load."""
         self._corner_from_room = corner.room_from_world.inverse() if corner.turned else None
         self._frame = corner.planning_frame
-        self._load = LoadFeed(StanceLoad(model if model is not None else build_model(scene=corner.name)))
+        self._load = LoadFeed(self._loads[self._frame])
 
     def _switch_frame(self, frame: str) -> None:
         """Plan in ``frame`` (one of :attr:`_corners`) from the next solve on: a route's next climb.
