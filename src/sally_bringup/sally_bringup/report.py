@@ -26,7 +26,7 @@ from sally_sequencer.campaign import scene_of
 from sally_sequencer.climb import BACK_STAGING, MIN_PITCH_DEG
 from sally_sequencer.sequences import FACE_WALL
 from sally_sequencer.verdict import feet_to_plant, held_on_wall, pitched_enough
-from sally_sequencer.wall_stand import APPROACH_PHASE, WallStand
+from sally_sequencer.wall_stand import WallStand
 from sally_sequencer.wall_walk import SHIFT_TIME, SPREAD_PHASE, WallWalk
 
 from .run_record import FootSample, RunRecord
@@ -96,7 +96,7 @@ def build_report(
         if walk_start is None:
             problems.append("the walk after the climb never started")
         else:
-            stand_start = next((t for t, _, phase in record.phases if phase == APPROACH_PHASE), math.inf)
+            stand_start = _stand_start(record) if stand is not None else math.inf
             report["walk_after_climb"] = _walk_figures(record, walk_start, problems, walk, until=stand_start)
             if stand is not None:
                 report["walk_after_climb"]["stand"] = _stand_figures(record, stand_start, stand, problems)
@@ -194,6 +194,14 @@ def _up_to_the_verdict(record: RunRecord) -> RunRecord:
 def _up_to(record: RunRecord, t: float) -> RunRecord:
     """The record's feet and magnets up to sim time ``t``."""
     return replace(record, feet=[s for s in record.feet if s.t <= t], magnets=[s for s in record.magnets if s.t <= t])
+
+
+def _stand_start(record: RunRecord) -> float:
+    """When a stand after a walk began: its first phase, the one after the walk's last body shift
+    (a walk ends with one); inf when none came."""
+    shifts = [i for i, (_, _, phase) in enumerate(record.phases) if phase == "WALL_SHIFT"]
+    after = shifts[-1] + 1 if shifts else len(record.phases)
+    return record.phases[after][0] if after < len(record.phases) else math.inf
 
 
 def _walk_start(record: RunRecord) -> float | None:

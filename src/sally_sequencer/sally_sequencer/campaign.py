@@ -438,9 +438,9 @@ class Campaign:
         """A stand's stage ``index``: the body's approach (its share of what is left toward the
         stance's main_frame, turned as the stance is), or ``foot``'s step to ``goal``, its foothold."""
         stand = required(self.stand, "the stand's plan")
-        if foot == BODY:
+        if foot == BODY:  # its share of what is left: the approach's shifts to come, this one's on
             left = sum(1 for who, name, _ in self._plan[index:] if who == BODY and name == STAND)
-            return wall_approach(stand.goal.body, left)
+            return wall_approach(Pose(np.asarray(goal, float), stand.goal.body.quat), left)
         self.footholds[foot] = np.asarray(goal, float).copy()
         return wall_step(self.footholds[foot], SPREAD_MAGNET_AT, SPREAD_SEAT_TIME)
 

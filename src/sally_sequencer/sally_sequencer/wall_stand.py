@@ -7,15 +7,21 @@ standing`). A climb onto the ceiling starts from the same stance on the wall, 0.
 the wall, pitched 89 deg, with its feet in the walk's stance (0.24 m along, 0.08-0.22 m beside). The
 stand brings it there:
 
-WALL_APPROACH (1.5 s) x :data:`APPROACH_SHIFTS`
-                        every foot holds; the body moves (and turns) a third, a half, then all of
-                        what is left toward the goal's main_frame pose, on one quintic each
-then each foot in turn (:data:`STAND_ORDER`), a wall step (:func:`.wall_walk.wall_step`: release,
-move, seat) to its foothold in the goal's stance, with the spreading step's slower seat.
+each foot in turn (:data:`STAND_ORDER`), a wall step (:func:`.wall_walk.wall_step`: release, move,
+seat) to its foothold in the goal's stance, with the spreading step's slower seat, where the walk
+left the body (the front feet 0.20 m outward, 0.33 m above main_frame, 0.28 m beside it: the
+reach band's edge there);
+then WALL_APPROACH (1.5 s) x :data:`APPROACH_SHIFTS`: every foot holds; the body moves (and turns) a
+third, a half, then all of what is left toward the goal's main_frame pose, on one quintic each.
 
-Why three shifts: 0.22 m toward the wall in one 1.5 s move asks the stance legs for more than they
-hold on to; a prototype (after the climb, the spread and 0.16 m up the wall) took main_frame from
-0.342 to 0.116 m off the wall in three moves of 73.5 mm, each foot within 0.12 mm of where it held.
+Why the steps first: with the body brought in first (0.22 m toward the wall) and the feet stepped
+after, the first foot to let go (FL) sprang its neighbour FR back by 1.1-2.2 mm on some perturbed
+starts (15 runs of the route's benchmark: 2 failed the 2 mm limit, 4 went above 1 mm), however the
+body came in (three to eight shifts, turned square or not, stopped half way or short); stepped
+where the walk leaves the body, as the walk's own steps are, it moved 0.27-0.30 mm on the worst of
+those starts. Why three shifts: 0.22 m toward the wall in one 1.5 s move asks the stance legs for
+more than they hold on to; a prototype took main_frame from 0.342 to 0.116 m off the wall in three
+moves of 73.5 mm, each foot within 0.12 mm of where it held.
 """
 
 from __future__ import annotations
@@ -59,13 +65,11 @@ class WallStand:
     goal: WallStance = UNDER_CEILING
 
     def stages(self) -> list[tuple[str, str, np.ndarray]]:
-        """(who, :data:`STAND`, main_frame's goal position or the foot's foothold, world m) in order:
-        :data:`APPROACH_SHIFTS` body moves, then each foot's step."""
+        """(who, :data:`STAND`, the foot's foothold or main_frame's goal position, world m) in order:
+        each foot's step, then :data:`APPROACH_SHIFTS` body moves."""
         body = self.goal.body.position
-        return [
-            *(("BODY", STAND, body) for _ in range(APPROACH_SHIFTS)),
-            *((foot, STAND, self.goal.foot(foot)) for foot in STAND_ORDER),
-        ]
+        steps = [(foot, STAND, self.goal.foot(foot)) for foot in STAND_ORDER]
+        return [*steps, *(("BODY", STAND, body) for _ in range(APPROACH_SHIFTS))]
 
     @property
     def duration(self) -> float:

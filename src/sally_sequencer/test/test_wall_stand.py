@@ -35,11 +35,11 @@ def test_the_stance_under_the_ceiling_is_corner3_s_start_in_the_room():
         assert UNDER_CEILING.foot(leg)[0] - feet[leg][0] == pytest.approx(0.001, abs=1e-6)
 
 
-def test_the_stand_moves_the_body_in_shifts_then_steps_each_foot_to_its_foothold():
+def test_the_stand_steps_each_foot_to_its_foothold_then_moves_the_body_in_shifts():
     stages = WallStand().stages()
-    assert [(who, name) for who, name, _ in stages] == [("BODY", STAND)] * APPROACH_SHIFTS + [
-        (leg, STAND) for leg in ("FL", "FR", "BL", "BR")
-    ]
+    assert [(who, name) for who, name, _ in stages] == [(leg, STAND) for leg in ("FL", "FR", "BL", "BR")] + [
+        ("BODY", STAND)
+    ] * APPROACH_SHIFTS
     for who, _, goal in stages:
         expected = UNDER_CEILING.body.position if who == "BODY" else UNDER_CEILING.foot(who)
         assert goal == pytest.approx(expected)
@@ -52,9 +52,9 @@ def test_a_stand_follows_only_a_walk_after_a_climb():
         Campaign("wall_walk", walk=WallWalk("up", 0.1), stand=WallStand())
 
 
-def test_after_the_walk_the_body_approaches_in_shares_and_the_feet_end_on_the_stance():
+def test_after_the_walk_the_feet_step_onto_the_stance_and_the_body_approaches_in_shares():
     """A finished climb (every foot planted, the back feet 0.31 m behind): spread, walk 0.10 m, then
-    the stand: three body moves (a third, a half, all of what is left), then each foot to its foothold."""
+    the stand: each foot to its foothold, then three body moves (a third, a half, all of what is left)."""
     feet = _compressed(0.31)
     spread = 2 * WALL_STANCE.reach - 0.31
     body = Pose(WALL_STANCE.body.position - np.array([0.0, 0.0, spread / 2]), WALL_STANCE.body.quat)
