@@ -8,12 +8,11 @@ import pytest
 from sally_description import build_model
 from sally_description.constants import LEGS
 from sally_description.pose import Pose
-from sally_description.wall_start import WALL_STANCE
-from sally_sequencer import Campaign, FootReading, SequenceError
+from sally_sequencer import Campaign, SequenceError
 from sally_sequencer.wall_stand import APPROACH_PHASE, APPROACH_SHIFTS, STAND, UNDER_CEILING, WallStand
 from sally_sequencer.wall_walk import WallWalk
 
-from .test_wall_walk import _compressed, hips
+from .test_wall_walk import after_a_climb
 
 
 def _model_start(scene: str) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
@@ -55,22 +54,13 @@ def test_a_stand_follows_only_a_walk_after_a_climb():
 def test_after_the_walk_the_feet_step_onto_the_stance_and_the_body_approaches_in_shares():
     """A finished climb (every foot planted, the back feet 0.31 m behind): spread, walk 0.10 m, then
     the stand: each foot to its foothold, then three body moves (a third, a half, all of what is left)."""
-    feet = _compressed(0.31)
-    spread = 2 * WALL_STANCE.reach - 0.31
-    body = Pose(WALL_STANCE.body.position - np.array([0.0, 0.0, spread / 2]), WALL_STANCE.body.quat)
-    campaign = Campaign("f2w_all", planted=dict(feet), walk=WallWalk("up", 0.10), stand=WallStand())
     approaches: list[Pose] = []
-    for k in range(round(90.0 / 0.005) + 1):
-        t = round(k * 0.005, 9)
-        tick = campaign.step(t, {f: FootReading(feet[f], hips(body)[f]) for f in LEGS})
-        if tick.target is not None:
-            feet[tick.target[0]] = tick.target[1].position.copy()
-        if tick.body is not None:
-            body = tick.body
+
+    def note(tick, campaign, body) -> None:
         if any(APPROACH_PHASE in event and "from" in event for event in tick.events):
             approaches.append(body)
-        if campaign.done:
-            break
+
+    campaign, _, feet, body = after_a_climb(WallWalk("up", 0.10), note, stand=WallStand())
     assert campaign.done and not campaign.failed, campaign.message
     assert len(approaches) == APPROACH_SHIFTS
     left = UNDER_CEILING.body.position - approaches[0].position

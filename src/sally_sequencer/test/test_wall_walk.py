@@ -151,26 +151,41 @@ def test_a_walk_follows_only_a_climb_onto_the_wall():
     assert len(names) == climb + 3 + len(WallWalk("up", 0.30).stages())
 
 
-def test_after_a_climb_the_stance_is_spread_then_walked_and_the_walk_measured_from_the_spread_body():
-    """A campaign whose climb is done (every foot planted, as a restarted sequencer finds it) with the
-    back feet 0.31 m behind: the front feet step up by the spread, the body by half of it, then the walk."""
+def after_a_climb(walk: WallWalk, on_tick=None, stand=None, until: float = 90.0, dt: float = 0.005):
+    """Drive a campaign whose climb is done (every foot planted, as a restarted sequencer finds it)
+    with the back feet 0.31 m behind, then ``walk`` (and ``stand``), on perfectly following feet and
+    body; ``on_tick(tick, campaign, body)`` after each step. Returns the campaign, the feet where they
+    began and ended, and the body."""
     feet = _compressed(0.31)
     spread = 2 * WALL_STANCE.reach - 0.31
     body = Pose(WALL_STANCE.body.position - np.array([0.0, 0.0, spread / 2]), WALL_STANCE.body.quat)
-    campaign = Campaign("f2w_all", planted=dict(feet), walk=WallWalk("up", 0.20))
+    campaign = Campaign("f2w_all", planted=dict(feet), walk=walk, stand=stand)
     start = {leg: feet[leg].copy() for leg in LEGS}
-    spread_body = None
-    for k in range(round(60.0 / 0.005) + 1):
-        t = round(k * 0.005, 9)
+    for k in range(round(until / dt) + 1):
+        t = round(k * dt, 9)
         tick = campaign.step(t, {f: FootReading(feet[f], hips(body)[f]) for f in LEGS})
         if tick.target is not None:
             feet[tick.target[0]] = tick.target[1].position.copy()
         if tick.body is not None:
             body = tick.body
-        if spread_body is None and campaign.walk_from is not None:
-            spread_body = campaign.walk_from.copy()
+        if on_tick is not None:
+            on_tick(tick, campaign, body)
         if campaign.done:
             break
+    return campaign, start, feet, body
+
+
+def test_after_a_climb_the_stance_is_spread_then_walked_and_the_walk_measured_from_the_spread_body():
+    """The front feet step up by the spread, the body by half of it, then the walk."""
+    spread = 2 * WALL_STANCE.reach - 0.31
+    spread_bodies: list[np.ndarray] = []
+
+    def note(tick, campaign, body) -> None:
+        if not spread_bodies and campaign.walk_from is not None:
+            spread_bodies.append(campaign.walk_from.copy())
+
+    campaign, start, feet, body = after_a_climb(WallWalk("up", 0.20), note, until=60.0)
+    spread_body = spread_bodies[0] if spread_bodies else None
     assert campaign.done and not campaign.failed, campaign.message
     up = np.array([0.0, 0.0, 1.0])
     for leg in ("FL", "FR"):
