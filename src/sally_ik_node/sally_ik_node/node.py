@@ -168,8 +168,7 @@ class IKNode(Node):
         switches the IK to it (:meth:`_switch_frame`)."""
         self._loads = {frame: StanceLoad(build_model(scene=c.name)) for frame, c in self._corners.items()}
         """Each corner's stance load, on a model in its frame with its gravity: built at launch, not
-        when a route moves there (a model built in a composed graph's process while its sim steps
-        moved that sim's later figures by micrometres, against the same graph as processes)."""
+        when a route moves there (a build is 0.2 s a lockstep graph would wait on)."""
         model = self._loads[chosen.planning_frame].model  # in its corner's frame, with gravity
         self._corner_from_room: Pose | None = None
         """The sim's world (the room) to the corner's frame the IK works in (None: they are one)."""
@@ -337,13 +336,13 @@ class IKNode(Node):
                     f"{sorted(self._corners)} (its scene's corners)",
                 )
             tick = ik_target_from_msg(msg)
-            if frame not in ("", self._frame):
-                self._switch_frame(frame)
             if self.shell.resets.stale(tick.stamp):
                 self.shell.counts["before_reset"] += 1
                 return None
             if tick.stamp:
                 self.shell.orders[TARGET].admit(tick.stamp)
+            if frame not in ("", self._frame):  # a well-formed tick in order, in another corner's frame
+                self._switch_frame(frame)
         except InputError as exc:
             return self._reject(TARGET, exc.reason, msg.foot, f"{exc}", kept)
         self.shell.health.heard(TARGET)
