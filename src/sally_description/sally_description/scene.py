@@ -183,6 +183,13 @@ def corners_of(name: str) -> dict[str, Scene]:
     return out
 
 
+def turned_corner(name: str) -> Pose | None:
+    """Where scene ``name``'s turned corner stands in the room (the frame :data:`CORNER_FRAME`, on
+    /tf_static), its own or another it can climb (the room's wall-ceiling corner); None without one."""
+    turned = [corner.room_from_world for corner in corners_of(name).values() if corner.turned]
+    return turned[0] if turned else None
+
+
 def room_from(frame: str) -> Pose:
     """Where planning frame ``frame`` stands in the room (``world`` or '': the room itself;
     :data:`CORNER_FRAME`: the turned corner's, corner3's)."""

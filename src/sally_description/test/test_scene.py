@@ -150,3 +150,13 @@ def test_a_planning_frame_stands_in_the_room_where_its_scene_puts_it():
     assert corner.to_world(np.array([0.0, 0.0, 0.12364756])) == pytest.approx([0.37635244, 0.0, 0.5])  # w2c's start
     with pytest.raises(DescriptionError, match="no scene is planned in frame 'attic'"):
         room_from("attic")
+
+
+def test_the_turned_corner_a_scene_has_is_the_one_on_tf_static():
+    from sally_description.scene import turned_corner
+
+    assert turned_corner("floor_wall") is None
+    for name in ("corner3", "room"):  # the room: its wall-ceiling corner, where a route's second climb is planned
+        corner = turned_corner(name)
+        assert corner is not None
+        assert corner.position == pytest.approx(scene("corner3").room_from_world.position)

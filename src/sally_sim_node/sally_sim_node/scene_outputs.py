@@ -14,7 +14,7 @@ from visualization_msgs.msg import MarkerArray
 
 from sally_description import LEGS
 from sally_description.constants import magnet_body
-from sally_description.scene import Scene
+from sally_description.scene import Scene, turned_corner
 from sally_node_common import StartupError
 from sally_node_common.qos import LATCHED
 
@@ -32,7 +32,8 @@ class SceneOutputs:
     """Creates its publishers on ``node`` (``wrap`` applied to each, e.g. the sim's outbox) and
     publishes the description and /tf_static at once; ``camera_size`` (width, height) opens the
     model's first camera, rendered offscreen (EGL); ``room``: the scene, whose ``world -> corner``
-    /tf_static carries when its climbed corner is turned in the room (:mod:`sally_description.scene`)."""
+    /tf_static carries when it has a turned corner (corner3's, or the room's wall-ceiling corner a
+    route climbs second: :func:`sally_description.scene.turned_corner`)."""
 
     def __init__(
         self,
@@ -65,7 +66,7 @@ class SceneOutputs:
         description.publish(String(data=urdf_from_model(model)))
         self._plates = sim.plates()
         self.camera: OffscreenCamera | None = None
-        static = self._frames.static(self._plates, room.room_from_world if room is not None and room.turned else None)
+        static = self._frames.static(self._plates, turned_corner(room.name) if room is not None else None)
         if camera_size is not None:
             static.append(self._open_camera(node, *camera_size, wrap))
         tf_static.publish(visuals.tf_message(now_ns, static))
