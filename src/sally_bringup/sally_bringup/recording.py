@@ -209,6 +209,19 @@ class RunRecorder:
             return
         self.record.pulloff = {**asdict(outcome), "t": self._seconds(msg.header.stamp)}
 
+    def _after_the_verdict(self, stamp) -> bool:
+        """Whether ``stamp`` is after the run's verdict: what a node counts then (an IK that waited for
+        the tick of a sequencer that had finished, while the graph was being stopped) is not the run's."""
+        return self.record.result is not None and self._seconds(stamp) > self.record.result["t"]
+
+    def _count_fallbacks(self, status: str, values: dict[str, str]) -> None:
+        """The record's fallback counts raised to what node status ``status`` says."""
+        for key in FALLBACKS.get(status, ()):
+            count = _count(values.get(key))
+            name = f"{status.split(':')[0]}: {key}"
+            if count > self.record.fallbacks.get(name, 0):
+                self.record.fallbacks[name] = count
+
     def _on_diagnostics(self, msg: DiagnosticArray) -> None:
         for status in msg.status:
             if (
@@ -219,11 +232,8 @@ class RunRecorder:
                 self.record.divergence = status.message
                 self.record.divergence_t = self._seconds(msg.header.stamp)
             values = {kv.key: kv.value for kv in status.values}
-            for key in FALLBACKS.get(status.name, ()):
-                count = _count(values.get(key))
-                name = f"{status.name.split(':')[0]}: {key}"
-                if count > self.record.fallbacks.get(name, 0):
-                    self.record.fallbacks[name] = count
+            if not self._after_the_verdict(msg.header.stamp):
+                self._count_fallbacks(status.name, values)
             if status.name == RECORDING_STATUS and values.get("stopped"):
                 self.record.recording_stopped = values["stopped"]
             if status.name == "sally_sim: commands" and "command_waits_timed_out" in values:

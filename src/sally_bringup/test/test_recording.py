@@ -89,6 +89,29 @@ def test_a_fallback_a_node_reports_is_kept_for_the_report():
     assert "not the lockstep run): sally_sim: lockstep_timeouts 2" in summary(report)
 
 
+def test_a_fallback_counted_after_the_verdict_is_not_the_run_s():
+    """The graph stops after the run's verdict; an IK that waited meanwhile for the tick of a sequencer
+    that had finished counts a timeout stamped after the verdict: not the run's."""
+    from builtin_interfaces.msg import Time
+    from diagnostic_msgs.msg import DiagnosticArray
+    from std_msgs.msg import Header
+
+    from sally_interfaces.msg import SequenceStatus
+    from sally_node_common.diagnostics import diagnostic_status
+
+    recorder = RunRecorder()
+
+    def diagnostics(at: Time, **values):
+        status = diagnostic_status("sally_ik: solver", "ok", "", values)
+        recorder.feed("/diagnostics", DiagnosticArray(header=Header(stamp=at), status=[status]))
+
+    diagnostics(Time(sec=22, nanosec=0), target_wait_timeouts=0)
+    recorder.feed("/sally/sequence_result", SequenceStatus(header=Header(stamp=Time(sec=22, nanosec=500_000_000))))
+    assert recorder.record.result is not None
+    diagnostics(Time(sec=22, nanosec=505_000_000), target_wait_timeouts=1)
+    assert recorder.record.fallbacks == {}
+
+
 def test_a_new_sim_starts_the_record_again_from_0():
     """A sim killed and started again counts sim time from 0: told so, the record is of the new run
     alone (the old one's feet and fallbacks gone)."""
