@@ -233,8 +233,9 @@ def _sequencer(values: Mapping[str, str], synchronous: bool, others: list[str]) 
         sequencer["wall_walk"] = walk.distance
         if wall_stand(values) is not None:
             sequencer["stand"] = True  # then the stand under the ceiling
-        if then_climb(values):
-            sequencer["then"] = then_climb(values)  # then the climb onto the ceiling
+        then = then_climb(values)
+        if then:
+            sequencer["then"] = then  # then the climb onto the ceiling
     # its first step waits until its commands reach the graph's nodes that read them (the sim, the IK)
     topics = graph_topics([*others, "sequencer"], command_topic(values))
     sequencer["readers"] = ",".join(readers_of("sequencer", topics))

@@ -87,11 +87,6 @@ SCENE_OF = {"w2c": "corner3"}
 """The scene a campaign runs in (:data:`sally_description.scene.SCENES`) where it is not the default."""
 
 
-THEN = ("w2c",)
-"""The climbs a campaign may hand over to (the sequencer's ``then``): after f2w_all's stand under the
-ceiling (:mod:`.wall_stand`), the climb onto it."""
-
-
 def scene_of(sequence: str) -> str:
     """The scene campaign ``sequence`` runs in: :data:`SCENE_OF`'s, else the default (floor_wall)."""
     return SCENE_OF.get(sequence, DEFAULT_SCENE)

@@ -55,11 +55,12 @@ from sally_node_common.stamps import stamp_ns
 from sally_node_common.stance import StanceMode
 from sally_node_common.time_contract import IK_LATENCY, IK_PERIOD
 
-from .campaign import CAMPAIGNS, THEN, Campaign, FootReading, frame_of, scene_of
+from .campaign import CAMPAIGNS, Campaign, FootReading, frame_of, scene_of
 from .campaign_clock import CampaignClock
 from .climb import MIN_PITCH_DEG
 from .errors import SequenceError
 from .robot_view import RobotView
+from .route import THEN
 from .telemetry import FootView, face_normal, telemetry_block
 from .verdict import held_on_wall, pitched_enough, walk_shortfall
 from .wall_stand import WallStand

@@ -28,6 +28,8 @@ CLIMBS = {("floor", "wall"): "f2w_all", ("wall", "ceiling"): "w2c"}
 CHAINS = ((("floor", "wall"), ("wall", "ceiling")),)
 """The routes of more than one climb that run: floor, wall, ceiling (the climb onto the wall, the walk
 up it to the stand under the ceiling, :mod:`.wall_stand`, and the climb onto the ceiling)."""
+THEN = tuple(dict.fromkeys(CLIMBS[corner] for chain in CHAINS for corner in chain[1:]))
+"""The climbs a campaign may hand over to (the sequencer's ``then``): each chain's after its first."""
 
 
 @dataclass(frozen=True)
