@@ -2,11 +2,15 @@
 loopback domain, killed, hung, fed bad input, given bad parameters and absurd physics, doubled,
 interrupted. ``benchmarks/faults.py`` runs the same cases and prints what happened.
 
-The cases that run a lockstep f2w graph through an outage (a node killed or hung, the sim killed or
-reset, another /clock)
-go three at a time, each on its own domain: lockstep makes what they judge independent of how the
-machine shares its time. The others, which judge wall-clock behaviour (Ctrl-C within 5 s, a
-discovery of eleven nodes or of a graph already there, counts within a wall-clock limit), run alone.
+The cases that run a lockstep f2w graph through an outage (a node killed, the sim killed or reset,
+another /clock) go three at a time, each on its own domain: lockstep makes what they judge
+independent of how the machine shares its time. The others run alone: those that judge wall-clock
+behaviour (Ctrl-C within 5 s, a discovery of eleven nodes or of a graph already there, counts within
+a wall-clock limit), and the hung nodes: a process stopped (SIGSTOP) while other graphs start and
+stop their participants beside it is at the mercy of Fast DDS's shared-memory port checks (CI,
+2026-11-28: a controller hung 12 s beside two killed-node cases was never heard again after SIGCONT,
+its own log "Failed init_port fastdds_port7000: open_and_lock_file failed"; never seen with the
+hung node's graph alone).
 
 ``SALLY_FAULT_HOLD`` (sim seconds a killed node stays down, default 5) sets the kill cases' outage.
 """
@@ -25,9 +29,6 @@ OUTAGES = (
     "kill_controller",
     "kill_ik",
     "kill_sequencer",
-    "hang_controller",
-    "hang_ik",
-    "hang_sequencer",
     "kill_sim",
     "sim_reset",
     "clock_back",

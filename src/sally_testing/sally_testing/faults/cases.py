@@ -156,6 +156,8 @@ def kill_node(node: str, hold: float = 10.0, work: Path | None = None, hang: flo
             back = wait_until(lambda: graph.nan.heard_at.get(ANSWER[node], 0.0) > resumed, 120.0, 0.02)
             outage = (graph.sim_ns - down_at) / NS  # sim time from the fault to its first answer after it
             check.expect(back, f"{node} answers again ({ANSWER[node]}) {outage:.2f} s of sim time after the fault")
+            if not back:
+                check.note(_shared_memory_of(graph.group.processes[node].pid))
             finished = _finishes_as_unfaulted(check, graph, outage, 240.0, "the sequence finished", node)
             result = graph.result.last
             if finished:
@@ -279,6 +281,19 @@ def kill_sim(down: float = 3.0, work: Path | None = None) -> list[CaseResult]:
         finally:
             codes = graph.close()
             check.note(f"exit codes {codes}")
+
+
+def _shared_memory_of(pid: int) -> str:
+    """The Fast DDS segments process ``pid`` maps, and those among them whose files are gone
+    (a node that maps its port's segment after the file was removed or made anew hears nothing
+    its peers open by name since)."""
+    try:
+        lines = Path(f"/proc/{pid}/maps").read_text().splitlines()
+    except OSError as exc:
+        return f"its shared memory: unreadable ({exc})"
+    mapped = sorted({line.split("/dev/shm/", 1)[1] for line in lines if "/dev/shm/fastdds" in line})
+    gone = [name for name in mapped if name.endswith(" (deleted)")]
+    return f"its shared memory: maps {mapped}; files gone: {gone or 'none'}"
 
 
 def _strike(check: Check, graph: LiveGraph, node: str, hold: float, hang: float) -> None:
