@@ -9,12 +9,14 @@ The graphs themselves: :mod:`.graphs`.
   corner) / room (a steel floor, wall and ceiling; the floor-wall corner is climbed) / auto (corner3
   for ``w2c``, room for ``route``, else floor_wall)
 * ``route``: ``sequence:=route``'s surfaces in order (``floor,wall``), checked against the scene
-  (:mod:`sally_sequencer.route`); one climb per run so far
+  (:mod:`sally_sequencer.route`): one climb, or ``floor,wall,ceiling``
 * ``start``: floor / wall (pitched 90 deg, every foot planted on the wall; the start ``wall_walk`` needs)
 * ``wall_pose``: where the wall start stands, ``y,height,turn`` (m, m, deg about the wall's normal)
 * ``direction``, ``distance``: wall_walk's way (up, down, left, right) and length (m)
 * ``wall_walk``: after a climb onto the wall (``route:=floor,wall``, ``f2w_all``), how far (m) the body
   then walks up the wall, toward the ceiling, in the same run (0: no walk)
+* ``ceiling_walk``: after the climb onto the ceiling (``route:=floor,wall,ceiling``, ``w2c``), how far
+  (m) the body then walks along the ceiling, away from the wall, in the same run (0: no walk)
 * ``headless``: true / false (the sim's MuJoCo viewer)
 * ``duration``: sim seconds after which an unfinished sequence fails
 * ``pacing``: realtime / fast / lockstep (lockstep: every node answers every step, runs repeat)
@@ -63,6 +65,9 @@ DURATIONS = {"f2w_all": "80.0", "w2c": "80.0"}
 PACINGS = ("realtime", "fast", "lockstep")
 STAND_WALK = "ceiling"
 """``wall_walk:=ceiling``: the walk up to the ceiling's corner, then the stand there."""
+WALL_CLIMB, CEILING_CLIMB = "f2w_all", "w2c"
+"""The climbs onto the wall and onto the ceiling: ``wall_walk:=`` walks after the one,
+``ceiling_walk:=`` after the other (both are :data:`~sally_sequencer.campaign.WALKS_AFTER`)."""
 ROUTE_SCENE = "room"
 """scene:=auto for sequence:=route: the room, whose floor, wall and ceiling are all steel."""
 
@@ -106,6 +111,11 @@ ARGUMENTS: dict[str, Argument] = {
         "after the climb onto the wall (route:=floor,wall or sequence:=f2w_all): how far the body then walks up the "
         "wall, toward the ceiling, in the same run (m, at most 1; 0: no walk), or ceiling: up to 0.5 m below the "
         "ceiling, then stand there as on the floor, where the climb onto the ceiling starts (a scene with a ceiling)",
+    ),
+    "ceiling_walk": Argument(
+        "0",
+        "after the climb onto the ceiling (route:=...,wall,ceiling or sequence:=w2c): how far the body then walks "
+        "along the ceiling, away from the wall, in the same run (m, at most 1; 0: no walk)",
     ),
     "headless": Argument("true", "run without the MuJoCo viewer", ("true", "false")),
     "duration": Argument(
@@ -205,7 +215,7 @@ def resolve(arguments: Mapping[str, str]) -> dict[str, str]:
         values["scene"] = ROUTE_SCENE if values["sequence"] == "route" else scene_of(values["sequence"])
     route_campaign(values)
     stance = wall_pose(values)  # refused here, before anything starts
-    walk, stand = wall_walk(values), wall_stand(values)
+    (walk, then_walk), stand = campaign_walks(values), wall_stand(values)
     off = walk.off_plate({leg: stance.foot(leg) for leg in LEGS}) if walk is not None else ""
     if off:
         raise GraphError(f"wall_walk from start:=wall: {off}")
@@ -215,8 +225,8 @@ def resolve(arguments: Mapping[str, str]) -> dict[str, str]:
         if walk is not None and values["sequence"] in WALKS_AFTER:  # the climb's time, then the walk's
             more = walk.duration + (stand.duration if stand is not None else 0.0)
             then = then_climb(values)
-            if then:  # and the climb onto the ceiling
-                more += float(DURATIONS[then])
+            if then:  # and the climb onto the ceiling, and the walk along it
+                more += float(DURATIONS[then]) + (then_walk.duration if then_walk is not None else 0.0)
             values["duration"] = f"{float(values['duration']) + math.ceil(more):.1f}"
     for name in NUMBER_ARGUMENTS:
         try:
@@ -301,10 +311,11 @@ def wall_walk(values: Mapping[str, str]) -> WallWalk | None:
         after = WALK_TO_STAND if text == STAND_WALK else float(text)
     except ValueError:
         raise GraphError(f"wall_walk:={text} is not a number or {STAND_WALK}") from None
-    if after != 0 and values["sequence"] not in WALKS_AFTER:
+    if after != 0 and values["sequence"] != WALL_CLIMB:
+        hint = " (ceiling_walk:= walks along the ceiling after w2c)" if values["sequence"] == CEILING_CLIMB else ""
         raise GraphError(
-            f"wall_walk:={values['wall_walk']} walks up the wall after a climb onto it ({', '.join(WALKS_AFTER)}, "
-            f"route:=floor,wall), not after {values['sequence']}"
+            f"wall_walk:={values['wall_walk']} walks up the wall after a climb onto it ({WALL_CLIMB}, "
+            f"route:=floor,wall), not after {values['sequence']}{hint}"
         )
     if after != 0:
         try:
@@ -323,6 +334,37 @@ def wall_walk(values: Mapping[str, str]) -> WallWalk | None:
         return WallWalk(values["direction"], distance)
     except SequenceError as exc:
         raise GraphError(f"wall_walk: {exc}") from None
+
+
+def ceiling_walk(values: Mapping[str, str]) -> WallWalk | None:
+    """The walk along the ceiling ``ceiling_walk:=`` asks for after the climb onto it (the route's last
+    climb, or sequence:=w2c), refused after any other; None without one."""
+    text = values["ceiling_walk"]
+    try:
+        after = float(text)
+    except ValueError:
+        raise GraphError(f"ceiling_walk:={text} is not a number") from None
+    if after == 0:
+        return None
+    if CEILING_CLIMB not in (values["sequence"], then_climb(values)):
+        raise GraphError(
+            f"ceiling_walk:={text} walks along the ceiling after the climb onto it ({CEILING_CLIMB}, "
+            f"route:=floor,wall,ceiling), not after {values['sequence']}"
+        )
+    try:
+        return WallWalk("up", after)
+    except SequenceError as exc:
+        raise GraphError(f"ceiling_walk:={text}: {exc}") from None
+
+
+def campaign_walks(values: Mapping[str, str]) -> tuple[WallWalk | None, WallWalk | None]:
+    """The walk after the first climb of resolved ``values`` (wall_walk's, or the ceiling walk after
+    w2c alone), and the walk after the climb the route runs next (the ceiling walk), each None
+    without one."""
+    walk, ceiling = wall_walk(values), ceiling_walk(values)
+    if then_climb(values):
+        return walk, ceiling
+    return (ceiling if values["sequence"] == CEILING_CLIMB else walk), None
 
 
 def wall_pose(values: Mapping[str, str]) -> WallStance:

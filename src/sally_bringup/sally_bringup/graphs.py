@@ -21,13 +21,13 @@ from .arguments import (
     GraphError,
     apart_groups,
     apart_nodes,
+    campaign_walks,
     magnet_list,
     resolve,
     scene_refusal,
     then_climb,
     wall_pose,
     wall_stand,
-    wall_walk,
 )
 from .topology import command_topic, graph_topics, readers_of
 
@@ -228,7 +228,7 @@ def _sequencer(values: Mapping[str, str], synchronous: bool, others: list[str]) 
         "hold": float(values["hold"]),
         "ik_latency": int(values["ik_latency"]) if synchronous else 0,
     }
-    walk = wall_walk(values)
+    walk, then_walk = campaign_walks(values)
     if walk is not None and values["sequence"] != "wall_walk":  # the walk after the climb
         sequencer["wall_walk"] = walk.distance
         if wall_stand(values) is not None:
@@ -236,6 +236,8 @@ def _sequencer(values: Mapping[str, str], synchronous: bool, others: list[str]) 
         then = then_climb(values)
         if then:
             sequencer["then"] = then  # then the climb onto the ceiling
+            if then_walk is not None:
+                sequencer["then_walk"] = then_walk.distance  # and the walk along it
     # its first step waits until its commands reach the graph's nodes that read them (the sim, the IK)
     topics = graph_topics([*others, "sequencer"], command_topic(values))
     sequencer["readers"] = ",".join(readers_of("sequencer", topics))

@@ -65,13 +65,15 @@ def build_report(
     walk: WallWalk | None = None,
     stand: WallStand | None = None,
     then: str = "",
+    then_walk: WallWalk | None = None,
 ) -> dict:
     """The report of a run of ``sequence``: plants, drift, verdict and the problems found, as a
-    JSON-able dict. ``walk``: a wall walk's plan (its designed footholds are judged against it);
-    ``stand``: the stance a walk after the climb ends in (its footholds and body judged); ``then``:
-    the climb a route runs after it (:func:`_route_report`)."""
+    JSON-able dict. ``walk``: a wall walk's plan, or the walk's after the climb (its designed
+    footholds are judged against it); ``stand``: the stance a walk after the climb ends in (its
+    footholds and body judged); ``then``: the climb a route runs after it, ``then_walk`` the walk
+    after that one (:func:`_route_report`)."""
     if then:
-        return _route_report(record, sequence, wall_time_s, exit_codes, walk, stand, then)
+        return _route_report(record, sequence, wall_time_s, exit_codes, walk, stand, then, then_walk)
     problems: list[str] = []
     result = record.result or {}
     record = _up_to_the_verdict(record)
@@ -145,10 +147,12 @@ def _route_report(
     walk: WallWalk | None,
     stand: WallStand | None,
     then: str,
+    then_walk: WallWalk | None = None,
 ) -> dict:
     """A route of two climbs: the first (with its walk and stand) judged on the record up to where
     the foot states move to the next climb's frame (the IK plans there from then on), the next one
-    on the rest, as a run of it alone (under ``then``, its positions in its own corner's frame);
+    (with ``then_walk``) on the rest, as a run of it alone (under ``then``, its positions in its own
+    corner's frame);
     a success when both are. A route that never got to its next climb is the first one's report
     with that problem added."""
     frames = [sample.frame for sample in record.feet]
@@ -162,7 +166,7 @@ def _route_report(
     first = _between(record, -math.inf, switch)
     first.result = {"done": True, "failed": False, "message": f"{sequence} done", "t": ended}
     report = build_report(first, sequence, 0.0, {}, walk, stand)
-    second = build_report(_between(record, switch, math.inf), then, wall_time_s, exit_codes)
+    second = build_report(_between(record, switch, math.inf), then, wall_time_s, exit_codes, then_walk)
     report["problems"] += [f"{then}: {problem}" for problem in second["problems"]]
     report["then"] = {key: value for key, value in second.items() if key not in WALL_TIMING_KEYS}
     for key in ("sim_time_s", "wall_time_s", "real_time_factor", "wall_clock_fallbacks", "sequencer_message"):

@@ -48,7 +48,9 @@ def main(argv: list[str] | None = None) -> int:
         plan = WallWalk(walk["direction"], walk["distance"]) if walk else None
         stand = WallStand() if walk and walk.get("stand") else None
         then = (live.get("then") or {}).get("sequence", "")
-        report = build_report(record, live.get("sequence", "f2w"), wall, codes, plan, stand, then)
+        after = (live.get("then") or {}).get("walk")
+        then_plan = WallWalk(after["direction"], after["distance"]) if after else None
+        report = build_report(record, live.get("sequence", "f2w"), wall, codes, plan, stand, then, then_plan)
     out = args.out or mcap.parent / "from_mcap"
     out.mkdir(parents=True, exist_ok=True)
     path = write_report(report, out)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+OVER = {"f2w_all": "up the wall", "w2c": "along the ceiling"}
+"""Where the walk after each climb went."""
+
 
 def summary(report: dict) -> str:
     """The report for a terminal: the verdict, what the run did, how it ran, its problems."""
@@ -58,12 +61,13 @@ def _what_it_did(report: dict) -> list[str]:
             f"at least {report['min_magnets_holding']} magnets holding"
         )
     after = report.get("walk_after_climb")
-    if after:
+    if after:  # the walk over the surface the climb reached
         for step in after.get("spread_steps", []):
             error = "never held" if step["error_mm"] is None else f"plant error {step['error_mm']:.2f} mm"
             lines.append(f"  then {step['foot']} stepped up to spread the stance: {error}")
         lines.append(
-            f"  then walked {after['distance_m'] * 1e3:.1f} mm up the wall at {after['speed_mm_s'] or 0.0:.2f} mm/s of "
+            f"  then walked {after['distance_m'] * 1e3:.1f} mm {OVER.get(report.get('sequence', ''), 'on')} at "
+            f"{after['speed_mm_s'] or 0.0:.2f} mm/s of "
             f"sim time in {len(after['steps'])} steps: worst plant {after['worst_step_plant_mm']:.2f} mm "
             f"({after['worst_step_design_mm']:.2f} mm from the plan's footholds)"
         )

@@ -24,7 +24,7 @@ from typing import IO
 from sally_node_common.time_contract import CONTROL_PERIOD, EFFORT_PERIOD, IK_PERIOD, SERVO_COMMANDS
 
 from . import topology
-from .arguments import GraphError, resolve, then_climb, wall_stand, wall_walk
+from .arguments import GraphError, campaign_walks, resolve, then_climb, wall_stand
 from .config_files import check_params_files, defaults_file
 from .environment import graph_environment, lease_domain
 from .graphs import GRAPHS, NodeSpec, graph, ik_state_topic
@@ -248,14 +248,16 @@ class GraphRun:
         if self.name == "pulloff":
             report = build_pulloff_report(record, outcome.wall, outcome.codes)
         else:
+            walk, then_walk = campaign_walks(self.arguments)
             report = build_report(
                 record,
                 self.arguments["sequence"],
                 outcome.wall,
                 outcome.codes,
-                wall_walk(self.arguments),
+                walk,
                 wall_stand(self.arguments),
                 then_climb(self.arguments),
+                then_walk,
             )
         report["teardown_s"] = round(outcome.stopped - (outcome.ended or outcome.stopped), 2)
         if outcome.failure is not None and not report.get("diverged"):

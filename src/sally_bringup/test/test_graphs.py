@@ -106,6 +106,18 @@ def test_the_route_over_two_corners_climbs_walks_stands_then_climbs_onto_the_cei
     assert sequencer["duration"] == 80.0 + math.ceil(more + 80.0)
 
 
+def test_a_walk_along_the_ceiling_follows_the_climb_onto_it_with_its_time():
+    walk = WallWalk("up", 0.3)
+    alone = {n.name: n.parameters for n in graph("f2w", {"sequence": "w2c", "ceiling_walk": "0.3"})}
+    assert (alone["sequencer"]["sequence"], alone["sequencer"]["wall_walk"]) == ("w2c", 0.3)  # its own walk
+    assert "then_walk" not in alone["sequencer"] and alone["sequencer"]["duration"] == 80.0 + math.ceil(walk.duration)
+    arguments = {"sequence": "route", "route": "floor,wall,ceiling", "ceiling_walk": "0.3"}
+    route = {n.name: n.parameters for n in graph("f2w", arguments)}["sequencer"]
+    assert (route["then"], route["then_walk"], route["wall_walk"]) == ("w2c", 0.3, WALK_TO_STAND)
+    more = WallWalk("up", WALK_TO_STAND).duration + WallStand().duration + 80.0 + walk.duration
+    assert route["duration"] == 80.0 + math.ceil(more)
+
+
 def test_a_walk_to_the_ceiling_is_the_walk_to_the_stand_then_the_stand_with_their_time():
     arguments = {"sequence": "route", "wall_walk": "ceiling", "composed": "false"}
     nodes = {n.name: n.parameters for n in graph("f2w", arguments)}
@@ -195,7 +207,15 @@ def test_a_route_of_one_climb_runs_the_campaign_that_climbs_its_corner_in_its_sc
         ),
         ("f2w", {"sequence": "w2c", "wall_walk": "ceiling"}, "not after w2c"),
         ("f2w", {"sequence": "route", "wall_walk": "1.5"}, r"^wall_walk:=1.5: walk distance must be in \(0, 1\]"),
-        ("f2w", {"sequence": "w2c", "wall_walk": "0.2"}, "not after w2c"),
+        ("f2w", {"sequence": "w2c", "wall_walk": "0.2"}, r"not after w2c \(ceiling_walk:= walks along the ceiling"),
+        (
+            "f2w",
+            {"sequence": "route", "ceiling_walk": "0.3"},
+            r"^ceiling_walk:=0.3 walks along the ceiling after the climb onto it \(w2c, route:=floor,wall,ceiling\), "
+            "not after f2w_all$",
+        ),
+        ("f2w", {"sequence": "w2c", "ceiling_walk": "far"}, "^ceiling_walk:=far is not a number$"),
+        ("f2w", {"sequence": "w2c", "ceiling_walk": "2"}, r"^ceiling_walk:=2: walk distance must be in \(0, 1\]"),
         ("f2w", {"sequence": "route", "route": "wall,ceiling"}, "the wall->ceiling climb runs in scene:=corner3"),
         (
             "f2w",

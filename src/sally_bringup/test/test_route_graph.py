@@ -2,10 +2,11 @@
 lockstep, in the room. Sally climbs from the floor onto the wall with all four feet, spreads her
 stance, walks 0.17 m up the wall, stands there as on the floor 0.5 m below the ceiling (the body
 moved toward the wall in three shifts, each foot stepped to its foothold), then climbs onto the
-ceiling with all four feet, the IK planning in the wall-ceiling corner's frame from there on. The
-first climb as ``f2w_all`` alone gives it (its plants to the reference's 0.1 mm); the walk's and the
-stand's steps on their footholds; the feet on the ceiling, the body pitched; never fewer than three
-magnets holding. Composed, without the recording."""
+ceiling with all four feet, the IK planning in the wall-ceiling corner's frame from there on, and
+walks 0.30 m along the ceiling, away from the wall (``ceiling_walk:=0.30``). The first climb as
+``f2w_all`` alone gives it (its plants to the reference's 0.1 mm); the walks' and the stand's steps
+on their footholds; the feet on the ceiling, the body pitched; never fewer than three magnets
+holding. Composed, without the recording."""
 
 import pytest
 
@@ -54,7 +55,11 @@ def test_the_whole_route_floor_wall_ceiling_in_one_run(route):
     for foot in ("FL", "FR", "BL", "BR"):
         plant = ceiling["plants"][foot]
         assert plant["magnet_on_wall"] and plant["error_mm"] < PLANT_GOAL_MM, (foot, plant)
-    assert ceiling["body_pitch_deg"] > 89.5
+    assert ceiling["body_pitch_deg"] > 89.0  # after the walk along the ceiling (89.36 lockstep; 89.92 before it)
+    along = ceiling["walk_after_climb"]  # the walk along the ceiling
+    assert along["distance_m"] >= 0.30 - WALK_TOLERANCE and len(along["steps"]) == 12
+    assert all(s["error_mm"] < PLANT_GOAL_MM for s in along["spread_steps"]), along["spread_steps"]
+    assert along["worst_step_plant_mm"] < PLANT_GOAL_MM and along["worst_step_design_mm"] < PLANT_GOAL_MM
     assert report["min_magnets_holding"] >= 3 and report["stance_drift_mm"] < DRIFT_GOAL_MM
     assert report["sim_time_s"] > ceiling["phases"][0]["start_s"] > report["phases"][-1]["start_s"]
     reference.assert_matches(report, "route")

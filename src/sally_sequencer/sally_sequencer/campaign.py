@@ -81,8 +81,10 @@ CAMPAIGNS = {
 :class:`.wall_walk.WallWalk` plan repeats it for its distance. wall_hold and floor_lift are the
 optimizer's scenarios: FL planted on the wall, or lifted off the floor, then held ``hold`` seconds
 while the other feet must stay put."""
-WALKS_AFTER = ("f2w_all",)
-"""The campaigns a walk over the wall may follow: they end with every foot on the wall."""
+WALKS_AFTER = ("f2w_all", "w2c")
+"""The climbs a walk may follow, over the surface they climbed onto (every foot on it): f2w_all's up
+the wall, toward the ceiling; w2c's along the ceiling, away from the wall (in corner3's frame, where
+the ceiling is the wall, the same walk "up")."""
 SCENE_OF = {"w2c": "corner3"}
 """The scene a campaign runs in (:data:`sally_description.scene.SCENES`) where it is not the default."""
 
@@ -179,9 +181,10 @@ class Campaign:
                 raise SequenceError(f"{name} must be a non-negative finite number of seconds, got {value!r}")
         if walk is not None and sequence not in ("wall_walk", *WALKS_AFTER):
             raise SequenceError(
-                f"{sequence} ends where no walk follows: a walk follows {', '.join(WALKS_AFTER)} (onto the wall)"
+                f"{sequence} ends where no walk follows: a walk follows {', '.join(WALKS_AFTER)} (over the surface "
+                "they climb onto)"
             )
-        if stand is not None and (walk is None or sequence == "wall_walk"):
+        if stand is not None and (walk is None or sequence != "f2w_all"):
             raise SequenceError("a stand follows a walk after a climb onto the wall (wall_walk:=ceiling)")
         self.sequence = sequence
         self.walk = (walk or WallWalk()) if sequence == "wall_walk" else walk

@@ -97,7 +97,8 @@ TABLE = ParameterTable(
         Param(
             "wall_walk",
             0.0,
-            "f2w_all: how far the body then walks up the wall, toward the ceiling (0: no walk)",
+            "after the climb, how far the body walks over the surface it climbed onto (f2w_all: up the wall, toward "
+            "the ceiling; w2c: along the ceiling, away from the wall; 0: no walk)",
             low=0.0,
             high=MAX_DISTANCE,
             unit="m",
@@ -109,6 +110,16 @@ TABLE = ParameterTable(
             "a climb to run after this campaign ends, in its own corner's frame (after f2w_all's stand under the "
             "ceiling: w2c, the route floor,wall,ceiling); '' = none",
             choices=("", *THEN),
+            read_only=True,
+        ),
+        Param(
+            "then_walk",
+            0.0,
+            "after the 'then' climb, how far the body walks over the surface it climbed onto (w2c: along the "
+            "ceiling, away from the wall; 0: no walk)",
+            low=0.0,
+            high=MAX_DISTANCE,
+            unit="m",
             read_only=True,
         ),
         Param(
@@ -220,6 +231,8 @@ class SequencerNode(Node):
             raise SequenceError(
                 f"then:={p('then')} climbs from the stand under the ceiling: f2w_all with wall_walk and stand set"
             )
+        if p("then_walk") > 0 and not p("then"):
+            raise SequenceError(f"then_walk:={p('then_walk'):g} walks after the 'then' climb: set then")
         timing = (float(p("start_time")), float(p("dwell")), float(p("hold")))
         return Campaign(p("sequence"), *timing, planted, walk, stand)
 
@@ -349,7 +362,9 @@ class SequencerNode(Node):
         so; it steps on foot states in that frame once the IK plans there)."""
         p = lambda name: self.get_parameter(name).value  # noqa: E731
         settle = t + float(p("start_time"))  # held while the IK takes its stances in the new frame
-        self._first, self.campaign = self.campaign, Campaign(self._then, settle, float(p("dwell")), float(p("hold")))
+        walk = WallWalk("up", float(p("then_walk"))) if p("then_walk") > 0 else None
+        self._first = self.campaign
+        self.campaign = Campaign(self._then, settle, float(p("dwell")), float(p("hold")), walk=walk)
         self._then, self._frame = "", frame_of(self.campaign.sequence)
         self._view.stance = {foot: StanceMode[mode] for foot, mode in self.campaign.stance.items()}
         self.get_logger().info(

@@ -6,6 +6,7 @@ import pytest
 from sally_description.pose import Pose
 from sally_description.wall_start import WALL_STANCE
 from sally_sequencer import Campaign, FootReading, SequenceError
+from sally_sequencer.wall_stand import WallStand
 from sally_sequencer.wall_walk import FOOT_ORDER, STEP, WallWalk
 
 LEGS = ("FL", "FR", "BL", "BR")
@@ -141,14 +142,17 @@ def test_the_spread_steps_the_leading_feet_until_the_stance_spans_the_wall_start
         walk_up.spread(_compressed(0.24))
 
 
-def test_a_walk_follows_only_a_climb_onto_the_wall():
-    with pytest.raises(SequenceError, match="w2c ends where no walk follows: a walk follows f2w_all"):
-        Campaign("w2c", walk=WallWalk("up", 0.30))
-    campaign = Campaign("f2w_all", walk=WallWalk("up", 0.30))
-    names = [name for _, name in campaign.stages]
-    climb = len(Campaign("f2w_all").stages)
-    assert names[climb : climb + 3] == ["wall_spread"] * 3 and names[climb + 3] == "wall_shift"
-    assert len(names) == climb + 3 + len(WallWalk("up", 0.30).stages())
+def test_a_walk_follows_only_a_climb_onto_the_surface_it_walks():
+    with pytest.raises(SequenceError, match="f2w ends where no walk follows: a walk follows f2w_all, w2c"):
+        Campaign("f2w", walk=WallWalk("up", 0.30))
+    with pytest.raises(SequenceError, match="a stand follows a walk after a climb onto the wall"):
+        Campaign("w2c", walk=WallWalk("up", 0.30), stand=WallStand())
+    for climb_onto in ("f2w_all", "w2c"):  # the wall, the ceiling (the wall of corner3's frame)
+        campaign = Campaign(climb_onto, walk=WallWalk("up", 0.30))
+        names = [name for _, name in campaign.stages]
+        climb = len(Campaign(climb_onto).stages)
+        assert names[climb : climb + 3] == ["wall_spread"] * 3 and names[climb + 3] == "wall_shift"
+        assert len(names) == climb + 3 + len(WallWalk("up", 0.30).stages())
 
 
 def after_a_climb(walk: WallWalk, on_tick=None, stand=None, until: float = 90.0, dt: float = 0.005):
