@@ -106,25 +106,19 @@ def run_once(sequence: str, seed: int, backend: str, folder: Path, direction: st
 
 def figures(report: dict) -> tuple[float | None, float | None]:
     """(largest plant error of a foot that reached the wall, against its plant target and the plan's
-    foothold, stance drift) in mm."""
-    plants = (report.get("plants") or {}).values()
-    errors = [p[key] for p in plants for key in ("error_mm", "design_error_mm") if p.get(key) is not None]
+    foothold, stance drift) in mm: a route's next climb (``then``) and its walk counted as the first's."""
+    errors = _plant_errors(report) + _plant_errors(report.get("then") or {})
+    return (max(errors) if errors else None), report.get("stance_drift_mm")
+
+
+def _plant_errors(report: dict) -> list[float]:
+    """Every plant error of one climb's or walk's report (mm): its plants, its walk's steps, the
+    steps of the walk after the climb (the spread's and the stand's included)."""
     after = report.get("walk_after_climb") or {}
     stand = after.get("stand") or {}
-    steps = [*(report.get("steps") or []), *(after.get("steps") or []), *(after.get("spread_steps") or [])]
-    steps += stand.get("steps") or []
-    errors += [s[key] for s in steps for key in ("error_mm", "design_error_mm") if s[key] is not None]
-    then = report.get("then") or {}
-    errors += [
-        p[key]
-        for p in (then.get("plants") or {}).values()
-        for key in ("error_mm", "design_error_mm")
-        if p.get(key) is not None
-    ]
-    along = then.get("walk_after_climb") or {}  # the walk along the ceiling
-    steps = [*(along.get("steps") or []), *(along.get("spread_steps") or [])]
-    errors += [s[key] for s in steps for key in ("error_mm", "design_error_mm") if s.get(key) is not None]
-    return (max(errors) if errors else None), report.get("stance_drift_mm")
+    found = [*(report.get("plants") or {}).values(), *(report.get("steps") or [])]
+    found += [*(after.get("steps") or []), *(after.get("spread_steps") or []), *(stand.get("steps") or [])]
+    return [p[key] for p in found for key in ("error_mm", "design_error_mm") if p.get(key) is not None]
 
 
 def where_failed(report: dict) -> str:
