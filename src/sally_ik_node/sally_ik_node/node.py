@@ -193,6 +193,10 @@ class IKNode(Node):
         self._queued: list[tuple[int, np.ndarray, Pose]] | None = None
         """While a solve goes on, the states released meanwhile (the sequencer's tick inside the foot
         states' delivery, with an IK latency): solved after it, in order; None between solves."""
+        self._solving = False
+        """Whether a solve's outputs are being computed and published (:meth:`_solve_one`)."""
+        self._later: list[tuple[IKTargetMsg, bool]] = []
+        """Targets delivered while a solve went on, taken after its outputs are out (:meth:`_on_target`)."""
         self.idle_work: Callable[[Callable[[], bool]], object] | None = None
         """Work for the wait on a solve in its own process, run ``idle_work(until)`` (a composed
         container gives its host's deferred work, :attr:`sally_node_common.host.Host.later`)."""
@@ -326,7 +330,15 @@ class IKNode(Node):
             self._solve(*timed_out)
 
     def _on_target(self, msg: IKTargetMsg, kept: bool = False) -> None:
-        """A sequencer's tick: stances, a swing target (an empty foot: none this step), a body target."""
+        """A sequencer's tick: stances, a swing target (an empty foot: none this step), a body target.
+
+        One delivered while a solve goes on (a host hands the sequencer's answer to the solve's foot
+        states over at once, inside their publication) is taken once that solve's outputs are out, as
+        over DDS: a tick that moves the IK to another corner's frame must not change the frame, the
+        stances or the stance load of the solve still publishing."""
+        if self._solving:
+            self._later.append((msg, kept))
+            return None
         try:
             frame = msg.header.frame_id
             if frame not in ("", *self._corners):
@@ -418,11 +430,23 @@ class IKNode(Node):
             return
         self._queued = []
         try:
-            self._solve_one(stamp, joints, body)
+            self._solve_then_take(stamp, joints, body)
             while self._queued:
-                self._solve_one(*self._queued.pop(0))
+                self._solve_then_take(*self._queued.pop(0))
         finally:
             self._queued = None
+
+    def _solve_then_take(self, stamp: int, joints: np.ndarray, body: Pose) -> None:
+        """Solve one state, then take the targets delivered while it was solved (they may release
+        more states: queued)."""
+        self._solving = True
+        try:
+            self._solve_one(stamp, joints, body)
+        finally:
+            self._solving = False
+        later, self._later = self._later, []
+        for msg, kept in later:
+            self._on_target(msg, kept)
 
     def _solve_one(self, stamp: int, joints: np.ndarray, body: Pose) -> None:
         if self._corner_from_room is not None:  # the odometry, in the room, in the planning frame
