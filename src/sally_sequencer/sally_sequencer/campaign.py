@@ -241,9 +241,10 @@ class Campaign:
         return self.timing.start_time
 
     def _next_stage(self, after: int) -> int | None:
-        """The first stage after ``after`` whose foot is not planted yet (a BODY stage runs unless a
-        foot after it is planted already: the body has moved; f2w squares a body only when it is
-        turned, the climb always does)."""
+        """The first stage after ``after`` whose foot is not planted yet and that no planted foot's
+        stage follows (a foot planted already says every stage before its own was done: the body
+        moved, the back feet stepped along the floor; f2w squares a body only when it is turned, the
+        climb always does)."""
         for i in range(after + 1, len(self.stages)):
             who, name = self.stages[i]
             if self._plan[i][2] is not None:  # a walk's stage moves planted feet: each one runs
@@ -251,9 +252,9 @@ class Campaign:
             if name == "body_square" and not self._turned() and not self.moves_body:
                 continue
             climbing = [foot for foot, _, move in self._plan[i + 1 :] if move is None]
-            if who == BODY and not any(foot in self.planted for foot in climbing):
-                return i
-            if who != BODY and who not in self.planted:
+            if any(foot in self.planted for foot in climbing):
+                continue
+            if who == BODY or who not in self.planted:
                 return i
         return None
 

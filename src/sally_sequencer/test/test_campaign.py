@@ -101,6 +101,16 @@ def test_a_resumed_campaign_skips_the_planted_feet():
     assert all(tick.target is None or tick.target[0] == "FR" for _, tick in ticks)
 
 
+def test_a_climb_resumed_with_a_front_foot_planted_goes_on_from_the_next_foot():
+    """f2w_all found with FL on the wall (a sequencer restarted there): the body's squaring and the
+    back feet's floor steps came before FL's climb and were done; FR's climb is next."""
+    campaign = Campaign("f2w_all", start_time=0.5, planted={"FL": np.array([0.5, 0.08, 0.2])})
+    ticks, _ = drive(campaign, 3.0)
+    stances = [tick.stance for _, tick in ticks if tick.stance]
+    assert stances[0] == {"FL": "WALL", "FR": "SWING", "BL": "FLOOR", "BR": "FLOOR"}
+    assert {tick.target[0] for _, tick in ticks if tick.target is not None} == {"FR"}
+
+
 def test_a_campaign_whose_feet_are_all_planted_holds_then_is_done():
     campaign = Campaign("wall_hold", start_time=0.5, hold=1.0, planted={"FL": np.zeros(3)})
     drive(campaign, 1.6)
