@@ -20,8 +20,10 @@ Inputs are checked (:mod:`sally_node_common.inputs`): malformed, non-finite, imp
 unknown-foot or out-of-order foot states, magnet telemetry and IK statuses are rejected, logged
 and counted on /diagnostics (``sally_sequencer: sequence``, with the stale inputs). Stances are
 kept (transient local) so a restarted IK resumes from the newest. A sequencer started mid-run finds the feet the
-IK reports in WALL stance and in contact already planted and resumes from the next foot; foot
-states that start over at an older stamp after a silence (a new sim) start the sequence again.
+IK reports in WALL stance and in contact already planted and resumes from the next foot; in a route,
+foot states already in the next climb's frame (the IK moved there: the first climb was done) resume
+that climb the same way. Foot states that start over at an older stamp after a silence (a new sim)
+start the sequence again.
 """
 
 from __future__ import annotations
@@ -298,23 +300,34 @@ class SequencerNode(Node):
             self._start_over(stamp, f"the sim was reset at {reset * 1e-9:.3f} s")
             self._time.restart(reset_ns=stamp)
         self.shell.resets.state(stamp)
+        if self._fresh:
+            self._fresh = False
+            self._resume(msg, readings)
         if msg.header.frame_id not in ("", self._frame):  # the IK still plans in the last climb's frame
             when, _ = self._time.step(stamp)
             self._publish_target(when, None)  # a tick in the next one's: the IK moves there and is released
             return None
-        if self._fresh:
-            self._fresh = False
-            self._view.stance = {f.foot: StanceMode(f.mode) for f in msg.feet}
-            planted = {
-                f.foot: readings[f.foot].position for f in msg.feet if f.mode == StanceMode.WALL and f.in_contact
-            }
-            if planted:
-                self.campaign = self._new_campaign(planted)
-                self.get_logger().warning(
-                    f"resuming the {self.campaign.sequence} run: {sorted(planted)} already planted on the wall"
-                )
         self._step(stamp, msg, readings, body)
         return None
+
+    def _resume(self, msg: FootStates, readings: dict[str, FootReading]) -> None:
+        """The first foot states of a run: feet in WALL stance and in contact are planted already
+        (this sequencer started mid-run), and foot states in the frame of a route's next climb mean
+        the IK moved there (the first climb was done): that climb is the one resumed."""
+        self._view.stance = {f.foot: StanceMode(f.mode) for f in msg.feet}
+        planted = {f.foot: readings[f.foot].position for f in msg.feet if f.mode == StanceMode.WALL and f.in_contact}
+        if self._then and msg.header.frame_id == frame_of(self._then) != self._frame:
+            self.campaign = self._then_campaign(float(self.get_parameter("start_time").value), planted)
+            self._then, self._frame = "", frame_of(self.campaign.sequence)
+            self.get_logger().warning(
+                f"resuming the route at its {self.campaign.sequence} climb (the IK plans in {self._frame!r}): "
+                f"{sorted(planted)} already planted"
+            )
+        elif planted:
+            self.campaign = self._new_campaign(planted)
+            self.get_logger().warning(
+                f"resuming the {self.campaign.sequence} run: {sorted(planted)} already planted on the wall"
+            )
 
     def _start_over(self, stamp: int, why: str = "") -> None:
         """The run starts again: foot states from an older time after a silence (a new sim), or
@@ -360,16 +373,21 @@ class SequencerNode(Node):
     def _hand_over(self, t: float) -> None:
         """The campaign is done: the climb after it starts, in its own corner's frame (its ticks say
         so; it steps on foot states in that frame once the IK plans there)."""
-        p = lambda name: self.get_parameter(name).value  # noqa: E731
-        settle = t + float(p("start_time"))  # held while the IK takes its stances in the new frame
-        walk = WallWalk("up", float(p("then_walk"))) if p("then_walk") > 0 else None
+        settle = t + float(self.get_parameter("start_time").value)  # held while the IK takes its stances there
         self._first = self.campaign
-        self.campaign = Campaign(self._then, settle, float(p("dwell")), float(p("hold")), walk=walk)
+        self.campaign = self._then_campaign(settle)
         self._then, self._frame = "", frame_of(self.campaign.sequence)
         self._view.stance = {foot: StanceMode[mode] for foot, mode in self.campaign.stance.items()}
         self.get_logger().info(
             f"{self._first.sequence} done at {t:.3f} s: {self.campaign.sequence} next, in {self._frame!r}"
         )
+
+    def _then_campaign(self, start_time: float, planted: dict[str, np.ndarray] | None = None) -> Campaign:
+        """The route's next climb (``then``), from ``start_time`` (s of sim time), its walk after it
+        (``then_walk``); ``planted``: its feet already on the surface it climbs onto."""
+        p = lambda name: self.get_parameter(name).value  # noqa: E731
+        walk = WallWalk("up", float(p("then_walk"))) if p("then_walk") > 0 else None
+        return Campaign(self._then, start_time, float(p("dwell")), float(p("hold")), planted or None, walk)
 
     # --- outputs --------------------------------------------------------------------------------
     def _publish_target(self, when: int, target, body: Pose | None = None) -> None:

@@ -1,0 +1,109 @@
+"""A sequencer (re)started in the middle of a route resumes the climb the IK plans in: foot states
+already in the next climb's frame (the first climb was done, the IK moved there) start that climb,
+its planted feet kept, its ticks in that frame. (It used to start the first climb, ticking in the
+floor-wall corner's frame, which moved the IK back there with the feet on the ceiling.)"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import numpy as np
+import pytest
+from rclpy.node import Node
+
+from sally_interfaces.msg import FootStates, MagnetCommand
+from sally_interfaces.msg import IKTarget as IKTargetMsg
+from sally_node_common.foot_states_msg import FootStateData, foot_states_to_msg
+from sally_node_common.qos import KEPT, RELIABLE_DEEP
+from sally_node_common.stance import StanceMode
+
+pytestmark = pytest.mark.timeout(120)
+
+ROUTE = {"sequence": "f2w_all", "then": "w2c", "wall_walk": 0.17, "stand": True, "duration": 300.0}
+"""The sequencer's parameters in ``route:=floor,wall,ceiling`` (the graph's, less the timing)."""
+# where the feet and hips are, in the corner's frame: FL and FR on its wall (the room's ceiling), BL
+# and BR on its floor (the room's wall), as w2c leaves them after its front feet
+FEET = {"FL": (0.49, 0.08, 0.41), "FR": (0.49, -0.08, 0.41), "BL": (-0.18, 0.22, 0.009), "BR": (-0.18, -0.22, 0.009)}
+HIPS = {"FL": (0.13, 0.08, 0.25), "FR": (0.13, -0.08, 0.25), "BL": (-0.13, 0.08, 0.25), "BR": (-0.13, -0.08, 0.25)}
+
+
+class IK(Node):
+    """Stands in for the IK (sends foot states, hears the ticks) and the sim (hears the magnet commands)."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__("fake_ik", **kwargs)
+        self.feet = self.create_publisher(FootStates, "/sally/foot_states", KEPT)
+        self.ticks: list[IKTargetMsg] = []
+        self.create_subscription(IKTargetMsg, "/sally/ik_target", self.ticks.append, KEPT)
+        self.create_subscription(MagnetCommand, "/sally/magnet_cmd", lambda _: None, RELIABLE_DEEP)
+
+    def send(self, stamp: int, frame: str) -> None:
+        wall = StanceMode.WALL
+        feet = {
+            leg: FootStateData(
+                np.array(FEET[leg]),
+                np.array([1.0, 0.0, 0.0, 0.0]),
+                np.array(HIPS[leg]),
+                wall if leg in ("FL", "FR") else StanceMode.FLOOR,
+                True,
+                0.0,
+                0.0,
+            )
+            for leg in FEET
+        }
+        self.feet.publish(foot_states_to_msg(stamp, feet, frame))
+
+
+def _wait(predicate, timeout: float = 30.0) -> bool:
+    end = time.monotonic() + timeout
+    while not predicate() and time.monotonic() < end:
+        time.sleep(0.01)
+    return bool(predicate())
+
+
+@pytest.mark.parametrize(
+    ("frame", "climb"),
+    [("corner", "w2c"), ("world", "f2w_all")],  # after the hand-over; during the first climb
+)
+def test_a_sequencer_started_mid_route_resumes_the_climb_the_ik_is_in(ros_domain, frame, climb):
+    import rclpy
+    from rclpy.executors import SingleThreadedExecutor
+    from rclpy.parameter import Parameter
+    from rclpy.signals import SignalHandlerOptions
+
+    from sally_node_common.host import Host
+    from sally_sequencer.node import SequencerNode
+
+    context = rclpy.Context()
+    rclpy.init(args=[], context=context, domain_id=ros_domain, signal_handler_options=SignalHandlerOptions.NO)
+    executor = SingleThreadedExecutor(context=context)
+    spin = threading.Thread(target=lambda: _spin(executor, context), daemon=True)
+    try:
+        host = Host()
+        ik = host.create(IK, context=context)
+        overrides = [Parameter(k, value=v) for k, v in ROUTE.items()]
+        sequencer = host.create(SequencerNode, context=context, parameter_overrides=overrides)
+        for node in (ik, sequencer):
+            executor.add_node(node)
+        spin.start()
+        assert _wait(lambda: sequencer._gate.open), "the sequencer's outputs never reached the fake IK"
+        for k in range(3):
+            ik.send(150_000_000_000 + k * 5_000_000, frame)
+        assert _wait(lambda: len(ik.ticks) >= 3), f"{len(ik.ticks)} ticks"
+        assert sequencer.campaign.sequence == climb
+        assert sorted(sequencer.campaign.planted) == ["FL", "FR"]
+        assert {t.header.frame_id for t in ik.ticks} == {frame}  # never the other corner's
+        first = dict(zip(ik.ticks[0].stance_feet, ik.ticks[0].stance_modes))
+        assert StanceMode(first["FL"]) is StanceMode(first["FR"]) is StanceMode.WALL  # planted stay planted
+    finally:
+        context.try_shutdown()
+        spin.join(timeout=5.0)
+
+
+def _spin(executor, context) -> None:
+    while context.ok():
+        try:
+            executor.spin_once(timeout_sec=0.02)
+        except Exception:  # noqa: BLE001 - shut down under us
+            return
