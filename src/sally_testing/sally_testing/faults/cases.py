@@ -178,6 +178,61 @@ def kill_node(node: str, hold: float = 10.0, work: Path | None = None, hang: flo
             check.note(f"exit codes {codes}")
 
 
+ROUTE_STRIKE_S = 122.7
+"""Sim time (s) the route's sequencer is killed at: FL planted on the ceiling (the unfaulted route's FL
+is planted at 122.645 s, the climb onto the ceiling under way since the hand-over at 99.65 s), FR's
+lift just begun."""
+ROUTE = {**LOCKSTEP, "sequence": "route", "route": "floor,wall,ceiling", "duration": "240"}
+FEET = ("FL", "FR", "BL", "BR")
+
+
+def kill_sequencer_mid_route(hold: float = 5.0, work: Path | None = None) -> list[CaseResult]:
+    """The route floor, wall, ceiling in lockstep, the sequencer in a process of its own beside the
+    composed others; at :data:`ROUTE_STRIKE_S` (FL planted on the ceiling, the IK planning in the
+    wall-ceiling corner) SIGKILL it, start it again ``hold`` sim seconds later. FL must stay held on
+    the ceiling meanwhile; the new sequencer must resume the climb onto the ceiling from FR (not start
+    the first climb, whose ticks would move the IK back to the floor-wall corner), and the route must
+    finish with every foot on the ceiling."""
+    name = "kill_sequencer_mid_route"
+    check = Check(name)
+    with lease_domain() as lease:
+        graph = LiveGraph("f2w", ROUTE, _work_dir(work, name), lease.domain_id, apart=("sequencer",), keep_report=True)
+        try:
+            graph.start(until_s=ROUTE_STRIKE_S)  # stepped there and paused
+            at_fr = lambda: graph.fl_held_frs_turn("ceiling")  # noqa: E731
+            if not check.expect(wait_until(at_fr, 30.0, 0.05), "FL planted on the ceiling (FR's turn)"):
+                return [check.result("")]
+            down_at = graph.sim_ns
+            _strike(check, graph, "sequencer", hold, 0.0)
+            gap, held = graph.wall_gap("FL", down_at, "ceiling")
+            check.expect(held, "FL stayed on, held on the ceiling while the sequencer was down")
+            check.expect(gap <= MAX_WALL_GAP_MM * 1e-3, f"its gap never opened (max {gap * 1e3:.3f} mm)")
+            resumed = time.monotonic()
+            graph.start_node("sequencer")
+            check.note(f"restarted the sequencer at sim time {graph.sim_ns / NS:.2f} s")
+            back = wait_until(lambda: graph.nan.heard_at.get(ANSWER["sequencer"], 0.0) > resumed, 120.0, 0.02)
+            check.expect(back, f"the sequencer answers again ({ANSWER['sequencer']})")
+            said = "resuming the route at its w2c climb"
+            check.expect(said in graph.log("sequencer"), f"the new sequencer says {said!r}")
+            finished = wait_until(lambda: graph.result.last is not None, 300.0, 0.1)
+            result = graph.result.last
+            done = finished and result.done and not result.failed
+            check.expect(done, f"the route finished: {_outcome(graph, 300.0)}")
+            on = [foot for foot in FEET if graph.planted(foot, "ceiling")]
+            check.expect(on == list(FEET), f"every foot ends on the ceiling ({on})")
+            check.expect(sum(graph.nan.bad.values()) == 0, f"no NaN on any topic ({dict(graph.nan.bad) or 'none'})")
+            return [
+                check.result(
+                    f"FL held on the ceiling with the sequencer down {hold:g} s (max gap {gap * 1e3:.3f} mm); "
+                    f"restarted, it resumed the climb onto the ceiling; the route finished at "
+                    f"{result.header.stamp.sec if result else 0} s: {result.message if result else ''}"
+                )
+            ]
+        finally:
+            codes = graph.close()
+            check.note(f"exit codes {codes}")
+
+
 OUTAGE_BAND_MM = 0.5
 """How far a plant or the stance drift of a run a node outage interrupted may be from the unfaulted
 run's (the f2w reference report): FL was planted before the fault, FR after the recovery. 0.3 until
@@ -1253,6 +1308,7 @@ CASES = {
     "kill_controller": lambda work, o: kill_node("controller", o.get("hold", 10.0), work),
     "kill_ik": lambda work, o: kill_node("ik", o.get("hold", 10.0), work),
     "kill_sequencer": lambda work, o: kill_node("sequencer", o.get("hold", 10.0), work),
+    "kill_sequencer_mid_route": lambda work, o: kill_sequencer_mid_route(o.get("hold", 5.0), work),
     "hang_controller": _hang("controller"),
     "hang_ik": _hang("ik"),
     "hang_sequencer": _hang("sequencer"),

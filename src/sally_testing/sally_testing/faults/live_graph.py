@@ -258,22 +258,23 @@ class LiveGraph:
             raise RuntimeError("this LiveGraph keeps no record: make it with keep_report=True")
         return build_report(self.recorder.record, sequence, 0.0, {})
 
-    def planted(self, foot: str) -> bool:
-        """The latest telemetry has ``foot``'s magnet on, held on the wall."""
+    def planted(self, foot: str, on: str = "wall") -> bool:
+        """The latest telemetry has ``foot``'s magnet on, held on the surface ``on``."""
         if not self.magnets:
             return False
         enabled, surface, contact, _ = self.magnets[-1][1][foot]
-        return enabled and surface == "wall" and contact
+        return enabled and surface == on and contact
 
-    def fl_held_frs_turn(self) -> bool:
-        """FL is held on the wall and the sequence has gone on to FR: where the outage cases strike."""
-        return self.planted("FL") and self.status.last is not None and self.status.last.foot == "FR"
+    def fl_held_frs_turn(self, on: str = "wall") -> bool:
+        """FL is held on the surface ``on`` and the sequence has gone on to FR: where the outage
+        cases strike."""
+        return self.planted("FL", on) and self.status.last is not None and self.status.last.foot == "FR"
 
-    def wall_gap(self, foot: str, since_ns: int) -> tuple[float, bool]:
+    def wall_gap(self, foot: str, since_ns: int, on: str = "wall") -> tuple[float, bool]:
         """Since sim time ``since_ns``: the largest magnet gap of ``foot`` (m) and whether it stayed
-        on, held on the wall, in every telemetry message."""
+        on, held on the surface ``on``, in every telemetry message."""
         rows = [feet[foot] for stamp, feet in list(self.magnets) if stamp >= since_ns]
         if not rows:
             return math.inf, False
-        held = all(enabled and surface == "wall" and contact for enabled, surface, contact, _ in rows)
+        held = all(enabled and surface == on and contact for enabled, surface, contact, _ in rows)
         return float(np.max([gap for *_, gap in rows])), held
