@@ -15,7 +15,7 @@ from sally_node_common.ik_target_msg import ik_target_from_msg
 from sally_node_common.inputs import InputError
 from sally_node_common.magnet_array_msg import magnet_array_from_msg
 from sally_node_common.pulloff_result_msg import pulloff_result_from_msg
-from sally_node_common.qos import LATCHED
+from sally_node_common.qos import KEPT, LATCHED
 from sally_node_common.sequence_status_msg import sequence_status_from_msg
 from sally_node_common.sim_resets import RESET_TOPIC, ResetWatch
 from sally_node_common.stamps import stamp_ns
@@ -102,7 +102,7 @@ class RunRecorder:
                 "/sally/foot_states": probe.record(FootStates, "/sally/foot_states", DEEP, self._on_feet),
                 "/sally/magnets": probe.record(MagnetArray, "/sally/magnets", DEEP, self._on_magnets),
                 "/sally/ik_target": probe.record(IKTarget, "/sally/ik_target", DEEP, self._on_target),
-                "/sally/sequence_status": probe.record(SequenceStatus, "/sally/sequence_status", DEEP, self._on_status),
+                "/sally/sequence_status": probe.record(SequenceStatus, "/sally/sequence_status", KEPT, self._on_status),
             }
         )
         self.result = probe.record(SequenceStatus, "/sally/sequence_result", LATCHED, on_message=self._on_result)

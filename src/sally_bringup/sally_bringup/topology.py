@@ -51,7 +51,7 @@ TOPICS: dict[str, Topic] = {
     "/sally/ik_target": Topic("sally_interfaces/msg/IKTarget", kept=True),
     "/sally/foot_states": Topic("sally_interfaces/msg/FootStates", kept=True),
     "/sally/ik_status": Topic("sally_interfaces/msg/IKStatus"),
-    "/sally/sequence_status": Topic("sally_interfaces/msg/SequenceStatus"),
+    "/sally/sequence_status": Topic("sally_interfaces/msg/SequenceStatus", kept=True),
     "/sally/sequence_result": Topic("sally_interfaces/msg/SequenceStatus", kept=True),
     "/sally/pulloff_result": Topic("sally_interfaces/msg/PullOffResult", kept=True),
     "/sally_sim/external_force": Topic("sally_interfaces/msg/ExternalForce"),

@@ -201,7 +201,8 @@ class SequencerNode(Node):
         self._view = RobotView()
         self._pub_target = self.create_publisher(IKTargetMsg, "/sally/ik_target", KEPT)  # a restarted IK resumes
         self._pub_magnets = self.create_publisher(MagnetCommand, "/sally/magnet_cmd", RELIABLE_DEEP)
-        self._pub_status = self.create_publisher(SequenceStatus, "/sally/sequence_status", RELIABLE_DEEP)
+        self._pub_status = self.create_publisher(SequenceStatus, "/sally/sequence_status", KEPT)  # a record
+        # that matched this writer late still gets the first statuses (DDS matches each side on its own)
         self._pub_final = self.create_publisher(SequenceStatus, "/sally/sequence_result", LATCHED)
         # the verdict, and the status stream up to it: the runner's record must reach the verdict (a
         # lagging reader lost the last statuses when the graph ended at once under load)
