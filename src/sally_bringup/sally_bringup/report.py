@@ -571,6 +571,17 @@ def comparable(report: dict) -> dict:
     return {k: v for k, v in report.items() if k not in WALL_TIMING_KEYS}
 
 
+HOSTING_KEYS = ("arguments", "exit_codes")
+"""What a report says of how its graph was hosted (the arguments, each process's exit code)."""
+
+
+def host_differences(report: dict, other: dict) -> list[str]:
+    """The keys in which two lockstep reports of one run differ, but for the wall-clock figures and
+    :data:`HOSTING_KEYS`: empty when another host (composed, processes, nodes apart) gave the same run."""
+    a, b = comparable(report), comparable(other)
+    return sorted(k for k in set(a) | set(b) if k not in HOSTING_KEYS and a.get(k) != b.get(k))
+
+
 def write_report(report: dict, run_dir: Path) -> Path:
     """Write ``report`` to ``run_dir/report.json``; its path."""
     path = Path(run_dir) / "report.json"

@@ -112,7 +112,7 @@ def test_a_node_apart_beside_the_container_gives_the_composed_run(tmp_path, ros_
     rig's one-off switch and ramp reach the hosted sim over DDS (it arms once the sim itself reads
     them, not when the runner's recorder matches first), the runner records over DDS, and the
     lockstep figures are the fully composed run's."""
-    from sally_bringup.report import comparable
+    from sally_bringup.report import host_differences
 
     base = {"pacing": "lockstep", "pull_rate": "800"}
     reports = {}
@@ -124,7 +124,4 @@ def test_a_node_apart_beside_the_container_gives_the_composed_run(tmp_path, ros_
     assert apart["exit_codes"] == {"graph": 0, "pulloff": 0} and composed["exit_codes"] == {"graph": 0}
     assert apart["success"] and apart["pulloff_force"] > apart["clip"] > 0, apart["problems"]
     assert apart["recording"]["messages"]["/sally/pulloff_result"] == 1  # recorded by the runner, over DDS
-    ignored = ("arguments", "exit_codes")
-    assert {k: v for k, v in comparable(apart).items() if k not in ignored} == {
-        k: v for k, v in comparable(composed).items() if k not in ignored
-    }
+    assert host_differences(apart, composed) == []
