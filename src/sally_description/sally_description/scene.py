@@ -14,12 +14,14 @@ on, the surface she goes to). The MJCF is built from it in memory (:func:`apply_
 Every scene is simulated in the room's frame (``apply_scene(..., in_room=True)``: gravity -z, every
 surface where the room has it), and planned in the frame of the corner it climbs
 (:func:`~.surfaces.corner_frame`): the surface stood on is the corner's floor plate (top face z =
-``FLOOR_Z``), the surface climbed onto its wall plate (inner face x = ``WALL_X``), gravity the room's
-written in that frame. For ``floor_wall`` and ``room`` that frame is the room's own; for ``corner3``
-it is the room turned 90 deg about y (gravity along -x there). MuJoCo's dynamics do not depend on the
-frame they are written in, so everything that plans and judges the floor-wall climb (the
-reachability map, the IK's stances, the sequencer's phases, the report) applies to the wall-ceiling
-corner unchanged: the IK turns the sim's odometry into the corner's frame. :attr:`Scene.room_from_world`
+``FLOOR_Z``), the surface climbed onto its wall plate (inner face x = ``WALL_X``). For ``floor_wall``
+and ``room`` that frame is the room's own; for ``corner3`` it is the room turned 90 deg about y. A
+model written in a turned corner's frame is the planners' kinematics only and has no gravity: every
+force of gravity (the sim's, the controller's feed-forward, the IK's stance load) is computed on a
+model in the room, whose gravity is -z in every scene. Kinematics do not depend on the frame they are
+written in, so everything that plans and judges the floor-wall climb (the reachability map, the
+IK's stances, the sequencer's phases, the report) applies to the wall-ceiling corner unchanged: the
+IK turns the sim's odometry into the corner's frame. :attr:`Scene.room_from_world`
 places the corner's frame in the room (the sim publishes it on /tf_static as ``world -> corner``
 when it is turned), and the report and run.png state positions in the room. The magnet telemetry
 names the surface a foot holds by its name in the room.
@@ -95,13 +97,6 @@ class Scene:
         """The climbed corner's frame (the planners' world) in the room."""
         stand, goal = (self.surface(name) for name in self.corner)
         return corner_frame(stand, goal)
-
-    @property
-    def gravity(self) -> tuple[float, float, float]:
-        """Gravity in the ``world`` frame (m/s^2): the room's -z."""
-        down = self.room_from_world.rotation.T @ np.array([0.0, 0.0, -GRAVITY])
-        x, y, z = (float(v) for v in np.round(down, 12) + 0.0)
-        return x, y, z
 
     @property
     def roles(self) -> dict[str, str]:
@@ -214,10 +209,11 @@ def apply_scene(spec: mujoco.MjSpec, name: str, in_room: bool = False) -> None:
     """Make ``spec`` scene ``name``, in its corner's frame (``in_room``: in the room's): gravity, the
     MJCF's two plates made the corner's surfaces (in their order: the same geoms, so the floor-wall
     corner is the MJCF's as written), and every other surface added after them (steel: a plate;
-    else a plain box)."""
+    else a plain box). Gravity is the room's -z; a model in a turned corner's frame has none (it is
+    the planners' kinematics: nothing written in a turned frame computes a force of gravity)."""
     chosen = scene(name)
     frame = ROOM if in_room else chosen.room_from_world
-    spec.option.gravity = np.array((0.0, 0.0, -GRAVITY) if in_room else chosen.gravity)
+    spec.option.gravity = np.array((0.0, 0.0, -GRAVITY) if in_room or not chosen.turned else (0.0, 0.0, 0.0))
     plates = [spec.geom(geom_name) for geom_name in CORNER_PLATES]
     for geom in plates:  # renamed in two passes: wall_plate may become the name floor_plate had
         geom.name = f"{geom.name}_unnamed"

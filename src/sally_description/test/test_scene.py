@@ -58,10 +58,13 @@ def test_the_room_is_the_floor_wall_corner_with_a_steel_ceiling_above():
 
 
 @pytest.mark.parametrize("name", sorted(SCENES))
-def test_no_scene_turns_gravity_away_from_the_rooms_down(name):
-    chosen = scene(name)
-    down = chosen.to_room(np.array(chosen.gravity)) - chosen.to_room(np.zeros(3))
-    np.testing.assert_allclose(down, [0.0, 0.0, -9.81], atol=1e-12)
+def test_no_scene_turns_gravity(name):
+    """Gravity is the room's -z in every model written in the room; a model written in a turned
+    corner's frame (the planners' kinematics) has none at all, so nothing can compute a force of
+    gravity in a turned frame."""
+    np.testing.assert_array_equal(build_model(scene=name, in_room=True).opt.gravity, [0.0, 0.0, -9.81])
+    corner = build_model(scene=name).opt.gravity
+    np.testing.assert_array_equal(corner, [0.0, 0.0, 0.0] if scene(name).turned else [0.0, 0.0, -9.81])
 
 
 def test_corner3_in_the_room_has_gravity_down_sally_on_the_wall_and_the_ceiling_above():
@@ -70,9 +73,7 @@ def test_corner3_in_the_room_has_gravity_down_sally_on_the_wall_and_the_ceiling_
     corner = scene("corner3")
     model = build_model(scene="corner3")
     data = _kinematics(model)
-    np.testing.assert_allclose(
-        corner.to_room(model.opt.gravity) - corner.to_room(np.zeros(3)), [0, 0, -9.81], atol=1e-12
-    )
+    assert not model.opt.gravity.any()  # the corner's frame is the planners': kinematics only
     for leg in LEGS:
         site = model.site(ee_site(leg)).id
         face = data.site_xpos[site] - FOOT_STANDOFF * data.site_xmat[site].reshape(3, 3)[:, 1]
@@ -107,11 +108,11 @@ def test_unknown_scenes_and_a_wall_start_in_corner3_are_refused():
         build_model(scene="corner3", start="wall")
 
 
-def test_a_scene_built_in_the_room_is_its_corner_s_physics_turned():
+def test_a_scene_built_in_the_room_is_its_corner_s_kinematics_turned():
     """``in_room``: gravity -z, the surfaces where the room has them, Sally placed by her corner's
-    frame; stepped for a second (no magnets: falling off the wall), her motion is the corner-frame
-    model's, turned (MuJoCo's dynamics do not depend on the frame: the joints agree to 1e-6 rad, the
-    base to 1e-6 m)."""
+    frame. At any state (joints off the start, the body turned in the corner's frame and the same
+    body in the room), every foot site and every geom of the room's model is the corner-frame
+    model's, turned; stepped for a second without magnets, the room's Sally falls off the wall."""
     from sally_description.pose import Pose
 
     corner, room = build_model(scene="corner3"), build_model(scene="corner3", in_room=True)
@@ -119,17 +120,28 @@ def test_a_scene_built_in_the_room_is_its_corner_s_physics_turned():
     np.testing.assert_allclose(room.opt.gravity, [0.0, 0.0, -9.81])
     ceiling = room.geom("ceiling_plate")
     np.testing.assert_allclose(room.geom_pos[ceiling.id][2] - room.geom_size[ceiling.id][2], CEILING_HEIGHT, atol=1e-12)
-    data = {m: mujoco.MjData(m) for m in (corner, room)}
-    for _ in range(2000):
-        for m, d in data.items():
-            mujoco.mj_step(m, d)
-    a, b = data[corner], data[room]
+    a, b = mujoco.MjData(corner), mujoco.MjData(room)
+    rng = np.random.default_rng(5)
+    a.qpos[:] = corner.qpos0
+    a.qpos[7:] += rng.uniform(-0.3, 0.3, corner.nq - 7)
+    a.qpos[3:7] = [0.9, 0.2, -0.1, 0.3]
+    a.qpos[3:7] /= np.linalg.norm(a.qpos[3:7])
     turned = frame.after(Pose(a.qpos[:3].copy(), a.qpos[3:7].copy()))
-    np.testing.assert_allclose(b.qpos[:3], turned.position, atol=1e-6)
-    np.testing.assert_allclose(b.qpos[7:], a.qpos[7:], atol=1e-6)
-    assert b.qpos[2] < 0.45  # no magnets here: she fell off the wall, the same way in both frames
+    b.qpos[:3], b.qpos[3:7], b.qpos[7:] = turned.position, turned.quat, a.qpos[7:]
+    mujoco.mj_kinematics(corner, a)
+    mujoco.mj_kinematics(room, b)
+    np.testing.assert_allclose(b.site_xpos, corner_to_room(frame, a.site_xpos), atol=1e-12)
+    np.testing.assert_allclose(b.geom_xpos, corner_to_room(frame, a.geom_xpos), atol=1e-12)
+    for _ in range(2000):
+        mujoco.mj_step(room, b)
+    assert b.qpos[2] < 0.45  # no magnets here: she fell off the wall
     plain = build_model(scene="floor_wall", in_room=True)
     np.testing.assert_array_equal(plain.qpos0, build_model(scene="floor_wall").qpos0)  # the room is its corner
+
+
+def corner_to_room(frame, points):
+    """``points`` (n, 3) in the corner's frame, in the room."""
+    return points @ frame.rotation.T + frame.position
 
 
 def test_a_scene_s_corners_are_named_by_their_planning_frames():

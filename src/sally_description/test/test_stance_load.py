@@ -12,8 +12,8 @@ from sally_description.stance_load import StanceLoad
 KNEES = [ACTUATED_JOINT_NAMES.index(f"knee_{leg}") for leg in LEGS]
 
 
-def _settled(scene_name="floor_wall"):
-    model = build_model(scene=scene_name)
+def _settled(scene_name="floor_wall", in_room=False):
+    model = build_model(scene=scene_name, in_room=in_room)
     data = mujoco.MjData(model)
     mujoco.mj_kinematics(model, data)
     return model, data
@@ -42,22 +42,42 @@ def test_a_lifted_foot_hands_its_share_to_the_feet_whose_diagonal_carries_the_bo
     assert not load.torques(data.qpos, []).any()  # nothing stands: nothing to carry
 
 
-def test_in_a_turned_corner_the_load_follows_the_rooms_gravity():
-    """corner3 stands Sally on the room's wall: her weight pulls along the plate (world -x), so the
-    feet carry it in shear, not pressing into the plate."""
-    model, data = _settled("corner3")
+def test_on_the_rooms_wall_the_feet_carry_the_weight_in_shear():
+    """corner3 stands Sally on the room's wall: her weight pulls along the plate (room -z), so the
+    feet carry it in shear, not pressing into the plate (room x)."""
+    model, data = _settled("corner3", in_room=True)
     forces = np.array(list(StanceLoad(model).forces(data.qpos, LEGS).values()))
     weight = float(np.sum(model.body_mass)) * 9.81
-    down = -np.array(scene("corner3").gravity) / 9.81  # the room's up, in world: +x
-    assert forces.sum(axis=0) @ down == pytest.approx(weight, rel=1e-9)
-    assert abs(forces.sum(axis=0)[2]) < 1e-6 * weight
+    assert forces.sum(axis=0)[2] == pytest.approx(weight, rel=1e-9)
+    assert abs(forces.sum(axis=0)[0]) < 1e-6 * weight
+
+
+def test_the_load_is_the_same_in_any_frame_it_is_written_in():
+    """The load in the room (gravity -z, the room's state) is the load a model written in the turned
+    corner's frame would give with the room's gravity written in that frame: the torques do not
+    depend on the frame, so the planners' frame needs no gravity of its own."""
+    from sally_description.pose import Pose
+
+    room = build_model(scene="corner3", in_room=True)
+    turned = build_model(scene="corner3")  # the corner's frame: no gravity of its own
+    frame = scene("corner3").room_from_world
+    turned.opt.gravity = frame.rotation.T @ room.opt.gravity  # written here for the comparison only
+    qpos = turned.qpos0.copy()
+    qpos[7:] += np.random.default_rng(4).uniform(-0.2, 0.2, turned.nq - 7)
+    body = frame.after(Pose(qpos[:3].copy(), qpos[3:7].copy()))
+    in_room = qpos.copy()
+    in_room[:3], in_room[3:7] = body.position, body.quat
+    for stance in (LEGS, ("FR", "BL", "BR"), ("FL", "BR")):
+        np.testing.assert_allclose(
+            StanceLoad(room).torques(in_room, stance), StanceLoad(turned).torques(qpos, stance), atol=1e-9
+        )
 
 
 @pytest.mark.parametrize("stance", [LEGS, ("FR", "BL", "BR"), ("FL", "BR")])
 def test_the_written_out_jacobians_are_mujocos(stance):
     """Against MuJoCo's own site Jacobians and inverse dynamics at a pose off the symmetric one:
     the forces balance the base's rows of the bias, and the torques are -J_a^T f."""
-    model = build_model(scene="corner3")
+    model = build_model(scene="corner3", in_room=True)
     data = mujoco.MjData(model)
     rng = np.random.default_rng(3)
     data.qpos[:] = model.qpos0

@@ -95,9 +95,9 @@ TABLE = ParameterTable(
             "scene",
             DEFAULT_SCENE,
             "the scene whose climbed corner the IK works in (the sim's odometry, in the room's frame, is turned into "
-            "it; the foot states and the targets are in it) and whose gravity the stance load uses (corner3: along "
-            "-x); a target in the frame of another corner of the scene (the room's wall-ceiling corner: 'corner') "
-            "moves the IK there",
+            "it; the foot states and the targets are in it; the stance load is computed in the room, gravity -z); a "
+            "target in the frame of another corner of the scene (the room's wall-ceiling corner: 'corner') moves the "
+            "IK there",
             choices=tuple(SCENES),
             read_only=True,
         ),
@@ -166,10 +166,11 @@ class IKNode(Node):
         """The frames the IK can plan in (TF name -> the scene climbing that corner): its scene's
         climbed corner's, and (the room) the wall-ceiling corner's; a target in another of them
         switches the IK to it (:meth:`_switch_frame`)."""
-        self._loads = {frame: StanceLoad(build_model(scene=c.name)) for frame, c in self._corners.items()}
-        """Each corner's stance load, on a model in its frame with its gravity: built at launch, not
-        when a route moves there (a build is 0.2 s a lockstep graph would wait on)."""
-        model = self._loads[chosen.planning_frame].model  # in its corner's frame, with gravity
+        room = build_model(scene=chosen.name, in_room=True)
+        self._load = LoadFeed(StanceLoad(room))
+        """The body's weight on the stance feet, on the scene's model in the room (gravity -z) at the
+        room's state, whatever corner the IK plans in."""
+        model = build_model(scene=chosen.name) if chosen.turned else room  # the planning model: its corner's frame
         self._corner_from_room: Pose | None = None
         """The sim's world (the room) to the corner's frame the IK works in (None: they are one)."""
         self._frame = chosen.planning_frame
@@ -264,10 +265,10 @@ class IKNode(Node):
             self._start_over(f"the sim was reset at {stamp * 1e-9:.3f} s")
 
     def _plan_in(self, corner: Scene) -> None:
-        """Plan in ``corner``'s frame: the odometry turned into it, and its gravity for the stance load."""
+        """Plan in ``corner``'s frame: the odometry turned into it (the stance load starts over)."""
         self._corner_from_room = corner.room_from_world.inverse() if corner.turned else None
         self._frame = corner.planning_frame
-        self._load = LoadFeed(self._loads[self._frame])
+        self._load.clear()
 
     def _switch_frame(self, frame: str) -> None:
         """Plan in ``frame`` (one of :attr:`_corners`) from the next solve on: a route's next climb.
@@ -449,11 +450,14 @@ class IKNode(Node):
             self._on_target(msg, kept)
 
     def _solve_one(self, stamp: int, joints: np.ndarray, body: Pose) -> None:
+        qpos = self.ik.model.qpos0.copy()
+        qpos[:3], qpos[3:7] = body.position, body.quat  # the room's state: the stance load's
+        qpos[self._index.qpos] = joints
+        room_qpos = qpos
         if self._corner_from_room is not None:  # the odometry, in the room, in the planning frame
             body = self._corner_from_room.after(body)
-        qpos = self.ik.model.qpos0.copy()
-        qpos[:3], qpos[3:7] = body.position, body.quat
-        qpos[self._index.qpos] = joints
+            qpos = qpos.copy()
+            qpos[:3], qpos[3:7] = body.position, body.quat
         self.ik.update(qpos)
         if self._last_solved is None or self._retake:  # the measured feet and body become the stance locks
             self._retake = False
@@ -499,7 +503,7 @@ class IKNode(Node):
         out = JointState(name=list(ACTUATED_JOINT_NAMES), position=targets.tolist())  # a new one: its readers' (and a
         set_stamp(out.header, stamp)  # deferred tap's, which serializes it later)
         stance = [leg for leg in LEGS if self.ik.modes[leg] != StanceMode.SWING]
-        out.effort = self._load.torques(stamp, qpos, stance).tolist()  # the body's weight on the stance feet
+        out.effort = self._load.torques(stamp, room_qpos, stance).tolist()  # the body's weight on the stance feet
         self._pub_targets.publish(out)
         status = IKStatusData(
             result.code, result.foot, result.position_error, result.orientation_error, result.solve_time, result.message

@@ -89,6 +89,7 @@ def test_a_hand_over_inside_a_solve_changes_the_next_solve_not_this_one(ros_doma
         np.testing.assert_allclose(sequencer.targets[FIRST], four, atol=1e-9)
         sequencer.send(SECOND, qpos, joints)
         assert sequencer.feet[1] == (SECOND, "corner")  # the next solve is in the new corner's frame
+        np.testing.assert_allclose(sequencer.targets[SECOND], four, atol=1e-9)  # its load still the room's
         ik.destroy_node()
         sequencer.destroy_node()
     finally:
