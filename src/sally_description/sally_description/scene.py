@@ -153,6 +153,8 @@ SCENES = {
 DEFAULT_SCENE = "floor_wall"
 SURFACE_NAMES = tuple(sorted({s.name for chosen in SCENES.values() for s in chosen.surfaces}))
 """Every surface any scene has."""
+FACING_UP = frozenset(s.name for chosen in SCENES.values() for s in chosen.surfaces if s.normal[2] > 0.5)
+"""The surfaces any scene has whose face looks up (a foot against one stands on the floor)."""
 
 
 def scene(name: str) -> Scene:

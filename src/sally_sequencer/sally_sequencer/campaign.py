@@ -283,6 +283,10 @@ class Campaign:
         """Whether the campaign has finished or failed."""
         return self.done_at is not None or self.failed
 
+    def abort(self, reason: str) -> None:
+        """Stop here, failed with ``reason`` (a command the node refused to send): nothing more is stepped."""
+        self.failed, self.message = True, reason
+
     def step(self, t: float, feet: Mapping[str, FootReading]) -> Tick:
         """The commands for sim time ``t`` (non-decreasing) given the feet as last measured."""
         if not np.isfinite(t) or (self._last_time is not None and t < self._last_time):

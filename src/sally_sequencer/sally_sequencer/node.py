@@ -9,8 +9,10 @@ target. An IK with ``target_sync`` waits for that message before solving, so a l
 the same every time. ``/sally/sequence_status`` reports progress; the telemetry block is
 logged every ``telemetry_period`` of sim time.
 
-The run ends when the campaign is done (its last foot planted and held), fails (a phase refused; at
-the end, a planted foot without its magnet on and in wall contact) or ``duration`` of sim time
+The run ends when the campaign is done (its last foot planted and held), fails (a phase refused; a
+magnet switch the interlock refuses, :mod:`.interlock`: off with fewer than three others holding and
+no foot on the floor; at the end, a planted foot without its magnet on and in wall contact) or
+``duration`` of sim time
 passes (counted from the run's start: 0, or a sim reset, after which the sequence starts again);
 IK rejections of its input are logged and counted in the final message: the node publishes a
 final status and, with ``exit_when_done``, exits 0 on success and 1 on failure, which a runner takes
@@ -37,7 +39,7 @@ from rclpy.node import Node
 from std_msgs.msg import Bool
 
 from sally_description.pose import Pose, PoseError, pose_from_hips
-from sally_description.scene import scene
+from sally_description.scene import FACING_UP, scene
 from sally_interfaces.msg import FootStates, IKStatus, MagnetArray, MagnetCommand, SequenceStatus
 from sally_interfaces.msg import IKTarget as IKTargetMsg
 from sally_node_common import StartupError, run_node, run_until_finished
@@ -57,10 +59,11 @@ from sally_node_common.stamps import stamp_ns
 from sally_node_common.stance import StanceMode
 from sally_node_common.time_contract import IK_LATENCY, IK_PERIOD
 
-from .campaign import CAMPAIGNS, Campaign, FootReading, frame_of, scene_of
+from .campaign import CAMPAIGNS, Campaign, FootReading, Tick, frame_of, scene_of
 from .campaign_clock import CampaignClock
 from .climb import MIN_PITCH_DEG
 from .errors import SequenceError
+from .interlock import release_refusal
 from .robot_view import RobotView
 from .route import THEN
 from .telemetry import FootView, face_normal, telemetry_block
@@ -354,6 +357,11 @@ class SequencerNode(Node):
         if not self.campaign.runner and t >= self.campaign.start_time:
             self._view.baselines = {foot: r.position.copy() for foot, r in readings.items()}
         tick = self.campaign.step(t, readings)
+        refusal = release_refusal(self._view.magnets, tick.magnets, FACING_UP) if tick.magnets else None
+        if refusal is not None:  # nothing of this tick is sent: every foot stays as it is
+            self.campaign.abort(refusal)
+            self.shell.counts["magnet_offs_refused"] += 1
+            tick = Tick(events=[f"failed: {refusal}"])
         for event in tick.events:
             self.get_logger().info(event)
         if tick.stance is not None:
@@ -492,6 +500,7 @@ class SequencerNode(Node):
             "resumed_with": ",".join(campaign.resumed) or "none",
             "restarts": self.shell.counts["restarts"],
             "ik_rejections_of_our_input": self.shell.counts["ik_rejections_of_our_input"],
+            "magnet_offs_refused": self.shell.counts["magnet_offs_refused"],
             "sim_time": max(self._time.last_stamp, 0) * 1e-9,
         }
         warn = bool(problems) and not self.finished.is_set()
