@@ -48,10 +48,11 @@ from dataclasses import dataclass
 
 from sally_description.constants import LEGS
 from sally_description.errors import DescriptionError
+from sally_description.model import standing_feet
 from sally_description.scene import DEFAULT_SCENE, SCENES, climbing, scene
 from sally_description.wall_start import WallStance, wall_pose_refusal, wall_stance
 from sally_node_common.time_contract import CONTROL_LATENCY, IK_LATENCY
-from sally_sequencer.campaign import CAMPAIGNS, WALKS_AFTER, scene_of
+from sally_sequencer.campaign import CAMPAIGNS, DEFAULT_WALKS, WALK_SEQUENCES, WALKS_AFTER, scene_of
 from sally_sequencer.errors import SequenceError
 from sally_sequencer.route import campaigns_of, plan
 from sally_sequencer.wall_stand import WALK_TO_STAND, WallStand
@@ -104,8 +105,13 @@ ARGUMENTS: dict[str, Argument] = {
         "0.0,0.40,0.0",
         "start:=wall: main_frame on the wall, 'y,height,turn' (m, m, deg about the wall's normal, nose toward +y)",
     ),
-    "direction": Argument("up", "wall_walk: which way the body walks over the wall", tuple(DIRECTIONS)),
-    "distance": Argument("0.30", "wall_walk: how far the body walks (m, at most 1)"),
+    "direction": Argument(
+        "auto",
+        "wall_walk: which way the body walks over the wall (up, down, left, right); floor_walk: over the floor "
+        "(forward: toward the wall, back, left, right); auto: up on the wall, back on the floor",
+        ("auto", *DIRECTIONS),
+    ),
+    "distance": Argument("0.30", "wall_walk, floor_walk: how far the body walks (m, at most 1)"),
     "wall_walk": Argument(
         "0",
         "after the climb onto the wall (route:=floor,wall or sequence:=f2w_all): how far the body then walks up the "
@@ -214,11 +220,17 @@ def resolve(arguments: Mapping[str, str]) -> dict[str, str]:
     if values["scene"] == "auto":
         values["scene"] = ROUTE_SCENE if values["sequence"] == "route" else scene_of(values["sequence"])
     route_campaign(values)
+    if values["direction"] == "auto":
+        values["direction"] = DEFAULT_WALKS.get(values["sequence"], DEFAULT_WALKS["wall_walk"]).direction
     stance = wall_pose(values)  # refused here, before anything starts
     (walk, then_walk), stand = campaign_walks(values), wall_stand(values)
-    off = walk.off_plate({leg: stance.foot(leg) for leg in LEGS}) if walk is not None else ""
+    on_floor = values["sequence"] == "floor_walk"
+    feet = standing_feet() if on_floor else {leg: stance.foot(leg) for leg in LEGS}
+    off = walk.off_plate(feet) if walk is not None else ""
     if off:
-        raise GraphError(f"wall_walk from start:=wall: {off}")
+        raise GraphError(
+            f"floor_walk from the floor start: {off}" if on_floor else f"wall_walk from start:=wall: {off}"
+        )
     if values["duration"] == "auto":
         default = f"{math.ceil(walk.duration) + WALK_MARGIN:.1f}" if walk is not None else "25.0"
         values["duration"] = DURATIONS.get(values["sequence"], default)
@@ -322,18 +334,21 @@ def wall_walk(values: Mapping[str, str]) -> WallWalk | None:
             return WallWalk("up", after)
         except SequenceError as exc:
             raise GraphError(f"wall_walk:={values['wall_walk']}: {exc}") from None
-    if values["sequence"] != "wall_walk":
+    sequence = values["sequence"]
+    if sequence not in WALK_SEQUENCES:
         return None
-    if values["start"] != "wall":
-        raise GraphError("sequence:=wall_walk starts with every foot on the wall: add start:=wall")
+    surface = WALK_SEQUENCES[sequence]
+    if values["start"] != surface:
+        add = "add start:=wall" if surface == "wall" else "leave out start:=wall"
+        raise GraphError(f"sequence:={sequence} starts with every foot on the {surface}: {add}")
     try:
         distance = float(values["distance"])
     except ValueError:
         raise GraphError(f"distance:={values['distance']} is not a number") from None
     try:
-        return WallWalk(values["direction"], distance)
+        return WallWalk(values["direction"], distance, surface)
     except SequenceError as exc:
-        raise GraphError(f"wall_walk: {exc}") from None
+        raise GraphError(f"{sequence}: {exc}") from None
 
 
 def ceiling_walk(values: Mapping[str, str]) -> WallWalk | None:

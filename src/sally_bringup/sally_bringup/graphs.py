@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from sally_node_common.time_contract import EFFORT_PERIOD, IK_PERIOD, ODOM_JOINT_STATES
+from sally_sequencer.campaign import WALK_SEQUENCES
 
 from .arguments import (
     GraphError,
@@ -229,7 +230,7 @@ def _sequencer(values: Mapping[str, str], synchronous: bool, others: list[str]) 
         "ik_latency": int(values["ik_latency"]) if synchronous else 0,
     }
     walk, then_walk = campaign_walks(values)
-    if walk is not None and values["sequence"] != "wall_walk":  # the walk after the climb
+    if walk is not None and values["sequence"] not in WALK_SEQUENCES:  # the walk after the climb
         sequencer["wall_walk"] = walk.distance
         if wall_stand(values) is not None:
             sequencer["stand"] = True  # then the stand under the ceiling

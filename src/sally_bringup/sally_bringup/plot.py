@@ -90,7 +90,7 @@ def plot_run(record: RunRecord, report: dict, path: Path) -> Path | None:
     _draw_forces(forces, record)
     for ax in (heights, forces):
         for start, foot, phase in record.phases:
-            if phase in ("LIFT", "F2W_REACH", "WALL_RELEASE"):
+            if phase in ("LIFT", "F2W_REACH", "WALL_RELEASE", "FLOOR_RELEASE"):
                 ax.axvline(start, color=COLOURS.get(foot, "k"), linestyle="--", alpha=0.4)
     verdict = "success" if report.get("success") else "FAILED"
     name = report.get("sequence", "") + (f" then {report['then'].get('sequence', '')}" if report.get("then") else "")

@@ -27,7 +27,15 @@ from sally_sequencer.climb import BACK_STAGING, MIN_PITCH_DEG
 from sally_sequencer.sequences import FACE_WALL
 from sally_sequencer.verdict import feet_to_plant, held_on_wall, pitched_enough
 from sally_sequencer.wall_stand import WallStand
-from sally_sequencer.wall_walk import SHIFT_TIME, SPREAD_PHASE, WallWalk
+from sally_sequencer.wall_walk import (
+    RELEASE_PHASES,
+    SEAT_PHASES,
+    SHIFT_PHASES,
+    SHIFT_TIME,
+    SPREAD_PHASE,
+    STEP_PHASES,
+    WallWalk,
+)
 
 from .run_record import FootSample, RunRecord
 
@@ -36,8 +44,8 @@ DRIFT_LIMIT_MM = 3.0
 CLIMBS = ("f2w_all", "w2c", "wall_walk")
 """Sequences that end with all four feet on the wall (w2c: the ceiling, the wall of its corner's
 frame): judged by :func:`_planted_drift` and the pitch."""
-WALKS = ("wall_walk",)
-"""Sequences that step feet over the wall: judged per step (:func:`_wall_steps`) and by the magnets holding."""
+WALKS = ("wall_walk", "floor_walk")
+"""Sequences that step feet over a surface: judged per step (:func:`_wall_steps`) and by the magnets holding."""
 WALK_PHASES = ("WALL_RELEASE", "WALL_SHIFT", SPREAD_PHASE)
 """A walk after a climb: the climb ended where the first of these began (its feet judged there)."""
 MIN_HOLDING = 3
@@ -125,6 +133,8 @@ def build_report(
         problems.append(f"the sequencer reported: {result.get('message', 'no final status')}")
     if walk is not None:
         report["walk"] = {"direction": walk.direction, "distance": walk.distance}
+        if walk.surface != "wall":  # (a walk over the wall says nothing more, as before the floor walk)
+            report["walk"]["surface"] = walk.surface
         if stand is not None:
             report["walk"]["stand"] = True  # then the stand under the ceiling
     report["sim_time_s"] = round(float(result.get("t", end.t)), 4)
@@ -203,14 +213,14 @@ def _up_to(record: RunRecord, t: float) -> RunRecord:
 def _stand_start(record: RunRecord) -> float:
     """When a stand after a walk began: its first phase, the one after the walk's last body shift
     (a walk ends with one); inf when none came."""
-    shifts = [i for i, (_, _, phase) in enumerate(record.phases) if phase == "WALL_SHIFT"]
+    shifts = [i for i, (_, _, phase) in enumerate(record.phases) if phase in SHIFT_PHASES]
     after = shifts[-1] + 1 if shifts else len(record.phases)
     return record.phases[after][0] if after < len(record.phases) else math.inf
 
 
 def _walk_start(record: RunRecord) -> float | None:
     """When a walk's first body shift began (None: no walk began)."""
-    return next((t for t, _, phase in record.phases if phase == "WALL_SHIFT"), None)
+    return next((t for t, _, phase in record.phases if phase in SHIFT_PHASES), None)
 
 
 def _plants(record: RunRecord, room: Scene, report: dict, problems: list[str]) -> dict[str, dict]:
@@ -264,7 +274,7 @@ def _drift(record: RunRecord, sequence: str, base: FootSample, problems: list[st
     """How far the feet moved while they held, from ``base`` (the sequence's start): in a climb or a
     walk each foot while it was planted, else the stance feet (:data:`STANCE_FEET`) throughout;
     what misses the limit into ``problems``."""
-    if sequence in CLIMBS:
+    if sequence in CLIMBS or sequence in WALKS:
         drift = _planted_drift(record, base.t)
         worst = max(d["max_mm"] for d in drift.values())
         if worst >= PLANTED_DRIFT_LIMIT_MM:
@@ -398,7 +408,7 @@ def _walk_figures(
     magnets holding at once (to the run's end), how far the body went and how fast (sim time);
     ``problems`` gains what misses its limit."""
     fewest = _fewest_holding(record, since, problems)
-    shifts = [t for t, _, phase in record.phases if phase == "WALL_SHIFT"]
+    shifts = [t for t, _, phase in record.phases if phase in SHIFT_PHASES]
     walk_start = shifts[0] if shifts else since
     steps = _wall_steps(record, walk_start, walk, until=until)
     _judge_steps(steps, problems, lambda step: f"{step['foot']} step {step['step']}")
@@ -433,12 +443,12 @@ def _wall_steps(
     steps: list[dict] = []
     previous: tuple[float, str, str] | None = None
     for t, foot, phase, pos in record.targets:
-        if not phase.startswith("WALL_"):
+        if not (phase.startswith("WALL_") or phase in STEP_PHASES):
             previous = None
             continue
-        if phase == "WALL_RELEASE" and (previous is None or previous[1] != foot or previous[2] != "WALL_RELEASE"):
+        if phase in RELEASE_PHASES and (previous is None or previous[1] != foot or previous[2] != phase):
             steps.append({"foot": foot, "began": t})
-        if steps and steps[-1]["foot"] == foot and phase == "WALL_SEAT":
+        if steps and steps[-1]["foot"] == foot and phase in SEAT_PHASES:
             steps[-1]["seat"] = (t, pos)
         previous = (t, foot, phase)
     steps = [step for step in steps if since <= step["began"] < until]  # a walk after a climb: its spread's before

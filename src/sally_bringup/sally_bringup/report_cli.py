@@ -45,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
         report = build_pulloff_report(record, wall, codes)
     else:
         walk = live.get("walk")
-        plan = WallWalk(walk["direction"], walk["distance"]) if walk else None
+        plan = WallWalk(walk["direction"], walk["distance"], walk.get("surface", "wall")) if walk else None
         stand = WallStand() if walk and walk.get("stand") else None
         then = (live.get("then") or {}).get("sequence", "")
         after = (live.get("then") or {}).get("walk")

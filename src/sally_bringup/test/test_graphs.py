@@ -164,6 +164,18 @@ def test_a_route_of_one_climb_runs_the_campaign_that_climbs_its_corner_in_its_sc
         ("f2w", {"sequence": "wall_walk", "start": "wall", "direction": "sideways"}, "direction:=sideways is not one"),
         ("f2w", {"sequence": "wall_walk", "start": "wall", "distance": "1.5"}, r"walk distance must be in \(0, 1\]"),
         ("f2w", {"sequence": "wall_walk", "start": "wall", "distance": "far"}, "distance:=far is not a number"),
+        ("f2w", {"sequence": "floor_walk", "start": "wall"}, "sequence:=floor_walk starts with every foot on the"),
+        (
+            "f2w",
+            {"sequence": "floor_walk", "direction": "up"},
+            r"floor_walk: walk direction 'up' is not one of \['back'",
+        ),
+        (
+            "f2w",
+            {"sequence": "floor_walk", "direction": "forward"},
+            "floor_walk from the floor start: walking 0.3 m forward takes FL's magnet off the floor's steel; from here "
+            "at most 0.138 m",
+        ),
         ("f2w", {"wall_pose": "0,0.45,0"}, r"wall_pose \[0.0, 0.45, 0.0\] places a wall start; this sim starts on"),
         ("hold", {"start": "wall", "wall_pose": "0,0.9"}, "wall_pose:=0,0.9 must be three numbers"),
         ("hold", {"start": "wall", "wall_pose": "0,0.9,0"}, "must keep every foot on the wall plate"),

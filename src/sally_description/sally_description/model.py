@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cache
 from importlib import resources
 from pathlib import Path
 
@@ -93,6 +94,17 @@ def build_model(
 ) -> mujoco.MjModel:
     """Compile :func:`build_spec`. Nothing is written to disk."""
     return build_spec(bake, params, path, spawn, start, wall, scene, in_room).compile()
+
+
+@cache
+def standing_feet() -> dict[str, tuple[float, float, float]]:
+    """Each foot's EE site (world, m) as the robot is built: standing on the floor at the origin (the
+    floor start; computed once)."""
+    model = build_model()
+    data = mujoco.MjData(model)
+    mujoco.mj_kinematics(model, data)
+    feet = {leg: [float(v) for v in data.site(ee_site(leg)).xpos] for leg in LEGS}
+    return {leg: (x, y, z) for leg, (x, y, z) in feet.items()}
 
 
 def _place_in_room(spec: mujoco.MjSpec, room_from_corner: Pose) -> None:

@@ -70,6 +70,7 @@ CAMPAIGNS = {
     "f2w_all": CLIMB,
     "w2c": CLIMB,
     "wall_walk": ((BODY, "wall_shift"), *((foot, "wall_step") for foot in FEET)),
+    "floor_walk": ((BODY, "floor_shift"), *((foot, "floor_step") for foot in FEET)),
     "orient": (("FL", "orient"),),
     "f2w_fr": (("FR", "f2w_fr"),),
     "wall_hold": (("FL", "f2w"),),
@@ -81,6 +82,11 @@ CAMPAIGNS = {
 :class:`.wall_walk.WallWalk` plan repeats it for its distance. wall_hold and floor_lift are the
 optimizer's scenarios: FL planted on the wall, or lifted off the floor, then held ``hold`` seconds
 while the other feet must stay put."""
+WALK_SEQUENCES = {"wall_walk": "wall", "floor_walk": "floor"}
+"""The walks run alone -> the corner's plate each walks over (:data:`.wall_walk.SURFACES`)."""
+DEFAULT_WALKS = {"wall_walk": WallWalk(), "floor_walk": WallWalk("back", 0.30, "floor")}
+"""Each walk's plan when none is given: 0.30 m up the wall, 0.30 m back over the floor (away from the
+wall, where the floor's steel goes on 2.5 m)."""
 WALKS_AFTER = ("f2w_all", "w2c")
 """The climbs a walk may follow, over the surface they climbed onto (every foot on it): f2w_all's up
 the wall, toward the ceiling; w2c's along the ceiling, away from the wall (in corner3's frame, where
@@ -179,7 +185,11 @@ class Campaign:
         for name, value in (("start_time", start_time), ("dwell", dwell), ("hold", hold)):
             if not np.isfinite(value) or value < 0:
                 raise SequenceError(f"{name} must be a non-negative finite number of seconds, got {value!r}")
-        if walk is not None and sequence not in ("wall_walk", *WALKS_AFTER):
+        if walk is not None and walk.surface != WALK_SEQUENCES.get(sequence, "wall"):
+            raise SequenceError(
+                f"{sequence} walks over the {WALK_SEQUENCES.get(sequence, 'wall')}, not the {walk.surface}"
+            )
+        if walk is not None and sequence not in (*WALK_SEQUENCES, *WALKS_AFTER):
             raise SequenceError(
                 f"{sequence} ends where no walk follows: a walk follows {', '.join(WALKS_AFTER)} (over the surface "
                 "they climb onto)"
@@ -187,13 +197,13 @@ class Campaign:
         if stand is not None and (walk is None or sequence != "f2w_all"):
             raise SequenceError("a stand follows a walk after a climb onto the wall (wall_walk:=ceiling)")
         self.sequence = sequence
-        self.walk = (walk or WallWalk()) if sequence == "wall_walk" else walk
+        self.walk = (walk or DEFAULT_WALKS[sequence]) if sequence in WALK_SEQUENCES else walk
         self.stand = stand
         plan: list[tuple[str, str, np.ndarray | None]] = []
-        if sequence != "wall_walk":  # a walk's stages are its plan's, not the template's
+        if sequence not in WALK_SEQUENCES:  # a walk's stages are its plan's, not the template's
             plan = [(*stage, None) for stage in CAMPAIGNS[sequence]]
         if self.walk is not None:
-            if sequence != "wall_walk":  # after a climb: the stance it left spread first
+            if sequence not in WALK_SEQUENCES:  # after a climb: the stance it left spread first
                 plan += self.walk.spread_stages()
             plan += self.walk.stages()
         if stand is not None:
@@ -269,7 +279,8 @@ class Campaign:
     def moves_body(self) -> bool:
         """Whether the campaign moves the body through the corner (the climb) or over the wall (a walk):
         it must end pitched to the wall."""
-        return self.walk is not None or any(name == "body_climb" for _, name in self.stages)
+        over_the_wall = self.walk is not None and self.walk.surface == "wall"
+        return over_the_wall or any(name == "body_climb" for _, name in self.stages)
 
     @property
     def foot(self) -> str:
@@ -298,7 +309,7 @@ class Campaign:
         if self.done or t < self.start_time:
             return self._tick
         try:
-            if self.stage < 0 and self.sequence == "wall_walk":
+            if self.stage < 0 and self.sequence in WALK_SEQUENCES:
                 self._begin_walk()  # refused before any stage starts
             if self.stage < 0:
                 first = self._next_stage(-1)
@@ -343,7 +354,7 @@ class Campaign:
                 self._body_moved(t)
             return
         self._tick.target = (self.foot, target)
-        if runner.done and runner.phase.name == "STEP_SEAT":
+        if runner.done and runner.phase.name in ("STEP_SEAT", "FLOOR_SEAT"):
             self._stepped(t)
             return
         if runner.done and runner.phase.name == "WALL_SEAT":
@@ -431,11 +442,13 @@ class Campaign:
             move = move * (self._spread / 2 if foot == BODY else self._spread)
         elif self.walk_from is None:
             self.walk_from = self.body().position.copy()
+        walk = required(self.walk, "the walk's plan")
         if foot == BODY:
-            return wall_shift(move, SPREAD_PHASE if name == SPREAD else "WALL_SHIFT")
+            return wall_shift(move, SPREAD_PHASE) if name == SPREAD else walk.shift(move)
         self.footholds[foot] = self.footholds[foot] + move
-        seat = (SPREAD_MAGNET_AT, SPREAD_SEAT_TIME) if name == SPREAD else ()
-        return wall_step(self.footholds[foot], *seat)
+        if name == SPREAD:
+            return wall_step(self.footholds[foot], SPREAD_MAGNET_AT, SPREAD_SEAT_TIME)
+        return walk.step(self.footholds[foot])
 
     def _stand_phases(self, index: int, foot: str, goal: np.ndarray) -> list:
         """A stand's stage ``index``: the body's approach (its share of what is left toward the
@@ -452,7 +465,11 @@ class Campaign:
         foot is planted on the wall and the walk (its spread first, after a climb) keeps every magnet
         on the wall's steel."""
         assert self.walk is not None
-        if set(self.planted) != set(FEET):
+        if self.walk.surface == "floor" and self.planted:
+            raise SequenceError(
+                f"floor_walk starts with every foot on the floor; planted on the wall: {sorted(self.planted)}"
+            )
+        if self.walk.surface == "wall" and set(self.planted) != set(FEET):
             raise SequenceError(
                 f"wall_walk starts with every foot planted on the wall (start:=wall); planted: "
                 f"{sorted(self.planted) or 'none'}"

@@ -59,7 +59,7 @@ from sally_node_common.stamps import stamp_ns
 from sally_node_common.stance import StanceMode
 from sally_node_common.time_contract import IK_LATENCY, IK_PERIOD
 
-from .campaign import CAMPAIGNS, Campaign, FootReading, Tick, frame_of, scene_of
+from .campaign import CAMPAIGNS, FEET, WALK_SEQUENCES, Campaign, FootReading, Tick, frame_of, scene_of
 from .campaign_clock import CampaignClock
 from .climb import MIN_PITCH_DEG
 from .errors import SequenceError
@@ -85,14 +85,15 @@ TABLE = ParameterTable(
         Param(
             "direction",
             "up",
-            "wall_walk: which way the body walks over the wall",
+            "wall_walk: which way the body walks over the wall (up, down, left, right); floor_walk: over the floor "
+            "(forward, back, left, right)",
             choices=tuple(DIRECTIONS),
             read_only=True,
         ),
         Param(
             "distance",
             0.30,
-            "wall_walk: how far the body walks",
+            "wall_walk, floor_walk: how far the body walks",
             low=0.0,
             high=MAX_DISTANCE,
             open_low=True,
@@ -228,8 +229,8 @@ class SequencerNode(Node):
     def _new_campaign(self, planted=None) -> Campaign:
         p = lambda name: self.get_parameter(name).value  # noqa: E731
         walk = None
-        if p("sequence") == "wall_walk":
-            walk = WallWalk(p("direction"), float(p("distance")))
+        if p("sequence") in WALK_SEQUENCES:
+            walk = WallWalk(p("direction"), float(p("distance")), WALK_SEQUENCES[p("sequence")])
         elif p("wall_walk") > 0:
             walk = WallWalk("up", float(p("wall_walk")))
         stand = WallStand() if p("stand") else None
@@ -448,7 +449,16 @@ class SequencerNode(Node):
             problems.append(self.campaign.message)
         elif not self.campaign.done:
             problems.append(f"not done within {self._time.duration_ns * 1e-9:g} s of sim time")
-        goal = scene(scene_of(self.campaign.sequence)).room_surface("wall")  # w2c: the ceiling
+        room = scene(scene_of(self.campaign.sequence))
+        goal = room.room_surface("wall")  # w2c: the ceiling
+        walk = self.campaign.walk
+        if walk is not None and walk.surface == "floor":  # a walk over the floor: every foot held on it
+            for foot in FEET:
+                enabled, surface, contact = self._view.magnet(foot)
+                if not held_on_wall(enabled, surface, contact, room.room_surface("floor")):
+                    problems.append(
+                        f"{foot} is not held on the floor (magnet {'on' if enabled else 'off'}, contact {contact})"
+                    )
         for foot in self.campaign.planted:
             enabled, surface, contact = self._view.magnet(foot)
             if not held_on_wall(enabled, surface, contact, goal):

@@ -51,23 +51,63 @@ from .errors import SequenceError
 from .phase import Phase, PhaseContext
 from .phase_state import BodyMove, Move, ReachPlan, Seating, required
 from .seat_trim import SeatTrim
-from .sequences import FACE_WALL
+from .sequences import FACE_FLOOR, FACE_WALL
 from .trajectory import quintic
 
-DIRECTIONS = {
-    "up": np.array([0.0, 0.0, 1.0]),
-    "down": np.array([0.0, 0.0, -1.0]),
-    "left": np.array([0.0, 1.0, 0.0]),
-    "right": np.array([0.0, -1.0, 0.0]),
+
+@dataclass(frozen=True)
+class WalkSurface:
+    """A plate of the climbed corner a walk goes over, in the planning frame: ``into`` (unit, into
+    the plate: a planted face's axis), its walk directions (name -> unit vector in its plane), its
+    plane's two axes (indices of the frame's x, y, z) and its phases' prefix."""
+
+    name: str
+    into: np.ndarray
+    directions: dict[str, np.ndarray]
+    axes: tuple[int, int]
+    prefix: str
+
+    def phase(self, kind: str) -> str:
+        """The name of this surface's walk phase ``kind`` (SHIFT, RELEASE, MOVE, SEAT)."""
+        return f"{self.prefix}_{kind}"
+
+
+_LEFT, _RIGHT = np.array([0.0, 1.0, 0.0]), np.array([0.0, -1.0, 0.0])
+SURFACES = {
+    "wall": WalkSurface(
+        "wall",
+        FACE_WALL,
+        {"up": np.array([0.0, 0.0, 1.0]), "down": np.array([0.0, 0.0, -1.0]), "left": _LEFT, "right": _RIGHT},
+        (1, 2),
+        "WALL",
+    ),
+    "floor": WalkSurface(
+        "floor",
+        FACE_FLOOR,
+        {"forward": np.array([1.0, 0.0, 0.0]), "back": np.array([-1.0, 0.0, 0.0]), "left": _LEFT, "right": _RIGHT},
+        (0, 1),
+        "FLOOR",
+    ),
 }
-"""Walk direction -> unit vector in the wall's plane (world). Left is the robot's left (+y)."""
+"""The corner's plates a walk goes over, by their role: the one climbed onto (``wall``: up is the
+frame's +z) and the one stood on (``floor``: forward is the frame's +x, toward the corner). Left is
+the robot's left (+y) on both."""
+DIRECTIONS = {name: unit for surface in SURFACES.values() for name, unit in surface.directions.items()}
+"""Every walk direction of any surface -> its unit vector (world)."""
 FOOT_ORDER = {
     "up": ("FL", "FR", "BL", "BR"),
+    "forward": ("FL", "FR", "BL", "BR"),
     "down": ("BL", "BR", "FL", "FR"),
+    "back": ("BL", "BR", "FL", "FR"),
     "left": ("FL", "BL", "FR", "BR"),
     "right": ("FR", "BR", "FL", "BL"),
 }
 """The order the feet step in, for each direction: the leading feet first."""
+SHIFT_PHASES = frozenset(surface.phase("SHIFT") for surface in SURFACES.values())
+RELEASE_PHASES = frozenset(surface.phase("RELEASE") for surface in SURFACES.values())
+SEAT_PHASES = frozenset(surface.phase("SEAT") for surface in SURFACES.values())
+STEP_PHASES = frozenset(surface.phase(kind) for surface in SURFACES.values() for kind in ("RELEASE", "MOVE", "SEAT"))
+"""A walk's phases of every surface, by kind."""
 STEP = 0.10
 """The longest step (m) of a foot, and how far the body moves per cycle."""
 MAX_DISTANCE = 1.0
@@ -94,23 +134,35 @@ the walk's 0.4 s before its magnet the trim left it 1.3-2.0 mm off its plant (0.
 
 @dataclass(frozen=True)
 class WallWalk:
-    """A walk of ``distance`` (m) in ``direction`` over the wall."""
+    """A walk of ``distance`` (m) in ``direction`` over ``surface`` (a plate of :data:`SURFACES`:
+    the wall, or the floor)."""
 
     direction: str = "up"
     distance: float = 0.30
+    surface: str = "wall"
 
     def __post_init__(self) -> None:
-        """Refuse an unknown direction or a distance that is not a positive number of metres up to
-        :data:`MAX_DISTANCE`."""
-        if self.direction not in DIRECTIONS:
-            raise SequenceError(f"walk direction {self.direction!r} is not one of {sorted(DIRECTIONS)}")
+        """Refuse an unknown surface, a direction the surface has not, or a distance that is not a
+        positive number of metres up to :data:`MAX_DISTANCE`."""
+        if self.surface not in SURFACES:
+            raise SequenceError(f"a walk goes over one of {sorted(SURFACES)}, not {self.surface!r}")
+        if self.direction not in SURFACES[self.surface].directions:
+            raise SequenceError(
+                f"walk direction {self.direction!r} is not one of {sorted(SURFACES[self.surface].directions)} "
+                f"(on the {self.surface})"
+            )
         if not (math.isfinite(self.distance) and 0.0 < self.distance <= MAX_DISTANCE):
             raise SequenceError(f"walk distance must be in (0, {MAX_DISTANCE:g}] m, got {self.distance!r}")
 
     @property
+    def plate(self) -> WalkSurface:
+        """The surface walked over."""
+        return SURFACES[self.surface]
+
+    @property
     def unit(self) -> np.ndarray:
-        """The walk's direction (world unit vector in the wall's plane)."""
-        return DIRECTIONS[self.direction].copy()
+        """The walk's direction (world unit vector in the surface's plane)."""
+        return self.plate.directions[self.direction].copy()
 
     def steps(self) -> list[float]:
         """The cycles' step lengths (m): the distance split evenly into steps of at most :data:`STEP`."""
@@ -121,23 +173,33 @@ class WallWalk:
         """(who, stage sequence, move in m, world) in order: half a shift, each cycle's four steps
         with a shift between cycles, half a shift."""
         steps, unit, out = self.steps(), self.unit, []
+        shift, step = f"{self.surface}_shift", f"{self.surface}_step"
         for i, s in enumerate(steps):
             before = s / 2 if i == 0 else (steps[i - 1] + s) / 2
-            out.append(("BODY", "wall_shift", before * unit))
-            out.extend((foot, "wall_step", s * unit) for foot in FOOT_ORDER[self.direction])
-        out.append(("BODY", "wall_shift", steps[-1] / 2 * unit))
+            out.append(("BODY", shift, before * unit))
+            out.extend((foot, step, s * unit) for foot in FOOT_ORDER[self.direction])
+        out.append(("BODY", shift, steps[-1] / 2 * unit))
         return out
+
+    def shift(self, move: np.ndarray) -> list[Phase]:
+        """The walk's body shift by ``move`` (:func:`wall_shift`, named for its surface)."""
+        return wall_shift(move, self.plate.phase("SHIFT"))
+
+    def step(self, to: np.ndarray) -> list[Phase]:
+        """A foot's step of the walk ``to`` its foothold (:func:`wall_step` on its surface)."""
+        return wall_step(to, into=self.plate.into, prefix=self.plate.prefix)
 
     def off_plate(self, feet: Mapping[str, np.ndarray]) -> str:
         """Why the walk cannot start with the feet at ``feet`` (foot -> EE site, world, m): the foot
         whose magnet face would leave the wall's steel by the walk's end, and the farthest walk
         that keeps every face on it ('' when the walk fits)."""
-        (y0, y1), (z0, z1) = PLATE_EXTENT["wall"]
-        low, high = np.array([y0, z0]) + MAGNET_RADIUS, np.array([y1, z1]) - MAGNET_RADIUS
-        unit = self.unit[1:]
+        (u0, u1), (v0, v1) = PLATE_EXTENT[self.surface]
+        low, high = np.array([u0, v0]) + MAGNET_RADIUS, np.array([u1, v1]) - MAGNET_RADIUS
+        axes = list(self.plate.axes)
+        unit = self.unit[axes]
         room: dict[str, float] = {}
         for foot, position in feet.items():
-            point = np.asarray(position, float)[1:]
+            point = np.asarray(position, float)[axes]
             along = [
                 (high - point)[i] / unit[i] if unit[i] > 0 else (low - point)[i] / unit[i] for i in (0, 1) if unit[i]
             ]
@@ -146,8 +208,8 @@ class WallWalk:
         if room[foot] >= self.distance:
             return ""
         return (
-            f"walking {self.distance:g} m {self.direction} takes {foot}'s magnet off the wall's steel; from here "
-            f"at most {max(room[foot], 0.0):.3f} m"
+            f"walking {self.distance:g} m {self.direction} takes {foot}'s magnet off the {self.surface}'s steel; "
+            f"from here at most {max(room[foot], 0.0):.3f} m"
         )
 
     def span(self) -> float:
@@ -201,30 +263,39 @@ def wall_shift(move: np.ndarray, name: str = "WALL_SHIFT") -> list[Phase]:
     return [Phase(name, SHIFT_TIME, step, enter)]
 
 
-def wall_step(to: np.ndarray, magnet_at: float = MAGNET_AT, seat_time: float = SEAT_TIME) -> list[Phase]:
-    """A wall foot's step ``to`` a point on the wall (world, m: its place in the wall's plane; its
-    depth is the foot's own as it lets go, where it held the steel): release, move, seat (its magnet
-    on ``magnet_at`` s into the seat, which lasts ``seat_time`` s)."""
-    off = -CLEARANCE * FACE_WALL
+def wall_step(
+    to: np.ndarray,
+    magnet_at: float = MAGNET_AT,
+    seat_time: float = SEAT_TIME,
+    into: np.ndarray = FACE_WALL,
+    prefix: str = "WALL",
+) -> list[Phase]:
+    """A planted foot's step ``to`` a point on its plate (world, m: its place in the plate's plane;
+    its depth along ``into``, the axis into the plate, is the foot's own as it lets go, where it held
+    the steel): release, move, seat (its magnet on ``magnet_at`` s into the seat, which lasts
+    ``seat_time`` s); the phases are named ``prefix``_RELEASE, _MOVE, _SEAT."""
+    off = -CLEARANCE * into
+    depth = int(np.argmax(np.abs(into)))
 
     def release_enter(ctx: PhaseContext) -> None:
         ctx.disable_magnet()
         start = ctx.ee_pos()
-        plant = np.array([start[0], to[1], to[2]])
+        plant = np.array(to, dtype=float)
+        plant[depth] = start[depth]  # the plate's axes are the frame's: the depth is one coordinate
         ctx.state.orient = Move(start, start + off)
         ctx.state.reach = ReachPlan(plant, plant + off)
 
     def release(t: float, ctx: PhaseContext) -> IKTarget:
         lift = required(ctx.state.orient, "WALL_RELEASE's move")
-        return IKTarget.with_orientation(lift.start + quintic(t / RELEASE_TIME) * (lift.end - lift.start), FACE_WALL)
+        return IKTarget.with_orientation(lift.start + quintic(t / RELEASE_TIME) * (lift.end - lift.start), into)
 
     def travel(t: float, ctx: PhaseContext) -> IKTarget:
         start = required(ctx.state.orient, "WALL_RELEASE's move").end
         end = required(ctx.state.reach, "the step's plan").approach
-        return IKTarget.with_orientation(start + quintic(t / MOVE_TIME) * (end - start), FACE_WALL)
+        return IKTarget.with_orientation(start + quintic(t / MOVE_TIME) * (end - start), into)
 
     def seat_enter(ctx: PhaseContext) -> None:
-        ctx.state.seating = Seating(ctx.ee_pos(), SeatTrim(FACE_WALL))
+        ctx.state.seating = Seating(ctx.ee_pos(), SeatTrim(into))
 
     def seat(t: float, ctx: PhaseContext) -> IKTarget:
         seating, plan = required(ctx.state.seating, "the seat's start"), required(ctx.state.reach, "the step's plan")
@@ -233,11 +304,11 @@ def wall_step(to: np.ndarray, magnet_at: float = MAGNET_AT, seat_time: float = S
             seating.magnet_on = True
         point = plan.approach + quintic(min(t / magnet_at, 1.0)) * (plan.plant - plan.approach)
         if seating.magnet_on:  # the magnet holds the foot where it landed: the plan again
-            return IKTarget.with_orientation(point, FACE_WALL)
-        return IKTarget.with_orientation(seating.trim.update(t, point, ctx.ee_pos()), FACE_WALL)
+            return IKTarget.with_orientation(point, into)
+        return IKTarget.with_orientation(seating.trim.update(t, point, ctx.ee_pos()), into)
 
     return [
-        Phase("WALL_RELEASE", RELEASE_TIME, release, release_enter),
-        Phase("WALL_MOVE", MOVE_TIME, travel),
-        Phase("WALL_SEAT", seat_time, seat, seat_enter),
+        Phase(f"{prefix}_RELEASE", RELEASE_TIME, release, release_enter),
+        Phase(f"{prefix}_MOVE", MOVE_TIME, travel),
+        Phase(f"{prefix}_SEAT", seat_time, seat, seat_enter),
     ]
