@@ -4,7 +4,8 @@ The graphs themselves: :mod:`.graphs`.
 
 * ``sequence``: f2w (FL then FR), orient, f2w_fr, f2w_all (all four feet onto the wall), w2c (all four
   feet from the wall onto the ceiling, ``scene:=corner3``), wall_walk (over the wall from
-  ``start:=wall``); wall_hold (FL only), floor_lift (FL lifted off the floor): the optimizer's scenarios
+  ``start:=wall``), floor_walk (the same crawl over the floor); wall_hold (FL only), floor_lift (FL lifted
+  off the floor): the optimizer's scenarios
 * ``scene``: floor_wall / corner3 (a room with a steel wall and ceiling; ``w2c`` climbs its wall-ceiling
   corner) / room (a steel floor, wall and ceiling; the floor-wall corner is climbed) / auto (corner3
   for ``w2c``, room for ``route``, else floor_wall)
@@ -12,7 +13,8 @@ The graphs themselves: :mod:`.graphs`.
   (:mod:`sally_sequencer.route`): one climb, or ``floor,wall,ceiling``
 * ``start``: floor / wall (pitched 90 deg, every foot planted on the wall; the start ``wall_walk`` needs)
 * ``wall_pose``: where the wall start stands, ``y,height,turn`` (m, m, deg about the wall's normal)
-* ``direction``, ``distance``: wall_walk's way (up, down, left, right) and length (m)
+* ``direction``, ``distance``: wall_walk's way (up, down, left, right), floor_walk's (forward, back,
+  left, right; auto: up on the wall, back on the floor) and length (m)
 * ``wall_walk``: after a climb onto the wall (``route:=floor,wall``, ``f2w_all``), how far (m) the body
   then walks up the wall, toward the ceiling, in the same run (0: no walk)
 * ``ceiling_walk``: after the climb onto the ceiling (``route:=floor,wall,ceiling``, ``w2c``), how far

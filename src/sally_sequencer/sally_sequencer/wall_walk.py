@@ -1,4 +1,4 @@
-"""The wall walk: a statically stable crawl over the wall, one foot at a time, three magnets holding.
+"""The walk: a statically stable crawl over the wall (or the floor), one foot at a time, three magnets holding.
 
 ``wall_walk`` starts with every foot planted on the wall (``start:=wall``) and moves the body
 ``distance`` (m) ``up``, ``down``, ``left`` (+y, the robot's left) or ``right`` along the wall, in
@@ -31,6 +31,12 @@ Why these times: the magnet switches at once in the model, the joints track thei
 holds (the climb's seat, :mod:`.sequences`): the seat goes straight in along the wall normal and
 dwells before the magnet goes on. A cycle is four 1.8 s steps and a 1.5 s body shift, 8.7 s for
 0.10 m; with the half shifts at either end a 0.30 m walk makes 10.6-10.7 mm/s.
+
+The floor walk (``floor_walk``, :data:`SURFACES`) is the same plan on the corner's floor: the body
+shifts and the feet step ``forward`` (toward the corner, +x), ``back``, ``left`` or ``right`` over the
+floor, each step straight up off it by :data:`CLEARANCE`, along it, straight down onto its foothold
+(FLOOR_SHIFT, FLOOR_RELEASE, FLOOR_MOVE, FLOOR_SEAT, the same times), every foot a FLOOR stance
+foot again after its seat.
 """
 
 from __future__ import annotations
