@@ -25,7 +25,7 @@ from sally_node_common.stance import HELD
 from sally_sequencer.campaign import scene_of
 from sally_sequencer.climb import BACK_STAGING, MIN_PITCH_DEG
 from sally_sequencer.sequences import FACE_WALL
-from sally_sequencer.verdict import feet_to_plant, held_on_wall, pitched_enough
+from sally_sequencer.verdict import feet_to_plant, held_on, pitched_enough
 from sally_sequencer.wall_stand import WallStand
 from sally_sequencer.wall_walk import (
     RELEASE_PHASES,
@@ -238,7 +238,7 @@ def _plants(record: RunRecord, room: Scene, report: dict, problems: list[str]) -
             continue
         target = reach[-1][1]
         error = float(np.linalg.norm(end.position[foot] - target)) * 1e3
-        held = last_magnet is not None and held_on_wall(
+        held = last_magnet is not None and held_on(
             bool(last_magnet.enabled.get(foot)),
             last_magnet.surface.get(foot, "none"),
             bool(last_magnet.in_contact.get(foot)),

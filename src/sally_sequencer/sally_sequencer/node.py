@@ -67,7 +67,7 @@ from .interlock import release_refusal
 from .robot_view import RobotView
 from .route import THEN
 from .telemetry import FootView, face_normal, telemetry_block
-from .verdict import held_on_wall, pitched_enough, walk_shortfall
+from .verdict import held_on, pitched_enough, walk_shortfall
 from .wall_stand import WallStand
 from .wall_walk import DIRECTIONS, MAX_DISTANCE, WallWalk
 
@@ -455,13 +455,13 @@ class SequencerNode(Node):
         if walk is not None and walk.surface == "floor":  # a walk over the floor: every foot held on it
             for foot in FEET:
                 enabled, surface, contact = self._view.magnet(foot)
-                if not held_on_wall(enabled, surface, contact, room.room_surface("floor")):
+                if not held_on(enabled, surface, contact, room.room_surface("floor")):
                     problems.append(
                         f"{foot} is not held on the floor (magnet {'on' if enabled else 'off'}, contact {contact})"
                     )
         for foot in self.campaign.planted:
             enabled, surface, contact = self._view.magnet(foot)
-            if not held_on_wall(enabled, surface, contact, goal):
+            if not held_on(enabled, surface, contact, goal):
                 problems.append(
                     f"{foot} is not held on the {goal} (magnet {'on' if enabled else 'off'}, surface {surface}, "
                     f"contact {contact})"

@@ -28,9 +28,9 @@ def feet_to_plant(campaign: str) -> tuple[str, ...]:
     return tuple(feet)
 
 
-def held_on_wall(enabled: bool, surface: str, in_contact: bool, goal: str = "wall") -> bool:
-    """A planted foot is held: its magnet on, in contact, against the surface the climb goes to
-    (``goal``, its name in the room: the wall, or for w2c the ceiling)."""
+def held_on(enabled: bool, surface: str, in_contact: bool, goal: str) -> bool:
+    """A foot is held on ``goal`` (a surface's name in the room: the wall a climb goes to, for w2c
+    the ceiling, for a floor walk the floor): its magnet on, in contact, against that surface."""
     return bool(enabled and surface == goal and in_contact)
 
 

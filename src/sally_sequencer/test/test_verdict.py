@@ -2,7 +2,7 @@
 
 from sally_sequencer.campaign import CAMPAIGNS
 from sally_sequencer.climb import MIN_PITCH_DEG
-from sally_sequencer.verdict import SCENARIOS, feet_to_plant, held_on_wall, pitched_enough
+from sally_sequencer.verdict import SCENARIOS, feet_to_plant, held_on, pitched_enough
 
 
 def test_each_campaign_plants_the_feet_of_its_wall_stages():
@@ -14,11 +14,11 @@ def test_each_campaign_plants_the_feet_of_its_wall_stages():
 
 
 def test_a_planted_foot_is_held_only_with_its_magnet_on_against_the_wall_in_contact():
-    assert held_on_wall(True, "wall", True)
-    assert not held_on_wall(False, "wall", True)
-    assert not held_on_wall(True, "floor", True)
-    assert not held_on_wall(True, "wall", False)
-    assert held_on_wall(True, "ceiling", True, goal="ceiling") and not held_on_wall(True, "wall", True, goal="ceiling")
+    assert held_on(True, "wall", True, "wall")
+    assert not held_on(False, "wall", True, "wall")
+    assert not held_on(True, "floor", True, "wall")
+    assert not held_on(True, "wall", False, "wall")
+    assert held_on(True, "ceiling", True, goal="ceiling") and not held_on(True, "wall", True, goal="ceiling")
 
 
 def test_a_climb_ends_pitched_at_least_the_minimum():
