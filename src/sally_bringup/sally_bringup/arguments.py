@@ -13,6 +13,9 @@ The graphs themselves: :mod:`.graphs`.
   (:mod:`sally_sequencer.route`): one climb, or ``floor,wall,ceiling``
 * ``start``: floor / wall (pitched 90 deg, every foot planted on the wall; the start ``wall_walk`` needs)
 * ``wall_pose``: where the wall start stands, ``y,height,turn`` (m, m, deg about the wall's normal)
+* ``floor_pose``: where the floor start stands, ``x,y,yaw`` (m, m, deg); ``floor_walk``: before the
+  climb onto the wall, how far (m) the body first walks forward over the floor to the climb's start
+  (from ``floor_pose:=-D,0,0``; 0: no walk)
 * ``direction``, ``distance``: wall_walk's way (up, down, left, right), floor_walk's (forward, back,
   left, right; auto: up on the wall, back on the floor) and length (m)
 * ``wall_walk``: after a climb onto the wall (``route:=floor,wall``, ``f2w_all``), how far (m) the body
@@ -47,6 +50,8 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+
+import numpy as np
 
 from sally_description.constants import LEGS
 from sally_description.errors import DescriptionError
@@ -106,6 +111,17 @@ ARGUMENTS: dict[str, Argument] = {
     "wall_pose": Argument(
         "0.0,0.40,0.0",
         "start:=wall: main_frame on the wall, 'y,height,turn' (m, m, deg about the wall's normal, nose toward +y)",
+    ),
+    "floor_pose": Argument(
+        "0.0,0.0,0.0",
+        "start:=floor: main_frame on the floor, 'x,y,yaw' (m, m, deg; the default start stands 0.5 m from the "
+        "wall, the climb's start; floor_walk:= walks there from farther back)",
+    ),
+    "floor_walk": Argument(
+        "0",
+        "before the climb onto the wall (sequence:=f2w_all, route:=floor,...): how far the body first walks "
+        "forward over the floor, toward the wall (m, at most 1; 0: no walk), from a start that far back "
+        "(floor_pose:=-D,0,0): the walk must end within 1 cm of the climb's start",
     ),
     "direction": Argument(
         "auto",
@@ -226,6 +242,7 @@ def resolve(arguments: Mapping[str, str]) -> dict[str, str]:
         values["direction"] = DEFAULT_WALKS.get(values["sequence"], DEFAULT_WALKS["wall_walk"]).direction
     stance = wall_pose(values)  # refused here, before anything starts
     (walk, then_walk), stand = campaign_walks(values), wall_stand(values)
+    before = floor_walk(values)
     on_floor = values["sequence"] == "floor_walk"
     feet = standing_feet() if on_floor else {leg: stance.foot(leg) for leg in LEGS}
     off = walk.off_plate(feet) if walk is not None else ""
@@ -236,6 +253,8 @@ def resolve(arguments: Mapping[str, str]) -> dict[str, str]:
     if values["duration"] == "auto":
         default = f"{math.ceil(walk.duration) + WALK_MARGIN:.1f}" if walk is not None else "25.0"
         values["duration"] = DURATIONS.get(values["sequence"], default)
+        if before is not None:  # the walk to the climb's start first
+            values["duration"] = f"{float(values['duration']) + math.ceil(before.duration):.1f}"
         if walk is not None and values["sequence"] in WALKS_AFTER:  # the climb's time, then the walk's
             more = walk.duration + (stand.duration if stand is not None else 0.0)
             then = then_climb(values)
@@ -382,6 +401,67 @@ def campaign_walks(values: Mapping[str, str]) -> tuple[WallWalk | None, WallWalk
     if then_climb(values):
         return walk, ceiling
     return (ceiling if values["sequence"] == CEILING_CLIMB else walk), None
+
+
+CLIMB_START_TOLERANCE = 0.01
+"""m: a walk over the floor before the climb must end with main_frame this near the climb's start
+(x = 0, the default floor start; the climb's draws in ``benchmarks/climb.py`` are +-1 cm)."""
+
+
+def floor_pose(values: Mapping[str, str]) -> tuple[float, float, float]:
+    """The floor start ``floor_pose:=x,y,yaw`` gives (m, m, deg), refused in one line when it is not
+    three numbers, leaves the floor plate (|x| <= 1 m, |y| <= 0.4 m) or moves a start that is not on
+    the floor of the floor-wall corner."""
+    text = values["floor_pose"]
+    try:
+        numbers = [float(v) for v in text.split(",")]
+    except ValueError:
+        numbers = []
+    if len(numbers) != 3 or not all(math.isfinite(v) for v in numbers):
+        raise GraphError(f"floor_pose:={text} must be three numbers, x,y,yaw (m, m, deg)")
+    x, y, yaw = numbers
+    if abs(x) > 1.0 or abs(y) > 0.4:
+        raise GraphError(f"floor_pose:={text} must keep Sally on the floor plate (|x| <= 1 m, |y| <= 0.4 m)")
+    moved = any(v != 0.0 for v in numbers)
+    if moved and (values["start"] != "floor" or scene(values["scene"]).turned):
+        raise GraphError(f"floor_pose:={text} places a floor start; this run starts on the room's wall")
+    return x, y, yaw
+
+
+def floor_walk(values: Mapping[str, str]) -> WallWalk | None:
+    """The walk over the floor before the climb ``floor_walk:=`` asks for (None without one):
+    refused in one line after any campaign but f2w_all, when it does not bring main_frame from
+    ``floor_pose`` to within :data:`CLIMB_START_TOLERANCE` of the climb's start, or when it takes a
+    magnet off the floor's steel."""
+    text = values["floor_walk"]
+    x, y, yaw = floor_pose(values)
+    try:
+        distance = float(text)
+    except ValueError:
+        raise GraphError(f"floor_walk:={text} is not a number") from None
+    if distance == 0:
+        return None
+    if values["sequence"] != WALL_CLIMB:
+        raise GraphError(
+            f"floor_walk:={text} walks to the climb onto the wall ({WALL_CLIMB}, route:=floor,...), not to "
+            f"{values['sequence']}"
+        )
+    try:
+        walk = WallWalk("forward", distance, "floor")
+    except SequenceError as exc:
+        raise GraphError(f"floor_walk:={text}: {exc}") from None
+    if abs(x + distance) > CLIMB_START_TOLERANCE:
+        raise GraphError(
+            f"floor_walk:={text} from floor_pose x {x:g} m ends {x + distance:+.3f} m from the climb's start "
+            f"(x = 0): start at floor_pose:={-distance:g},{y:g},{yaw:g}" + (f", or floor_walk:={-x:g}" if x < 0 else "")
+        )
+    turn = math.radians(yaw)
+    c, s_ = math.cos(turn), math.sin(turn)
+    feet = {leg: (x + c * fx - s_ * fy, y + s_ * fx + c * fy, fz) for leg, (fx, fy, fz) in standing_feet().items()}
+    off = walk.off_plate({leg: np.array(foot) for leg, foot in feet.items()})
+    if off:
+        raise GraphError(f"floor_walk:={text}: {off}")
+    return walk
 
 
 def wall_pose(values: Mapping[str, str]) -> WallStance:

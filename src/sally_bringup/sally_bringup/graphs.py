@@ -23,6 +23,8 @@ from .arguments import (
     apart_groups,
     apart_nodes,
     campaign_walks,
+    floor_pose,
+    floor_walk,
     magnet_list,
     resolve,
     scene_refusal,
@@ -200,6 +202,9 @@ def _sim(name: str, values: Mapping[str, str], synchronous: bool) -> NodeSpec:
         sim["state_rate"] = 1.0 / EFFORT_PERIOD
     if values["params"]:
         sim["params_file"] = values["params"]
+    pose = floor_pose(values)
+    if any(pose):  # (the default start: the sim's own default, as before floor_pose)
+        sim["initial_pose"] = list(pose)
     if name == "pulloff":
         sim["telemetry_rate"] = PULLOFF_TELEMETRY_RATE
     return NodeSpec("sim", "sally_sim_node", "sally_sim_node", sim, required=True, config="sim.yaml")
@@ -230,6 +235,9 @@ def _sequencer(values: Mapping[str, str], synchronous: bool, others: list[str]) 
         "ik_latency": int(values["ik_latency"]) if synchronous else 0,
     }
     walk, then_walk = campaign_walks(values)
+    before = floor_walk(values)
+    if before is not None:  # the walk over the floor to the climb's start
+        sequencer["floor_walk"] = before.distance
     if walk is not None and values["sequence"] not in WALK_SEQUENCES:  # the walk after the climb
         sequencer["wall_walk"] = walk.distance
         if wall_stand(values) is not None:

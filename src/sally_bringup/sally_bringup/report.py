@@ -25,7 +25,7 @@ from sally_node_common.stance import HELD
 from sally_sequencer.campaign import scene_of
 from sally_sequencer.climb import BACK_STAGING, MIN_PITCH_DEG
 from sally_sequencer.sequences import FACE_WALL
-from sally_sequencer.verdict import feet_to_plant, held_on, pitched_enough
+from sally_sequencer.verdict import feet_to_plant, held_on, pitched_enough, walk_shortfall
 from sally_sequencer.wall_stand import WallStand
 from sally_sequencer.wall_walk import (
     RELEASE_PHASES,
@@ -47,6 +47,8 @@ frame): judged by :func:`_planted_drift` and the pitch."""
 WALKS = ("wall_walk", "floor_walk")
 """Sequences that step feet over a surface: judged per step (:func:`_wall_steps`) and by the magnets holding."""
 WALK_PHASES = ("WALL_RELEASE", "WALL_SHIFT", SPREAD_PHASE)
+AFTER_SHIFT = "WALL_SHIFT"
+"""The body shift of a walk after a climb (over the surface climbed onto: its corner's wall)."""
 """A walk after a climb: the climb ended where the first of these began (its feet judged there)."""
 MIN_HOLDING = 3
 """A climb or a walk: never fewer magnets than this holding at once (one foot moves at a time)."""
@@ -74,14 +76,16 @@ def build_report(
     stand: WallStand | None = None,
     then: str = "",
     then_walk: WallWalk | None = None,
+    before: WallWalk | None = None,
 ) -> dict:
     """The report of a run of ``sequence``: plants, drift, verdict and the problems found, as a
     JSON-able dict. ``walk``: a wall walk's plan, or the walk's after the climb (its designed
     footholds are judged against it); ``stand``: the stance a walk after the climb ends in (its
     footholds and body judged); ``then``: the climb a route runs after it, ``then_walk`` the walk
-    after that one (:func:`_route_report`)."""
+    after that one (:func:`_route_report`); ``before``: the walk over the floor before the climb
+    (``walk_before_climb``, judged as a walk)."""
     if then:
-        return _route_report(record, sequence, wall_time_s, exit_codes, walk, stand, then, then_walk)
+        return _route_report(record, sequence, wall_time_s, exit_codes, walk, stand, then, then_walk, before)
     problems: list[str] = []
     result = record.result or {}
     record = _up_to_the_verdict(record)
@@ -131,6 +135,8 @@ def build_report(
         problems.append("stance contact lost: " + ", ".join(f"{f} at {t:.3f} s" for f, t in lost.items()))
     if result.get("failed", True):
         problems.append(f"the sequencer reported: {result.get('message', 'no final status')}")
+    if before is not None:
+        report["walk_before_climb"] = _before_climb(record, before, problems)
     if walk is not None:
         report["walk"] = {"direction": walk.direction, "distance": walk.distance}
         if walk.surface != "wall":  # (a walk over the wall says nothing more, as before the floor walk)
@@ -158,6 +164,7 @@ def _route_report(
     stand: WallStand | None,
     then: str,
     then_walk: WallWalk | None = None,
+    before: WallWalk | None = None,
 ) -> dict:
     """A route of two climbs: the first (with its walk and stand) judged on the record up to where
     the foot states move to the next climb's frame (the IK plans there from then on), the next one
@@ -168,14 +175,14 @@ def _route_report(
     frames = [sample.frame for sample in record.feet]
     switch = next((s.t for s in record.feet if s.frame != frames[0]), None) if frames else None
     if switch is None:
-        report = build_report(record, sequence, wall_time_s, exit_codes, walk, stand)
+        report = build_report(record, sequence, wall_time_s, exit_codes, walk, stand, before=before)
         report["problems"].append(f"the {then} climb never started")
         report["success"], report["then"] = False, None
         return report
     ended = [s.t for s in record.feet if s.t < switch][-1]
     first = _between(record, -math.inf, switch)
     first.result = {"done": True, "failed": False, "message": f"{sequence} done", "t": ended}
-    report = build_report(first, sequence, 0.0, {}, walk, stand)
+    report = build_report(first, sequence, 0.0, {}, walk, stand, before=before)
     second = build_report(_between(record, switch, math.inf), then, wall_time_s, exit_codes, then_walk)
     report["problems"] += [f"{then}: {problem}" for problem in second["problems"]]
     report["then"] = {key: value for key, value in second.items() if key not in WALL_TIMING_KEYS}
@@ -213,14 +220,14 @@ def _up_to(record: RunRecord, t: float) -> RunRecord:
 def _stand_start(record: RunRecord) -> float:
     """When a stand after a walk began: its first phase, the one after the walk's last body shift
     (a walk ends with one); inf when none came."""
-    shifts = [i for i, (_, _, phase) in enumerate(record.phases) if phase in SHIFT_PHASES]
+    shifts = [i for i, (_, _, phase) in enumerate(record.phases) if phase == AFTER_SHIFT]
     after = shifts[-1] + 1 if shifts else len(record.phases)
     return record.phases[after][0] if after < len(record.phases) else math.inf
 
 
 def _walk_start(record: RunRecord) -> float | None:
     """When a walk's first body shift began (None: no walk began)."""
-    return next((t for t, _, phase in record.phases if phase in SHIFT_PHASES), None)
+    return next((t for t, _, phase in record.phases if phase == AFTER_SHIFT), None)
 
 
 def _plants(record: RunRecord, room: Scene, report: dict, problems: list[str]) -> dict[str, dict]:
@@ -408,7 +415,7 @@ def _walk_figures(
     magnets holding at once (to the run's end), how far the body went and how fast (sim time);
     ``problems`` gains what misses its limit."""
     fewest = _fewest_holding(record, since, problems)
-    shifts = [t for t, _, phase in record.phases if phase in SHIFT_PHASES]
+    shifts = [t for t, _, phase in record.phases if phase in SHIFT_PHASES and since <= t < until]
     walk_start = shifts[0] if shifts else since
     steps = _wall_steps(record, walk_start, walk, until=until)
     _judge_steps(steps, problems, lambda step: f"{step['foot']} step {step['step']}")
@@ -426,6 +433,22 @@ def _walk_figures(
         "travel_m": [round(float(v), 4) for v in travel],
         "speed_mm_s": round(distance * 1e3 / walked, 2) if walked > 0 else None,
     }
+
+
+def _before_climb(record: RunRecord, before: WallWalk, problems: list[str]) -> dict | None:
+    """The walk over the floor before the climb: a walk's figures from its first body shift to the
+    climb's first phase, its plan, and whether it went its distance (``problems`` gains what not)."""
+    own = {before.plate.phase(kind) for kind in ("SHIFT", "RELEASE", "MOVE", "SEAT")}
+    start = next((t for t, _, phase in record.phases if phase == before.plate.phase("SHIFT")), None)
+    if start is None:
+        problems.append("the walk over the floor before the climb never started")
+        return None
+    end = next((t for t, _, phase in record.phases if t > start and phase not in own), math.inf)
+    figures = _walk_figures(record, start, problems, before, until=end)
+    short = walk_shortfall(before, np.array(figures["travel_m"]))
+    if short:
+        problems.append(f"the walk over the floor before the climb: {short}")
+    return {"direction": before.direction, "distance": before.distance, **figures}
 
 
 def _wall_steps(

@@ -50,7 +50,9 @@ def main(argv: list[str] | None = None) -> int:
         then = (live.get("then") or {}).get("sequence", "")
         after = (live.get("then") or {}).get("walk")
         then_plan = WallWalk(after["direction"], after["distance"]) if after else None
-        report = build_report(record, live.get("sequence", "f2w"), wall, codes, plan, stand, then, then_plan)
+        first = live.get("walk_before_climb")
+        before = WallWalk(first["direction"], first["distance"], "floor") if first else None
+        report = build_report(record, live.get("sequence", "f2w"), wall, codes, plan, stand, then, then_plan, before)
     out = args.out or mcap.parent / "from_mcap"
     out.mkdir(parents=True, exist_ok=True)
     path = write_report(report, out)

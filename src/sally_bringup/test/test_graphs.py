@@ -165,6 +165,21 @@ def test_a_route_of_one_climb_runs_the_campaign_that_climbs_its_corner_in_its_sc
         ("f2w", {"sequence": "wall_walk", "start": "wall", "distance": "1.5"}, r"walk distance must be in \(0, 1\]"),
         ("f2w", {"sequence": "wall_walk", "start": "wall", "distance": "far"}, "distance:=far is not a number"),
         ("f2w", {"sequence": "floor_walk", "start": "wall"}, "sequence:=floor_walk starts with every foot on the"),
+        ("f2w", {"floor_pose": "0,0"}, "floor_pose:=0,0 must be three numbers, x,y,yaw"),
+        ("f2w", {"floor_pose": "-1.5,0,0"}, r"floor_pose:=-1.5,0,0 must keep Sally on the floor plate \(\|x\| <= 1 m"),
+        ("f2w", {"sequence": "w2c", "floor_pose": "-0.2,0,0"}, "floor_pose:=-0.2,0,0 places a floor start; this run"),
+        (
+            "f2w",
+            {"floor_walk": "0.3", "floor_pose": "-0.3,0,0"},
+            r"floor_walk:=0.3 walks to the climb onto the wall \(",
+        ),
+        (
+            "f2w",
+            {"sequence": "f2w_all", "floor_walk": "0.3", "floor_pose": "-0.2,0,0"},
+            r"floor_walk:=0.3 from floor_pose x -0.2 m ends \+0.100 m from the climb's start \(x = 0\): start at "
+            r"floor_pose:=-0.3,0,0, or floor_walk:=0.2",
+        ),
+        ("f2w", {"sequence": "f2w_all", "floor_walk": "far"}, "floor_walk:=far is not a number"),
         (
             "f2w",
             {"sequence": "floor_walk", "direction": "up"},

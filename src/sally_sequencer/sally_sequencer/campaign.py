@@ -169,6 +169,7 @@ class Campaign:
         planted: Mapping[str, np.ndarray] | None = None,
         walk: WallWalk | None = None,
         stand: WallStand | None = None,
+        before: WallWalk | None = None,
     ) -> None:
         """``planted``: feet already on the wall (foot -> position), e.g. found so by a sequencer
         restarted mid-run; their stages are skipped and they stay WALL stance feet. ``walk``: the
@@ -176,7 +177,8 @@ class Campaign:
         walk over the wall after ``f2w_all`` has climbed onto it (a route's ``wall_walk:=``); a walk
         steps planted feet, so it skips nothing, and it starts only with every foot planted.
         ``stand``: after that walk, the body and the feet brought to a stance on the wall
-        (:mod:`.wall_stand`: where the climb onto the ceiling starts)."""
+        (:mod:`.wall_stand`: where the climb onto the ceiling starts). ``before``: a walk over the
+        floor before the climb onto the wall (``f2w_all``), from a start farther from the wall."""
         if sequence not in CAMPAIGNS:
             raise SequenceError(f"unknown sequence {sequence!r}; valid: {sorted(CAMPAIGNS)}")
         unknown = sorted(set(planted or {}) - set(FEET))
@@ -196,12 +198,20 @@ class Campaign:
             )
         if stand is not None and (walk is None or sequence != "f2w_all"):
             raise SequenceError("a stand follows a walk after a climb onto the wall (wall_walk:=ceiling)")
+        if before is not None and (sequence != "f2w_all" or before.surface != "floor"):
+            raise SequenceError(
+                f"a walk over the floor comes before the climb from the floor onto the wall (f2w_all), not a "
+                f"walk over the {before.surface} before {sequence}"
+            )
+        self.before = before if not planted else None  # a foot planted: the walk before it was done
         self.sequence = sequence
         self.walk = (walk or DEFAULT_WALKS[sequence]) if sequence in WALK_SEQUENCES else walk
         self.stand = stand
         plan: list[tuple[str, str, np.ndarray | None]] = []
+        if self.before is not None:  # over the floor to the climb's start first
+            plan = list(self.before.stages())
         if sequence not in WALK_SEQUENCES:  # a walk's stages are its plan's, not the template's
-            plan = [(*stage, None) for stage in CAMPAIGNS[sequence]]
+            plan += [(*stage, None) for stage in CAMPAIGNS[sequence]]
         if self.walk is not None:
             if sequence not in WALK_SEQUENCES:  # after a climb: the stance it left spread first
                 plan += self.walk.spread_stages()
@@ -215,6 +225,9 @@ class Campaign:
         self.walk_from: np.ndarray | None = None
         """main_frame's position (world, m) when the walk itself began."""
         self.footholds: dict[str, np.ndarray] = {}
+        self._walking: WallWalk | None = None
+        """The walk whose designed footholds :attr:`footholds` are (the walk before the climb, then
+        the one after it)."""
         """The walk's designed footholds (world, m): each foot where the walk began plus its steps so
         far. A step aims at its foot's next one (in the wall's plane), not at where the foot landed
         plus a step, so that the small landing errors do not add up over a walk."""
@@ -310,7 +323,7 @@ class Campaign:
             return self._tick
         try:
             if self.stage < 0 and self.sequence in WALK_SEQUENCES:
-                self._begin_walk()  # refused before any stage starts
+                self._begin_walk(required(self.walk, "the walk's plan"))  # refused before any stage starts
             if self.stage < 0:
                 first = self._next_stage(-1)
                 if first is None:  # every foot is planted already: hold, then done
@@ -409,8 +422,9 @@ class Campaign:
         return pose_from_hips({foot: self._reading(foot).hip_pivot for foot in FEET})
 
     def _start_stage(self, index: int, t: float) -> None:
-        if self._plan[index][2] is not None and not self.footholds:  # a walk's first stage (after a climb)
-            self._begin_walk()  # refused before its first foot is freed
+        walk = self._walk_of(index)
+        if walk is not None and walk is not self._walking:  # a walk's first stage (before or after a climb)
+            self._begin_walk(walk)  # refused before its first foot is freed
         self.stage = index
         foot, name = self.stages[index]
         moving = foot if foot != BODY else FEET[0]  # a body stage swings no foot; its ctx foot is unused
@@ -438,11 +452,11 @@ class Campaign:
     def _walk_phases(self, foot: str, name: str, move: np.ndarray) -> list:
         """A walk's stage (or its spread's): the body shifted by ``move``, or ``foot`` stepped by it
         from its designed foothold."""
+        walk = required(self._walking, "the walk's plan")
         if name == SPREAD:
             move = move * (self._spread / 2 if foot == BODY else self._spread)
-        elif self.walk_from is None:
+        elif self.walk_from is None and walk is self.walk:
             self.walk_from = self.body().position.copy()
-        walk = required(self.walk, "the walk's plan")
         if foot == BODY:
             return wall_shift(move, SPREAD_PHASE) if name == SPREAD else walk.shift(move)
         self.footholds[foot] = self.footholds[foot] + move
@@ -460,26 +474,33 @@ class Campaign:
         self.footholds[foot] = np.asarray(goal, float).copy()
         return wall_step(self.footholds[foot], SPREAD_MAGNET_AT, SPREAD_SEAT_TIME)
 
-    def _begin_walk(self) -> None:
-        """The walk's designed footholds start where the feet are now; SequenceError unless every
-        foot is planted on the wall and the walk (its spread first, after a climb) keeps every magnet
-        on the wall's steel."""
-        assert self.walk is not None
-        if self.walk.surface == "floor" and self.planted:
+    def _walk_of(self, index: int) -> WallWalk | None:
+        """The walk stage ``index`` belongs to (None: not a walk's, or a stand's)."""
+        _, name, move = self._plan[index]
+        if move is None or name == STAND:
+            return None
+        return self.before if self.before is not None and name.startswith("floor_") else self.walk
+
+    def _begin_walk(self, walk: WallWalk) -> None:
+        """``walk``'s designed footholds start where the feet are now; SequenceError unless every
+        foot stands where the walk starts (on the wall, planted; on the floor, none planted) and the
+        walk (its spread first, after a climb) keeps every magnet on its surface's steel."""
+        self._walking = walk
+        if walk.surface == "floor" and self.planted:
             raise SequenceError(
                 f"floor_walk starts with every foot on the floor; planted on the wall: {sorted(self.planted)}"
             )
-        if self.walk.surface == "wall" and set(self.planted) != set(FEET):
+        if walk.surface == "wall" and set(self.planted) != set(FEET):
             raise SequenceError(
                 f"wall_walk starts with every foot planted on the wall (start:=wall); planted: "
                 f"{sorted(self.planted) or 'none'}"
             )
         feet = {foot: self._reading(foot).position for foot in FEET}
-        if any(name == SPREAD for _, name in self.stages):
-            self._spread = self.walk.spread(feet)
-            for foot in FOOT_ORDER[self.walk.direction][:2]:  # where the spread puts the leading feet
-                feet[foot] = feet[foot] + self._spread * self.walk.unit
-        off = self.walk.off_plate(feet)
+        if walk is self.walk and any(name == SPREAD for _, name in self.stages):
+            self._spread = walk.spread(feet)
+            for foot in FOOT_ORDER[walk.direction][:2]:  # where the spread puts the leading feet
+                feet[foot] = feet[foot] + self._spread * walk.unit
+        off = walk.off_plate(feet)
         if off:
             raise SequenceError(off)
         self.footholds = {f: self._reading(f).position.copy() for f in FEET}

@@ -111,6 +111,16 @@ TABLE = ParameterTable(
             read_only=True,
         ),
         Param(
+            "floor_walk",
+            0.0,
+            "before f2w_all's climb: how far the body first walks forward over the floor, toward the wall, from a "
+            "start that far back (0: no walk)",
+            low=0.0,
+            high=MAX_DISTANCE,
+            unit="m",
+            read_only=True,
+        ),
+        Param(
             "then",
             "",
             "a climb to run after this campaign ends, in its own corner's frame (after f2w_all's stand under the "
@@ -241,7 +251,8 @@ class SequencerNode(Node):
         if p("then_walk") > 0 and not p("then"):
             raise SequenceError(f"then_walk:={p('then_walk'):g} walks after the 'then' climb: set then")
         timing = (float(p("start_time")), float(p("dwell")), float(p("hold")))
-        return Campaign(p("sequence"), *timing, planted, walk, stand)
+        before = WallWalk("forward", float(p("floor_walk")), "floor") if p("floor_walk") > 0 else None
+        return Campaign(p("sequence"), *timing, planted, walk, stand, before)
 
     # --- inputs ---------------------------------------------------------------------------------
     def _on_magnets(self, msg: MagnetArray) -> None:

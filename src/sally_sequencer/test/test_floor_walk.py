@@ -91,3 +91,37 @@ def test_a_floor_walk_with_a_foot_on_the_wall_fails_naming_it():
     assert campaign.failed and "floor_walk starts with every foot on the floor; planted on the wall: ['FL']" in (
         campaign.message
     )
+
+
+def test_a_walk_before_the_climb_steps_every_foot_to_the_climb_s_start_then_the_climb_begins():
+    """f2w_all from 0.10 m farther back: the floor walk's stages come first, then the climb's, from
+    where the walk put the feet (the climb's first stage squares the body)."""
+    start = {leg: np.array(standing_feet()[leg]) - [0.10, 0.0, 0.0] for leg in LEGS}
+    feet, body = dict(start), Pose(BODY.position - [0.10, 0.0, 0.0], BODY.quat)
+    campaign = Campaign("f2w_all", start_time=0.5, before=WallWalk("forward", 0.10, "floor"))
+    assert campaign.stages[0] == ("BODY", "floor_shift") and campaign.stages[-1] == ("BR", "b2w_br")
+    assert campaign.stages[campaign.stages.index(("BODY", "body_square")) - 1] == ("BODY", "floor_shift")
+    for k in range(round(30.0 / 0.005)):
+        tick = campaign.step(round(k * 0.005, 9), {f: FootReading(feet[f], hips(body)[f]) for f in LEGS})
+        if tick.target is not None:
+            foot, target = tick.target
+            feet[foot] = target.position.copy()
+        if tick.body is not None:
+            body = tick.body
+        if campaign.phase_log and campaign.phase_log[-1][1] == "BODY_SQUARE":
+            break
+    assert campaign.phase_log[-1][1] == "BODY_SQUARE" and not campaign.failed, campaign.message
+    for leg in LEGS:
+        assert feet[leg] == pytest.approx(start[leg] + [0.10, 0.0, 0.0], abs=1e-9)
+    assert body.position == pytest.approx(BODY.position, abs=1e-9)
+    assert campaign.walk_from is None  # a walk after the climb would be measured from its own start
+
+
+def test_a_walk_before_the_climb_is_only_over_the_floor_before_f2w_all_and_not_run_again_once_a_foot_is_planted():
+    with pytest.raises(SequenceError, match="a walk over the floor comes before the climb from the floor"):
+        Campaign("w2c", before=WallWalk("forward", 0.10, "floor"))
+    with pytest.raises(SequenceError, match="not a walk over the wall before f2w_all"):
+        Campaign("f2w_all", before=WallWalk("up", 0.10))
+    fl = {"FL": np.array([0.49, 0.08, 0.42])}
+    resumed = Campaign("f2w_all", planted=fl, before=WallWalk("forward", 0.1, "floor"))
+    assert resumed.before is None and not any(name.startswith("floor_") for _, name in resumed.stages)
