@@ -47,9 +47,9 @@ frame): judged by :func:`_planted_drift` and the pitch."""
 WALKS = ("wall_walk", "floor_walk")
 """Sequences that step feet over a surface: judged per step (:func:`_wall_steps`) and by the magnets holding."""
 WALK_PHASES = ("WALL_RELEASE", "WALL_SHIFT", SPREAD_PHASE)
+"""A walk after a climb: the climb ended where the first of these began (its feet judged there)."""
 AFTER_SHIFT = "WALL_SHIFT"
 """The body shift of a walk after a climb (over the surface climbed onto: its corner's wall)."""
-"""A walk after a climb: the climb ended where the first of these began (its feet judged there)."""
 MIN_HOLDING = 3
 """A climb or a walk: never fewer magnets than this holding at once (one foot moves at a time)."""
 PLANTED_DRIFT_LIMIT_MM = 2.0

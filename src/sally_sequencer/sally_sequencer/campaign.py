@@ -225,12 +225,12 @@ class Campaign:
         self.walk_from: np.ndarray | None = None
         """main_frame's position (world, m) when the walk itself began."""
         self.footholds: dict[str, np.ndarray] = {}
+        """The walk's designed footholds (world, m): each foot where the walk began plus its steps so
+        far. A step aims at its foot's next one (in the plate's plane), not at where the foot landed
+        plus a step, so that the small landing errors do not add up over a walk."""
         self._walking: WallWalk | None = None
         """The walk whose designed footholds :attr:`footholds` are (the walk before the climb, then
         the one after it)."""
-        """The walk's designed footholds (world, m): each foot where the walk began plus its steps so
-        far. A step aims at its foot's next one (in the wall's plane), not at where the foot landed
-        plus a step, so that the small landing errors do not add up over a walk."""
         self.timing = CampaignTiming(float(start_time), float(dwell), float(hold))
         self.stage = -1
         self.stance = {foot: FLOOR for foot in FEET}
