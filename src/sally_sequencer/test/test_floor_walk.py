@@ -18,12 +18,9 @@ def hips(body: Pose) -> dict[str, np.ndarray]:
     return {leg: body.to_world(np.array([x, y, 0.0])) for leg, (x, y) in HIPS.items()}
 
 
-def floor_walk(direction: str, distance: float, planted=None, until=60.0, dt=0.005):
-    """Drive a floor_walk campaign on feet that go where they are told; the campaign, its ticks, the
-    feet and the body at the end."""
-    feet = {leg: np.array(standing_feet()[leg]) for leg in LEGS}
-    body = BODY
-    campaign = Campaign("floor_walk", start_time=0.5, planted=planted, walk=WallWalk(direction, distance, "floor"))
+def drive(campaign, feet, body, until=60.0, dt=0.005, stop=lambda campaign: campaign.done):
+    """Step ``campaign`` on feet and a body that go where they are told, from ``feet`` and ``body``,
+    until ``stop(campaign)`` or ``until`` s: its ticks, the feet and the body at the end."""
     ticks = []
     for k in range(round(until / dt) + 1):
         t = round(k * dt, 9)
@@ -34,9 +31,16 @@ def floor_walk(direction: str, distance: float, planted=None, until=60.0, dt=0.0
         if tick.body is not None:
             body = tick.body
         ticks.append((t, tick))
-        if campaign.done:
+        if stop(campaign):
             break
-    return campaign, ticks, feet, body
+    return ticks, feet, body
+
+
+def floor_walk(direction: str, distance: float, planted=None, until=60.0):
+    """A floor_walk campaign driven from the floor start: the campaign, its ticks, the feet and the body."""
+    feet = {leg: np.array(standing_feet()[leg]) for leg in LEGS}
+    campaign = Campaign("floor_walk", start_time=0.5, planted=planted, walk=WallWalk(direction, distance, "floor"))
+    return campaign, *drive(campaign, feet, BODY, until)
 
 
 @pytest.mark.parametrize("direction, unit", [("back", (-1, 0, 0)), ("forward", (1, 0, 0)), ("left", (0, 1, 0))])
@@ -101,15 +105,8 @@ def test_a_walk_before_the_climb_steps_every_foot_to_the_climb_s_start_then_the_
     campaign = Campaign("f2w_all", start_time=0.5, before=WallWalk("forward", 0.10, "floor"))
     assert campaign.stages[0] == ("BODY", "floor_shift") and campaign.stages[-1] == ("BR", "b2w_br")
     assert campaign.stages[campaign.stages.index(("BODY", "body_square")) - 1] == ("BODY", "floor_shift")
-    for k in range(round(30.0 / 0.005)):
-        tick = campaign.step(round(k * 0.005, 9), {f: FootReading(feet[f], hips(body)[f]) for f in LEGS})
-        if tick.target is not None:
-            foot, target = tick.target
-            feet[foot] = target.position.copy()
-        if tick.body is not None:
-            body = tick.body
-        if campaign.phase_log and campaign.phase_log[-1][1] == "BODY_SQUARE":
-            break
+    squaring = lambda campaign: campaign.phase_log and campaign.phase_log[-1][1] == "BODY_SQUARE"  # noqa: E731
+    _, feet, body = drive(campaign, feet, body, until=30.0, stop=squaring)
     assert campaign.phase_log[-1][1] == "BODY_SQUARE" and not campaign.failed, campaign.message
     for leg in LEGS:
         assert feet[leg] == pytest.approx(start[leg] + [0.10, 0.0, 0.0], abs=1e-9)
