@@ -244,7 +244,7 @@ def resolve(arguments: Mapping[str, str]) -> dict[str, str]:
     (walk, then_walk), stand = campaign_walks(values), wall_stand(values)
     before = floor_walk(values)
     on_floor = values["sequence"] == "floor_walk"
-    feet = standing_feet() if on_floor else {leg: stance.foot(leg) for leg in LEGS}
+    feet = standing_at(floor_pose(values)) if on_floor else {leg: stance.foot(leg) for leg in LEGS}
     off = walk.off_plate(feet) if walk is not None else ""
     if off:
         raise GraphError(
@@ -428,6 +428,16 @@ def floor_pose(values: Mapping[str, str]) -> tuple[float, float, float]:
     return x, y, yaw
 
 
+def standing_at(pose: tuple[float, float, float]) -> dict[str, np.ndarray]:
+    """Each foot's EE site (world, m) with Sally standing on the floor at ``pose`` (x m, y m, yaw
+    deg: the floor start moved and turned as the sim places it)."""
+    x, y, yaw = pose
+    c, s = math.cos(math.radians(yaw)), math.sin(math.radians(yaw))
+    return {
+        leg: np.array([x + c * fx - s * fy, y + s * fx + c * fy, fz]) for leg, (fx, fy, fz) in standing_feet().items()
+    }
+
+
 def floor_walk(values: Mapping[str, str]) -> WallWalk | None:
     """The walk over the floor before the climb ``floor_walk:=`` asks for (None without one):
     refused in one line after any campaign but f2w_all, when it does not bring main_frame from
@@ -455,10 +465,7 @@ def floor_walk(values: Mapping[str, str]) -> WallWalk | None:
             f"floor_walk:={text} from floor_pose x {x:g} m ends {x + distance:+.3f} m from the climb's start "
             f"(x = 0): start at floor_pose:={-distance:g},{y:g},{yaw:g}" + (f", or floor_walk:={-x:g}" if x < 0 else "")
         )
-    turn = math.radians(yaw)
-    c, s_ = math.cos(turn), math.sin(turn)
-    feet = {leg: (x + c * fx - s_ * fy, y + s_ * fx + c * fy, fz) for leg, (fx, fy, fz) in standing_feet().items()}
-    off = walk.off_plate({leg: np.array(foot) for leg, foot in feet.items()})
+    off = walk.off_plate(standing_at((x, y, yaw)))
     if off:
         raise GraphError(f"floor_walk:={text}: {off}")
     return walk

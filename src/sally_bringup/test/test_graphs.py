@@ -182,6 +182,12 @@ def test_a_route_of_one_climb_runs_the_campaign_that_climbs_its_corner_in_its_sc
         ("f2w", {"sequence": "f2w_all", "floor_walk": "far"}, "floor_walk:=far is not a number"),
         (
             "f2w",
+            {"sequence": "floor_walk", "direction": "forward", "distance": "0.10", "floor_pose": "0.05,0,0"},
+            "floor_walk from the floor start: walking 0.1 m forward takes FL's magnet off the floor's steel; from "
+            "here at most 0.088 m",
+        ),
+        (
+            "f2w",
             {"sequence": "floor_walk", "direction": "up"},
             r"floor_walk: walk direction 'up' is not one of \['back'",
         ),
