@@ -461,16 +461,11 @@ class SequencerNode(Node):
         elif not self.campaign.done:
             problems.append(f"not done within {self._time.duration_ns * 1e-9:g} s of sim time")
         room = scene(scene_of(self.campaign.sequence))
-        goal = room.room_surface("wall")  # w2c: the ceiling
+        held = {foot: room.room_surface("wall") for foot in self.campaign.planted}  # w2c: the ceiling
         walk = self.campaign.walk
         if walk is not None and walk.surface == "floor":  # a walk over the floor: every foot held on it
-            for foot in FEET:
-                enabled, surface, contact = self._view.magnet(foot)
-                if not held_on(enabled, surface, contact, room.room_surface("floor")):
-                    problems.append(
-                        f"{foot} is not held on the floor (magnet {'on' if enabled else 'off'}, contact {contact})"
-                    )
-        for foot in self.campaign.planted:
+            held = {foot: room.room_surface("floor") for foot in FEET}
+        for foot, goal in held.items():
             enabled, surface, contact = self._view.magnet(foot)
             if not held_on(enabled, surface, contact, goal):
                 problems.append(
@@ -481,7 +476,7 @@ class SequencerNode(Node):
         pitch = body.pitch_deg if body is not None else None
         if self.campaign.moves_body and not pitched_enough(pitch):
             problems.append(f"the body is pitched {pitch or 0.0:.1f} deg, not at least {MIN_PITCH_DEG:g}")
-        walk, start, stand = self.campaign.walk, self.campaign.walk_from, self.campaign.stand
+        start, stand = self.campaign.walk_from, self.campaign.stand
         if self.campaign.done and body is not None:
             short = ""
             if stand is not None:  # the walk ends where the stand starts: judged where the stand ends
