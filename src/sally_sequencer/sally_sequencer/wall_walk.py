@@ -63,19 +63,28 @@ from .trajectory import quintic
 
 @dataclass(frozen=True)
 class WalkSurface:
-    """A plate of the climbed corner a walk goes over, in the planning frame: ``into`` (unit, into
-    the plate: a planted face's axis), its walk directions (name -> unit vector in its plane), its
-    plane's two axes (indices of the frame's x, y, z) and its phases' prefix."""
+    """A plate of the climbed corner a walk goes over, in the planning frame: ``into`` (unit, along
+    one of the frame's axes, into the plate: a planted face's axis) and its walk directions (name ->
+    unit vector in its plane)."""
 
     name: str
     into: np.ndarray
     directions: dict[str, np.ndarray]
-    axes: tuple[int, int]
-    prefix: str
+
+    @property
+    def depth(self) -> int:
+        """The frame's axis (0, 1, 2: x, y, z) along the plate's normal."""
+        return int(np.argmax(np.abs(self.into)))
+
+    @property
+    def axes(self) -> tuple[int, int]:
+        """The frame's two axes in the plate's plane, in order."""
+        first, second = (i for i in range(3) if i != self.depth)
+        return first, second
 
     def phase(self, kind: str) -> str:
-        """The name of this surface's walk phase ``kind`` (SHIFT, RELEASE, MOVE, SEAT)."""
-        return f"{self.prefix}_{kind}"
+        """The name of this surface's walk phase ``kind`` (SHIFT, RELEASE, MOVE, SEAT): WALL_SEAT, ..."""
+        return f"{self.name.upper()}_{kind}"
 
 
 _LEFT, _RIGHT = np.array([0.0, 1.0, 0.0]), np.array([0.0, -1.0, 0.0])
@@ -84,15 +93,11 @@ SURFACES = {
         "wall",
         FACE_WALL,
         {"up": np.array([0.0, 0.0, 1.0]), "down": np.array([0.0, 0.0, -1.0]), "left": _LEFT, "right": _RIGHT},
-        (1, 2),
-        "WALL",
     ),
     "floor": WalkSurface(
         "floor",
         FACE_FLOOR,
         {"forward": np.array([1.0, 0.0, 0.0]), "back": np.array([-1.0, 0.0, 0.0]), "left": _LEFT, "right": _RIGHT},
-        (0, 1),
-        "FLOOR",
     ),
 }
 """The corner's plates a walk goes over, by their role: the one climbed onto (``wall``: up is the
@@ -193,7 +198,7 @@ class WallWalk:
 
     def step(self, to: np.ndarray) -> list[Phase]:
         """A foot's step of the walk ``to`` its foothold (:func:`wall_step` on its surface)."""
-        return wall_step(to, into=self.plate.into, prefix=self.plate.prefix)
+        return wall_step(to, plate=self.plate)
 
     def off_plate(self, feet: Mapping[str, np.ndarray]) -> str:
         """Why the walk cannot start with the feet at ``feet`` (foot -> EE site, world, m): the foot
@@ -273,21 +278,21 @@ def wall_step(
     to: np.ndarray,
     magnet_at: float = MAGNET_AT,
     seat_time: float = SEAT_TIME,
-    into: np.ndarray = FACE_WALL,
-    prefix: str = "WALL",
+    plate: WalkSurface | None = None,
 ) -> list[Phase]:
-    """A planted foot's step ``to`` a point on its plate (world, m: its place in the plate's plane;
-    its depth along ``into``, the axis into the plate, is the foot's own as it lets go, where it held
-    the steel): release, move, seat (its magnet on ``magnet_at`` s into the seat, which lasts
-    ``seat_time`` s); the phases are named ``prefix``_RELEASE, _MOVE, _SEAT."""
+    """A planted foot's step ``to`` a point on its ``plate`` (default: the wall; world, m: its place
+    in the plate's plane; its depth along the plate's normal is the foot's own as it lets go, where
+    it held the steel): release, move, seat (its magnet on ``magnet_at`` s into the seat, which lasts
+    ``seat_time`` s), the phases named for the plate (WALL_RELEASE, WALL_MOVE, WALL_SEAT)."""
+    plate = plate if plate is not None else SURFACES["wall"]
+    into, depth = plate.into, plate.depth
     off = -CLEARANCE * into
-    depth = int(np.argmax(np.abs(into)))
 
     def release_enter(ctx: PhaseContext) -> None:
         ctx.disable_magnet()
         start = ctx.ee_pos()
         plant = np.array(to, dtype=float)
-        plant[depth] = start[depth]  # the plate's axes are the frame's: the depth is one coordinate
+        plant[depth] = start[depth]  # the plate's normal is one of the frame's axes
         ctx.state.orient = Move(start, start + off)
         ctx.state.reach = ReachPlan(plant, plant + off)
 
@@ -314,7 +319,7 @@ def wall_step(
         return IKTarget.with_orientation(seating.trim.update(t, point, ctx.ee_pos()), into)
 
     return [
-        Phase(f"{prefix}_RELEASE", RELEASE_TIME, release, release_enter),
-        Phase(f"{prefix}_MOVE", MOVE_TIME, travel),
-        Phase(f"{prefix}_SEAT", seat_time, seat, seat_enter),
+        Phase(plate.phase("RELEASE"), RELEASE_TIME, release, release_enter),
+        Phase(plate.phase("MOVE"), MOVE_TIME, travel),
+        Phase(plate.phase("SEAT"), seat_time, seat, seat_enter),
     ]
