@@ -10,7 +10,8 @@ in ``floor_wall`` or ``room``, the wall-ceiling corner in ``corner3``); after th
 a walk up it may follow in the same run (``wall_walk:=``, :class:`.campaign.Campaign`'s ``walk``).
 ``floor,wall,ceiling`` runs in the room (:data:`CHAINS`): the climb onto the wall, the walk up to the
 stand under the ceiling, then the climb onto the ceiling planned in that corner's frame. Any other
-route of more climbs, or a climb back down, is refused with the reason.
+route of more climbs is refused with the reason; a climb back down (``floor,wall,floor``) is refused
+naming why it is not built (:data:`BACK_DOWN`).
 """
 
 from __future__ import annotations
@@ -28,6 +29,17 @@ CLIMBS = {("floor", "wall"): "f2w_all", ("wall", "ceiling"): "w2c"}
 CHAINS = ((("floor", "wall"), ("wall", "ceiling")),)
 """The routes of more than one climb that run: floor, wall, ceiling (the climb onto the wall, the walk
 up it to the stand under the ceiling, :mod:`.wall_stand`, and the climb onto the ceiling)."""
+LANDING_FACE_OFF_DEG = 61
+"""deg: how far from the floor a back foot's magnet face stays at best, lifted off the wall at the
+climb pose and brought down to the floor point it stepped from (the passive ee2 twist back at 0;
+:func:`.swing_path.landing_face_off`, checked by a test). The climb leaves the floor at that pose
+only because the floor, holding the face, twisted ee2."""
+BACK_DOWN = (
+    "the climb back down is not built: at the climb pose a back foot that left the {stand} cannot face it "
+    f"again ({LANDING_FACE_OFF_DEG} deg off at best; its passive twist turns only while a plate holds the face)"
+)
+"""Why a stage back onto the surface the route just left is refused (the climb run backwards fails
+at its first landing: tried, the foot's rim touched the floor 32 mm up and its magnet never held)."""
 THEN = tuple(dict.fromkeys(CLIMBS[corner] for chain in CHAINS for corner in chain[1:]))
 """The climbs a campaign may hand over to (the sequencer's ``then``): each chain's after its first."""
 
@@ -83,6 +95,9 @@ def campaigns_of(stages: tuple[Climb, ...], chosen: Scene) -> tuple[str, ...]:
     if len(stages) == 1:
         return (CLIMBS[corner],)
     corners = tuple((stage.stand, stage.goal) for stage in stages)
+    for before, stage in zip(stages, stages[1:]):
+        if stage.goal == before.stand:
+            raise SequenceError(f"{stage}: {BACK_DOWN.format(stand=stage.goal)}")
     if corners not in CHAINS:
         chains = ", ".join(",".join([c[0][0], *(goal for _, goal in c)]) for c in CHAINS)
         raise SequenceError(f"the climbs {', '.join(str(s) for s in stages)} are not built in one run: {chains} is")

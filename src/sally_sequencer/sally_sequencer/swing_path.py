@@ -68,6 +68,19 @@ def solve_joints(
     return best.joints, best.position_error
 
 
+def landing_face_off(leg: str, body: Pose, point: np.ndarray, face: np.ndarray) -> float:
+    """How far (deg) ``leg``'s magnet face stays from ``face`` (unit, world: into the plate) at best with
+    its EE site at ``point`` (world) and the body at ``body``, the passive ee2 twist at 0: a lifted foot
+    landing there. A foot held on a plate can face it further (the plate twists ee2), so a foot that
+    leaves a plate at a body pose does not always land on it again at that pose."""
+    kin = leg_kinematics(leg)
+    turn = REFERENCE_POSE.rotation @ body.rotation.T
+    here = turn @ (np.asarray(point, float) - body.position) + REFERENCE_POSE.position
+    joints, _ = solve_joints(kin, here, turn @ np.asarray(face, float), -1.0)
+    _, normal = kin.site(REFERENCE_POSE, joints)
+    return float(np.degrees(np.arccos(np.clip((turn.T @ normal) @ np.asarray(face, float), -1.0, 1.0))))
+
+
 def housing(leg: str) -> tuple[float, float, float]:
     """(radius, reach in front of the EE site, reach behind it) of ``leg``'s magnet housing, a
     cylinder along the face normal (m; the model :func:`leg_kinematics` built)."""
