@@ -60,8 +60,9 @@ from sally_description.scene import DEFAULT_SCENE, SCENES, climbing, scene
 from sally_description.wall_start import WallStance, wall_pose_refusal, wall_stance
 from sally_node_common.time_contract import CONTROL_LATENCY, IK_LATENCY
 from sally_sequencer.campaign import CAMPAIGNS, DEFAULT_WALKS, WALK_SEQUENCES, WALKS_AFTER, scene_of
+from sally_sequencer.descent import DURATION as DESCENT_DURATION
 from sally_sequencer.errors import SequenceError
-from sally_sequencer.route import campaigns_of, plan
+from sally_sequencer.route import campaigns_of, descends, plan
 from sally_sequencer.wall_stand import WALK_TO_STAND, WallStand
 from sally_sequencer.wall_walk import DIRECTIONS, WallWalk
 
@@ -255,6 +256,8 @@ def resolve(arguments: Mapping[str, str]) -> dict[str, str]:
         values["duration"] = DURATIONS.get(values["sequence"], default)
         if before is not None:  # the walk to the climb's start first
             values["duration"] = f"{float(values['duration']) + math.ceil(before.duration):.1f}"
+        if comes_down(values):  # and the way back down after the climb
+            values["duration"] = f"{float(values['duration']) + math.ceil(DESCENT_DURATION):.1f}"
         if walk is not None and values["sequence"] in WALKS_AFTER:  # the climb's time, then the walk's
             more = walk.duration + (stand.duration if stand is not None else 0.0)
             then = then_climb(values)
@@ -290,6 +293,11 @@ def route_campaign(values: dict[str, str]) -> None:
     campaigns = route_campaigns(values)
     if values["sequence"] not in ("route", campaigns[0]):
         raise GraphError(f"route:={values['route']} is for sequence:=route, not sequence:={values['sequence']}")
+    if comes_down(values) and values["wall_walk"] != "0":
+        raise GraphError(
+            f"route:={values['route']} climbs back down from where it climbed onto the wall: leave out "
+            f"wall_walk:={values['wall_walk']}"
+        )
     if len(campaigns) > 1:  # the walk between the climbs goes to the stand under the ceiling
         if values["wall_walk"] not in ("0", STAND_WALK):
             raise GraphError(
@@ -310,6 +318,11 @@ def route_campaigns(values: Mapping[str, str]) -> tuple[str, ...]:
         return campaigns_of(plan(values["route"], chosen), chosen)
     except SequenceError as exc:
         raise GraphError(f"route:={values['route']}: {exc}") from None
+
+
+def comes_down(values: Mapping[str, str]) -> bool:
+    """Whether a resolved route climbs onto the wall and back down (``route:=floor,wall,floor``)."""
+    return values["route"] != "auto" and descends(plan(values["route"], scene(values["scene"])))
 
 
 def then_climb(values: Mapping[str, str]) -> str:

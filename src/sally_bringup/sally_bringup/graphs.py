@@ -23,6 +23,7 @@ from .arguments import (
     apart_groups,
     apart_nodes,
     campaign_walks,
+    comes_down,
     floor_pose,
     floor_walk,
     magnet_list,
@@ -238,6 +239,8 @@ def _sequencer(values: Mapping[str, str], synchronous: bool, others: list[str]) 
     before = floor_walk(values)
     if before is not None:  # the walk over the floor to the climb's start
         sequencer["floor_walk"] = before.distance
+    if comes_down(values):  # the climb back down after the climb onto the wall
+        sequencer["down"] = True
     if walk is not None and values["sequence"] not in WALK_SEQUENCES:  # the walk after the climb
         sequencer["wall_walk"] = walk.distance
         if wall_stand(values) is not None:

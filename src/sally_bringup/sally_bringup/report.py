@@ -24,8 +24,10 @@ from sally_description.scene import Scene, scene
 from sally_node_common.stance import HELD
 from sally_sequencer.campaign import scene_of
 from sally_sequencer.climb import BACK_STAGING, MIN_PITCH_DEG
+from sally_sequencer.descent import FIRST_PHASE as DESCENT_START
+from sally_sequencer.descent import SEAT_PHASE as DESCENT_SEAT
 from sally_sequencer.sequences import FACE_WALL
-from sally_sequencer.verdict import feet_to_plant, held_on, pitched_enough, walk_shortfall
+from sally_sequencer.verdict import feet_to_plant, held_on, level, pitched_enough, walk_shortfall
 from sally_sequencer.wall_stand import WallStand
 from sally_sequencer.wall_walk import (
     RELEASE_PHASES,
@@ -77,13 +79,15 @@ def build_report(
     then: str = "",
     then_walk: WallWalk | None = None,
     before: WallWalk | None = None,
+    down: bool = False,
 ) -> dict:
     """The report of a run of ``sequence``: plants, drift, verdict and the problems found, as a
     JSON-able dict. ``walk``: a wall walk's plan, or the walk's after the climb (its designed
     footholds are judged against it); ``stand``: the stance a walk after the climb ends in (its
     footholds and body judged); ``then``: the climb a route runs after it, ``then_walk`` the walk
     after that one (:func:`_route_report`); ``before``: the walk over the floor before the climb
-    (``walk_before_climb``, judged as a walk)."""
+    (``walk_before_climb``, judged as a walk); ``down``: the climb back down after the climb
+    (``way_down``: :func:`_way_down`; the climb is judged where it began)."""
     if then:
         return _route_report(record, sequence, wall_time_s, exit_codes, walk, stand, then, then_walk, before)
     problems: list[str] = []
@@ -102,6 +106,8 @@ def build_report(
     after_climb = walk is not None and sequence not in WALKS
     walk_start = _walk_start(record) if after_climb else None
     climb_end = next((t for t, _, phase in record.phases if phase in WALK_PHASES), None) if after_climb else None
+    if down:  # the climb ended where the way down began
+        climb_end = next((t for t, _, phase in record.phases if phase == DESCENT_START), None)
     climbed = _up_to(record, climb_end) if climb_end is not None else record
     plants = _plants(climbed, room, report, problems)  # a climb's plants where the climb ended
     if sequence in WALKS:
@@ -125,8 +131,9 @@ def build_report(
         report["min_magnets_holding"] = _fewest_holding(record, base.t, problems)
     drift = _drift(record, sequence, base, problems)
     report["stance_drift_mm"] = max(d["max_mm"] for d in drift.values())
-    if end.hips:
-        pitch = pose_from_hips(end.hips).pitch_deg
+    climb_ended = climbed.feet[-1] if climbed.feet else end
+    if climb_ended.hips:  # the climb's pitch where it ended (the way down ends level: judged there)
+        pitch = pose_from_hips(climb_ended.hips).pitch_deg
         report["body_pitch_deg"] = round(pitch, 2)
         if sequence in CLIMBS and not pitched_enough(pitch):
             problems.append(f"the body ended pitched {pitch:.1f} deg (at least {MIN_PITCH_DEG:g} needed)")
@@ -137,6 +144,8 @@ def build_report(
         problems.append(f"the sequencer reported: {result.get('message', 'no final status')}")
     if before is not None:
         report["walk_before_climb"] = _before_climb(record, before, problems)
+    if down:
+        report["way_down"] = _way_down(record, problems)
     if walk is not None:
         report["walk"] = {"direction": walk.direction, "distance": walk.distance}
         if walk.surface != "wall":  # (a walk over the wall says nothing more, as before the floor walk)
@@ -432,6 +441,62 @@ def _walk_figures(
         "distance_m": round(distance, 4),
         "travel_m": [round(float(v), 4) for v in travel],
         "speed_mm_s": round(distance * 1e3 / walked, 2) if walked > 0 else None,
+    }
+
+
+def _way_down(record: RunRecord, problems: list[str]) -> dict | None:
+    """The climb back down (:mod:`sally_sequencer.descent`): each landing on the floor (the foot where
+    its hold began against the plan's foothold, its seat's target once the magnet is on), the fewest
+    magnets holding from its start, every foot held on the floor and the body level at the end;
+    ``problems`` gains what misses."""
+    start = next((t for t, _, phase in record.phases if phase == DESCENT_START), None)
+    if start is None:
+        problems.append("the climb back down never started")
+        return None
+    seats: list[tuple[str, float, np.ndarray]] = []
+    for t, foot, phase, pos in record.targets:
+        if t < start or phase != DESCENT_SEAT:
+            continue
+        if seats and seats[-1][0] == foot:
+            seats[-1] = (foot, t, pos)
+        else:
+            seats.append((foot, t, pos))
+    landings = []
+    for foot, t, designed in seats:
+        held = next((s for s in record.feet if s.t > t and s.mode.get(foot) in HELD), None)
+        error = float(np.linalg.norm(held.position[foot] - designed)) * 1e3 if held is not None else None
+        landings.append(
+            {
+                "foot": foot,
+                "designed": [round(float(v), 6) for v in designed],
+                "at_s": round(held.t, 4) if held is not None else None,
+                "error_mm": round(error, 3) if error is not None else None,
+            }
+        )
+        if error is None:
+            problems.append(f"{foot}'s landing on the floor was never held")
+        elif error >= PLANT_LIMIT_MM:
+            problems.append(f"{foot} landed {error:.2f} mm from its floor foothold (limit {PLANT_LIMIT_MM} mm)")
+    fewest = _fewest_holding(record, start, problems)
+    last_magnet = record.magnets[-1] if record.magnets else None
+    for foot in LEGS:
+        if last_magnet is None or not held_on(
+            bool(last_magnet.enabled.get(foot)),
+            last_magnet.surface.get(foot, "none"),
+            bool(last_magnet.in_contact.get(foot)),
+            "floor",
+        ):
+            problems.append(f"{foot} is not held on the floor after the way down")
+    end = record.feet[-1]
+    pitch = pose_from_hips(end.hips).pitch_deg if end.hips else None
+    if not level(pitch):
+        problems.append(f"the body ended pitched {pitch or 0.0:.1f} deg after the way down, not level")
+    return {
+        "landings": landings,
+        "worst_landing_mm": _worst(landing["error_mm"] for landing in landings),
+        "min_magnets_holding": fewest,
+        "body_pitch_deg": round(pitch, 2) if pitch is not None else None,
+        "sim_time_s": round(end.t - start, 3),
     }
 
 

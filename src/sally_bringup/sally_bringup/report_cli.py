@@ -52,7 +52,10 @@ def main(argv: list[str] | None = None) -> int:
         then_plan = WallWalk(after["direction"], after["distance"]) if after else None
         first = live.get("walk_before_climb")
         before = WallWalk(first["direction"], first["distance"], "floor") if first else None
-        report = build_report(record, live.get("sequence", "f2w"), wall, codes, plan, stand, then, then_plan, before)
+        down = "way_down" in live
+        report = build_report(
+            record, live.get("sequence", "f2w"), wall, codes, plan, stand, then, then_plan, before, down
+        )
     out = args.out or mcap.parent / "from_mcap"
     out.mkdir(parents=True, exist_ok=True)
     path = write_report(report, out)

@@ -13,6 +13,7 @@ from sally_bringup.graphs import graph as composed_or_not
 from sally_bringup.graphs import hosted_specs
 from sally_bringup.runner import readiness
 from sally_node_common.time_contract import ODOM_JOINT_STATES
+from sally_sequencer.descent import DURATION as DESCENT_DURATION
 from sally_sequencer.wall_stand import WALK_TO_STAND, WallStand
 from sally_sequencer.wall_walk import WallWalk
 
@@ -104,6 +105,18 @@ def test_the_route_over_two_corners_climbs_walks_stands_then_climbs_onto_the_cei
     assert sequencer["wall_walk"] == WALK_TO_STAND
     more = WallWalk("up", WALK_TO_STAND).duration + WallStand().duration
     assert sequencer["duration"] == 80.0 + math.ceil(more + 80.0)
+
+
+@pytest.mark.parametrize("scene", ["room", "floor_wall"])
+def test_the_route_back_down_climbs_onto_the_wall_then_down_again_with_its_time(scene):
+    arguments = {"sequence": "route", "route": "floor,wall,floor", "scene": scene}
+    nodes = {n.name: n.parameters for n in graph("f2w", arguments)}
+    sequencer = nodes["sequencer"]
+    assert (sequencer["sequence"], sequencer["down"], nodes["sim"]["scene"]) == ("f2w_all", True, scene)
+    assert "then" not in sequencer and "wall_walk" not in sequencer
+    assert sequencer["duration"] == 80.0 + math.ceil(DESCENT_DURATION)
+    climb = {n.name: n.parameters for n in graph("f2w", {"sequence": "route", "route": "floor,wall"})}
+    assert "down" not in climb["sequencer"]  # the node's default: no way down
 
 
 def test_a_walk_along_the_ceiling_follows_the_climb_onto_it_with_its_time():
@@ -252,10 +265,19 @@ def test_a_route_of_one_climb_runs_the_campaign_that_climbs_its_corner_in_its_sc
         ("f2w", {"sequence": "route", "route": "wall,ceiling"}, "the wall->ceiling climb runs in scene:=corner3"),
         (
             "f2w",
-            {"sequence": "route", "route": "floor,wall,floor"},
-            r"^route:=floor,wall,floor: wall->floor: the climb back down is not built: at the climb pose a back foot "
-            r"that left the floor cannot face it again \(61 deg off at best; its passive twist turns only while a "
-            r"plate holds the face\)$",
+            {"sequence": "route", "route": "floor,wall,ceiling,wall"},
+            r"the climbs floor->wall, wall->ceiling, ceiling->wall are not built in one run: floor,wall,ceiling and "
+            "floor,wall,floor are$",
+        ),
+        (
+            "f2w",
+            {"sequence": "route", "route": "floor,wall,floor", "wall_walk": "0.2"},
+            r"^route:=floor,wall,floor climbs back down from where it climbed onto the wall: leave out wall_walk:=0.2$",
+        ),
+        (
+            "f2w",
+            {"sequence": "route", "scene": "corner3", "route": "wall,ceiling,wall"},
+            r"not built in one run: floor,wall,ceiling and floor,wall,floor are$",
         ),
         (
             "f2w",

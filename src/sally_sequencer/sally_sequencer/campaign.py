@@ -31,6 +31,10 @@ from sally_node_common.ik_target import IKTarget
 from sally_node_common.stance import StanceMode
 
 from .catalogue import make_sequence
+from .descent import SEAT_PHASE as DOWN_SEAT
+from .descent import SEQUENCE_FEET as DESCENT
+from .descent import STAGES as DESCENT_STAGES
+from .descent import make_descent
 from .errors import SequenceError
 from .phase import PhaseContext
 from .phase_state import required
@@ -170,6 +174,7 @@ class Campaign:
         walk: WallWalk | None = None,
         stand: WallStand | None = None,
         before: WallWalk | None = None,
+        down: bool = False,
     ) -> None:
         """``planted``: feet already on the wall (foot -> position), e.g. found so by a sequencer
         restarted mid-run; their stages are skipped and they stay WALL stance feet. ``walk``: the
@@ -178,7 +183,9 @@ class Campaign:
         steps planted feet, so it skips nothing, and it starts only with every foot planted.
         ``stand``: after that walk, the body and the feet brought to a stance on the wall
         (:mod:`.wall_stand`: where the climb onto the ceiling starts). ``before``: a walk over the
-        floor before the climb onto the wall (``f2w_all``), from a start farther from the wall."""
+        floor before the climb onto the wall (``f2w_all``), from a start farther from the wall. ``down``:
+        after ``f2w_all``, the climb back down onto the floor (:mod:`.descent`); a sequencer restarted
+        with feet planted cannot tell the climb from the descent, so such a campaign stops at once."""
         if sequence not in CAMPAIGNS:
             raise SequenceError(f"unknown sequence {sequence!r}; valid: {sorted(CAMPAIGNS)}")
         unknown = sorted(set(planted or {}) - set(FEET))
@@ -203,6 +210,9 @@ class Campaign:
                 f"a walk over the floor comes before the climb from the floor onto the wall (f2w_all), not a "
                 f"walk over the {before.surface} before {sequence}"
             )
+        if down and (sequence != "f2w_all" or walk is not None):
+            raise SequenceError("the climb back down follows the climb onto the wall (f2w_all) with no walk between")
+        self.down = bool(down)
         self.before = before if not planted else None  # a foot planted: the walk before it was done
         self.sequence = sequence
         self.walk = (walk or DEFAULT_WALKS[sequence]) if sequence in WALK_SEQUENCES else walk
@@ -218,6 +228,8 @@ class Campaign:
             plan += self.walk.stages()
         if stand is not None:
             plan += stand.stages()
+        if self.down:  # the stage's foot and name say everything: no move of its own
+            plan += [(who, name, np.zeros(3)) for who, name in DESCENT_STAGES]
         self._spread = 0.0
         """How far the spread's leading feet step (m; :meth:`.wall_walk.WallWalk.spread`)."""
         self._plan = tuple(plan)
@@ -252,6 +264,11 @@ class Campaign:
             self.stance[foot] = WALL
             self.planted[foot] = start_time
             self.plant_targets[foot] = np.asarray(position, dtype=float)
+        if self.down and self.planted:
+            self.abort(
+                f"{', '.join(sorted(self.planted))} found planted on the wall by a restarted sequencer: a route that "
+                "climbs back down does not resume (the climb and the way down pass through the same stances)"
+            )
 
     @property
     def stages(self) -> tuple[tuple[str, str], ...]:
@@ -293,7 +310,7 @@ class Campaign:
         """Whether the campaign moves the body through the corner (the climb) or over the wall (a walk):
         it must end pitched to the wall."""
         over_the_wall = self.walk is not None and self.walk.surface == "wall"
-        return over_the_wall or any(name == "body_climb" for _, name in self.stages)
+        return not self.down and (over_the_wall or any(name == "body_climb" for _, name in self.stages))
 
     @property
     def foot(self) -> str:
@@ -367,7 +384,7 @@ class Campaign:
                 self._body_moved(t)
             return
         self._tick.target = (self.foot, target)
-        if runner.done and runner.phase.name in ("STEP_SEAT", "FLOOR_SEAT"):
+        if runner.done and runner.phase.name in ("STEP_SEAT", "FLOOR_SEAT", DOWN_SEAT):
             self._stepped(t)
             return
         if runner.done and runner.phase.name == "WALL_SEAT":
@@ -439,9 +456,12 @@ class Campaign:
         )
         if foot != BODY:
             self._set_stance({foot: SWING})
+            self.planted.pop(foot, None)  # a foot leaving the wall (the way down) is planted no more
         move = self._plan[index][2]
         if move is None:
             phases = make_sequence(name)
+        elif name in DESCENT:
+            phases = make_descent(name)
         elif name == STAND:
             phases = self._stand_phases(index, foot, move)
         else:
@@ -477,7 +497,7 @@ class Campaign:
     def _walk_of(self, index: int) -> WallWalk | None:
         """The walk stage ``index`` belongs to (None: not a walk's, or a stand's)."""
         _, name, move = self._plan[index]
-        if move is None or name == STAND:
+        if move is None or name == STAND or name in DESCENT:
             return None
         return self.before if self.before is not None and name.startswith("floor_") else self.walk
 

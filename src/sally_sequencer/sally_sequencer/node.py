@@ -67,7 +67,7 @@ from .interlock import release_refusal
 from .robot_view import RobotView
 from .route import THEN
 from .telemetry import FootView, face_normal, telemetry_block
-from .verdict import held_on, pitched_enough, walk_shortfall
+from .verdict import held_on, level, pitched_enough, walk_shortfall
 from .wall_stand import WallStand
 from .wall_walk import DIRECTIONS, MAX_DISTANCE, WallWalk
 
@@ -143,6 +143,13 @@ TABLE = ParameterTable(
             False,
             "after f2w_all's walk up the wall: stand on the wall as on the floor, 0.5 m below the ceiling, where "
             "the climb onto the ceiling starts",
+            read_only=True,
+        ),
+        Param(
+            "down",
+            False,
+            "after f2w_all: climb back down onto the floor, the climb's stages backwards, every foot back where it "
+            "stood at the floor start (the route floor,wall,floor)",
             read_only=True,
         ),
         _seconds("start_time", 0.5, "settling before the sequence starts"),
@@ -252,7 +259,7 @@ class SequencerNode(Node):
             raise SequenceError(f"then_walk:={p('then_walk'):g} walks after the 'then' climb: set then")
         timing = (float(p("start_time")), float(p("dwell")), float(p("hold")))
         before = WallWalk("forward", float(p("floor_walk")), "floor") if p("floor_walk") > 0 else None
-        return Campaign(p("sequence"), *timing, planted, walk, stand, before)
+        return Campaign(p("sequence"), *timing, planted, walk, stand, before, bool(p("down")))
 
     # --- inputs ---------------------------------------------------------------------------------
     def _on_magnets(self, msg: MagnetArray) -> None:
@@ -463,7 +470,7 @@ class SequencerNode(Node):
         room = scene(scene_of(self.campaign.sequence))
         held = {foot: room.room_surface("wall") for foot in self.campaign.planted}  # w2c: the ceiling
         walk = self.campaign.walk
-        if walk is not None and walk.surface == "floor":  # a walk over the floor: every foot held on it
+        if self.campaign.down or (walk is not None and walk.surface == "floor"):  # every foot held on the floor
             held = {foot: room.room_surface("floor") for foot in FEET}
         for foot, goal in held.items():
             enabled, surface, contact = self._view.magnet(foot)
@@ -476,6 +483,8 @@ class SequencerNode(Node):
         pitch = body.pitch_deg if body is not None else None
         if self.campaign.moves_body and not pitched_enough(pitch):
             problems.append(f"the body is pitched {pitch or 0.0:.1f} deg, not at least {MIN_PITCH_DEG:g}")
+        if self.campaign.down and not level(pitch):
+            problems.append(f"the body is pitched {pitch or 0.0:.1f} deg after the way down, not level")
         start, stand = self.campaign.walk_from, self.campaign.stand
         if self.campaign.done and body is not None:
             short = ""
@@ -486,10 +495,10 @@ class SequencerNode(Node):
             if short:
                 problems.append(short)
         self.succeeded = not problems
-        message = (
-            "; ".join(problems)
-            or f"{self.campaign.sequence} done: {', '.join(self.campaign.planted) or 'no foot'} planted"
-        )
+        done = f"done: {', '.join(self.campaign.planted) or 'no foot'} planted"
+        if self.campaign.down:
+            done = "done, then the way down: every foot held on the floor"
+        message = "; ".join(problems) or f"{self.campaign.sequence} {done}"
         if self._first is not None:  # a route's second climb: the first one is done
             message = f"{self._first.sequence} done, then {message}"
         if self.shell.counts["ik_rejections_of_our_input"]:

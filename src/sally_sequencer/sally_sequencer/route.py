@@ -9,9 +9,9 @@ A route of one climb runs in the scene that climbs that corner (:data:`CLIMBS`: 
 in ``floor_wall`` or ``room``, the wall-ceiling corner in ``corner3``); after the climb onto the wall
 a walk up it may follow in the same run (``wall_walk:=``, :class:`.campaign.Campaign`'s ``walk``).
 ``floor,wall,ceiling`` runs in the room (:data:`CHAINS`): the climb onto the wall, the walk up to the
-stand under the ceiling, then the climb onto the ceiling planned in that corner's frame. Any other
-route of more climbs is refused with the reason; a climb back down (``floor,wall,floor``) is refused
-naming why it is not built (:data:`BACK_DOWN`).
+stand under the ceiling, then the climb onto the ceiling planned in that corner's frame.
+``floor,wall,floor`` climbs onto the wall and back down the way it came (:data:`DOWN`,
+:mod:`.descent`). Any other route of more climbs is refused, naming the two that run.
 """
 
 from __future__ import annotations
@@ -29,17 +29,9 @@ CLIMBS = {("floor", "wall"): "f2w_all", ("wall", "ceiling"): "w2c"}
 CHAINS = ((("floor", "wall"), ("wall", "ceiling")),)
 """The routes of more than one climb that run: floor, wall, ceiling (the climb onto the wall, the walk
 up it to the stand under the ceiling, :mod:`.wall_stand`, and the climb onto the ceiling)."""
-LANDING_FACE_OFF_DEG = 61
-"""deg: how far from the floor a back foot's magnet face stays at best, lifted off the wall at the
-climb pose and brought down to the floor point it stepped from (the passive ee2 twist back at 0;
-:func:`.swing_path.landing_face_off`, checked by a test). The climb leaves the floor at that pose
-only because the floor, holding the face, twisted ee2."""
-BACK_DOWN = (
-    "the climb back down is not built: at the climb pose a back foot that left the {stand} cannot face it "
-    f"again ({LANDING_FACE_OFF_DEG} deg off at best; its passive twist turns only while a plate holds the face)"
-)
-"""Why a stage back onto the surface the route just left is refused (the climb run backwards fails
-at its first landing: tried, the foot's rim touched the floor 32 mm up and its magnet never held)."""
+DOWN = (("floor", "wall"), ("wall", "floor"))
+"""The route that comes back down: the climb onto the wall, then the way back down the same corner
+(:mod:`.descent`), in one campaign (``f2w_all`` with ``down``)."""
 THEN = tuple(dict.fromkeys(CLIMBS[corner] for chain in CHAINS for corner in chain[1:]))
 """The climbs a campaign may hand over to (the sequencer's ``then``): each chain's after its first."""
 
@@ -95,14 +87,18 @@ def campaigns_of(stages: tuple[Climb, ...], chosen: Scene) -> tuple[str, ...]:
     if len(stages) == 1:
         return (CLIMBS[corner],)
     corners = tuple((stage.stand, stage.goal) for stage in stages)
-    for before, stage in zip(stages, stages[1:]):
-        if stage.goal == before.stand:
-            raise SequenceError(f"{stage}: {BACK_DOWN.format(stand=stage.goal)}")
+    if corners == DOWN:
+        return (CLIMBS[corner],)
     if corners not in CHAINS:
-        chains = ", ".join(",".join([c[0][0], *(goal for _, goal in c)]) for c in CHAINS)
-        raise SequenceError(f"the climbs {', '.join(str(s) for s in stages)} are not built in one run: {chains} is")
+        chains = " and ".join(",".join([c[0][0], *(goal for _, goal in c)]) for c in (*CHAINS, DOWN))
+        raise SequenceError(f"the climbs {', '.join(str(s) for s in stages)} are not built in one run: {chains} are")
     planned = {other.corner for other in corners_of(chosen.name).values()}
     missing = [f"{a}->{b}" for a, b in corners if (a, b) not in planned]
     if missing:
         raise SequenceError(f"scene {chosen.name!r} has no {missing[0]} corner the planners can work in")
     return tuple(CLIMBS[c] for c in corners)
+
+
+def descends(stages: tuple[Climb, ...]) -> bool:
+    """Whether ``stages`` climb onto the wall and back down (:data:`DOWN`)."""
+    return tuple((stage.stand, stage.goal) for stage in stages) == DOWN

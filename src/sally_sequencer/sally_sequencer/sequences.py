@@ -94,16 +94,17 @@ def swing(angle_deg: float) -> Phase:
         start = ctx.ee_home + [0.0, 0.0, LIFT_HEIGHT]
         pivot = ctx.hip_pivot()
         ctx.state.swing_arc = (start, pivot)
-        ctx.state.swing_end = _arc(start, pivot, math.radians(angle_deg))
+        ctx.state.swing_end = swing_arc(start, pivot, math.radians(angle_deg))
 
     def step(t: float, ctx: PhaseContext) -> IKTarget:
         start, pivot = required(ctx.state.swing_arc, "SWING's arc")
-        return IKTarget.position_only(_arc(start, pivot, math.radians(angle_deg) * quintic(t / SWING_TIME)))
+        return IKTarget.position_only(swing_arc(start, pivot, math.radians(angle_deg) * quintic(t / SWING_TIME)))
 
     return Phase("SWING", SWING_TIME, step, enter)
 
 
-def _arc(start: np.ndarray, pivot: np.ndarray, angle: float) -> np.ndarray:
+def swing_arc(start: np.ndarray, pivot: np.ndarray, angle: float) -> np.ndarray:
+    """``start`` turned by ``angle`` (rad, counter-clockwise seen from above) about the vertical through ``pivot``."""
     c, s = math.cos(angle), math.sin(angle)
     dx, dy = start[0] - pivot[0], start[1] - pivot[1]
     return np.array([pivot[0] + c * dx - s * dy, pivot[1] + s * dx + c * dy, start[2]])

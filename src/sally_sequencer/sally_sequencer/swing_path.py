@@ -103,7 +103,18 @@ class JointSwing:
     """The EE targets of one back leg's swing, from ``start`` (the lifted foot) to ``end`` (its
     staging point in front of the wall, face to the wall), both world, for a body at ``body``."""
 
-    def __init__(self, leg: str, body: Pose, start: np.ndarray, end: np.ndarray, end_face: np.ndarray) -> None:
+    def __init__(
+        self,
+        leg: str,
+        body: Pose,
+        start: np.ndarray,
+        end: np.ndarray,
+        end_face: np.ndarray,
+        start_face: np.ndarray | None = None,
+        knees: tuple[float, float] = (-1.0, 1.0),
+    ) -> None:
+        """``start_face``: the face at ``start`` (None: as the leg's solution there has it);
+        ``knees``: the knee's sign at either end (-1 down, +1 up; the climb's swing flips it)."""
         kin = leg_kinematics(leg)
         # world at ``body`` -> world at REFERENCE (the same place on the body): p_ref = turn (p - body) + ref
         turn = REFERENCE_POSE.rotation @ body.rotation.T
@@ -112,8 +123,9 @@ class JointSwing:
         def to_ref(p: np.ndarray) -> np.ndarray:
             return turn @ (np.asarray(p, float) - here) + ref
 
-        q0, _ = solve_joints(kin, to_ref(start), None, -1.0)
-        q1, miss = solve_joints(kin, to_ref(end), turn @ np.asarray(end_face, float), +1.0)
+        first = None if start_face is None else turn @ np.asarray(start_face, float)
+        q0, _ = solve_joints(kin, to_ref(start), first, knees[0])
+        q1, miss = solve_joints(kin, to_ref(end), turn @ np.asarray(end_face, float), knees[1])
         if miss > 0.005:
             raise SequenceError(f"{leg}'s staging point {np.round(end, 3)} is out of reach ({miss * 1e3:.0f} mm short)")
         points, faces = [], []

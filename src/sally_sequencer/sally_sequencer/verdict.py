@@ -49,3 +49,12 @@ def walk_shortfall(walk: WallWalk, travel: np.ndarray) -> str:
 def pitched_enough(pitch_deg: float | None) -> bool:
     """A climb ends with the body pitched at least :data:`~.climb.MIN_PITCH_DEG` (None: unknown, not enough)."""
     return pitch_deg is not None and pitch_deg >= MIN_PITCH_DEG
+
+
+LEVEL_DEG = 5.0
+"""deg: the way down ends with the body pitched less than this (standing on the floor as it began)."""
+
+
+def level(pitch_deg: float | None) -> bool:
+    """The way down ends with the body level: pitched within :data:`LEVEL_DEG` (None: unknown, not level)."""
+    return pitch_deg is not None and abs(pitch_deg) < LEVEL_DEG

@@ -4,13 +4,10 @@ import numpy as np
 import pytest
 
 from sally_description.pose import rotation
-from sally_description.reachability import CornerPose
 from sally_sequencer import Campaign, FootReading
-from sally_sequencer.climb import BACK_FLOOR_STEP, BACK_LIFT_START, BACK_STAGING, CLIMB_BODY, STANDING_Z, plant_point
+from sally_sequencer.climb import BACK_LIFT_START, BACK_STAGING, plant_point
 from sally_sequencer.reach_map import check_plan
-from sally_sequencer.route import LANDING_FACE_OFF_DEG
-from sally_sequencer.sequences import FACE_FLOOR
-from sally_sequencer.swing_path import CLEARANCE, housing_low, landing_face_off
+from sally_sequencer.swing_path import CLEARANCE, housing_low
 
 HOMES = {"FL": [0.33, 0.28, 0.009], "FR": [0.33, -0.28, 0.009], "BL": [-0.33, 0.28, 0.009], "BR": [-0.33, -0.28, 0.009]}
 HIPS = {"FL": [0.13, 0.08, 0.12], "FR": [0.13, -0.08, 0.12], "BL": [-0.13, 0.08, 0.12], "BR": [-0.13, -0.08, 0.12]}
@@ -96,15 +93,3 @@ def test_f2w_squares_a_turned_body_to_the_wall_first_and_leaves_a_square_one_alo
             assert bodies[-1].yaw_deg == pytest.approx(0.0, abs=1e-6)
         else:
             assert not bodies
-
-
-@pytest.mark.parametrize("leg", ["BL", "BR"])
-def test_a_back_foot_lifted_at_the_climb_pose_cannot_face_the_floor_again(leg):
-    """Why the route refuses the climb back down (route.BACK_DOWN's figure): the back foot stands on
-    its floor step face down with the body level and still at the climb pose (the floor twists its
-    passive joint), but brought back down there with the twist at 0 its face stays 61 deg off."""
-    x, y = BACK_FLOOR_STEP[leg]
-    point = np.array([x, y, STANDING_Z])
-    level = CornerPose(0.5, 0.12365, 0.0).pose
-    assert landing_face_off(leg, level, point, FACE_FLOOR) < 1.0
-    assert abs(landing_face_off(leg, CLIMB_BODY, point, FACE_FLOOR) - LANDING_FACE_OFF_DEG) < 1.0

@@ -45,6 +45,7 @@ CASES: dict[str, Case] = {
     "wall_walk_up": Case("f2w", {"sequence": "wall_walk", "start": "wall", "direction": "up", "distance": "0.30"}),
     "wall_walk_left": Case("f2w", {"sequence": "wall_walk", "start": "wall", "direction": "left", "distance": "0.30"}),
     "route": Case("f2w", {"sequence": "route", "route": "floor,wall,ceiling", "ceiling_walk": "0.30"}),
+    "route_down": Case("f2w", {"sequence": "route", "route": "floor,wall,floor"}),
 }
 """Every case with a reference report, by the name of its file."""
 
