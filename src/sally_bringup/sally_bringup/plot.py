@@ -94,6 +94,7 @@ def plot_run(record: RunRecord, report: dict, path: Path) -> Path | None:
                 ax.axvline(start, color=COLOURS.get(foot, "k"), linestyle="--", alpha=0.4)
     verdict = "success" if report.get("success") else "FAILED"
     name = report.get("sequence", "") + (f" then {report['then'].get('sequence', '')}" if report.get("then") else "")
+    name += " and the way down" if "way_down" in report else ""
     fig.suptitle(f"Sally {name}: {verdict}, {report.get('sim_time_s', 0):.2f} s of sim time")
     path = Path(path)
     fig.savefig(path, dpi=110)
@@ -114,7 +115,7 @@ def _in_room(record: RunRecord) -> RunRecord:
 
 def _draw_feet(side, top, heights, record: RunRecord, report: dict, room, facing: bool) -> None:
     """Each foot's path in the side and top (or wall) views, its height and x over time, its plant
-    target and (a walk) each step's plant."""
+    target, (a walk) each step's plant and (the way down) each landing's foothold."""
     t = np.array([s.t for s in record.feet])
     steps = report.get("steps")  # a walk over the wall
     for foot, colour in COLOURS.items():
@@ -134,6 +135,11 @@ def _draw_feet(side, top, heights, record: RunRecord, report: dict, room, facing
             target = room(plant["target"])
             side.plot(target[0], target[2], marker="x", color=colour, markersize=10)
             top.plot(*(target[1:] if facing else target[:2]), marker="x", color=colour, markersize=10)
+        landings = (report.get("way_down") or {}).get("landings") or []  # the way down's floor footholds
+        for landing in (landing for landing in landings if landing["foot"] == foot):
+            target = room(landing["designed"])
+            side.plot(target[0], target[2], marker="v", color=colour, markersize=8)
+            top.plot(*(target[1:] if facing else target[:2]), marker="v", color=colour, markersize=8)
 
 
 def _draw_body(side, top, heights, record: RunRecord, room, facing: bool, turned: bool) -> None:
@@ -170,7 +176,9 @@ def _dress_views(side, top, heights, report: dict, facing: bool) -> None:
         ax.grid(alpha=0.3)
         ax.legend(loc="best", fontsize=8)
     side.set(
-        title="Side view: feet, body with its x axis (x: plant targets; grey: wall)", xlabel="x (m)", ylabel="z (m)"
+        title="Side view: feet, body with its x axis (x: plant targets, v: landings; grey: wall)",
+        xlabel="x (m)",
+        ylabel="z (m)",
     )
     if turned:
         side.set(title="Side view, room frame: feet, body, its x axis (x: plants; grey: wall, ceiling)")
