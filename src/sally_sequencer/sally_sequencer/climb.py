@@ -43,6 +43,7 @@ lists these claims for :mod:`.reach_map` and a test to verify with the model's k
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -108,18 +109,19 @@ def climb_body(y: float) -> Pose:
     return Pose(CLIMB_BODY.position + [0.0, y, 0.0], CLIMB_BODY.quat)
 
 
-def body_move() -> Phase:
-    """BODY_MOVE: the body from where it is to the climb pose, every foot held."""
+def body_move(goal: Callable[[float], Pose] = climb_body, name: str = "BODY_MOVE") -> Phase:
+    """BODY_MOVE (or ``name``): the body from where it is to ``goal(y)`` (default the climb pose), y
+    its world y as the move begins, every foot held, on one quintic over :data:`BODY_TIME`."""
 
     def enter(ctx: PhaseContext) -> None:
         start = ctx.body()
-        ctx.state.body_move = BodyMove(start, climb_body(float(start.position[1])))
+        ctx.state.body_move = BodyMove(start, goal(float(start.position[1])))
 
     def step(t: float, ctx: PhaseContext) -> Pose:
-        move = required(ctx.state.body_move, "BODY_MOVE's move")
+        move = required(ctx.state.body_move, f"{name}'s move")
         return move.start.toward(move.goal, quintic(t / BODY_TIME))
 
-    return Phase("BODY_MOVE", BODY_TIME, step, enter)
+    return Phase(name, BODY_TIME, step, enter)
 
 
 def body_settle() -> Phase:

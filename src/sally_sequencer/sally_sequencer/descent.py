@@ -71,11 +71,12 @@ from .climb import (
     STEP_HEIGHT,
     STEP_LIFT_TIME,
     STEP_MOVE_TIME,
+    body_move,
+    body_settle,
     lateral,
 )
 from .phase import Phase, PhaseContext
-from .phase_state import BodyMove, Move, ReachPlan, Seating, required
-from .seat_trim import SeatTrim
+from .phase_state import Move, ReachPlan, required
 from .sequences import (
     FACE_FLOOR,
     FACE_WALL,
@@ -92,6 +93,7 @@ from .sequences import (
 from .swing_path import JointSwing
 from .trajectory import quintic
 from .wall_walk import CLEARANCE
+from .wall_walk import seat as floor_seat
 
 STAGES = (
     ("BR", "down_br"),
@@ -194,20 +196,10 @@ def seat(
         path = required(ctx.state.orient, f"{move}'s move")
         return IKTarget.with_orientation(path.start + quintic(t / move_time) * (path.end - path.start), FACE_FLOOR)
 
-    def seat_enter(ctx: PhaseContext) -> None:
-        ctx.state.seating = Seating(ctx.ee_pos(), SeatTrim(FACE_FLOOR))
-
-    def seat_step(t: float, ctx: PhaseContext) -> IKTarget:
-        seating, plan = required(ctx.state.seating, "the seat's start"), required(ctx.state.reach, "the foothold")
-        if t >= MAGNET_ON and not seating.magnet_on:
-            ctx.enable_magnet()
-            seating.magnet_on = True
-        point = plan.approach + quintic(min(t / SEAT_MOVE, 1.0)) * (plan.plant - plan.approach)
-        if seating.magnet_on:  # the magnet holds the foot where it landed: the plan again
-            return IKTarget.with_orientation(point, FACE_FLOOR)
-        return IKTarget.with_orientation(seating.trim.update(t, point, ctx.ee_pos()), FACE_FLOOR)
-
-    return [Phase(move, move_time, move_step, move_enter), Phase(SEAT_PHASE, SEAT_TIME, seat_step, seat_enter)]
+    return [
+        Phase(move, move_time, move_step, move_enter),
+        floor_seat(SEAT_PHASE, FACE_FLOOR, SEAT_TIME, MAGNET_ON, SEAT_MOVE),
+    ]
 
 
 def on_foothold(foot: str) -> Callable[[PhaseContext], np.ndarray]:
@@ -283,20 +275,9 @@ def front_down(foot: str) -> list[Phase]:
 
 
 def body_down() -> list[Phase]:
-    """BODY_DOWN, BODY_SETTLE: the body from the climb pose back to standing on the floor."""
-
-    def enter(ctx: PhaseContext) -> None:
-        start = ctx.body()
-        ctx.state.body_move = BodyMove(start, stand_pose(float(start.position[1])))
-
-    def step(t: float, ctx: PhaseContext) -> Pose:
-        move = required(ctx.state.body_move, "BODY_DOWN's move")
-        return move.start.toward(move.goal, quintic(t / BODY_TIME))
-
-    def settle(t: float, ctx: PhaseContext) -> Pose:
-        return required(ctx.state.body_move, "BODY_DOWN's goal").goal
-
-    return [Phase("BODY_DOWN", BODY_TIME, step, enter), Phase("BODY_SETTLE", BODY_SETTLE, settle)]
+    """BODY_DOWN, BODY_SETTLE: the body from the climb pose back to standing level on the floor
+    (:data:`STAND_HEIGHT` up, over x = 0, sideways where it is)."""
+    return [body_move(stand_pose, "BODY_DOWN"), body_settle()]
 
 
 def make_descent(name: str) -> list[Phase]:

@@ -305,21 +305,31 @@ def wall_step(
         end = required(ctx.state.reach, "the step's plan").approach
         return IKTarget.with_orientation(start + quintic(t / MOVE_TIME) * (end - start), into)
 
-    def seat_enter(ctx: PhaseContext) -> None:
+    return [
+        Phase(plate.phase("RELEASE"), RELEASE_TIME, release, release_enter),
+        Phase(plate.phase("MOVE"), MOVE_TIME, travel),
+        seat(plate.phase("SEAT"), into, seat_time, magnet_at),
+    ]
+
+
+def seat(name: str, into: np.ndarray, duration: float, magnet_at: float, move_time: float | None = None) -> Phase:
+    """A seat: from the approach point of the plan an earlier phase set (``ctx.state.reach``) straight
+    onto its plant point over ``move_time`` s (default ``magnet_at``), face along ``into``, the target
+    trimmed in the plate's plane by the measured error (:mod:`.seat_trim`) until the magnet goes on at
+    ``magnet_at`` s; the plan's point after that, to ``duration`` s."""
+    moving = magnet_at if move_time is None else move_time
+
+    def enter(ctx: PhaseContext) -> None:
         ctx.state.seating = Seating(ctx.ee_pos(), SeatTrim(into))
 
-    def seat(t: float, ctx: PhaseContext) -> IKTarget:
-        seating, plan = required(ctx.state.seating, "the seat's start"), required(ctx.state.reach, "the step's plan")
+    def step(t: float, ctx: PhaseContext) -> IKTarget:
+        seating, plan = required(ctx.state.seating, "the seat's start"), required(ctx.state.reach, "the seat's plan")
         if t >= magnet_at and not seating.magnet_on:
             ctx.enable_magnet()
             seating.magnet_on = True
-        point = plan.approach + quintic(min(t / magnet_at, 1.0)) * (plan.plant - plan.approach)
+        point = plan.approach + quintic(min(t / moving, 1.0)) * (plan.plant - plan.approach)
         if seating.magnet_on:  # the magnet holds the foot where it landed: the plan again
             return IKTarget.with_orientation(point, into)
         return IKTarget.with_orientation(seating.trim.update(t, point, ctx.ee_pos()), into)
 
-    return [
-        Phase(plate.phase("RELEASE"), RELEASE_TIME, release, release_enter),
-        Phase(plate.phase("MOVE"), MOVE_TIME, travel),
-        Phase(plate.phase("SEAT"), seat_time, seat, seat_enter),
-    ]
+    return Phase(name, duration, step, enter)
