@@ -145,7 +145,7 @@ def build_report(
     if before is not None:
         report["walk_before_climb"] = _before_climb(record, before, problems)
     if down:
-        report["way_down"] = _way_down(record, problems)
+        report["way_down"] = _way_down(record, room.room_surface("floor"), problems)
     if walk is not None:
         report["walk"] = {"direction": walk.direction, "distance": walk.distance}
         if walk.surface != "wall":  # (a walk over the wall says nothing more, as before the floor walk)
@@ -444,11 +444,12 @@ def _walk_figures(
     }
 
 
-def _way_down(record: RunRecord, problems: list[str]) -> dict | None:
-    """The climb back down (:mod:`sally_sequencer.descent`): each landing on the floor (the foot where
-    its hold began against the plan's foothold, its seat's target once the magnet is on), the fewest
-    magnets holding from its start, every foot held on the floor and the body level at the end;
-    ``problems`` gains what misses."""
+def _way_down(record: RunRecord, goal: str, problems: list[str]) -> dict | None:
+    """The climb back down (:mod:`sally_sequencer.descent`) onto surface ``goal`` (the corner's floor
+    plate: the room's floor, or its wall after w2c): each landing (the foot where its hold began
+    against the plan's foothold, its seat's target once the magnet is on), the fewest magnets holding
+    from its start, every foot held on ``goal`` and the body level at the end; ``problems`` gains
+    what misses."""
     start = next((t for t, _, phase in record.phases if phase == DESCENT_START), None)
     if start is None:
         problems.append("the climb back down never started")
@@ -474,9 +475,9 @@ def _way_down(record: RunRecord, problems: list[str]) -> dict | None:
             }
         )
         if error is None:
-            problems.append(f"{foot}'s landing on the floor was never held")
+            problems.append(f"{foot}'s landing on the {goal} was never held")
         elif error >= PLANT_LIMIT_MM:
-            problems.append(f"{foot} landed {error:.2f} mm from its floor foothold (limit {PLANT_LIMIT_MM} mm)")
+            problems.append(f"{foot} landed {error:.2f} mm from its foothold (limit {PLANT_LIMIT_MM} mm)")
     fewest = _fewest_holding(record, start, problems)
     last_magnet = record.magnets[-1] if record.magnets else None
     for foot in LEGS:
@@ -484,9 +485,9 @@ def _way_down(record: RunRecord, problems: list[str]) -> dict | None:
             bool(last_magnet.enabled.get(foot)),
             last_magnet.surface.get(foot, "none"),
             bool(last_magnet.in_contact.get(foot)),
-            "floor",
+            goal,
         ):
-            problems.append(f"{foot} is not held on the floor after the way down")
+            problems.append(f"{foot} is not held on the {goal} after the way down")
     end = record.feet[-1]
     pitch = pose_from_hips(end.hips).pitch_deg if end.hips else None
     if not level(pitch):

@@ -95,6 +95,9 @@ WALKS_AFTER = ("f2w_all", "w2c")
 """The climbs a walk may follow, over the surface they climbed onto (every foot on it): f2w_all's up
 the wall, toward the ceiling; w2c's along the ceiling, away from the wall (in corner3's frame, where
 the ceiling is the wall, the same walk "up")."""
+DOWN_AFTER = ("f2w_all", "w2c")
+"""The climbs the way back down may follow (:mod:`.descent`, planned in the climbed corner's frame):
+back onto the floor after f2w_all, back onto the wall after w2c."""
 SCENE_OF = {"w2c": "corner3"}
 """The scene a campaign runs in (:data:`sally_description.scene.SCENES`) where it is not the default."""
 
@@ -210,8 +213,10 @@ class Campaign:
                 f"a walk over the floor comes before the climb from the floor onto the wall (f2w_all), not a "
                 f"walk over the {before.surface} before {sequence}"
             )
-        if down and (sequence != "f2w_all" or walk is not None):
-            raise SequenceError("the climb back down follows the climb onto the wall (f2w_all) with no walk between")
+        if down and (sequence not in DOWN_AFTER or walk is not None):
+            raise SequenceError(
+                f"the climb back down follows a climb with all four feet ({', '.join(DOWN_AFTER)}) with no walk between"
+            )
         self.down = bool(down)
         self.before = before if not planted else None  # a foot planted: the walk before it was done
         self.sequence = sequence
@@ -308,9 +313,9 @@ class Campaign:
     @property
     def moves_body(self) -> bool:
         """Whether the campaign moves the body through the corner (the climb) or over the wall (a walk):
-        it must end pitched to the wall."""
+        it must end pitched to the wall, unless it comes back down (:attr:`down`)."""
         over_the_wall = self.walk is not None and self.walk.surface == "wall"
-        return not self.down and (over_the_wall or any(name == "body_climb" for _, name in self.stages))
+        return over_the_wall or any(name == "body_climb" for _, name in self.stages)
 
     @property
     def foot(self) -> str:

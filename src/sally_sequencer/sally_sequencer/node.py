@@ -481,7 +481,7 @@ class SequencerNode(Node):
                 )
         body = self._view.body
         pitch = body.pitch_deg if body is not None else None
-        if self.campaign.moves_body and not pitched_enough(pitch):
+        if self.campaign.moves_body and not self.campaign.down and not pitched_enough(pitch):
             problems.append(f"the body is pitched {pitch or 0.0:.1f} deg, not at least {MIN_PITCH_DEG:g}")
         if self.campaign.down and not level(pitch):
             problems.append(f"the body is pitched {pitch or 0.0:.1f} deg after the way down, not level")

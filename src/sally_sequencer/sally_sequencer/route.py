@@ -10,8 +10,9 @@ in ``floor_wall`` or ``room``, the wall-ceiling corner in ``corner3``); after th
 a walk up it may follow in the same run (``wall_walk:=``, :class:`.campaign.Campaign`'s ``walk``).
 ``floor,wall,ceiling`` runs in the room (:data:`CHAINS`): the climb onto the wall, the walk up to the
 stand under the ceiling, then the climb onto the ceiling planned in that corner's frame.
-``floor,wall,floor`` climbs onto the wall and back down the way it came (:data:`DOWN`,
-:mod:`.descent`). Any other route of more climbs is refused, naming the two that run.
+``floor,wall,floor`` climbs onto the wall and back down the way it came (:data:`DOWNS`,
+:mod:`.descent`; ``wall,ceiling,wall`` the same in corner3). Any other route of more climbs is
+refused, naming those that run.
 """
 
 from __future__ import annotations
@@ -29,9 +30,10 @@ CLIMBS = {("floor", "wall"): "f2w_all", ("wall", "ceiling"): "w2c"}
 CHAINS = ((("floor", "wall"), ("wall", "ceiling")),)
 """The routes of more than one climb that run: floor, wall, ceiling (the climb onto the wall, the walk
 up it to the stand under the ceiling, :mod:`.wall_stand`, and the climb onto the ceiling)."""
-DOWN = (("floor", "wall"), ("wall", "floor"))
-"""The route that comes back down: the climb onto the wall, then the way back down the same corner
-(:mod:`.descent`), in one campaign (``f2w_all`` with ``down``)."""
+DOWNS = tuple((corner, corner[::-1]) for corner in CLIMBS)
+"""The routes that come back down: a climb, then the way back down the same corner (:mod:`.descent`),
+in one campaign (the climb's, with ``down``): ``floor,wall,floor`` and, in corner3,
+``wall,ceiling,wall``."""
 THEN = tuple(dict.fromkeys(CLIMBS[corner] for chain in CHAINS for corner in chain[1:]))
 """The climbs a campaign may hand over to (the sequencer's ``then``): each chain's after its first."""
 
@@ -87,10 +89,10 @@ def campaigns_of(stages: tuple[Climb, ...], chosen: Scene) -> tuple[str, ...]:
     if len(stages) == 1:
         return (CLIMBS[corner],)
     corners = tuple((stage.stand, stage.goal) for stage in stages)
-    if corners == DOWN:
+    if corners in DOWNS:
         return (CLIMBS[corner],)
     if corners not in CHAINS:
-        chains = " and ".join(",".join([c[0][0], *(goal for _, goal in c)]) for c in (*CHAINS, DOWN))
+        chains = " and ".join(",".join([c[0][0], *(goal for _, goal in c)]) for c in (*CHAINS, *DOWNS))
         raise SequenceError(f"the climbs {', '.join(str(s) for s in stages)} are not built in one run: {chains} are")
     planned = {other.corner for other in corners_of(chosen.name).values()}
     missing = [f"{a}->{b}" for a, b in corners if (a, b) not in planned]
@@ -100,5 +102,5 @@ def campaigns_of(stages: tuple[Climb, ...], chosen: Scene) -> tuple[str, ...]:
 
 
 def descends(stages: tuple[Climb, ...]) -> bool:
-    """Whether ``stages`` climb onto the wall and back down (:data:`DOWN`)."""
-    return tuple((stage.stand, stage.goal) for stage in stages) == DOWN
+    """Whether ``stages`` climb a corner and come back down it (:data:`DOWNS`)."""
+    return tuple((stage.stand, stage.goal) for stage in stages) in DOWNS

@@ -66,9 +66,10 @@ def drive(campaign: Campaign, shift: float = 0.0, until: float = 200.0):
     return feet, bodies, events, fewest
 
 
-@pytest.mark.parametrize("shift", [0.0, 0.009])
-def test_the_way_down_lands_every_foot_on_its_foothold_and_ends_standing_where_the_climb_began(shift):
-    campaign = Campaign("f2w_all", 0.5, 3.0, 1.0, down=True)
+@pytest.mark.parametrize(("sequence", "shift"), [("f2w_all", 0.0), ("f2w_all", 0.009), ("w2c", 0.0)])
+def test_the_way_down_lands_every_foot_on_its_foothold_and_ends_standing_where_the_climb_began(sequence, shift):
+    """w2c's is the same in its corner's frame: back onto the wall from the ceiling."""
+    campaign = Campaign(sequence, 0.5, 3.0, 1.0, down=True)
     assert campaign.stages[-len(STAGES) :] == STAGES
     feet, bodies, events, fewest = drive(campaign, shift)
     assert campaign.done and not campaign.failed, campaign.message
@@ -95,8 +96,19 @@ def test_a_restarted_sequencer_with_feet_on_the_wall_does_not_resume_the_way_dow
 
 
 @pytest.mark.parametrize(
-    "sequence, walk", [("w2c", None), ("f2w", None), ("f2w_all", WallWalk()), ("wall_walk", WallWalk())]
+    "sequence, walk", [("f2w", None), ("f2w_all", WallWalk()), ("w2c", WallWalk()), ("wall_walk", WallWalk())]
 )
-def test_the_way_down_follows_only_the_climb_onto_the_wall(sequence, walk):
-    with pytest.raises(SequenceError, match=r"^the climb back down follows the climb onto the wall"):
+def test_the_way_down_follows_only_a_climb_with_all_four_feet(sequence, walk):
+    with pytest.raises(
+        SequenceError, match=r"^the climb back down follows a climb with all four feet \(f2w_all, w2c\)"
+    ):
         Campaign(sequence, walk=walk, down=True)
+
+
+def test_the_climb_before_the_way_down_is_f2w_all_stage_for_stage():
+    """BODY_SQUARE included, which f2w_all always runs (it puts the IK's stance faces flat from the
+    first tick): the way down appends stages, it does not change the climb's."""
+    down = Campaign("f2w_all", down=True)
+    assert down.stages[: -len(STAGES)] == Campaign("f2w_all").stages
+    _, _, events, _ = drive(down, until=1.0)
+    assert any("BODY_SQUARE" in e for e in events)

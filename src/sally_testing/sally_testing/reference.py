@@ -46,6 +46,7 @@ CASES: dict[str, Case] = {
     "wall_walk_left": Case("f2w", {"sequence": "wall_walk", "start": "wall", "direction": "left", "distance": "0.30"}),
     "route": Case("f2w", {"sequence": "route", "route": "floor,wall,ceiling", "ceiling_walk": "0.30"}),
     "route_down": Case("f2w", {"sequence": "route", "route": "floor,wall,floor"}),
+    "w2c_down": Case("f2w", {"sequence": "route", "scene": "corner3", "route": "wall,ceiling,wall"}),
 }
 """Every case with a reference report, by the name of its file."""
 
