@@ -1,5 +1,8 @@
 """The way back down: every foot from the wall onto the floor, after the climb onto it (``route:=floor,wall,floor``).
 
+Planned in the climbed corner's frame, as the climb is: after ``w2c`` (``scene:=corner3
+route:=wall,ceiling,wall``) its "floor" is the room's wall and its "wall" the ceiling.
+
 After ``f2w_all`` (the body pitched 90 deg at :data:`.climb.CLIMB_BODY`, every foot planted on the
 wall) the way down runs the climb's stages backwards, in the reverse order (:data:`STAGES`), each
 foot landing on a designed foothold beside main_frame as the body stands when that stage begins:
@@ -17,7 +20,7 @@ because the floor, holding its face, twisted the passive ee2 joint as the body p
 twist springs back to 0. Brought back down to the floor point it stepped from, its face stays
 :data:`LANDING_FACE_OFF_DEG` deg off the floor at best (:func:`.swing_path.landing_face_off`): tried,
 its housing's rim met the floor 32 mm up and its magnet never held. 12 cm in from there (y = 0.08 m
-beside main_frame) the leg points the face straight down, with the wrist at its stop.
+beside main_frame) the leg points the face straight down, with the hip at its -45 deg stop.
 
 A back foot (``down_br``, ``down_bl``):
 DOWN_RELEASE (1 s)  the magnet off, the foot straight off the wall to BACK_SWING's staging point
@@ -110,7 +113,7 @@ SEQUENCE_FEET = {name: who for who, name in STAGES}
 """Stage name -> the foot it moves (BODY: the body, every foot holding)."""
 BACK_LANDING = {"BL": (-0.20, 0.08), "BR": (-0.20, -0.08)}
 """(x, y) where a back foot's EE site lands on the floor with the body at the climb pose (m; x world,
-y from main_frame's): the leg points its face straight down there, the wrist at its stop (a test
+y from main_frame's): the leg points its face straight down there, the hip at its -45 deg stop (a test
 checks it, :func:`.swing_path.landing_face_off`)."""
 LANDING_FACE_OFF_DEG = 61
 """deg: how far from the floor a back foot's face stays at best at its floor step point
