@@ -131,9 +131,9 @@ def build_report(
         report["min_magnets_holding"] = _fewest_holding(record, base.t, problems)
     drift = _drift(record, sequence, base, problems)
     report["stance_drift_mm"] = max(d["max_mm"] for d in drift.values())
-    climb_ended = climbed.feet[-1] if climbed.feet else end
-    if climb_ended.hips:  # the climb's pitch where it ended (the way down ends level: judged there)
-        pitch = pose_from_hips(climb_ended.hips).pitch_deg
+    pitched = climbed.feet[-1] if down and climbed.feet else end  # the way down: where the climb ended
+    if pitched.hips:
+        pitch = pose_from_hips(pitched.hips).pitch_deg
         report["body_pitch_deg"] = round(pitch, 2)
         if sequence in CLIMBS and not pitched_enough(pitch):
             problems.append(f"the body ended pitched {pitch:.1f} deg (at least {MIN_PITCH_DEG:g} needed)")

@@ -461,7 +461,8 @@ class Campaign:
         )
         if foot != BODY:
             self._set_stance({foot: SWING})
-            self.planted.pop(foot, None)  # a foot leaving the wall (the way down) is planted no more
+        if name in DESCENT:  # a foot leaving the wall on the way down is planted no more
+            self.planted.pop(foot, None)
         move = self._plan[index][2]
         if move is None:
             phases = make_sequence(name)

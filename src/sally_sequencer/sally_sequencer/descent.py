@@ -146,20 +146,14 @@ DURATION = (
 """Sim seconds the descent's phases take (s)."""
 
 
-def foothold(foot: str, body_y: float) -> np.ndarray:
-    """Where ``foot``'s EE site lands on the floor from the wall, with main_frame at world y ``body_y``
-    (m): a back foot tucked in (:data:`BACK_LANDING`), a front foot where it stood at the floor start."""
-    if foot in BACK_LANDING:
+def foothold(foot: str, body_y: float, tucked: bool = True) -> np.ndarray:
+    """Where ``foot``'s EE site lands on the floor, with main_frame at world y ``body_y`` (m): where it
+    stood at the floor start, or (a back foot from the wall, ``tucked``) :data:`BACK_LANDING`."""
+    if tucked and foot in BACK_LANDING:
         x, y = BACK_LANDING[foot]
     else:
         x, y, _ = standing_feet()[foot]
     return np.array([x, body_y + y, FLOOR_Z + FOOT_STANDOFF])
-
-
-def start_point(ctx: PhaseContext, foot: str) -> np.ndarray:
-    """Where back foot ``foot`` stood at the floor start, beside main_frame as it stands now (m)."""
-    x, y, _ = standing_feet()[foot]
-    return np.array([x, lateral(ctx) + y, FLOOR_Z + FOOT_STANDOFF])
 
 
 def stand_pose(body_y: float) -> Pose:
@@ -205,9 +199,9 @@ def seat(
     ]
 
 
-def on_foothold(foot: str) -> Callable[[PhaseContext], np.ndarray]:
+def on_foothold(foot: str, tucked: bool = True) -> Callable[[PhaseContext], np.ndarray]:
     """``foot``'s foothold (:func:`foothold`) beside main_frame as it stands when asked."""
-    return lambda ctx: foothold(foot, lateral(ctx))
+    return lambda ctx: foothold(foot, lateral(ctx), tucked)
 
 
 def back_down(foot: str) -> list[Phase]:
@@ -291,6 +285,6 @@ def make_descent(name: str) -> list[Phase]:
     if name.startswith("out_"):
         return [
             lift("STEP_LIFT", STEP_HEIGHT, STEP_LIFT_TIME),
-            *seat(lambda ctx: start_point(ctx, who), "STEP_MOVE", STEP_MOVE_TIME),
+            *seat(on_foothold(who, tucked=False), "STEP_MOVE", STEP_MOVE_TIME),
         ]
     return back_down(who) if who in BACK_LANDING else front_down(who)
