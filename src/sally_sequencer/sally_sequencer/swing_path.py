@@ -101,7 +101,8 @@ def housing_low(leg: str, points: np.ndarray, faces: np.ndarray) -> np.ndarray:
 
 class JointSwing:
     """The EE targets of one back leg's swing, from ``start`` (the lifted foot) to ``end`` (its
-    staging point in front of the wall, face to the wall), both world, for a body at ``body``."""
+    staging point in front of the wall, face to the wall; or, the way down, its point above the floor,
+    face down), both world, for a body at ``body``."""
 
     def __init__(
         self,
@@ -110,11 +111,10 @@ class JointSwing:
         start: np.ndarray,
         end: np.ndarray,
         end_face: np.ndarray,
-        start_face: np.ndarray | None = None,
         knees: tuple[float, float] = (-1.0, 1.0),
     ) -> None:
-        """``start_face``: the face at ``start`` (None: as the leg's solution there has it);
-        ``knees``: the knee's sign at either end (-1 down, +1 up; the climb's swing flips it)."""
+        """``knees``: the knee's sign at either end (-1 down, +1 up; the climb's swing flips it, the
+        way down's tuck keeps it down)."""
         kin = leg_kinematics(leg)
         # world at ``body`` -> world at REFERENCE (the same place on the body): p_ref = turn (p - body) + ref
         turn = REFERENCE_POSE.rotation @ body.rotation.T
@@ -123,8 +123,7 @@ class JointSwing:
         def to_ref(p: np.ndarray) -> np.ndarray:
             return turn @ (np.asarray(p, float) - here) + ref
 
-        first = None if start_face is None else turn @ np.asarray(start_face, float)
-        q0, _ = solve_joints(kin, to_ref(start), first, knees[0])
+        q0, _ = solve_joints(kin, to_ref(start), None, knees[0])
         q1, miss = solve_joints(kin, to_ref(end), turn @ np.asarray(end_face, float), knees[1])
         if miss > 0.005:
             raise SequenceError(f"{leg}'s staging point {np.round(end, 3)} is out of reach ({miss * 1e3:.0f} mm short)")
