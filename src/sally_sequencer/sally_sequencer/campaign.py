@@ -187,8 +187,9 @@ class Campaign:
         ``stand``: after that walk, the body and the feet brought to a stance on the wall
         (:mod:`.wall_stand`: where the climb onto the ceiling starts). ``before``: a walk over the
         floor before the climb onto the wall (``f2w_all``), from a start farther from the wall. ``down``:
-        after ``f2w_all``, the climb back down onto the floor (:mod:`.descent`); a sequencer restarted
-        with feet planted cannot tell the climb from the descent, so such a campaign stops at once."""
+        after the climb (:data:`DOWN_AFTER`), the way back down the same corner (:mod:`.descent`); a
+        sequencer restarted with feet planted cannot tell the climb from the way down, so such a
+        campaign stops at once."""
         if sequence not in CAMPAIGNS:
             raise SequenceError(f"unknown sequence {sequence!r}; valid: {sorted(CAMPAIGNS)}")
         unknown = sorted(set(planted or {}) - set(FEET))
