@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import asdict
 
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus
+from rclpy.qos import QoSProfile
 from std_msgs.msg import Header
 
 from sally_interfaces.msg import FootStates, IKTarget, MagnetArray, PullOffResult, SequenceStatus
@@ -29,6 +30,10 @@ DEEP = DEPTH
 of the 200 Hz foot states). 100 was not enough: a runner on a loaded machine (a benchmark beside a
 test suite) fell more than half a second behind, lost 365 ms of foot states, and judged a step's
 hold from a later state than the graph's own record did."""
+STATUS = QoSProfile(depth=DEEP, reliability=KEPT.reliability, history=KEPT.history, durability=KEPT.durability)
+"""The sequence status as its publisher keeps it (transient local), as deep as the other streams. At
+KEPT's 100 messages (0.5 s of it) a runner behind by more than that, with three graphs side by side
+on two cores, lost every status of a 0.8 s phase, and the report's phase table lacked it."""
 RECORDING_STATUS = "sally_recorder: recording"
 """The /diagnostics status of a recording the graph writes itself (:mod:`.host_recording`)."""
 STREAMS = frozenset({"/sally/foot_states", "/sally/magnets", "/sally/ik_target", "/sally/sequence_status"})
@@ -102,7 +107,9 @@ class RunRecorder:
                 "/sally/foot_states": probe.record(FootStates, "/sally/foot_states", DEEP, self._on_feet),
                 "/sally/magnets": probe.record(MagnetArray, "/sally/magnets", DEEP, self._on_magnets),
                 "/sally/ik_target": probe.record(IKTarget, "/sally/ik_target", DEEP, self._on_target),
-                "/sally/sequence_status": probe.record(SequenceStatus, "/sally/sequence_status", KEPT, self._on_status),
+                "/sally/sequence_status": probe.record(
+                    SequenceStatus, "/sally/sequence_status", STATUS, self._on_status
+                ),
             }
         )
         self.result = probe.record(SequenceStatus, "/sally/sequence_result", LATCHED, on_message=self._on_result)
