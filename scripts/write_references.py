@@ -61,7 +61,7 @@ def main() -> int:
             failed += 1
             continue
         old = reference.path_of(name)
-        moved = reference.differences(report, reference.load(name)) if old.exists() else None
+        moved = reference.differences(report, reference.load(name), CASES[name].spread) if old.exists() else None
         path = reference.write(name, report)
         print(f"{name}: {path} ({'new' if moved is None else f'{len(moved)} figures out of their bands before'})")
         for line in (moved or [])[:20]:

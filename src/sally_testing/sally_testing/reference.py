@@ -31,11 +31,20 @@ class Case:
 
     graph: str
     arguments: Mapping[str, str] = field(default_factory=dict)
+    spread: float = 1.0
+    """How many times :data:`BANDS` the case's figures may move: more for a run whose figures part
+    more between CPUs (:data:`LONG_RUN_SPREAD`)."""
 
     def run_arguments(self, **host: str) -> dict[str, str]:
         """The case's arguments, lockstep, with the host's added."""
         return {"pacing": "lockstep", **self.arguments, **host}
 
+
+LONG_RUN_SPREAD = 3.0
+"""The bands of the routes over two corners, ~200 s of sim time each. Two CPUs part their figures
+more the longer a run goes: the same commit put the route's footholds along the ceiling (walked from
+190 s of sim time on) 0.47 mm apart and one of its steps' errors 0.25 mm, where every shorter case
+stayed within 0.12 mm."""
 
 CASES: dict[str, Case] = {
     "f2w": Case("f2w"),
@@ -44,7 +53,7 @@ CASES: dict[str, Case] = {
     "w2c": Case("f2w", {"sequence": "w2c"}),
     "wall_walk_up": Case("f2w", {"sequence": "wall_walk", "start": "wall", "direction": "up", "distance": "0.30"}),
     "wall_walk_left": Case("f2w", {"sequence": "wall_walk", "start": "wall", "direction": "left", "distance": "0.30"}),
-    "route": Case("f2w", {"sequence": "route", "route": "floor,wall,ceiling", "ceiling_walk": "0.30"}),
+    "route": Case("f2w", {"sequence": "route", "route": "floor,wall,ceiling", "ceiling_walk": "0.30"}, LONG_RUN_SPREAD),
     "route_down": Case("f2w", {"sequence": "route", "route": "floor,wall,floor"}),
     "w2c_down": Case("f2w", {"sequence": "route", "scene": "corner3", "route": "wall,ceiling,wall"}),
 }
@@ -68,12 +77,13 @@ BANDS: tuple[tuple[str, float], ...] = (
     ("_mm", 0.1),  # plants, drift, steps: mm
     ("_deg", 0.2),  # the body's pitch
     ("_s", 0.05),  # sim time: a phase that ends on a condition may end a few control periods apart
-    ("_m", 1e-4),  # distances, travel
+    ("_m", 2e-4),  # distances, travel (rounded to 0.1 mm: one rounding step apart on two CPUs)
 )
 """How far a figure may be from its reference, by the ending of its key (first match)."""
-POSITION_KEYS = frozenset({"final", "target", "final_in_room", "began", "designed", "position"})
-"""Keys whose values are positions in m: held to 0.1 mm each."""
-POSITION_BAND = 1e-4
+POSITION_KEYS = frozenset({"final", "target", "final_in_room", "began", "designed", "position", "plant"})
+"""Keys whose values are positions in m: held to 0.2 mm each."""
+POSITION_BAND = 2e-4
+"""m: two CPUs put f2w_all's BR 0.115 mm apart on the wall (the same commit, lockstep both)."""
 QUATERNION_BAND = 1e-3
 
 
@@ -102,13 +112,14 @@ def _without(value: Any) -> Any:
     return value
 
 
-def differences(report: Mapping[str, Any], reference: Mapping[str, Any]) -> list[str]:
-    """Every figure of ``report`` outside its band around ``reference`` (both reports or their
-    :func:`figures`), one line each naming where it is: empty when the run is the reference's."""
-    return list(_compare(figures(report), figures(reference), "", ""))
+def differences(report: Mapping[str, Any], reference: Mapping[str, Any], spread: float = 1.0) -> list[str]:
+    """Every figure of ``report`` outside its band (times ``spread``) around ``reference`` (both
+    reports or their :func:`figures`), one line each naming where it is: empty when the run is the
+    reference's."""
+    return list(_compare(figures(report), figures(reference), "", "", spread))
 
 
-def _compare(new: Any, old: Any, where: str, key: str) -> Iterator[str]:
+def _compare(new: Any, old: Any, where: str, key: str, spread: float = 1.0) -> Iterator[str]:
     if isinstance(old, Mapping) and isinstance(new, Mapping):
         for k in sorted(set(old) | set(new)):
             path = f"{where}.{k}" if where else k
@@ -117,17 +128,17 @@ def _compare(new: Any, old: Any, where: str, key: str) -> Iterator[str]:
             elif k not in old:
                 yield f"{path}: {new[k]!r} is not in the reference"
             else:
-                yield from _compare(new[k], old[k], path, k)
+                yield from _compare(new[k], old[k], path, k, spread)
         return
     if isinstance(old, list) and isinstance(new, list):
         if len(old) != len(new):
             yield f"{where}: {len(new)} items, the reference {len(old)}"
             return
         for i, (n, o) in enumerate(zip(new, old, strict=True)):
-            yield from _compare(n, o, f"{where}[{i}]", key)
+            yield from _compare(n, o, f"{where}[{i}]", key, spread)
         return
     if _number(old) and _number(new):
-        width = band(key)
+        width = band(key) * spread
         if not (math.isfinite(new) and abs(new - old) <= width + 1e-12):
             yield f"{where}: {new!r}, the reference {old!r} (band +-{width:g})"
         return
@@ -164,7 +175,7 @@ def write(case: str, report: Mapping[str, Any], directory: Path = REFERENCE_DIR)
 
 def assert_matches(report: Mapping[str, Any], case: str) -> None:
     """Fail with every figure out of its band when ``report`` is not the run of ``case``'s reference."""
-    found = differences(report, load(case))
+    found = differences(report, load(case), CASES[case].spread)
     assert not found, (
         f"the {case} run left its reference ({path_of(case)}; scripts/write_references.py {case} "
         "rewrites it when a change is meant to move it):\n  " + "\n  ".join(found)

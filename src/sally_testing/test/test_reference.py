@@ -66,7 +66,8 @@ def test_positions_lists_and_missing_figures_are_named():
     shifted = copy.deepcopy(REPORT)
     shifted["plants"]["FL"]["final"][2] += 0.0005  # half a millimetre
     found = reference.differences(shifted, REPORT)
-    assert found == ["plants.FL.final[2]: 0.4128, the reference 0.4123 (band +-0.0001)"]
+    assert found == ["plants.FL.final[2]: 0.4128, the reference 0.4123 (band +-0.0002)"]
+    assert reference.differences(shifted, REPORT, spread=3.0) == []  # a long route's bands
     relifted = copy.deepcopy(REPORT)
     relifted["phases"].append({"foot": "FL", "phase": "LIFT", "start_s": 30.0, "duration_s": 3.0})
     assert reference.differences(relifted, REPORT) == ["phases: 2 items, the reference 1"]
