@@ -14,8 +14,8 @@ sim-time figure, else the benchmark stops. Prints each run's figures and, last:
 ``climb f2w_success A of N f2w_all_success B of N worst_plant_mm X worst_drift_mm Y
 wall_walk_success C of N w2c_success D of N speed_mm_s V fewest_holding H``
 (then ``climb_walk_success E of N``, ``climb_stand_success F of N``, ``route_success R of N``,
-``route_walk_success W of N``, ``floor_walk_success G of N``, ``route_down_success U of N`` and
-``w2c_down_success V of N`` when ``--sequences`` names them)
+``route_walk_success W of N``, ``floor_walk_success G of N``, ``route_down_success U of N``,
+``w2c_down_success V of N`` and ``route_back_success K of N`` when ``--sequences`` names them)
 (X: the largest plant error of any foot that reached the wall in any run, a walk's every step
 included, against its plant and against the plan's foothold; Y: the largest stance drift of any
 run, in mm; V: the slowest walk's mean speed, mm/s of sim time; H: the fewest magnets holding at
@@ -41,7 +41,7 @@ from sally_node_common.discovery import force_loopback
 SEQUENCES = ("f2w", "f2w_all", "wall_walk", "w2c")
 COUNTED = SEQUENCES
 """Every sequence the last line counts."""
-OPTIONAL = ("climb_walk", "climb_stand", "route", "route_walk", "floor_walk", "route_down", "w2c_down")
+OPTIONAL = ("climb_walk", "climb_stand", "route", "route_walk", "floor_walk", "route_down", "w2c_down", "route_back")
 """Sequences run only when ``--sequences`` names them, counted on the last line only then:
 ``climb_walk`` is ``route:=floor,wall wall_walk:=0.30`` (f2w_all, the stance spread, 0.30 m up the
 wall), ``climb_stand`` ``route:=floor,wall wall_walk:=ceiling`` (f2w_all, the spread, 0.17 m up, the
@@ -51,8 +51,10 @@ the ceiling (``ceiling_walk:=0.30``), all from the floor's draws; ``floor_walk``
 floor (away from the wall), from the floor's draws; ``route_down`` ``route:=floor,wall,floor`` (f2w_all,
 then the way back down to the floor start's stance), from the floor's draws; ``w2c_down``
 ``scene:=corner3 route:=wall,ceiling,wall`` (w2c, then the way back down onto the wall), from w2c's
-draws. A stand's steps, the second climb's plants, the steps along the ceiling and over the floor
-and the way down's landings count in the worst plant, its drift in the worst drift."""
+draws; ``route_back`` ``route:=floor,wall,ceiling,wall`` (the route, then from the ceiling back down
+onto the wall, in the room), from the floor's draws. A stand's steps, the second climb's plants, the
+steps along the ceiling and over the floor and the way down's landings count in the worst plant, its
+drift in the worst drift."""
 POSE_XY, POSE_YAW_DEG, PARAM_SPREAD = 0.01, 3.0, 0.05
 WALK_DISTANCE = "0.30"
 SIDE_START = 0.10
@@ -88,6 +90,8 @@ def run_once(sequence: str, seed: int, backend: str, folder: Path, direction: st
     args = {"sequence": sequence, "pacing": "lockstep", "headless": "true", "params": str(params_file)}
     if sequence == "route_down":
         args.update(sequence="route", route="floor,wall,floor")
+    elif sequence == "route_back":
+        args.update(sequence="route", route="floor,wall,ceiling,wall")
     elif sequence == "w2c_down":
         args.update(sequence="route", scene="corner3", route="wall,ceiling,wall")
     elif sequence in ("route", "route_walk"):

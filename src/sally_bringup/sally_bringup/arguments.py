@@ -10,7 +10,8 @@ The graphs themselves: :mod:`.graphs`.
   corner) / room (a steel floor, wall and ceiling; the floor-wall corner is climbed) / auto (corner3
   for ``w2c``, room for ``route``, else floor_wall)
 * ``route``: ``sequence:=route``'s surfaces in order (``floor,wall``), checked against the scene
-  (:mod:`sally_sequencer.route`): one climb, or ``floor,wall,ceiling``
+  (:mod:`sally_sequencer.route`): one climb, or ``floor,wall,ceiling``, each of them with the way back
+  down its last corner (``floor,wall,floor``, ``wall,ceiling,wall``, ``floor,wall,ceiling,wall``)
 * ``start``: floor / wall (pitched 90 deg, every foot planted on the wall; the start ``wall_walk`` needs)
 * ``wall_pose``: where the wall start stands, ``y,height,turn`` (m, m, deg about the wall's normal)
 * ``floor_pose``: where the floor start stands, ``x,y,yaw`` (m, m, deg); ``floor_walk``: before the
@@ -102,7 +103,8 @@ ARGUMENTS: dict[str, Argument] = {
     "route": Argument(
         "auto",
         "sequence:=route: the surfaces Sally goes over, comma-separated, from the one she starts on (auto: the "
-        "scene's climbed corner, floor,wall in room and floor_wall, wall,ceiling in corner3)",
+        "scene's climbed corner, floor,wall in room and floor_wall, wall,ceiling in corner3); the last surface "
+        "may be the one before it again: the way back down (floor,wall,floor; floor,wall,ceiling,wall in room)",
     ),
     "start": Argument(
         "floor",
@@ -293,11 +295,14 @@ def route_campaign(values: dict[str, str]) -> None:
     campaigns = route_campaigns(values)
     if values["sequence"] not in ("route", campaigns[0]):
         raise GraphError(f"route:={values['route']} is for sequence:=route, not sequence:={values['sequence']}")
-    if comes_down(values) and values["wall_walk"] != "0":
-        raise GraphError(
-            f"route:={values['route']} climbs back down from where it climbed onto the wall: leave out "
-            f"wall_walk:={values['wall_walk']}"
-        )
+    if comes_down(values):  # the way down starts where the last climb ended: no walk after that climb
+        after = "ceiling_walk" if len(campaigns) > 1 or campaigns[0] == CEILING_CLIMB else "wall_walk"
+        if values[after] != "0":
+            onto = "ceiling" if after == "ceiling_walk" else "wall"
+            raise GraphError(
+                f"route:={values['route']} climbs back down from where it climbed onto the {onto}: leave out "
+                f"{after}:={values[after]}"
+            )
     if len(campaigns) > 1:  # the walk between the climbs goes to the stand under the ceiling
         if values["wall_walk"] not in ("0", STAND_WALK):
             raise GraphError(
@@ -321,7 +326,8 @@ def route_campaigns(values: Mapping[str, str]) -> tuple[str, ...]:
 
 
 def comes_down(values: Mapping[str, str]) -> bool:
-    """Whether a resolved route climbs onto the wall and back down (``route:=floor,wall,floor``)."""
+    """Whether a resolved route ends by coming back down the corner it climbed last
+    (``route:=floor,wall,floor``, ``wall,ceiling,wall``, ``floor,wall,ceiling,wall``)."""
     return values["route"] != "auto" and descends(plan(values["route"], scene(values["scene"])))
 
 

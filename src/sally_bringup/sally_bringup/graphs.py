@@ -239,7 +239,8 @@ def _sequencer(values: Mapping[str, str], synchronous: bool, others: list[str]) 
     before = floor_walk(values)
     if before is not None:  # the walk over the floor to the climb's start
         sequencer["floor_walk"] = before.distance
-    if comes_down(values):  # the climb back down after the climb onto the wall
+    down = comes_down(values)  # the way back down after the route's last climb
+    if down and not then_climb(values):
         sequencer["down"] = True
     if walk is not None and values["sequence"] not in WALK_SEQUENCES:  # the walk after the climb
         sequencer["wall_walk"] = walk.distance
@@ -250,6 +251,8 @@ def _sequencer(values: Mapping[str, str], synchronous: bool, others: list[str]) 
             sequencer["then"] = then  # then the climb onto the ceiling
             if then_walk is not None:
                 sequencer["then_walk"] = then_walk.distance  # and the walk along it
+            if down:
+                sequencer["then_down"] = True  # or back down onto the wall
     # its first step waits until its commands reach the graph's nodes that read them (the sim, the IK)
     topics = graph_topics([*others, "sequencer"], command_topic(values))
     sequencer["readers"] = ",".join(readers_of("sequencer", topics))

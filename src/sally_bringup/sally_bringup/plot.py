@@ -94,7 +94,7 @@ def plot_run(record: RunRecord, report: dict, path: Path) -> Path | None:
                 ax.axvline(start, color=COLOURS.get(foot, "k"), linestyle="--", alpha=0.4)
     verdict = "success" if report.get("success") else "FAILED"
     name = report.get("sequence", "") + (f" then {report['then'].get('sequence', '')}" if report.get("then") else "")
-    name += " and the way down" if "way_down" in report else ""
+    name += " and the way down" if "way_down" in {**report, **(report.get("then") or {})} else ""
     fig.suptitle(f"Sally {name}: {verdict}, {report.get('sim_time_s', 0):.2f} s of sim time")
     path = Path(path)
     fig.savefig(path, dpi=110)

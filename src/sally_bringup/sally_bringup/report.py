@@ -86,10 +86,10 @@ def build_report(
     footholds are judged against it); ``stand``: the stance a walk after the climb ends in (its
     footholds and body judged); ``then``: the climb a route runs after it, ``then_walk`` the walk
     after that one (:func:`_route_report`); ``before``: the walk over the floor before the climb
-    (``walk_before_climb``, judged as a walk); ``down``: the climb back down after the climb
-    (``way_down``: :func:`_way_down`; the climb is judged where it began)."""
+    (``walk_before_climb``, judged as a walk); ``down``: the climb back down after the last climb
+    (``way_down``: :func:`_way_down`; that climb is judged where the way down began)."""
     if then:
-        return _route_report(record, sequence, wall_time_s, exit_codes, walk, stand, then, then_walk, before)
+        return _route_report(record, sequence, wall_time_s, exit_codes, walk, stand, then, then_walk, before, down)
     problems: list[str] = []
     result = record.result or {}
     record = _up_to_the_verdict(record)
@@ -174,11 +174,12 @@ def _route_report(
     then: str,
     then_walk: WallWalk | None = None,
     before: WallWalk | None = None,
+    down: bool = False,
 ) -> dict:
     """A route of two climbs: the first (with its walk and stand) judged on the record up to where
     the foot states move to the next climb's frame (the IK plans there from then on), the next one
-    (with ``then_walk``) on the rest, as a run of it alone (under ``then``, its positions in its own
-    corner's frame);
+    (with ``then_walk``, or the way back down: ``down``) on the rest, as a run of it alone (under
+    ``then``, its positions in its own corner's frame);
     a success when both are. A route that never got to its next climb is the first one's report
     with that problem added."""
     frames = [sample.frame for sample in record.feet]
@@ -192,7 +193,7 @@ def _route_report(
     first = _between(record, -math.inf, switch)
     first.result = {"done": True, "failed": False, "message": f"{sequence} done", "t": ended}
     report = build_report(first, sequence, 0.0, {}, walk, stand, before=before)
-    second = build_report(_between(record, switch, math.inf), then, wall_time_s, exit_codes, then_walk)
+    second = build_report(_between(record, switch, math.inf), then, wall_time_s, exit_codes, then_walk, down=down)
     report["problems"] += [f"{then}: {problem}" for problem in second["problems"]]
     report["then"] = {key: value for key, value in second.items() if key not in WALL_TIMING_KEYS}
     for key in ("sim_time_s", "wall_time_s", "real_time_factor", "wall_clock_fallbacks", "sequencer_message"):

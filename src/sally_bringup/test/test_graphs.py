@@ -126,6 +126,18 @@ def test_the_route_back_down_climbs_a_corner_then_down_it_again_with_its_time(sc
     assert "down" not in climb["sequencer"]  # the node's default: no way down
 
 
+def test_the_route_to_the_ceiling_and_back_down_onto_the_wall_comes_down_after_its_second_climb():
+    arguments = {"sequence": "route", "route": "floor,wall,ceiling,wall"}
+    nodes = {n.name: n.parameters for n in graph("f2w", arguments)}
+    sequencer = nodes["sequencer"]
+    assert (sequencer["sequence"], sequencer["then"], sequencer["then_down"]) == ("f2w_all", "w2c", True)
+    assert "down" not in sequencer and "then_walk" not in sequencer and nodes["sim"]["scene"] == "room"
+    more = WallWalk("up", WALK_TO_STAND).duration + WallStand().duration
+    assert sequencer["duration"] == 80.0 + math.ceil(DESCENT_DURATION) + math.ceil(more + 80.0)
+    up = {n.name: n.parameters for n in graph("f2w", {"sequence": "route", "route": "floor,wall,ceiling"})}
+    assert "then_down" not in up["sequencer"]
+
+
 def test_a_walk_along_the_ceiling_follows_the_climb_onto_it_with_its_time():
     walk = WallWalk("up", 0.3)
     alone = {n.name: n.parameters for n in graph("f2w", {"sequence": "w2c", "ceiling_walk": "0.3"})}
@@ -272,9 +284,20 @@ def test_a_route_of_one_climb_runs_the_campaign_that_climbs_its_corner_in_its_sc
         ("f2w", {"sequence": "route", "route": "wall,ceiling"}, "the wall->ceiling climb runs in scene:=corner3"),
         (
             "f2w",
-            {"sequence": "route", "route": "floor,wall,ceiling,wall"},
-            r"the climbs floor->wall, wall->ceiling, ceiling->wall are not built in one run: floor,wall,ceiling and "
-            "floor,wall,floor and wall,ceiling,wall are$",
+            {"sequence": "route", "route": "floor,wall,ceiling,wall,floor"},
+            r"the climbs floor->wall, wall->ceiling, ceiling->wall, wall->floor are not built in one run: "
+            "floor,wall,ceiling and floor,wall,floor and wall,ceiling,wall and floor,wall,ceiling,wall are$",
+        ),
+        (
+            "f2w",
+            {"sequence": "route", "route": "floor,wall,ceiling,wall", "ceiling_walk": "0.3"},
+            r"^route:=floor,wall,ceiling,wall climbs back down from where it climbed onto the ceiling: leave out "
+            r"ceiling_walk:=0.3$",
+        ),
+        (
+            "f2w",
+            {"sequence": "route", "route": "wall,ceiling,wall", "scene": "corner3", "ceiling_walk": "0.3"},
+            r"climbs back down from where it climbed onto the ceiling: leave out ceiling_walk:=0.3$",
         ),
         (
             "f2w",
@@ -284,7 +307,8 @@ def test_a_route_of_one_climb_runs_the_campaign_that_climbs_its_corner_in_its_sc
         (
             "f2w",
             {"sequence": "route", "route": "floor,wall,floor,wall"},
-            r"not built in one run: floor,wall,ceiling and floor,wall,floor and wall,ceiling,wall are$",
+            r"not built in one run: floor,wall,ceiling and floor,wall,floor and wall,ceiling,wall and "
+            "floor,wall,ceiling,wall are$",
         ),
         (
             "f2w",

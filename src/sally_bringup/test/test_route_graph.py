@@ -8,7 +8,10 @@ walks 0.30 m along the ceiling, away from the wall (``ceiling_walk:=0.30``). The
 on their footholds; the feet on the ceiling, the body pitched; never fewer than three magnets
 holding. Composed, without the recording; beside it the same run with the sequencer in a process of
 its own, over DDS, which must give every figure the same (the composed IK once took the hand-over
-tick inside the solve it answered, and the climb onto the ceiling came out micrometres apart)."""
+tick inside the solve it answered, and the climb onto the ceiling came out micrometres apart). And
+``route:=floor,wall,ceiling,wall``: the same route to the ceiling, then back down from it onto the
+wall, every foot back where it stood under the ceiling (the way down of :mod:`sally_sequencer.descent`,
+in the wall-ceiling corner's frame)."""
 
 import pytest
 
@@ -25,17 +28,20 @@ pytestmark = [pytest.mark.graph, pytest.mark.timeout(1200)]
 
 @pytest.fixture(scope="module")
 def routes(tmp_path_factory):
-    """(composed, the sequencer apart): each (result, report), run side by side."""
+    """(composed, the sequencer apart, the route back down onto the wall): each (result, report), run
+    side by side."""
     from sally_bringup.environment import lease_domain
 
     composed = reference.CASES["route"].run_arguments(record="false")
     apart = {**composed, "apart": "sequencer"}
-    with lease_domain() as a, lease_domain() as b:
-        folders = [tmp_path_factory.mktemp(name) for name in ("route", "apart")]
+    back = reference.CASES["route_back"].run_arguments(record="false")
+    with lease_domain() as a, lease_domain() as b, lease_domain() as c:
+        folders = [tmp_path_factory.mktemp(name) for name in ("route", "apart", "back")]
         return side_by_side(
             [
-                lambda: reported_run("f2w", composed, folders[0], a.domain_id, wall_timeout=900),
-                lambda: reported_run("f2w", apart, folders[1], b.domain_id, wall_timeout=900),
+                lambda: reported_run("f2w", composed, folders[0], a.domain_id, wall_timeout=1100),
+                lambda: reported_run("f2w", apart, folders[1], b.domain_id, wall_timeout=1100),
+                lambda: reported_run("f2w", back, folders[2], c.domain_id, wall_timeout=1100),
             ]
         )
 
@@ -46,7 +52,7 @@ def route(routes):
 
 
 def test_the_sequencer_apart_gives_the_composed_route(routes):
-    (_, composed), (result, apart) = routes
+    (_, composed), (result, apart), _ = routes
     assert result.exit_code == EXIT_OK, apart["problems"]
     assert host_differences(apart, composed) == []
 
@@ -84,3 +90,23 @@ def test_the_whole_route_floor_wall_ceiling_in_one_run(route):
     assert report["min_magnets_holding"] >= 3 and report["stance_drift_mm"] < DRIFT_GOAL_MM
     assert report["sim_time_s"] > ceiling["phases"][0]["start_s"] > report["phases"][-1]["start_s"]
     reference.assert_matches(report, "route")
+
+
+def test_the_route_to_the_ceiling_then_back_down_onto_the_wall(routes):
+    result, report = routes[2]
+    assert report["success"], report["problems"]
+    assert result.exit_code == EXIT_OK
+    up = reference.load("route")
+    assert reference.differences({"plants": report["plants"]}, {"plants": up["plants"]}) == []  # the same climb
+    ceiling = report["then"]
+    assert ceiling["sequence"] == "w2c" and "walk_after_climb" not in ceiling
+    for foot, plant in ceiling["plants"].items():  # the climb onto the ceiling, judged where the way down began
+        assert plant["magnet_on_wall"] and plant["error_mm"] < PLANT_GOAL_MM, (foot, plant)
+    down = ceiling["way_down"]
+    assert [landing["foot"] for landing in down["landings"]] == ["BR", "BL", "FR", "FL", "BR", "BL"]
+    assert down["worst_landing_mm"] < PLANT_GOAL_MM, down["landings"]
+    assert down["min_magnets_holding"] == 3 and abs(down["body_pitch_deg"]) < 1.0  # in the corner's frame
+    assert report["min_magnets_holding"] >= 3 and report["stance_drift_mm"] < DRIFT_GOAL_MM
+    assert all(ceiling["contacts_at_end"].values())
+    assert "every foot held on the wall" in report["sequencer_message"]
+    reference.assert_matches(report, "route_back")

@@ -139,6 +139,13 @@ TABLE = ParameterTable(
             read_only=True,
         ),
         Param(
+            "then_down",
+            False,
+            "after the 'then' climb: climb back down from the surface it climbed onto (w2c: from the ceiling onto "
+            "the wall, every foot back where it stood under the ceiling; the route floor,wall,ceiling,wall)",
+            read_only=True,
+        ),
+        Param(
             "stand",
             False,
             "after f2w_all's walk up the wall: stand on the wall as on the floor, 0.5 m below the ceiling, where "
@@ -148,8 +155,8 @@ TABLE = ParameterTable(
         Param(
             "down",
             False,
-            "after f2w_all: climb back down onto the floor, the climb's stages backwards, every foot back where it "
-            "stood at the floor start (the route floor,wall,floor)",
+            "after the climb (f2w_all, w2c): climb back down the same corner, the climb's stages backwards, every "
+            "foot back where it stood at the climb's start (the routes floor,wall,floor and wall,ceiling,wall)",
             read_only=True,
         ),
         _seconds("start_time", 0.5, "settling before the sequence starts"),
@@ -257,6 +264,8 @@ class SequencerNode(Node):
             )
         if p("then_walk") > 0 and not p("then"):
             raise SequenceError(f"then_walk:={p('then_walk'):g} walks after the 'then' climb: set then")
+        if p("then_down") and (not p("then") or p("then_walk") > 0):
+            raise SequenceError("then_down comes back down after the 'then' climb: set then, and no then_walk")
         timing = (float(p("start_time")), float(p("dwell")), float(p("hold")))
         before = WallWalk("forward", float(p("floor_walk")), "floor") if p("floor_walk") > 0 else None
         return Campaign(p("sequence"), *timing, planted, walk, stand, before, bool(p("down")))
@@ -412,10 +421,12 @@ class SequencerNode(Node):
 
     def _then_campaign(self, start_time: float, planted: dict[str, np.ndarray] | None = None) -> Campaign:
         """The route's next climb (``then``), from ``start_time`` (s of sim time), its walk after it
-        (``then_walk``); ``planted``: its feet already on the surface it climbs onto."""
+        (``then_walk``) or the way back down (``then_down``); ``planted``: its feet already on the
+        surface it climbs onto."""
         p = lambda name: self.get_parameter(name).value  # noqa: E731
         walk = WallWalk("up", float(p("then_walk"))) if p("then_walk") > 0 else None
-        return Campaign(self._then, start_time, float(p("dwell")), float(p("hold")), planted or None, walk)
+        timing = (start_time, float(p("dwell")), float(p("hold")))
+        return Campaign(self._then, *timing, planted or None, walk, down=bool(p("then_down")))
 
     # --- outputs --------------------------------------------------------------------------------
     def _publish_target(self, when: int, target, body: Pose | None = None) -> None:
@@ -497,7 +508,7 @@ class SequencerNode(Node):
         self.succeeded = not problems
         done = f"done: {', '.join(self.campaign.planted) or 'no foot'} planted"
         if self.campaign.down:
-            done = "done, then the way down: every foot held on the floor"
+            done = f"done, then the way down: every foot held on the {room.room_surface('floor')}"
         message = "; ".join(problems) or f"{self.campaign.sequence} {done}"
         if self._first is not None:  # a route's second climb: the first one is done
             message = f"{self._first.sequence} done, then {message}"

@@ -10,9 +10,10 @@ in ``floor_wall`` or ``room``, the wall-ceiling corner in ``corner3``); after th
 a walk up it may follow in the same run (``wall_walk:=``, :class:`.campaign.Campaign`'s ``walk``).
 ``floor,wall,ceiling`` runs in the room (:data:`CHAINS`): the climb onto the wall, the walk up to the
 stand under the ceiling, then the climb onto the ceiling planned in that corner's frame.
-``floor,wall,floor`` climbs onto the wall and back down the way it came (:data:`DOWNS`,
-:mod:`.descent`; ``wall,ceiling,wall`` the same in corner3). Any other route of more climbs is
-refused, naming those that run.
+A route may end by coming back down the corner it climbed last (:mod:`.descent`): ``floor,wall,floor``
+climbs onto the wall and back down the way it came, ``wall,ceiling,wall`` the same in corner3, and
+``floor,wall,ceiling,wall`` (in the room) comes back down from the ceiling onto the wall, where the
+climb onto the ceiling started. Any other route of more climbs is refused, naming those that run.
 """
 
 from __future__ import annotations
@@ -30,10 +31,10 @@ CLIMBS = {("floor", "wall"): "f2w_all", ("wall", "ceiling"): "w2c"}
 CHAINS = ((("floor", "wall"), ("wall", "ceiling")),)
 """The routes of more than one climb that run: floor, wall, ceiling (the climb onto the wall, the walk
 up it to the stand under the ceiling, :mod:`.wall_stand`, and the climb onto the ceiling)."""
-DOWNS = tuple((corner, corner[::-1]) for corner in CLIMBS)
-"""The routes that come back down: a climb, then the way back down the same corner (:mod:`.descent`),
-in one campaign (the climb's, with ``down``): ``floor,wall,floor`` and, in corner3,
-``wall,ceiling,wall``."""
+DOWNS = (*((corner,) for corner in CLIMBS), *CHAINS)
+"""The climbs a route may come back down from, the last corner's way back down added
+(:mod:`.descent`, in the last climb's campaign, with ``down``): ``floor,wall,floor``, in corner3
+``wall,ceiling,wall``, and in the room ``floor,wall,ceiling,wall``."""
 THEN = tuple(dict.fromkeys(CLIMBS[corner] for chain in CHAINS for corner in chain[1:]))
 """The climbs a campaign may hand over to (the sequencer's ``then``): each chain's after its first."""
 
@@ -86,13 +87,12 @@ def campaigns_of(stages: tuple[Climb, ...], chosen: Scene) -> tuple[str, ...]:
             f"scene {chosen.name!r} is planned in its {'-'.join(chosen.corner)} corner's frame: "
             f"the {first} climb runs in {climbing(corner)}"
         )
-    if len(stages) == 1:
-        return (CLIMBS[corner],)
-    corners = tuple((stage.stand, stage.goal) for stage in stages)
-    if corners in DOWNS:
+    corners = _climbs(stages)
+    if len(corners) == 1:
         return (CLIMBS[corner],)
     if corners not in CHAINS:
-        chains = " and ".join(",".join([c[0][0], *(goal for _, goal in c)]) for c in (*CHAINS, *DOWNS))
+        routes = [*CHAINS, *((*chain, chain[-1][::-1]) for chain in DOWNS)]
+        chains = " and ".join(",".join([c[0][0], *(goal for _, goal in c)]) for c in routes)
         raise SequenceError(f"the climbs {', '.join(str(s) for s in stages)} are not built in one run: {chains} are")
     planned = {other.corner for other in corners_of(chosen.name).values()}
     missing = [f"{a}->{b}" for a, b in corners if (a, b) not in planned]
@@ -102,5 +102,12 @@ def campaigns_of(stages: tuple[Climb, ...], chosen: Scene) -> tuple[str, ...]:
 
 
 def descends(stages: tuple[Climb, ...]) -> bool:
-    """Whether ``stages`` climb a corner and come back down it (:data:`DOWNS`)."""
-    return tuple((stage.stand, stage.goal) for stage in stages) in DOWNS
+    """Whether ``stages`` end by coming back down the corner climbed last (:data:`DOWNS`)."""
+    corners = tuple((stage.stand, stage.goal) for stage in stages)
+    return len(corners) > 1 and corners[-1] == corners[-2][::-1] and corners[:-1] in DOWNS
+
+
+def _climbs(stages: tuple[Climb, ...]) -> tuple[tuple[str, str], ...]:
+    """The corners ``stages`` climb, the way back down the last one left out (it is that climb's)."""
+    corners = tuple((stage.stand, stage.goal) for stage in stages)
+    return corners[:-1] if descends(stages) else corners

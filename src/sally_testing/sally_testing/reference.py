@@ -56,6 +56,7 @@ CASES: dict[str, Case] = {
     "route": Case("f2w", {"sequence": "route", "route": "floor,wall,ceiling", "ceiling_walk": "0.30"}, LONG_RUN_SPREAD),
     "route_down": Case("f2w", {"sequence": "route", "route": "floor,wall,floor"}),
     "w2c_down": Case("f2w", {"sequence": "route", "scene": "corner3", "route": "wall,ceiling,wall"}),
+    "route_back": Case("f2w", {"sequence": "route", "route": "floor,wall,ceiling,wall"}, LONG_RUN_SPREAD),
 }
 """Every case with a reference report, by the name of its file."""
 
