@@ -79,6 +79,19 @@ def _what_it_did(report: dict) -> list[str]:
                 f"stance's, pitched {stand['body_pitch_deg']:.2f} deg; {len(stand['steps'])} steps, worst "
                 + ("never held" if worst is None else f"{worst:.2f} mm from the stance's footholds")
             )
+    down = report.get("way_down")
+    if down:  # the climb back down, onto the surface it climbed from
+        onto = (report.get("scene") or {}).get("surfaces", {}).get("floor", "floor")
+        for landing in down.get("landings", []):
+            error = landing["error_mm"]
+            held = "never held" if error is None else f"{error:.2f} mm from its foothold"
+            lines.append(f"  then {landing['foot']} came down onto the {onto}: {held}")
+        pitch = down.get("body_pitch_deg")
+        lines.append(
+            f"  the way down: at least {down.get('min_magnets_holding')} magnets holding, the body "
+            + ("of unknown pitch" if pitch is None else f"{pitch:.2f} deg from level")
+            + f" at the end, {down.get('sim_time_s', 0.0):.1f} s of sim time"
+        )
     if "min_magnets_holding" in report and "distance_m" not in report:
         lines.append(f"  at least {report['min_magnets_holding']} magnets holding at every instant")
     for foot, d in report.get("stance_drift", {}).items():

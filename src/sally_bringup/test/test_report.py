@@ -187,3 +187,22 @@ def test_a_ceiling_climb_reports_its_corner_in_the_room():
     assert report["min_magnets_holding"] == 3 and "at least 3 magnets holding at every instant" in text
     rec.magnets[-1].enabled["BL"] = False  # two feet off at once: a climb moves one foot at a time
     assert "only 2 magnets held at 22.000 s (at least 3)" in build_report(rec, "f2w_all", 45.0, {})["problems"]
+
+
+def test_the_summary_tells_the_way_down_onto_the_surface_climbed_from():
+    from sally_bringup.report_text import summary
+
+    landings = [{"foot": "BR", "error_mm": 1.37}, {"foot": "BL", "error_mm": None}]
+    down = {"landings": landings, "min_magnets_holding": 3, "body_pitch_deg": 0.04, "sim_time_s": 57.0}
+    report = {
+        "sequence": "w2c",
+        "success": False,
+        "scene": {"name": "corner3", "surfaces": {"floor": "wall", "wall": "ceiling"}},
+        "way_down": down,
+    }
+    text = summary({"sequence": "f2w_all", "success": False, "then": report})
+    assert "then BR came down onto the wall: 1.37 mm from its foothold" in text
+    assert "then BL came down onto the wall: never held" in text
+    assert "the way down: at least 3 magnets holding, the body 0.04 deg from level at the end" in text
+    alone = summary({"sequence": "f2w_all", "success": True, "way_down": down})
+    assert "then BR came down onto the floor: 1.37 mm" in alone
