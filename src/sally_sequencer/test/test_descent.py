@@ -86,10 +86,11 @@ def test_the_way_down_lands_every_foot_on_its_foothold_and_ends_standing_where_t
     assert foothold("BL", shift)[1] == pytest.approx(shift + 0.08)
 
 
-def test_a_restarted_sequencer_with_feet_on_the_wall_does_not_resume_the_way_down():
+@pytest.mark.parametrize("sequence", ["f2w_all", "w2c"])  # w2c: the then climb of floor,wall,ceiling,wall too
+def test_a_restarted_sequencer_with_feet_on_the_wall_does_not_resume_the_way_down(sequence):
     """The climb and the way down pass through the same stances: a sequencer started again with feet
     planted cannot tell which it was in, and stops without sending anything."""
-    campaign = Campaign("f2w_all", 0.5, 3.0, 1.0, planted={"FL": np.zeros(3)}, down=True)
+    campaign = Campaign(sequence, 0.5, 3.0, 1.0, planted={"FL": np.zeros(3)}, down=True)
     assert campaign.failed and "does not resume" in campaign.message
     tick = campaign.step(1.0, {f: FootReading(np.array(p), np.array(HIPS[f])) for f, p in HOMES.items()})
     assert tick.target is None and tick.body is None and not tick.magnets
