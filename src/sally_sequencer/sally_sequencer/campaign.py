@@ -235,11 +235,12 @@ class Campaign:
         if stand is not None:
             plan += stand.stages()
         if self.down:  # the stage's foot and name say everything: no move of its own
-            plan += [(who, name, np.zeros(3)) for who, name in DESCENT_STAGES]
+            plan += [(who, name, None) for who, name in DESCENT_STAGES]
         self._spread = 0.0
         """How far the spread's leading feet step (m; :meth:`.wall_walk.WallWalk.spread`)."""
         self._plan = tuple(plan)
-        """(foot or BODY, stage name, the walk stage's move in world m or None) of every stage."""
+        """(foot or BODY, stage name, a walk's or a stand's stage's move in world m, else None) of
+        every stage."""
         self.walk_from: np.ndarray | None = None
         """main_frame's position (world, m) when the walk itself began."""
         self.footholds: dict[str, np.ndarray] = {}
@@ -293,16 +294,22 @@ class Campaign:
         climb always does)."""
         for i in range(after + 1, len(self.stages)):
             who, name = self.stages[i]
-            if self._plan[i][2] is not None:  # a walk's stage moves planted feet: each one runs
+            if self._moves_planted(i):  # each one runs
                 return i
             if name == "body_square" and not self._turned() and not self.moves_body:
                 continue
-            climbing = [foot for foot, _, move in self._plan[i + 1 :] if move is None]
+            climbing = [self._plan[j][0] for j in range(i + 1, len(self._plan)) if not self._moves_planted(j)]
             if any(foot in self.planted for foot in climbing):
                 continue
             if who == BODY or who not in self.planted:
                 return i
         return None
+
+    def _moves_planted(self, index: int) -> bool:
+        """Whether stage ``index`` moves feet that are planted (a walk's, a stand's, the way down's),
+        so that it runs whatever is planted; a climb's stage is done already for a planted foot."""
+        _, name, move = self._plan[index]
+        return move is not None or name in DESCENT
 
     def _turned(self) -> bool:
         """Whether the body heads far enough from the wall normal to be squared first (the body
@@ -465,10 +472,10 @@ class Campaign:
         if name in DESCENT:  # a foot leaving the wall on the way down is planted no more
             self.planted.pop(foot, None)
         move = self._plan[index][2]
-        if move is None:
-            phases = make_sequence(name)
-        elif name in DESCENT:
+        if name in DESCENT:
             phases = make_descent(name)
+        elif move is None:
+            phases = make_sequence(name)
         elif name == STAND:
             phases = self._stand_phases(index, foot, move)
         else:
@@ -504,7 +511,7 @@ class Campaign:
     def _walk_of(self, index: int) -> WallWalk | None:
         """The walk stage ``index`` belongs to (None: not a walk's, or a stand's)."""
         _, name, move = self._plan[index]
-        if move is None or name == STAND or name in DESCENT:
+        if move is None or name == STAND:
             return None
         return self.before if self.before is not None and name.startswith("floor_") else self.walk
 
