@@ -239,14 +239,13 @@ def _sequencer(values: Mapping[str, str], synchronous: bool, others: list[str]) 
     before = floor_walk(values)
     if before is not None:  # the walk over the floor to the climb's start
         sequencer["floor_walk"] = before.distance
-    down = comes_down(values)  # the way back down after the route's last climb
-    if down and not then_climb(values):
+    down, then = comes_down(values), then_climb(values)  # the way back down after the route's last climb
+    if down and not then:
         sequencer["down"] = True
     if walk is not None and values["sequence"] not in WALK_SEQUENCES:  # the walk after the climb
         sequencer["wall_walk"] = walk.distance
         if wall_stand(values) is not None:
             sequencer["stand"] = True  # then the stand under the ceiling
-        then = then_climb(values)
         if then:
             sequencer["then"] = then  # then the climb onto the ceiling
             if then_walk is not None:
