@@ -40,7 +40,7 @@ from .phase import PhaseContext
 from .phase_state import required
 from .runner import RunnerStatus, SequenceRunner
 from .sequences import ORIENT_TIME
-from .wall_stand import STAND, WallStand, wall_approach
+from .wall_stand import STANDS, UNDER_CEILING, WallStand, wall_approach
 from .wall_walk import (
     FOOT_ORDER,
     SPREAD,
@@ -51,6 +51,7 @@ from .wall_walk import (
     wall_shift,
     wall_step,
 )
+from .way_back import GATHER, LEAVE, WALK_DOWN
 
 FEET = LEGS
 BODY = "BODY"
@@ -178,6 +179,7 @@ class Campaign:
         stand: WallStand | None = None,
         before: WallWalk | None = None,
         down: bool = False,
+        back: bool = False,
     ) -> None:
         """``planted``: feet already on the wall (foot -> position), e.g. found so by a sequencer
         restarted mid-run; their stages are skipped and they stay WALL stance feet. ``walk``: the
@@ -189,7 +191,10 @@ class Campaign:
         floor before the climb onto the wall (``f2w_all``), from a start farther from the wall. ``down``:
         after the climb (:data:`DOWN_AFTER`), the way back down the same corner (:mod:`.descent`); a
         sequencer restarted with feet planted cannot tell the climb from the way down, so such a
-        campaign stops at once."""
+        campaign stops at once. ``back``: ``f2w_all``'s way back from the stand under the ceiling
+        (:mod:`.way_back`: the stand undone, the walk down, the spread undone, then the way down),
+        every foot planted where the stand put it (``planted``, default the stand's footholds); it
+        takes no walk or stand of its own."""
         if sequence not in CAMPAIGNS:
             raise SequenceError(f"unknown sequence {sequence!r}; valid: {sorted(CAMPAIGNS)}")
         unknown = sorted(set(planted or {}) - set(FEET))
@@ -198,6 +203,8 @@ class Campaign:
         for name, value in (("start_time", start_time), ("dwell", dwell), ("hold", hold)):
             if not np.isfinite(value) or value < 0:
                 raise SequenceError(f"{name} must be a non-negative finite number of seconds, got {value!r}")
+        if back and (sequence != "f2w_all" or walk is not None or stand is not None or before is not None):
+            raise SequenceError("the way back follows f2w_all's stand under the ceiling; it takes no walk or stand")
         if walk is not None and walk.surface != WALK_SEQUENCES.get(sequence, "wall"):
             raise SequenceError(
                 f"{sequence} walks over the {WALK_SEQUENCES.get(sequence, 'wall')}, not the {walk.surface}"
@@ -214,11 +221,17 @@ class Campaign:
                 f"a walk over the floor comes before the climb from the floor onto the wall (f2w_all), not a "
                 f"walk over the {before.surface} before {sequence}"
             )
-        if down and (sequence not in DOWN_AFTER or walk is not None):
+        if back:  # its own walk and stands, then the way down
+            walk, stand, down = WALK_DOWN, GATHER, True
+            planted = planted or {foot: UNDER_CEILING.foot(foot) for foot in FEET}
+        elif down and (sequence not in DOWN_AFTER or walk is not None):
             raise SequenceError(
                 f"the climb back down follows a climb with all four feet ({', '.join(DOWN_AFTER)}) with no walk between"
             )
         self.down = bool(down)
+        self.back = bool(back)
+        self._stands = {each.name: each for each in (LEAVE if back else None, stand) if each is not None}
+        """The stands of the plan by their stages' name (:data:`.wall_stand.STANDS`)."""
         self.before = before if not planted else None  # a foot planted: the walk before it was done
         self.sequence = sequence
         self.walk = (walk or DEFAULT_WALKS[sequence]) if sequence in WALK_SEQUENCES else walk
@@ -228,8 +241,10 @@ class Campaign:
             plan = list(self.before.stages())
         if sequence not in WALK_SEQUENCES:  # a walk's stages are its plan's, not the template's
             plan += [(*stage, None) for stage in CAMPAIGNS[sequence]]
+        if self.back:  # the stand undone first: the body out, the feet to the walk's stance
+            plan += LEAVE.stages()
         if self.walk is not None:
-            if sequence not in WALK_SEQUENCES:  # after a climb: the stance it left spread first
+            if sequence not in WALK_SEQUENCES and not self.back:  # after a climb: the stance it left spread first
                 plan += self.walk.spread_stages()
             plan += self.walk.stages()
         if stand is not None:
@@ -271,7 +286,7 @@ class Campaign:
             self.stance[foot] = WALL
             self.planted[foot] = start_time
             self.plant_targets[foot] = np.asarray(position, dtype=float)
-        if self.down and self.planted:
+        if self.down and self.planted and not self.back:
             self.abort(
                 f"{', '.join(sorted(self.planted))} found planted on the wall by a restarted sequencer: a route that "
                 "climbs back down does not resume (the climb and the way down pass through the same stances)"
@@ -476,7 +491,7 @@ class Campaign:
             phases = make_descent(name)
         elif move is None:
             phases = make_sequence(name)
-        elif name == STAND:
+        elif name in STANDS:
             phases = self._stand_phases(index, foot, move)
         else:
             phases = self._walk_phases(foot, name, move)
@@ -501,9 +516,10 @@ class Campaign:
     def _stand_phases(self, index: int, foot: str, goal: np.ndarray) -> list:
         """A stand's stage ``index``: the body's approach (its share of what is left toward the
         stance's main_frame, turned as the stance is), or ``foot``'s step to ``goal``, its foothold."""
-        stand = required(self.stand, "the stand's plan")
+        kind = self._plan[index][1]
+        stand = required(self._stands.get(kind), "the stand's plan")
         if foot == BODY:  # its share of what is left: the approach's shifts to come, this one's on
-            left = sum(1 for who, name, _ in self._plan[index:] if who == BODY and name == STAND)
+            left = sum(1 for who, name, _ in self._plan[index:] if who == BODY and name == kind)
             return wall_approach(Pose(np.asarray(goal, float), stand.goal.body.quat), left)
         self.footholds[foot] = np.asarray(goal, float).copy()
         return wall_step(self.footholds[foot], SPREAD_MAGNET_AT, SPREAD_SEAT_TIME)
@@ -511,7 +527,7 @@ class Campaign:
     def _walk_of(self, index: int) -> WallWalk | None:
         """The walk stage ``index`` belongs to (None: not a walk's, or a stand's)."""
         _, name, move = self._plan[index]
-        if move is None or name == STAND:
+        if move is None or name in STANDS:
             return None
         return self.before if self.before is not None and name.startswith("floor_") else self.walk
 

@@ -26,13 +26,15 @@ moves of 73.5 mm, each foot within 0.12 mm of where it held.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Protocol
 
 import numpy as np
 
 from sally_description.pose import Pose
 from sally_description.scene import CEILING_HEIGHT
-from sally_description.wall_start import WallStance, standing
+from sally_description.wall_start import standing
 
 from .phase import Phase, PhaseContext
 from .phase_state import BodyMove, required
@@ -41,6 +43,14 @@ from .wall_walk import SHIFT_TIME
 
 STAND = "wall_stand"
 """The stages of a stand (:meth:`WallStand.stages`)."""
+LEAVE = "wall_leave"
+"""The stages of a stand undone: the body backed out from the wall first, then the feet stepped
+(:data:`.way_back.LEAVE`)."""
+GATHER = "wall_gather"
+"""The stages of a spread undone: the body moved first, then the leading feet stepped back
+(:data:`.way_back.GATHER`)."""
+STANDS = (STAND, LEAVE, GATHER)
+"""Every kind of stand, by its stages' name."""
 APPROACH_PHASE = "WALL_APPROACH"
 """The body's moves of a stand (a walk's own are WALL_SHIFT)."""
 APPROACH_SHIFTS = 3
@@ -58,25 +68,68 @@ STAND_TOLERANCE = 0.01
 stance legs' compliance."""
 
 
+class Stance(Protocol):
+    """Where a stand takes the body and the feet: main_frame's pose and each foot's foothold (world, m)."""
+
+    @property
+    def body(self) -> Pose:
+        """main_frame's pose (world)."""
+        ...
+
+    def foot(self, leg: str) -> np.ndarray:
+        """Where ``leg``'s EE site stands (world, m)."""
+        ...
+
+
+@dataclass(frozen=True)
+class Footholds:
+    """A stance given as main_frame's pose and each foot's foothold (world, m)."""
+
+    pose: Pose
+    feet: Mapping[str, np.ndarray] = field(default_factory=dict)
+
+    @property
+    def body(self) -> Pose:
+        """main_frame's pose (world)."""
+        return self.pose
+
+    def foot(self, leg: str) -> np.ndarray:
+        """Where ``leg``'s EE site stands (world, m)."""
+        return np.asarray(self.feet[leg], float).copy()
+
+
 @dataclass(frozen=True)
 class WallStand:
-    """The stages that bring a stance on the wall to ``goal``."""
+    """The stages that bring a stance on the wall to ``goal``: the feet in ``order`` stepped to their
+    footholds, then the body's :data:`APPROACH_SHIFTS` moves (``body_first``: the moves first, then
+    the steps), every stage named ``name`` (:data:`STANDS`)."""
 
-    goal: WallStance = UNDER_CEILING
+    goal: Stance = UNDER_CEILING
+    order: tuple[str, ...] = STAND_ORDER
+    body_first: bool = False
+    name: str = STAND
+
+    def __post_init__(self) -> None:
+        """Refuse an unknown kind of stand or a foot named twice or not at all a foot."""
+        if self.name not in STANDS:
+            raise ValueError(f"a stand's stages are named one of {STANDS}, not {self.name!r}")
+        if len(set(self.order)) != len(self.order) or not set(self.order) <= set(STAND_ORDER):
+            raise ValueError(f"a stand steps each of {STAND_ORDER} at most once, got {self.order}")
 
     def stages(self) -> list[tuple[str, str, np.ndarray]]:
-        """(who, :data:`STAND`, the foot's foothold or main_frame's goal position, world m) in order:
-        each foot's step, then :data:`APPROACH_SHIFTS` body moves."""
+        """(who, :attr:`name`, the foot's foothold or main_frame's goal position, world m) in order:
+        each foot's step, then :data:`APPROACH_SHIFTS` body moves (or the other way round)."""
         body = self.goal.body.position
-        steps = [(foot, STAND, self.goal.foot(foot)) for foot in STAND_ORDER]
-        return [*steps, *(("BODY", STAND, body) for _ in range(APPROACH_SHIFTS))]
+        steps = [(foot, self.name, self.goal.foot(foot)) for foot in self.order]
+        moves = [("BODY", self.name, body) for _ in range(APPROACH_SHIFTS)]
+        return [*moves, *steps] if self.body_first else [*steps, *moves]
 
     @property
     def duration(self) -> float:
         """Sim seconds the stand's phases take (s)."""
         from .wall_walk import MOVE_TIME, RELEASE_TIME, SPREAD_SEAT_TIME
 
-        return APPROACH_SHIFTS * SHIFT_TIME + len(STAND_ORDER) * (RELEASE_TIME + MOVE_TIME + SPREAD_SEAT_TIME)
+        return APPROACH_SHIFTS * SHIFT_TIME + len(self.order) * (RELEASE_TIME + MOVE_TIME + SPREAD_SEAT_TIME)
 
     def shortfall(self, body: Pose) -> str:
         """Why ``body`` (main_frame, world) is not where the stand puts it ('' when it is, within
