@@ -63,9 +63,10 @@ from sally_node_common.time_contract import CONTROL_LATENCY, IK_LATENCY
 from sally_sequencer.campaign import CAMPAIGNS, DEFAULT_WALKS, WALK_SEQUENCES, WALKS_AFTER, scene_of
 from sally_sequencer.descent import DURATION as DESCENT_DURATION
 from sally_sequencer.errors import SequenceError
-from sally_sequencer.route import campaigns_of, descends, plan
+from sally_sequencer.route import campaigns_of, descends, plan, returns
 from sally_sequencer.wall_stand import WALK_TO_STAND, WallStand
 from sally_sequencer.wall_walk import DIRECTIONS, WallWalk
+from sally_sequencer.way_back import duration as way_back_duration
 
 SEQUENCES = tuple(CAMPAIGNS)
 """The sequences the sequencer runs (its campaigns, in its order)."""
@@ -265,6 +266,8 @@ def resolve(arguments: Mapping[str, str]) -> dict[str, str]:
             then = then_climb(values)
             if then:  # and the climb onto the ceiling, and the walk along it
                 more += float(DURATIONS[then]) + (then_walk.duration if then_walk is not None else 0.0)
+            if goes_back(values):  # and the way back: down the wall, then down onto the floor
+                more += way_back_duration() + DESCENT_DURATION
             values["duration"] = f"{float(values['duration']) + math.ceil(more):.1f}"
     for name in NUMBER_ARGUMENTS:
         try:
@@ -329,6 +332,12 @@ def comes_down(values: Mapping[str, str]) -> bool:
     """Whether a resolved route ends by coming back down the corner it climbed last
     (``route:=floor,wall,floor``, ``wall,ceiling,wall``, ``floor,wall,ceiling,wall``)."""
     return values["route"] != "auto" and descends(plan(values["route"], scene(values["scene"])))
+
+
+def goes_back(values: Mapping[str, str]) -> bool:
+    """Whether a resolved route comes all the way back the way it went (``floor,wall,ceiling,wall,floor``:
+    after the way down from the ceiling, down the wall and onto the floor, :mod:`sally_sequencer.way_back`)."""
+    return values["route"] != "auto" and returns(plan(values["route"], scene(values["scene"])))
 
 
 def then_climb(values: Mapping[str, str]) -> str:

@@ -26,6 +26,7 @@ from .arguments import (
     comes_down,
     floor_pose,
     floor_walk,
+    goes_back,
     magnet_list,
     resolve,
     scene_refusal,
@@ -252,6 +253,8 @@ def _sequencer(values: Mapping[str, str], synchronous: bool, others: list[str]) 
                 sequencer["then_walk"] = then_walk.distance  # and the walk along it
             if down:
                 sequencer["then_down"] = True  # or back down onto the wall
+                if goes_back(values):
+                    sequencer["then_back"] = True  # and on down the wall, onto the floor
     # its first step waits until its commands reach the graph's nodes that read them (the sim, the IK)
     topics = graph_topics([*others, "sequencer"], command_topic(values))
     sequencer["readers"] = ",".join(readers_of("sequencer", topics))

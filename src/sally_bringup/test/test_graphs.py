@@ -16,6 +16,7 @@ from sally_node_common.time_contract import ODOM_JOINT_STATES
 from sally_sequencer.descent import DURATION as DESCENT_DURATION
 from sally_sequencer.wall_stand import WALK_TO_STAND, WallStand
 from sally_sequencer.wall_walk import WallWalk
+from sally_sequencer.way_back import duration as way_back_duration
 
 
 def graph(name, arguments=None):
@@ -136,6 +137,20 @@ def test_the_route_to_the_ceiling_and_back_down_onto_the_wall_comes_down_after_i
     assert sequencer["duration"] == 80.0 + math.ceil(DESCENT_DURATION) + math.ceil(more + 80.0)
     up = {n.name: n.parameters for n in graph("f2w", {"sequence": "route", "route": "floor,wall,ceiling"})}
     assert "then_down" not in up["sequencer"]
+
+
+def test_the_round_trip_comes_back_down_the_ceiling_then_the_wall_after_its_second_climb():
+    arguments = {"sequence": "route", "route": "floor,wall,ceiling,wall,floor"}
+    nodes = {n.name: n.parameters for n in graph("f2w", arguments)}
+    sequencer = nodes["sequencer"]
+    assert (sequencer["then"], sequencer["then_down"], sequencer["then_back"]) == ("w2c", True, True)
+    assert "down" not in sequencer and nodes["sim"]["scene"] == "room"
+    more = WallWalk("up", WALK_TO_STAND).duration + WallStand().duration + way_back_duration() + DESCENT_DURATION
+    assert sequencer["duration"] == 80.0 + math.ceil(DESCENT_DURATION) + math.ceil(more + 80.0)
+    once = {n.name: n.parameters for n in graph("f2w", {"sequence": "route", "route": "floor,wall,ceiling,wall"})}
+    assert "then_back" not in once["sequencer"]  # down from the ceiling only
+    with pytest.raises(GraphError, match="climbs back down from where it climbed onto the ceiling: leave out"):
+        graph("f2w", {**arguments, "ceiling_walk": "0.2"})
 
 
 def test_a_walk_along_the_ceiling_follows_the_climb_onto_it_with_its_time():
@@ -284,9 +299,10 @@ def test_a_route_of_one_climb_runs_the_campaign_that_climbs_its_corner_in_its_sc
         ("f2w", {"sequence": "route", "route": "wall,ceiling"}, "the wall->ceiling climb runs in scene:=corner3"),
         (
             "f2w",
-            {"sequence": "route", "route": "floor,wall,ceiling,wall,floor"},
-            r"the climbs floor->wall, wall->ceiling, ceiling->wall, wall->floor are not built in one run: "
-            "floor,wall,ceiling and floor,wall,floor and wall,ceiling,wall and floor,wall,ceiling,wall are$",
+            {"sequence": "route", "route": "floor,wall,ceiling,wall,floor,wall"},
+            r"the climbs floor->wall, wall->ceiling, ceiling->wall, wall->floor, floor->wall are not built in one "
+            "run: floor,wall,ceiling and floor,wall,floor and wall,ceiling,wall and floor,wall,ceiling,wall and "
+            "floor,wall,ceiling,wall,floor are$",
         ),
         (
             "f2w",
@@ -308,7 +324,7 @@ def test_a_route_of_one_climb_runs_the_campaign_that_climbs_its_corner_in_its_sc
             "f2w",
             {"sequence": "route", "route": "floor,wall,floor,wall"},
             r"not built in one run: floor,wall,ceiling and floor,wall,floor and wall,ceiling,wall and "
-            "floor,wall,ceiling,wall are$",
+            "floor,wall,ceiling,wall and floor,wall,ceiling,wall,floor are$",
         ),
         (
             "f2w",

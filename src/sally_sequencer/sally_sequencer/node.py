@@ -64,6 +64,7 @@ from .campaign_clock import CampaignClock
 from .climb import MIN_PITCH_DEG
 from .errors import SequenceError
 from .interlock import release_refusal
+from .phase_state import required
 from .robot_view import RobotView
 from .route import THEN
 from .telemetry import FootView, face_normal, telemetry_block
@@ -146,6 +147,14 @@ TABLE = ParameterTable(
             read_only=True,
         ),
         Param(
+            "then_back",
+            False,
+            "after the 'then' climb's way down (then_down): the way back down the wall the first climb went up, "
+            "then back down onto the floor, every foot where it stood at the start (the route "
+            "floor,wall,ceiling,wall,floor)",
+            read_only=True,
+        ),
+        Param(
             "stand",
             False,
             "after f2w_all's walk up the wall: stand on the wall as on the floor, 0.5 m below the ceiling, where "
@@ -213,8 +222,12 @@ class SequencerNode(Node):
         """The TF frame of the targets' positions: the climbed corner's."""
         self._then = str(p("then"))
         """The climb still to run after this campaign ('' once it runs, or without one)."""
+        self._back = bool(p("then_back"))
+        """The way back still to run after the 'then' climb (False once it runs, or without one)."""
         self._first: Campaign | None = None
         """The campaign that ran before this one (a route's climb onto the wall), once it is done."""
+        self._second: Campaign | None = None
+        """The route's second climb, once it is done and the way back runs (``then_back``)."""
         self._fresh = True
         """No foot state seen yet on this time line: the first one says which feet are planted."""
         self._time = CampaignClock(
@@ -266,6 +279,8 @@ class SequencerNode(Node):
             raise SequenceError(f"then_walk:={p('then_walk'):g} walks after the 'then' climb: set then")
         if p("then_down") and (not p("then") or p("then_walk") > 0):
             raise SequenceError("then_down comes back down after the 'then' climb: set then, and no then_walk")
+        if p("then_back") and not p("then_down"):
+            raise SequenceError("then_back comes back down the wall after the 'then' climb's way down: set then_down")
         timing = (float(p("start_time")), float(p("dwell")), float(p("hold")))
         before = WallWalk("forward", float(p("floor_walk")), "floor") if p("floor_walk") > 0 else None
         return Campaign(p("sequence"), *timing, planted, walk, stand, before, bool(p("down")))
@@ -357,6 +372,11 @@ class SequencerNode(Node):
             )
         elif planted:
             self.campaign = self._new_campaign(planted)
+            if self._back:  # on the wall in the first climb's frame: on the way up, or on the way back?
+                self.campaign.abort(
+                    f"{', '.join(sorted(planted))} found planted by a restarted sequencer: a route that comes back the "
+                    "way it went does not resume (the way up and the way back pass through the same stances)"
+                )
             self.get_logger().warning(
                 f"resuming the {self.campaign.sequence} run: {sorted(planted)} already planted on the wall"
             )
@@ -373,6 +393,8 @@ class SequencerNode(Node):
         )
         self.campaign, self._fresh = self._new_campaign(), True
         self._frame, self._then, self._first = frame_of(self.campaign.sequence), str(p("then")), None
+        self._second = None
+        self._back = bool(p("then_back"))
         self.shell.orders[MAGNETS].restart()
         self.shell.orders[IK_STATUS].restart()
         self._time.restart()
@@ -402,7 +424,8 @@ class SequencerNode(Node):
         self._publish_status(when, t)
         if self._time.telemetry_due(stamp):
             self.get_logger().info("\n" + self._telemetry(msg, t))
-        if self.campaign.done and not self.campaign.failed and self._then and not self._time.over(stamp):
+        next_one = self._then or (self._back and self._first is not None)
+        if self.campaign.done and not self.campaign.failed and next_one and not self._time.over(stamp):
             self._hand_over(t)
         elif self.campaign.done or self._time.over(stamp):
             self._finish(when, t)
@@ -411,13 +434,19 @@ class SequencerNode(Node):
         """The campaign is done: the climb after it starts, in its own corner's frame (its ticks say
         so; it steps on foot states in that frame once the IK plans there)."""
         settle = t + float(self.get_parameter("start_time").value)  # held while the IK takes its stances there
-        self._first = self.campaign
-        self.campaign = self._then_campaign(settle)
+        ended = self.campaign
+        if self._then:
+            self._first = ended
+            self.campaign = self._then_campaign(settle)
+        else:  # the 'then' climb came back down: the way back down the wall, in the first climb's frame
+            first = required(self._first, "the route's first climb")
+            p = lambda name: self.get_parameter(name).value  # noqa: E731
+            self.campaign = Campaign(first.sequence, settle, float(p("dwell")), float(p("hold")), back=True)
+            self._back, self._second = False, ended
         self._then, self._frame = "", frame_of(self.campaign.sequence)
         self._view.stance = {foot: StanceMode[mode] for foot, mode in self.campaign.stance.items()}
-        self.get_logger().info(
-            f"{self._first.sequence} done at {t:.3f} s: {self.campaign.sequence} next, in {self._frame!r}"
-        )
+        after = "its way back" if self.campaign.back else self.campaign.sequence
+        self.get_logger().info(f"{ended.sequence} done at {t:.3f} s: {after} next, in {self._frame!r}")
 
     def _then_campaign(self, start_time: float, planted: dict[str, np.ndarray] | None = None) -> Campaign:
         """The route's next climb (``then``), from ``start_time`` (s of sim time), its walk after it
@@ -497,7 +526,7 @@ class SequencerNode(Node):
         if self.campaign.down and not level(pitch):
             problems.append(f"the body is pitched {pitch or 0.0:.1f} deg after the way down, not level")
         start, stand = self.campaign.walk_from, self.campaign.stand
-        if self.campaign.done and body is not None:
+        if self.campaign.done and body is not None and not self.campaign.down:  # the way down ends level
             short = ""
             if stand is not None:  # the walk ends where the stand starts: judged where the stand ends
                 short = stand.shortfall(body)
@@ -510,6 +539,8 @@ class SequencerNode(Node):
         if self.campaign.down:
             done = f"done, then the way down: every foot held on the {room.room_surface('floor')}"
         message = "; ".join(problems) or f"{self.campaign.sequence} {done}"
+        if self._second is not None and not problems:  # the way back: both climbs are done, and back down
+            message = f"{self._second.sequence} done and back down, then the way back: {done.split(': ', 1)[1]}"
         if self._first is not None:  # a route's second climb: the first one is done
             message = f"{self._first.sequence} done, then {message}"
         if self.shell.counts["ik_rejections_of_our_input"]:

@@ -13,7 +13,9 @@ stand under the ceiling, then the climb onto the ceiling planned in that corner'
 A route may end by coming back down the corner it climbed last (:mod:`.descent`): ``floor,wall,floor``
 climbs onto the wall and back down the way it came, ``wall,ceiling,wall`` the same in corner3, and
 ``floor,wall,ceiling,wall`` (in the room) comes back down from the ceiling onto the wall, where the
-climb onto the ceiling started. Any other route of more climbs is refused, naming those that run.
+climb onto the ceiling started. ``floor,wall,ceiling,wall,floor`` (:func:`returns`) goes on from there
+the way it came (:mod:`.way_back`): down the wall and back onto the floor, where it started. Any
+other route of more climbs is refused, naming those that run.
 """
 
 from __future__ import annotations
@@ -91,7 +93,7 @@ def campaigns_of(stages: tuple[Climb, ...], chosen: Scene) -> tuple[str, ...]:
     if len(corners) == 1:
         return (CLIMBS[corner],)
     if corners not in CHAINS:
-        routes = [*CHAINS, *((*chain, chain[-1][::-1]) for chain in DOWNS)]
+        routes = [*CHAINS, *((*chain, chain[-1][::-1]) for chain in DOWNS), *(_round_trip(c) for c in CHAINS)]
         chains = " and ".join(",".join([c[0][0], *(goal for _, goal in c)]) for c in routes)
         raise SequenceError(f"the climbs {', '.join(str(s) for s in stages)} are not built in one run: {chains} are")
     planned = {other.corner for other in corners_of(chosen.name).values()}
@@ -102,12 +104,28 @@ def campaigns_of(stages: tuple[Climb, ...], chosen: Scene) -> tuple[str, ...]:
 
 
 def descends(stages: tuple[Climb, ...]) -> bool:
-    """Whether ``stages`` end by coming back down the corner climbed last (:data:`DOWNS`)."""
+    """Whether ``stages`` end by coming back down the corner climbed last (:data:`DOWNS`), or all the
+    way back (:func:`returns`)."""
     corners = tuple((stage.stand, stage.goal) for stage in stages)
-    return len(corners) > 1 and corners[-1] == corners[-2][::-1] and corners[:-1] in DOWNS
+    last = len(corners) > 1 and corners[-1] == corners[-2][::-1] and corners[:-1] in DOWNS
+    return last or returns(stages)
+
+
+def returns(stages: tuple[Climb, ...]) -> bool:
+    """Whether ``stages`` climb a chain (:data:`CHAINS`) and come back down every corner of it, the
+    last first: ``floor,wall,ceiling,wall,floor``."""
+    corners = tuple((stage.stand, stage.goal) for stage in stages)
+    return any(corners == _round_trip(chain) for chain in CHAINS)
+
+
+def _round_trip(chain: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
+    """``chain``'s corners, then each of them back down, the last first."""
+    return (*chain, *(corner[::-1] for corner in reversed(chain)))
 
 
 def _climbs(stages: tuple[Climb, ...]) -> tuple[tuple[str, str], ...]:
-    """The corners ``stages`` climb, the way back down the last one left out (it is that climb's)."""
+    """The corners ``stages`` climb, the ways back down left out (they are those climbs')."""
     corners = tuple((stage.stand, stage.goal) for stage in stages)
+    if returns(stages):
+        return corners[: len(corners) // 2]
     return corners[:-1] if descends(stages) else corners

@@ -107,3 +107,40 @@ def _spin(executor, context) -> None:
             executor.spin_once(timeout_sec=0.02)
         except Exception:  # noqa: BLE001 - shut down under us
             return
+
+
+def test_a_sequencer_restarted_on_the_wall_of_a_round_trip_stops_without_a_move(ros_domain):
+    """``floor,wall,ceiling,wall,floor`` passes the first climb's stances on the way up and on the
+    way back: feet found planted in its frame cannot say which, so nothing is resumed."""
+    import rclpy
+    from rclpy.executors import SingleThreadedExecutor
+    from rclpy.parameter import Parameter
+    from rclpy.signals import SignalHandlerOptions
+
+    from sally_node_common.host import Host
+    from sally_sequencer.node import SequencerNode
+
+    context = rclpy.Context()
+    rclpy.init(args=[], context=context, domain_id=ros_domain, signal_handler_options=SignalHandlerOptions.NO)
+    executor = SingleThreadedExecutor(context=context)
+    spin = threading.Thread(target=lambda: _spin(executor, context), daemon=True)
+    try:
+        host = Host()
+        ik = host.create(IK, context=context)
+        trip = {**ROUTE, "then_down": True, "then_back": True, "exit_when_done": False}
+        overrides = [Parameter(k, value=v) for k, v in trip.items()]
+        sequencer = host.create(SequencerNode, context=context, parameter_overrides=overrides)
+        for node in (ik, sequencer):
+            executor.add_node(node)
+        spin.start()
+        assert _wait(lambda: sequencer._gate.open), "the sequencer's outputs never reached the fake IK"
+        for k in range(3):
+            ik.send(150_000_000_000 + k * 5_000_000, "world")
+        assert _wait(lambda: sequencer.finished.is_set()), "the sequencer never ended the run"
+        assert sequencer.campaign.failed and "does not resume" in sequencer.campaign.message
+        assert not sequencer.succeeded
+        assert all(not tick.foot for tick in ik.ticks)  # no foot was ever sent anywhere
+    finally:
+        context.try_shutdown()
+        spin.join(timeout=5.0)
+
