@@ -95,6 +95,7 @@ def plot_run(record: RunRecord, report: dict, path: Path) -> Path | None:
     verdict = "success" if report.get("success") else "FAILED"
     name = report.get("sequence", "") + (f" then {report['then'].get('sequence', '')}" if report.get("then") else "")
     name += " and the way down" if "way_down" in {**report, **(report.get("then") or {})} else ""
+    name += ", then the way back" if report.get("way_back") else ""
     fig.suptitle(f"Sally {name}: {verdict}, {report.get('sim_time_s', 0):.2f} s of sim time")
     path = Path(path)
     fig.savefig(path, dpi=110)
@@ -135,7 +136,10 @@ def _draw_feet(side, top, heights, record: RunRecord, report: dict, room, facing
             target = room(plant["target"])
             side.plot(target[0], target[2], marker="x", color=colour, markersize=10)
             top.plot(*(target[1:] if facing else target[:2]), marker="x", color=colour, markersize=10)
-        landings = (report.get("way_down") or {}).get("landings") or []  # the way down's floor footholds
+        landings = [  # the way down's footholds (the way back's, onto the floor, too)
+            *((report.get("way_down") or {}).get("landings") or []),
+            *(((report.get("way_back") or {}).get("way_down") or {}).get("landings") or []),
+        ]
         for landing in (landing for landing in landings if landing["foot"] == foot):
             target = room(landing["designed"])
             side.plot(target[0], target[2], marker="v", color=colour, markersize=8)

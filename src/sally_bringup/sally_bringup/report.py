@@ -28,7 +28,7 @@ from sally_sequencer.descent import FIRST_PHASE as DESCENT_START
 from sally_sequencer.descent import SEAT_PHASE as DESCENT_SEAT
 from sally_sequencer.sequences import FACE_WALL
 from sally_sequencer.verdict import feet_to_plant, held_on, level, pitched_enough, walk_shortfall
-from sally_sequencer.wall_stand import WallStand
+from sally_sequencer.wall_stand import APPROACH_PHASE, WallStand
 from sally_sequencer.wall_walk import (
     RELEASE_PHASES,
     SEAT_PHASES,
@@ -38,6 +38,7 @@ from sally_sequencer.wall_walk import (
     STEP_PHASES,
     WallWalk,
 )
+from sally_sequencer.way_back import GATHER, LEAVE, WALK_DOWN
 
 from .run_record import FootSample, RunRecord
 
@@ -80,6 +81,7 @@ def build_report(
     then_walk: WallWalk | None = None,
     before: WallWalk | None = None,
     down: bool = False,
+    back: bool = False,
 ) -> dict:
     """The report of a run of ``sequence``: plants, drift, verdict and the problems found, as a
     JSON-able dict. ``walk``: a wall walk's plan, or the walk's after the climb (its designed
@@ -87,9 +89,12 @@ def build_report(
     footholds and body judged); ``then``: the climb a route runs after it, ``then_walk`` the walk
     after that one (:func:`_route_report`); ``before``: the walk over the floor before the climb
     (``walk_before_climb``, judged as a walk); ``down``: the climb back down after the last climb
-    (``way_down``: :func:`_way_down`; that climb is judged where the way down began)."""
+    (``way_down``: :func:`_way_down`; that climb is judged where the way down began); ``back``: after
+    ``then``'s way down, the way back down the wall and onto the floor (``way_back``: :func:`_way_back`)."""
     if then:
-        return _route_report(record, sequence, wall_time_s, exit_codes, walk, stand, then, then_walk, before, down)
+        return _route_report(
+            record, sequence, wall_time_s, exit_codes, walk, stand, then, then_walk, before, down, back
+        )
     problems: list[str] = []
     result = record.result or {}
     record = _up_to_the_verdict(record)
@@ -175,12 +180,14 @@ def _route_report(
     then_walk: WallWalk | None = None,
     before: WallWalk | None = None,
     down: bool = False,
+    back: bool = False,
 ) -> dict:
     """A route of two climbs: the first (with its walk and stand) judged on the record up to where
     the foot states move to the next climb's frame (the IK plans there from then on), the next one
     (with ``then_walk``, or the way back down: ``down``) on the rest, as a run of it alone (under
-    ``then``, its positions in its own corner's frame);
-    a success when both are. A route that never got to its next climb is the first one's report
+    ``then``, its positions in its own corner's frame), up to where the foot states come back to the
+    first one's frame with ``back`` (the way back after it: ``way_back``, :func:`_way_back`);
+    a success when every part is. A route that never got to its next climb is the first one's report
     with that problem added."""
     frames = [sample.frame for sample in record.feet]
     switch = next((s.t for s in record.feet if s.frame != frames[0]), None) if frames else None
@@ -193,15 +200,40 @@ def _route_report(
     first = _between(record, -math.inf, switch)
     first.result = {"done": True, "failed": False, "message": f"{sequence} done", "t": ended}
     report = build_report(first, sequence, 0.0, {}, walk, stand, before=before)
-    second = build_report(_between(record, switch, math.inf), then, wall_time_s, exit_codes, then_walk, down=down)
+    returned = next((s.t for s in record.feet if s.t > switch and s.frame == frames[0]), math.inf)
+    middle = _between(record, switch, returned)
+    if back and returned < math.inf:  # the climb ended where the way back began
+        ended = [s.t for s in record.feet if s.t < returned][-1]
+        middle.result = {"done": True, "failed": False, "message": f"{then} done", "t": ended}
+    timing = (0.0, {}) if back else (wall_time_s, exit_codes)  # the way back's run ends the route
+    second = build_report(middle, then, *timing, then_walk, down=down)
     report["problems"] += [f"{then}: {problem}" for problem in second["problems"]]
     report["then"] = {key: value for key, value in second.items() if key not in WALL_TIMING_KEYS}
+    last = second
+    if back:
+        report["way_back"] = _way_back(_between(record, returned, math.inf), report["problems"])
+        last = _route_end(record, wall_time_s, exit_codes, report["problems"])
+        for figure in ("min_magnets_holding", "stance_drift_mm"):
+            last[figure] = report["way_back"][figure]
     for key in ("sim_time_s", "wall_time_s", "real_time_factor", "wall_clock_fallbacks", "sequencer_message"):
-        report[key] = second.get(key)
-    report["min_magnets_holding"] = min(report["min_magnets_holding"], second["min_magnets_holding"])
-    report["stance_drift_mm"] = max(report["stance_drift_mm"], second["stance_drift_mm"])
+        report[key] = last.get(key)
+    for figures in (second, last):
+        report["min_magnets_holding"] = min(report["min_magnets_holding"], figures["min_magnets_holding"])
+        report["stance_drift_mm"] = max(report["stance_drift_mm"], figures["stance_drift_mm"] or 0.0)
     report["success"] = not report["problems"]
     return report
+
+
+def _route_end(record: RunRecord, wall_time_s: float, exit_codes: dict[str, int | None], problems: list[str]) -> dict:
+    """How a route that ran its way back ended: the sequencer's verdict (``problems`` gains it when
+    it failed), the run's sim and wall times, and how the graph stopped."""
+    result = record.result or {}
+    if result.get("failed", True):
+        problems.append(f"the sequencer reported: {result.get('message', 'no final status')}")
+    sim = round(float(result.get("t", record.feet[-1].t if record.feet else 0.0)), 4)
+    end = _finish({"sim_time_s": sim}, problems, wall_time_s, sim, record, result.get("t"), exit_codes)
+    end["sequencer_message"] = result.get("message", "")
+    return end
 
 
 def _between(record: RunRecord, start: float, end: float) -> RunRecord:
@@ -502,6 +534,53 @@ def _way_down(record: RunRecord, goal: str, problems: list[str]) -> dict | None:
     }
 
 
+def _way_back(record: RunRecord, problems: list[str]) -> dict:
+    """The way back (:mod:`sally_sequencer.way_back`) on ``record``, from where the foot states came
+    back to the first climb's frame to the run's end: the stand undone (``leave``) and the spread
+    undone (``gather``), judged as the stand is; the walk down the wall, as a walk; the climb's way
+    down onto the floor (:func:`_way_down`); how far a holding foot moved and the fewest magnets
+    holding, throughout. ``problems`` gains what misses, each named ``the way back: ...``."""
+    own: list[str] = []
+    out: dict = {"min_magnets_holding": 0, "stance_drift_mm": None}
+    if not record.feet:
+        problems.append("the way back never started")
+        return out
+    start = record.feet[0].t
+    walk_start = next((t for t, _, phase in record.phases if phase in SHIFT_PHASES), None)
+    if walk_start is None:
+        problems.append("the way back: the walk down the wall never started")
+        return out
+    gather = next((t for t, _, phase in record.phases if phase == APPROACH_PHASE and t > walk_start), math.inf)
+    descent = next((t for t, _, phase in record.phases if phase == DESCENT_START), math.inf)
+    out["leave"] = _stand_figures(record, start, LEAVE, own, until=walk_start)
+    out["walk_down"] = _walk_figures(record, walk_start, own, WALK_DOWN, until=gather)
+    short = walk_shortfall(WALK_DOWN, np.array(out["walk_down"]["travel_m"]))
+    if short:
+        own.append(f"the walk down the wall: {short}")
+    if gather < math.inf:
+        out["gather"] = _stand_figures(record, gather, GATHER, own, until=descent)
+    else:
+        own.append("the spread was never undone")
+    out["way_down"] = _way_down(record, "floor", own)
+    drift = _planted_drift(record, start)
+    worst = max(d["max_mm"] for d in drift.values())
+    if worst >= PLANTED_DRIFT_LIMIT_MM:
+        moved = max(drift, key=lambda f: drift[f]["max_mm"])
+        own.append(
+            f"{moved} moved {worst:.2f} mm while it held (limit {PLANTED_DRIFT_LIMIT_MM} mm), at "
+            f"{drift[moved]['at_s']:.2f} s in {_phase_at(record, drift[moved]['at_s'])}"
+        )
+    lost = _contact_losses(record, start)
+    if lost:
+        own.append("stance contact lost: " + ", ".join(f"{f} at {t:.3f} s" for f, t in lost.items()))
+    out["min_magnets_holding"] = _fewest_holding(record, start, own)
+    out["stance_drift_mm"] = worst
+    out["stance_drift"] = drift
+    out["sim_time_s"] = round(record.feet[-1].t - start, 3)
+    problems += [f"the way back: {problem}" for problem in own]
+    return out
+
+
 def _before_climb(record: RunRecord, before: WallWalk, problems: list[str]) -> dict | None:
     """The walk over the floor before the climb: a walk's figures from its first body shift to the
     climb's first phase, its plan, and whether it went its distance (``problems`` gains what not)."""
@@ -577,11 +656,14 @@ def _wall_steps(
     return out
 
 
-def _stand_figures(record: RunRecord, since: float, stand: WallStand, problems: list[str]) -> dict:
-    """A stand's figures: each foot's step against its plant and the stance's foothold, and where
-    main_frame ended against the stance's (``problems`` gains a step or a body off its limit)."""
-    footholds = {foot: stand.goal.foot(foot) for foot in LEGS}
-    steps = _wall_steps(record, since, None, footholds=footholds)
+def _stand_figures(
+    record: RunRecord, since: float, stand: WallStand, problems: list[str], until: float = math.inf
+) -> dict:
+    """A stand's figures from ``since`` to ``until``: each foot's step against its plant and the
+    stance's foothold, and where main_frame stood at ``until`` (the record's end) against the
+    stance's (``problems`` gains a step or a body off its limit)."""
+    footholds = {foot: stand.goal.foot(foot) for foot in stand.order}
+    steps = _wall_steps(record, since, None, until=until, footholds=footholds)
     _judge_steps(steps, problems, lambda step: f"{step['foot']}'s step to the stance")
     for step in steps:
         if step["design_error_mm"] is not None and step["design_error_mm"] >= PLANT_LIMIT_MM:
@@ -589,7 +671,7 @@ def _stand_figures(record: RunRecord, since: float, stand: WallStand, problems: 
                 f"{step['foot']} stands {step['design_error_mm']:.2f} mm from the stance's foothold "
                 f"(limit {PLANT_LIMIT_MM} mm)"
             )
-    body = pose_from_hips(record.feet[-1].hips)
+    body = pose_from_hips([s for s in record.feet if s.t <= until][-1].hips)
     short = stand.shortfall(body)
     if short:
         problems.append(short)

@@ -52,9 +52,10 @@ def main(argv: list[str] | None = None) -> int:
         then_plan = WallWalk(after["direction"], after["distance"]) if after else None
         first = live.get("walk_before_climb")
         before = WallWalk(first["direction"], first["distance"], "floor") if first else None
-        down = "way_down" in live
+        down = "way_down" in live or "way_down" in (live.get("then") or {})
+        back = "way_back" in live
         report = build_report(
-            record, live.get("sequence", "f2w"), wall, codes, plan, stand, then, then_plan, before, down
+            record, live.get("sequence", "f2w"), wall, codes, plan, stand, then, then_plan, before, down, back
         )
     out = args.out or mcap.parent / "from_mcap"
     out.mkdir(parents=True, exist_ok=True)

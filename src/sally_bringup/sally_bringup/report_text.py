@@ -17,6 +17,10 @@ def summary(report: dict) -> str:
     if then:  # a route's next climb, judged on its own
         lines.append(f"  then {then.get('sequence', '?')}, in its own corner's frame:")
         lines += ["  " + line for line in _what_it_did(then)]
+    back = report.get("way_back")
+    if back:  # then all the way back, in the first climb's frame
+        lines.append("  then the way back down the wall and onto the floor:")
+        lines += ["  " + line for line in _way_back(back)]
     lines += _how_it_ran(report)
     lines += [f"  problem: {problem}" for problem in report.get("problems", [])]
     return "\n".join(lines)
@@ -73,25 +77,10 @@ def _what_it_did(report: dict) -> list[str]:
         )
         stand = after.get("stand")
         if stand:
-            worst = stand["worst_step_design_mm"]
-            lines.append(
-                f"  then stood as on the floor under the ceiling: main_frame {stand['body_error_mm']:.1f} mm from the "
-                f"stance's, pitched {stand['body_pitch_deg']:.2f} deg; {len(stand['steps'])} steps, worst "
-                + ("never held" if worst is None else f"{worst:.2f} mm from the stance's footholds")
-            )
+            lines.append(_stand_line(stand, "stood as on the floor under the ceiling"))
     down = report.get("way_down")
     if down:  # the climb back down, onto the surface it climbed from
-        onto = (report.get("scene") or {}).get("surfaces", {}).get("floor", "floor")
-        for landing in down.get("landings", []):
-            error = landing["error_mm"]
-            held = "never held" if error is None else f"{error:.2f} mm from its foothold"
-            lines.append(f"  then {landing['foot']} came down onto the {onto}: {held}")
-        pitch = down.get("body_pitch_deg")
-        lines.append(
-            f"  the way down: at least {down.get('min_magnets_holding')} magnets holding, the body "
-            + ("of unknown pitch" if pitch is None else f"{pitch:.2f} deg from level")
-            + f" at the end, {down.get('sim_time_s', 0.0):.1f} s of sim time"
-        )
+        lines += _way_down(down, (report.get("scene") or {}).get("surfaces", {}).get("floor", "floor"))
     if "min_magnets_holding" in report and "distance_m" not in report:
         lines.append(f"  at least {report['min_magnets_holding']} magnets holding at every instant")
     for foot, d in report.get("stance_drift", {}).items():
@@ -99,6 +88,57 @@ def _what_it_did(report: dict) -> list[str]:
     contacts = report.get("contacts_at_end", {})
     if contacts:
         lines.append("  contact at end: " + " ".join(f"{f}={'yes' if c else 'NO'}" for f, c in contacts.items()))
+    return lines
+
+
+def _stand_line(stand: dict, what: str) -> str:
+    """A stand's figures in one line: where main_frame ended against the stance's, its worst step."""
+    worst = stand["worst_step_design_mm"]
+    return (
+        f"  then {what}: main_frame {stand['body_error_mm']:.1f} mm from the stance's, pitched "
+        f"{stand['body_pitch_deg']:.2f} deg; {len(stand['steps'])} steps, worst "
+        + ("never held" if worst is None else f"{worst:.2f} mm from the stance's footholds")
+    )
+
+
+def _way_down(down: dict, onto: str) -> list[str]:
+    """The climb back down onto surface ``onto``: each landing, the fewest magnets, the body at the end."""
+    lines = []
+    for landing in down.get("landings", []):
+        error = landing["error_mm"]
+        held = "never held" if error is None else f"{error:.2f} mm from its foothold"
+        lines.append(f"  then {landing['foot']} came down onto the {onto}: {held}")
+    pitch = down.get("body_pitch_deg")
+    lines.append(
+        f"  the way down: at least {down.get('min_magnets_holding')} magnets holding, the body "
+        + ("of unknown pitch" if pitch is None else f"{pitch:.2f} deg from level")
+        + f" at the end, {down.get('sim_time_s', 0.0):.1f} s of sim time"
+    )
+    return lines
+
+
+def _way_back(back: dict) -> list[str]:
+    """The way back (``report["way_back"]``): the stand undone, the walk down, the spread undone, the
+    way down onto the floor, the fewest magnets and the largest move of a holding foot."""
+    lines = []
+    if "leave" in back:
+        lines.append(_stand_line(back["leave"], "backed out from the wall to the walk's stance"))
+    walk = back.get("walk_down")
+    if walk:
+        worst = walk["worst_step_plant_mm"]
+        lines.append(
+            f"  then walked {walk['distance_m'] * 1e3:.1f} mm down the wall in {len(walk['steps'])} steps: worst plant "
+            + ("never held" if worst is None else f"{worst:.2f} mm")
+        )
+    if "gather" in back:
+        lines.append(_stand_line(back["gather"], "gathered the stance the climb left"))
+    if back.get("way_down"):
+        lines += _way_down(back["way_down"], "floor")
+    drift = back.get("stance_drift_mm")
+    lines.append(
+        f"  the way back: at least {back.get('min_magnets_holding')} magnets holding, a holding foot moved at most "
+        + ("an unknown distance" if drift is None else f"{drift:.2f} mm")
+    )
     return lines
 
 

@@ -24,7 +24,7 @@ from typing import IO
 from sally_node_common.time_contract import CONTROL_PERIOD, EFFORT_PERIOD, IK_PERIOD, SERVO_COMMANDS
 
 from . import topology
-from .arguments import GraphError, campaign_walks, comes_down, floor_walk, resolve, then_climb, wall_stand
+from .arguments import GraphError, campaign_walks, comes_down, floor_walk, goes_back, resolve, then_climb, wall_stand
 from .config_files import check_params_files, defaults_file
 from .environment import graph_environment, lease_domain
 from .graphs import GRAPHS, NodeSpec, graph, ik_state_topic
@@ -260,6 +260,7 @@ class GraphRun:
                 then_walk,
                 floor_walk(self.arguments),
                 comes_down(self.arguments),
+                goes_back(self.arguments),
             )
         report["teardown_s"] = round(outcome.stopped - (outcome.ended or outcome.stopped), 2)
         if outcome.failure is not None and not report.get("diverged"):

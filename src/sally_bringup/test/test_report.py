@@ -206,3 +206,27 @@ def test_the_summary_tells_the_way_down_onto_the_surface_climbed_from():
     assert "the way down: at least 3 magnets holding, the body 0.04 deg from level at the end" in text
     alone = summary({"sequence": "f2w_all", "success": True, "way_down": down})
     assert "then BR came down onto the floor: 1.37 mm" in alone
+
+
+def test_the_summary_tells_the_way_back_down_the_wall_and_onto_the_floor():
+    from sally_bringup.report_text import summary
+
+    stand = {"body_error_mm": 1.6, "body_pitch_deg": 89.85, "steps": [{}] * 4, "worst_step_design_mm": 0.58}
+    walk = {"distance_m": 0.1682, "steps": [{}] * 8, "worst_step_plant_mm": 0.54}
+    down = {"landings": [{"foot": "BR", "error_mm": 1.9}], "min_magnets_holding": 3, "body_pitch_deg": 0.04}
+    back = {
+        "leave": stand,
+        "walk_down": walk,
+        "gather": {**stand, "steps": [{}] * 2, "worst_step_design_mm": None},
+        "way_down": down,
+        "min_magnets_holding": 3,
+        "stance_drift_mm": 0.74,
+    }
+    text = summary({"sequence": "f2w_all", "success": True, "then": {"sequence": "w2c"}, "way_back": back})
+    assert "then the way back down the wall and onto the floor:" in text
+    assert "backed out from the wall to the walk's stance: main_frame 1.6 mm from the stance's" in text
+    assert "then walked 168.2 mm down the wall in 8 steps: worst plant 0.54 mm" in text
+    gathered = "gathered the stance the climb left: main_frame 1.6 mm from the stance's, pitched 89.85 deg"
+    assert f"{gathered}; 2 steps, worst never held" in text
+    assert "then BR came down onto the floor: 1.90 mm from its foothold" in text
+    assert "the way back: at least 3 magnets holding, a holding foot moved at most 0.74 mm" in text

@@ -143,4 +143,3 @@ def test_a_sequencer_restarted_on_the_wall_of_a_round_trip_stops_without_a_move(
     finally:
         context.try_shutdown()
         spin.join(timeout=5.0)
-
