@@ -30,8 +30,9 @@ DOWN_SWING (4 s)    BACK_SWING's joint-space path backwards (:class:`.swing_path
 DOWN_TUCK (2 s)     a joint-space path, the knee kept down, to :data:`.wall_walk.CLEARANCE` above its
                     landing point, the face turning down
 DOWN_LOWER (1 s), DOWN_SEAT (1 s)  to the approach point, then straight down onto the foothold in
-                    0.5 s, held there 0.3 s trimmed in the floor's plane (:mod:`.seat_trim`), the
-                    magnet on at 0.8 s; then a FLOOR stance foot
+                    0.5 s, held there 0.3 s trimmed in the floor's plane (:mod:`.seat_trim`) but
+                    :data:`TUCK_LEAD` off it (the magnet's pull slides it that far), the magnet on
+                    at 0.8 s, then on the foothold; then a FLOOR stance foot
 
 The body (``body_down``):
 BODY_DOWN (10 s)    every foot holds; from the climb pose to level, main_frame :data:`STAND_HEIGHT`
@@ -44,7 +45,7 @@ DOWN_AWAY (2 s)     to f2w's orient waypoint (:data:`.sequences.ORIENT_HEIGHT` a
                     the end of f2w's swing), the face still to the wall
 DOWN_TURN (3 s)     down to the swing's end, the face turning from the wall to the floor
 DOWN_UNSWING (1.5 s)  the arc about the hip pivot back over the foothold
-DOWN_LOWER, DOWN_SEAT  as a back foot's, onto where it stood at the floor start
+DOWN_LOWER, DOWN_SEAT  as a back foot's, without the lead, onto where it stood at the floor start
 
 A back foot's step out (``out_br``, ``out_bl``): STEP_LIFT (1 s, 3 cm up, the magnet off), STEP_MOVE
 (2 s, to above where it stood at the floor start), DOWN_SEAT.
@@ -118,6 +119,12 @@ checks it, :func:`.swing_path.landing_face_off`)."""
 LANDING_FACE_OFF_DEG = 61
 """deg: how far from the floor a back foot's face stays at best at its floor step point
 (:data:`.climb.BACK_FLOOR_STEP`) with the body at the climb pose and ee2 at 0 (a test checks it)."""
+TUCK_LEAD = np.array([-0.0015, 0.0, 0.0])
+"""m: where a tucked-in back foot is held, from its foothold, until its magnet goes on. Held on the
+foothold itself, the foot hovered 2.6-2.8 mm above it with its housing's rim already on the floor;
+the magnet pulled the face flat about that rim and the foot came down 1.2-1.9 mm along +x (toward
+the wall), so it landed 1.36-1.98 mm from the foothold (lockstep, the three ways down). Aimed off
+by that slip, it lands 0.72-1.16 mm from it."""
 STAND_HEIGHT = 0.1236
 """m: main_frame above the floor's face as Sally stands at the floor start (the model's floor keyframe)."""
 RELEASE_TIME = 1.0
@@ -177,7 +184,10 @@ def release(distance: float) -> Phase:
 
 
 def seat(
-    where: Callable[[PhaseContext], np.ndarray], move: str = "DOWN_LOWER", move_time: float = LOWER_TIME
+    where: Callable[[PhaseContext], np.ndarray],
+    move: str = "DOWN_LOWER",
+    move_time: float = LOWER_TIME,
+    lead: np.ndarray | None = None,
 ) -> list[Phase]:
     """``move`` (DOWN_LOWER), DOWN_SEAT: from where the foot is to :data:`.wall_walk.CLEARANCE` above
     the foothold ``where`` gives (world, m) over ``move_time`` s, then straight down onto it in
@@ -195,7 +205,7 @@ def seat(
 
     return [
         Phase(move, move_time, move_step, move_enter),
-        floor_seat(SEAT_PHASE, FACE_FLOOR, SEAT_TIME, MAGNET_ON, SEAT_MOVE),
+        floor_seat(SEAT_PHASE, FACE_FLOOR, SEAT_TIME, MAGNET_ON, SEAT_MOVE, lead),
     ]
 
 
@@ -231,7 +241,7 @@ def back_down(foot: str) -> list[Phase]:
         release(BACK_STAGING),
         Phase("DOWN_SWING", DOWN_SWING_TIME, swing_step, swing_enter),
         Phase("DOWN_TUCK", TUCK_TIME, tuck, tuck_enter),
-        *seat(on_foothold(foot)),
+        *seat(on_foothold(foot), lead=TUCK_LEAD),
     ]
 
 

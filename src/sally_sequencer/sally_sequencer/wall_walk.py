@@ -312,12 +312,22 @@ def wall_step(
     ]
 
 
-def seat(name: str, into: np.ndarray, duration: float, magnet_at: float, move_time: float | None = None) -> Phase:
+def seat(
+    name: str,
+    into: np.ndarray,
+    duration: float,
+    magnet_at: float,
+    move_time: float | None = None,
+    lead: np.ndarray | None = None,
+) -> Phase:
     """A seat: from the approach point of the plan an earlier phase set (``ctx.state.reach``) straight
     onto its plant point over ``move_time`` s (default ``magnet_at``), face along ``into``, the target
     trimmed in the plate's plane by the measured error (:mod:`.seat_trim`) until the magnet goes on at
-    ``magnet_at`` s; the plan's point after that, to ``duration`` s."""
+    ``magnet_at`` s; the plan's point after that, to ``duration`` s. ``lead`` (m, world): the foot is
+    held that far off the plant point until the magnet goes on (a known slip as the magnet pulls the
+    foot in, aimed off)."""
     moving = magnet_at if move_time is None else move_time
+    off = np.zeros(3) if lead is None else np.asarray(lead, dtype=float)
 
     def enter(ctx: PhaseContext) -> None:
         ctx.state.seating = Seating(ctx.ee_pos(), SeatTrim(into))
@@ -330,6 +340,6 @@ def seat(name: str, into: np.ndarray, duration: float, magnet_at: float, move_ti
         point = plan.approach + quintic(min(t / moving, 1.0)) * (plan.plant - plan.approach)
         if seating.magnet_on:  # the magnet holds the foot where it landed: the plan again
             return IKTarget.with_orientation(point, into)
-        return IKTarget.with_orientation(seating.trim.update(t, point, ctx.ee_pos()), into)
+        return IKTarget.with_orientation(seating.trim.update(t, point + off, ctx.ee_pos()), into)
 
     return Phase(name, duration, step, enter)

@@ -11,7 +11,15 @@ from sally_description.pose import rotation
 from sally_description.reachability import CornerPose
 from sally_sequencer import Campaign, FootReading
 from sally_sequencer.climb import BACK_FLOOR_STEP, CLIMB_BODY, STANDING_Z
-from sally_sequencer.descent import BACK_LANDING, LANDING_FACE_OFF_DEG, STAGES, STAND_HEIGHT, foothold
+from sally_sequencer.descent import (
+    BACK_LANDING,
+    LANDING_FACE_OFF_DEG,
+    SEAT_PHASE,
+    STAGES,
+    STAND_HEIGHT,
+    TUCK_LEAD,
+    foothold,
+)
 from sally_sequencer.errors import SequenceError
 from sally_sequencer.sequences import FACE_FLOOR
 from sally_sequencer.swing_path import landing_face_off
@@ -42,10 +50,10 @@ def test_the_stand_height_is_the_models_floor_start():
     assert STAND_HEIGHT == pytest.approx(float(data.body(ROOT_BODY).xpos[2]), abs=1e-4)
 
 
-def drive(campaign: Campaign, shift: float = 0.0, until: float = 200.0):
+def drive(campaign: Campaign, shift: float = 0.0, until: float = 200.0, on_tick=None):
     """Step ``campaign`` with feet and body that follow their targets exactly (the hips move with
     the body); returns the feet, the body targets, the events and the fewest magnets on at once
-    after the climb (every magnet on at the start)."""
+    after the climb (every magnet on at the start). ``on_tick(tick, campaign)`` after each step."""
     side = np.array([0.0, shift, 0.0])
     feet = {f: np.array(p, float) + side for f, p in HOMES.items()}
     hips = {f: np.array(p, float) + side for f, p in HIPS.items()}
@@ -53,6 +61,8 @@ def drive(campaign: Campaign, shift: float = 0.0, until: float = 200.0):
     t, bodies, events, fewest = 0.0, [], [], 4
     while t < until and not campaign.done:
         tick = campaign.step(t, {f: FootReading(feet[f], hips[f]) for f in feet})
+        if on_tick is not None:
+            on_tick(tick, campaign)
         events += tick.events
         magnets.update(tick.magnets)
         if any("DOWN_RELEASE" in e for e in events):
@@ -113,3 +123,30 @@ def test_the_climb_before_the_way_down_is_f2w_all_stage_for_stage():
     assert down.stages[: -len(STAGES)] == Campaign("f2w_all").stages
     _, _, events, _ = drive(down, until=1.0)
     assert any("BODY_SQUARE" in e for e in events)
+
+
+def test_a_tucked_in_back_foot_is_held_aimed_off_its_foothold_until_its_magnet_pulls_it_on():
+    """The magnet pulls a tucked-in foot's face flat about the rim that touched first, 1.2-1.9 mm
+    along x: the seat holds it TUCK_LEAD off until the magnet is on, then targets the foothold."""
+    seats: dict[str, list[tuple[bool, np.ndarray]]] = {"BR": [], "BL": []}
+    on: dict[str, bool] = {}
+
+    def note(tick, campaign) -> None:
+        on.update(tick.magnets)
+        if tick.target is None or campaign.runner is None or campaign.runner.phase.name != SEAT_PHASE:
+            return
+        foot, target = tick.target
+        name = campaign.stages[campaign.stage][1]
+        if name in ("down_br", "down_bl"):
+            seats[foot].append((on.get(foot, False), target.position.copy()))
+
+    campaign = Campaign("f2w_all", 0.5, 3.0, 1.0, down=True)
+    drive(campaign, on_tick=note)
+    assert campaign.done and not campaign.failed, campaign.message
+    for foot, targets in seats.items():
+        before = [target for magnet, target in targets if not magnet]
+        after = [target for magnet, target in targets if magnet]
+        assert before and after, foot
+        assert after[-1] == pytest.approx(foothold(foot, 0.0), abs=1e-9)  # the plan's foothold, judged
+        assert before[-1] == pytest.approx(foothold(foot, 0.0) + TUCK_LEAD, abs=1e-9)  # aimed off
+        assert np.linalg.norm(before[-1] - after[-1]) == pytest.approx(0.0015, abs=1e-9)
