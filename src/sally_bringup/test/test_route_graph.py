@@ -9,9 +9,11 @@ on their footholds; the feet on the ceiling, the body pitched; never fewer than 
 holding. Composed, without the recording; beside it the same run with the sequencer in a process of
 its own, over DDS, which must give every figure the same (the composed IK once took the hand-over
 tick inside the solve it answered, and the climb onto the ceiling came out micrometres apart). And
-``route:=floor,wall,ceiling,wall``: the same route to the ceiling, then back down from it onto the
-wall, every foot back where it stood under the ceiling (the way down of :mod:`sally_sequencer.descent`,
-in the wall-ceiling corner's frame)."""
+``route:=floor,wall,ceiling,wall,floor``, the round trip: the same route to the ceiling, then back
+down from it onto the wall, every foot back where it stood under the ceiling (the way down of
+:mod:`sally_sequencer.descent`, in the wall-ceiling corner's frame; ``floor,wall,ceiling,wall`` ends
+there), then the way back (:mod:`sally_sequencer.way_back`, in the room's frame): down the wall and
+onto the floor, where the climb began."""
 
 import pytest
 
@@ -28,13 +30,12 @@ pytestmark = [pytest.mark.graph, pytest.mark.timeout(1200)]
 
 @pytest.fixture(scope="module")
 def routes(tmp_path_factory):
-    """(composed, the sequencer apart, the route back down onto the wall): each (result, report), run
-    side by side."""
+    """(composed, the sequencer apart, the round trip): each (result, report), run side by side."""
     from sally_bringup.environment import lease_domain
 
     composed = reference.CASES["route"].run_arguments(record="false")
     apart = {**composed, "apart": "sequencer"}
-    back = reference.CASES["route_back"].run_arguments(record="false")
+    back = reference.CASES["round_trip"].run_arguments(record="false")
     with lease_domain() as a, lease_domain() as b, lease_domain() as c:
         folders = [tmp_path_factory.mktemp(name) for name in ("route", "apart", "back")]
         return side_by_side(
@@ -92,7 +93,7 @@ def test_the_whole_route_floor_wall_ceiling_in_one_run(route):
     reference.assert_matches(report, "route")
 
 
-def test_the_route_to_the_ceiling_then_back_down_onto_the_wall(routes):
+def test_the_round_trip_to_the_ceiling_and_back_down_onto_the_floor(routes):
     result, report = routes[2]
     assert report["success"], report["problems"]
     assert result.exit_code == EXIT_OK
@@ -106,7 +107,23 @@ def test_the_route_to_the_ceiling_then_back_down_onto_the_wall(routes):
     assert [landing["foot"] for landing in down["landings"]] == ["BR", "BL", "FR", "FL", "BR", "BL"]
     assert down["worst_landing_mm"] < PLANT_GOAL_MM, down["landings"]
     assert down["min_magnets_holding"] == 3 and abs(down["body_pitch_deg"]) < 1.0  # in the corner's frame
-    assert report["min_magnets_holding"] >= 3 and report["stance_drift_mm"] < DRIFT_GOAL_MM
     assert all(ceiling["contacts_at_end"].values())
-    assert "every foot held on the wall" in report["sequencer_message"]
-    reference.assert_matches(report, "route_back")
+    alone = reference.load("route_back")["then"]  # the way down from the ceiling, as route_back ends with it
+    assert reference.differences(down, alone["way_down"], reference.LONG_RUN_SPREAD) == []
+    back = report["way_back"]
+    assert [s["foot"] for s in back["leave"]["steps"]] == ["BR", "BL", "FR", "FL"]
+    assert back["leave"]["body_error_mm"] < STAND_TOLERANCE * 1e3 and back["leave"]["body_pitch_deg"] > 89.5
+    walk = back["walk_down"]
+    assert walk["distance_m"] >= WALK_TO_STAND - WALK_TOLERANCE and len(walk["steps"]) == 8
+    assert [s["foot"] for s in back["gather"]["steps"]] == ["FR", "FL"]
+    for part in (back["leave"], walk, back["gather"]):
+        assert part["worst_step_plant_mm"] < PLANT_GOAL_MM and part["worst_step_design_mm"] < PLANT_GOAL_MM, part
+    floor = back["way_down"]
+    assert [landing["foot"] for landing in floor["landings"]] == ["BR", "BL", "FR", "FL", "BR", "BL"]
+    assert floor["worst_landing_mm"] < PLANT_GOAL_MM, floor["landings"]
+    assert floor["min_magnets_holding"] == 3 and abs(floor["body_pitch_deg"]) < 1.0
+    assert back["min_magnets_holding"] == 3 and back["stance_drift_mm"] < DRIFT_GOAL_MM
+    assert report["min_magnets_holding"] >= 3 and report["stance_drift_mm"] < DRIFT_GOAL_MM
+    assert report["sequencer_message"].endswith("then the way back: every foot held on the floor")
+    assert report["sim_time_s"] > back["way_down"]["sim_time_s"] + ceiling["phases"][0]["start_s"]
+    reference.assert_matches(report, "round_trip")
