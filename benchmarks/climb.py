@@ -15,7 +15,8 @@ sim-time figure, else the benchmark stops. Prints each run's figures and, last:
 wall_walk_success C of N w2c_success D of N speed_mm_s V fewest_holding H``
 (then ``climb_walk_success E of N``, ``climb_stand_success F of N``, ``route_success R of N``,
 ``route_walk_success W of N``, ``floor_walk_success G of N``, ``route_down_success U of N``,
-``w2c_down_success V of N`` and ``route_back_success K of N`` when ``--sequences`` names them)
+``w2c_down_success V of N``, ``route_back_success K of N`` and ``round_trip_success T of N`` when
+``--sequences`` names them)
 (X: the largest plant error of any foot that reached the wall in any run, a walk's every step
 included, against its plant and against the plan's foothold; Y: the largest stance drift of any
 run, in mm; V: the slowest walk's mean speed, mm/s of sim time; H: the fewest magnets holding at
@@ -41,7 +42,17 @@ from sally_node_common.discovery import force_loopback
 SEQUENCES = ("f2w", "f2w_all", "wall_walk", "w2c")
 COUNTED = SEQUENCES
 """Every sequence the last line counts."""
-OPTIONAL = ("climb_walk", "climb_stand", "route", "route_walk", "floor_walk", "route_down", "w2c_down", "route_back")
+OPTIONAL = (
+    "climb_walk",
+    "climb_stand",
+    "route",
+    "route_walk",
+    "floor_walk",
+    "route_down",
+    "w2c_down",
+    "route_back",
+    "round_trip",
+)
 """Sequences run only when ``--sequences`` names them, counted on the last line only then:
 ``climb_walk`` is ``route:=floor,wall wall_walk:=0.30`` (f2w_all, the stance spread, 0.30 m up the
 wall), ``climb_stand`` ``route:=floor,wall wall_walk:=ceiling`` (f2w_all, the spread, 0.17 m up, the
@@ -52,9 +63,11 @@ floor (away from the wall), from the floor's draws; ``route_down`` ``route:=floo
 then the way back down to the floor start's stance), from the floor's draws; ``w2c_down``
 ``scene:=corner3 route:=wall,ceiling,wall`` (w2c, then the way back down onto the wall), from w2c's
 draws; ``route_back`` ``route:=floor,wall,ceiling,wall`` (the route, then from the ceiling back down
-onto the wall, in the room), from the floor's draws. A stand's steps, the second climb's plants, the
-steps along the ceiling and over the floor and the way down's landings count in the worst plant, its
-drift in the worst drift."""
+onto the wall, in the room), from the floor's draws; ``round_trip``
+``route:=floor,wall,ceiling,wall,floor`` (that, then the way back down the wall and onto the floor),
+from the floor's draws. A stand's steps, the second climb's plants, the steps along the ceiling and
+over the floor, the way down's landings and the way back's steps and landings count in the worst
+plant, its drift in the worst drift."""
 POSE_XY, POSE_YAW_DEG, PARAM_SPREAD = 0.01, 3.0, 0.05
 WALK_DISTANCE = "0.30"
 SIDE_START = 0.10
@@ -92,6 +105,8 @@ def run_once(sequence: str, seed: int, backend: str, folder: Path, direction: st
         args.update(sequence="route", route="floor,wall,floor")
     elif sequence == "route_back":
         args.update(sequence="route", route="floor,wall,ceiling,wall")
+    elif sequence == "round_trip":
+        args.update(sequence="route", route="floor,wall,ceiling,wall,floor")
     elif sequence == "w2c_down":
         args.update(sequence="route", scene="corner3", route="wall,ceiling,wall")
     elif sequence in ("route", "route_walk"):
@@ -123,6 +138,10 @@ def figures(report: dict) -> tuple[float | None, float | None]:
     """(largest plant error of a foot that reached the wall, against its plant target and the plan's
     foothold, stance drift) in mm: a route's next climb (``then``) and its walk counted as the first's."""
     errors = _plant_errors(report) + _plant_errors(report.get("then") or {})
+    back = report.get("way_back") or {}  # the way back: its stands' and walk's steps, its landings
+    for part in ("leave", "walk_down", "gather"):
+        errors += _plant_errors({"steps": (back.get(part) or {}).get("steps")})
+    errors += _plant_errors({"way_down": back.get("way_down")})
     return (max(errors) if errors else None), report.get("stance_drift_mm")
 
 
