@@ -536,11 +536,12 @@ class SequencerNode(Node):
                 problems.append(short)
         self.succeeded = not problems
         done = f"done: {', '.join(self.campaign.planted) or 'no foot'} planted"
+        all_held = f"every foot held on the {room.room_surface('floor')}"
         if self.campaign.down:
-            done = f"done, then the way down: every foot held on the {room.room_surface('floor')}"
+            done = f"done, then the way down: {all_held}"
         message = "; ".join(problems) or f"{self.campaign.sequence} {done}"
         if self._second is not None and not problems:  # the way back: both climbs are done, and back down
-            message = f"{self._second.sequence} done and back down, then the way back: {done.split(': ', 1)[1]}"
+            message = f"{self._second.sequence} done and back down, then the way back: {all_held}"
         if self._first is not None:  # a route's second climb: the first one is done
             message = f"{self._first.sequence} done, then {message}"
         if self.shell.counts["ik_rejections_of_our_input"]:
