@@ -228,8 +228,9 @@ def _route_end(record: RunRecord, wall_time_s: float, exit_codes: dict[str, int 
     """How a route that ran its way back ended: the sequencer's verdict (``problems`` gains it when
     it failed), the run's sim and wall times, and how the graph stopped."""
     result = record.result or {}
-    if result.get("failed", True):
-        problems.append(f"the sequencer reported: {result.get('message', 'no final status')}")
+    said = f"the sequencer reported: {result.get('message', 'no final status')}"
+    if result.get("failed", True) and not any(problem.endswith(said) for problem in problems):
+        problems.append(said)  # (the climb's report has it already when the route stopped there)
     sim = round(float(result.get("t", record.feet[-1].t if record.feet else 0.0)), 4)
     end = _finish({"sim_time_s": sim}, problems, wall_time_s, sim, record, result.get("t"), exit_codes)
     end["sequencer_message"] = result.get("message", "")
@@ -324,15 +325,7 @@ def _drift(record: RunRecord, sequence: str, base: FootSample, problems: list[st
     walk each foot while it was planted, else the stance feet (:data:`STANCE_FEET`) throughout;
     what misses the limit into ``problems``."""
     if sequence in CLIMBS or sequence in WALKS:
-        drift = _planted_drift(record, base.t)
-        worst = max(d["max_mm"] for d in drift.values())
-        if worst >= PLANTED_DRIFT_LIMIT_MM:
-            moved = max(drift, key=lambda f: drift[f]["max_mm"])
-            problems.append(
-                f"{moved} moved {worst:.2f} mm while it held (limit {PLANTED_DRIFT_LIMIT_MM} mm), "
-                f"at {drift[moved]['at_s']:.2f} s in {_phase_at(record, drift[moved]['at_s'])}"
-            )
-        return drift
+        return _held_drift(record, base.t, problems)
     drift = {}
     for foot in STANCE_FEET:
         track = [
@@ -342,6 +335,20 @@ def _drift(record: RunRecord, sequence: str, base: FootSample, problems: list[st
     worst = max(d["max_mm"] for d in drift.values())
     if worst >= DRIFT_LIMIT_MM:
         problems.append(f"stance feet drifted {worst:.2f} mm (limit {DRIFT_LIMIT_MM} mm)")
+    return drift
+
+
+def _held_drift(record: RunRecord, since: float, problems: list[str]) -> dict[str, dict]:
+    """Each foot's largest move while it held, from ``since`` (:func:`_planted_drift`); the worst
+    into ``problems`` when it reaches :data:`PLANTED_DRIFT_LIMIT_MM`, with when and in which phase."""
+    drift = _planted_drift(record, since)
+    worst = max(d["max_mm"] for d in drift.values())
+    if worst >= PLANTED_DRIFT_LIMIT_MM:
+        moved = max(drift, key=lambda f: drift[f]["max_mm"])
+        problems.append(
+            f"{moved} moved {worst:.2f} mm while it held (limit {PLANTED_DRIFT_LIMIT_MM} mm), "
+            f"at {drift[moved]['at_s']:.2f} s in {_phase_at(record, drift[moved]['at_s'])}"
+        )
     return drift
 
 
@@ -562,19 +569,12 @@ def _way_back(record: RunRecord, problems: list[str]) -> dict:
     else:
         own.append("the spread was never undone")
     out["way_down"] = _way_down(record, "floor", own)
-    drift = _planted_drift(record, start)
-    worst = max(d["max_mm"] for d in drift.values())
-    if worst >= PLANTED_DRIFT_LIMIT_MM:
-        moved = max(drift, key=lambda f: drift[f]["max_mm"])
-        own.append(
-            f"{moved} moved {worst:.2f} mm while it held (limit {PLANTED_DRIFT_LIMIT_MM} mm), at "
-            f"{drift[moved]['at_s']:.2f} s in {_phase_at(record, drift[moved]['at_s'])}"
-        )
+    drift = _held_drift(record, start, own)
     lost = _contact_losses(record, start)
     if lost:
         own.append("stance contact lost: " + ", ".join(f"{f} at {t:.3f} s" for f, t in lost.items()))
     out["min_magnets_holding"] = _fewest_holding(record, start, own)
-    out["stance_drift_mm"] = worst
+    out["stance_drift_mm"] = max(d["max_mm"] for d in drift.values())
     out["stance_drift"] = drift
     out["sim_time_s"] = round(record.feet[-1].t - start, 3)
     problems += [f"the way back: {problem}" for problem in own]

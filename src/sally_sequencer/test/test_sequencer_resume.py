@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import numpy as np
 import pytest
@@ -62,11 +64,10 @@ def _wait(predicate, timeout: float = 30.0) -> bool:
     return bool(predicate())
 
 
-@pytest.mark.parametrize(
-    ("frame", "climb"),
-    [("corner", "w2c"), ("world", "f2w_all")],  # after the hand-over; during the first climb
-)
-def test_a_sequencer_started_mid_route_resumes_the_climb_the_ik_is_in(ros_domain, frame, climb):
+@contextmanager
+def sequencer_beside_an_ik(ros_domain: int, parameters: dict) -> Iterator[tuple[IK, object]]:
+    """A sequencer with ``parameters`` and the stand-in IK on one executor, spinning, its outputs
+    matched to the IK: (ik, sequencer)."""
     import rclpy
     from rclpy.executors import SingleThreadedExecutor
     from rclpy.parameter import Parameter
@@ -82,23 +83,17 @@ def test_a_sequencer_started_mid_route_resumes_the_climb_the_ik_is_in(ros_domain
     try:
         host = Host()
         ik = host.create(IK, context=context)
-        overrides = [Parameter(k, value=v) for k, v in ROUTE.items()]
+        overrides = [Parameter(k, value=v) for k, v in parameters.items()]
         sequencer = host.create(SequencerNode, context=context, parameter_overrides=overrides)
         for node in (ik, sequencer):
             executor.add_node(node)
         spin.start()
         assert _wait(lambda: sequencer._gate.open), "the sequencer's outputs never reached the fake IK"
-        for k in range(3):
-            ik.send(150_000_000_000 + k * 5_000_000, frame)
-        assert _wait(lambda: len(ik.ticks) >= 3), f"{len(ik.ticks)} ticks"
-        assert sequencer.campaign.sequence == climb
-        assert sorted(sequencer.campaign.planted) == ["FL", "FR"]
-        assert {t.header.frame_id for t in ik.ticks} == {frame}  # never the other corner's
-        first = dict(zip(ik.ticks[0].stance_feet, ik.ticks[0].stance_modes))
-        assert StanceMode(first["FL"]) is StanceMode(first["FR"]) is StanceMode.WALL  # planted stay planted
+        yield ik, sequencer
     finally:
         context.try_shutdown()
-        spin.join(timeout=5.0)
+        if spin.is_alive():
+            spin.join(timeout=5.0)
 
 
 def _spin(executor, context) -> None:
@@ -109,37 +104,30 @@ def _spin(executor, context) -> None:
             return
 
 
+@pytest.mark.parametrize(
+    ("frame", "climb"),
+    [("corner", "w2c"), ("world", "f2w_all")],  # after the hand-over; during the first climb
+)
+def test_a_sequencer_started_mid_route_resumes_the_climb_the_ik_is_in(ros_domain, frame, climb):
+    with sequencer_beside_an_ik(ros_domain, ROUTE) as (ik, sequencer):
+        for k in range(3):
+            ik.send(150_000_000_000 + k * 5_000_000, frame)
+        assert _wait(lambda: len(ik.ticks) >= 3), f"{len(ik.ticks)} ticks"
+        assert sequencer.campaign.sequence == climb
+        assert sorted(sequencer.campaign.planted) == ["FL", "FR"]
+        assert {t.header.frame_id for t in ik.ticks} == {frame}  # never the other corner's
+        first = dict(zip(ik.ticks[0].stance_feet, ik.ticks[0].stance_modes))
+        assert StanceMode(first["FL"]) is StanceMode(first["FR"]) is StanceMode.WALL  # planted stay planted
+
+
 def test_a_sequencer_restarted_on_the_wall_of_a_round_trip_stops_without_a_move(ros_domain):
     """``floor,wall,ceiling,wall,floor`` passes the first climb's stances on the way up and on the
     way back: feet found planted in its frame cannot say which, so nothing is resumed."""
-    import rclpy
-    from rclpy.executors import SingleThreadedExecutor
-    from rclpy.parameter import Parameter
-    from rclpy.signals import SignalHandlerOptions
-
-    from sally_node_common.host import Host
-    from sally_sequencer.node import SequencerNode
-
-    context = rclpy.Context()
-    rclpy.init(args=[], context=context, domain_id=ros_domain, signal_handler_options=SignalHandlerOptions.NO)
-    executor = SingleThreadedExecutor(context=context)
-    spin = threading.Thread(target=lambda: _spin(executor, context), daemon=True)
-    try:
-        host = Host()
-        ik = host.create(IK, context=context)
-        trip = {**ROUTE, "then_down": True, "then_back": True, "exit_when_done": False}
-        overrides = [Parameter(k, value=v) for k, v in trip.items()]
-        sequencer = host.create(SequencerNode, context=context, parameter_overrides=overrides)
-        for node in (ik, sequencer):
-            executor.add_node(node)
-        spin.start()
-        assert _wait(lambda: sequencer._gate.open), "the sequencer's outputs never reached the fake IK"
+    trip = {**ROUTE, "then_down": True, "then_back": True, "exit_when_done": False}
+    with sequencer_beside_an_ik(ros_domain, trip) as (ik, sequencer):
         for k in range(3):
             ik.send(150_000_000_000 + k * 5_000_000, "world")
         assert _wait(lambda: sequencer.finished.is_set()), "the sequencer never ended the run"
         assert sequencer.campaign.failed and "does not resume" in sequencer.campaign.message
         assert not sequencer.succeeded
         assert all(not tick.foot for tick in ik.ticks)  # no foot was ever sent anywhere
-    finally:
-        context.try_shutdown()
-        spin.join(timeout=5.0)
