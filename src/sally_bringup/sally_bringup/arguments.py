@@ -11,7 +11,8 @@ The graphs themselves: :mod:`.graphs`.
   for ``w2c``, room for ``route``, else floor_wall)
 * ``route``: ``sequence:=route``'s surfaces in order (``floor,wall``), checked against the scene
   (:mod:`sally_sequencer.route`): one climb, or ``floor,wall,ceiling``, each of them with the way back
-  down its last corner (``floor,wall,floor``, ``wall,ceiling,wall``, ``floor,wall,ceiling,wall``)
+  down its last corner (``floor,wall,floor``, ``wall,ceiling,wall``, ``floor,wall,ceiling,wall``), or
+  the round trip ``floor,wall,ceiling,wall,floor``
 * ``start``: floor / wall (pitched 90 deg, every foot planted on the wall; the start ``wall_walk`` needs)
 * ``wall_pose``: where the wall start stands, ``y,height,turn`` (m, m, deg about the wall's normal)
 * ``floor_pose``: where the floor start stands, ``x,y,yaw`` (m, m, deg); ``floor_walk``: before the
@@ -105,7 +106,8 @@ ARGUMENTS: dict[str, Argument] = {
         "auto",
         "sequence:=route: the surfaces Sally goes over, comma-separated, from the one she starts on (auto: the "
         "scene's climbed corner, floor,wall in room and floor_wall, wall,ceiling in corner3); the last surface "
-        "may be the one before it again: the way back down (floor,wall,floor; floor,wall,ceiling,wall in room)",
+        "may be the one before it again: the way back down (floor,wall,floor; floor,wall,ceiling,wall in room), or "
+        "all the way back (floor,wall,ceiling,wall,floor in room)",
     ),
     "start": Argument(
         "floor",
