@@ -24,42 +24,29 @@ from __future__ import annotations
 
 import numpy as np
 
-from sally_description.constants import WALL_X
 from sally_description.pose import Pose
 
-from .climb import CLIMB_BODY, FRONT_PLANT_Z, plant_point
-from .sequences import FOOT_STANDOFF
+from .climb import CLIMB_BODY, plan_checks
 from .wall_stand import GATHER as GATHER_NAME
 from .wall_stand import LEAVE as LEAVE_NAME
 from .wall_stand import STAND_ORDER, WALK_TO_STAND, Footholds, WallStand
 from .wall_walk import WallWalk
 
-FRONT_SIDE = 0.08
-"""How far beside main_frame (m) the climb plants FL and FR (f2w reaches straight ahead of the hips)."""
-WALK_SPAN = 2 * 0.24
-"""How far apart (m, along the wall) the walk holds its front and back feet: the walk's own stance
-(:meth:`.wall_walk.WallWalk.span`, up or down)."""
-
 
 def climb_end() -> Footholds:
-    """Where the climb onto the wall leaves Sally (main_frame at :data:`.climb.CLIMB_BODY`, FL and FR
-    where f2w plants them, BL and BR at :func:`.climb.plant_point`), and where the way down starts."""
-    front = WALL_X - FOOT_STANDOFF
-    feet = {
-        "FL": np.array([front, FRONT_SIDE, FRONT_PLANT_Z]),
-        "FR": np.array([front, -FRONT_SIDE, FRONT_PLANT_Z]),
-        "BL": plant_point("BL"),
-        "BR": plant_point("BR"),
-    }
-    return Footholds(CLIMB_BODY, feet)
+    """Where the climb onto the wall leaves Sally, and where the way down starts: the climb's plan
+    (:func:`.climb.plan_checks`: main_frame at :data:`.climb.CLIMB_BODY`, FL and FR where f2w plants
+    them, BL and BR at their plant points)."""
+    plan = plan_checks()
+    return Footholds(CLIMB_BODY, {**plan.front_plants, **plan.back_plants})
 
 
 def spread() -> float:
     """How far (m) the spread moves the front feet up from :func:`climb_end` (the body half as far):
-    what the climb's stance lacks of :data:`WALK_SPAN`."""
+    what the climb's stance lacks of the walk's span (:meth:`.wall_walk.WallWalk.spread`, as the
+    walk up after the climb measures it)."""
     end = climb_end()
-    span = (end.foot("FL")[2] + end.foot("FR")[2] - end.foot("BL")[2] - end.foot("BR")[2]) / 2
-    return WALK_SPAN - span
+    return WallWalk("up", WALK_TO_STAND).spread({foot: end.foot(foot) for foot in STAND_ORDER})
 
 
 def walk_stance(up: float) -> Footholds:
@@ -78,12 +65,6 @@ WALK_DOWN = WallWalk("down", WALK_TO_STAND)
 """The walk up after the climb, backwards."""
 GATHER = WallStand(climb_end(), ("FR", "FL"), body_first=True, name=GATHER_NAME)
 """The spread undone: the body down by half of it, then FR and FL back where the climb planted them."""
-
-
-def stages() -> list[tuple[str, str, np.ndarray]]:
-    """(who, stage name, foothold or main_frame's goal position, world m) of the way back before the
-    climb's way down: :data:`LEAVE`'s, :data:`WALK_DOWN`'s and :data:`GATHER`'s, in order."""
-    return [*LEAVE.stages(), *WALK_DOWN.stages(), *GATHER.stages()]
 
 
 def duration() -> float:

@@ -7,11 +7,12 @@ import pytest
 from sally_description.constants import LEGS
 from sally_description.pose import Pose
 from sally_sequencer import Campaign, FootReading, SequenceError
+from sally_sequencer.campaign import CLIMB
 from sally_sequencer.climb import CLIMB_BODY, plan_checks
 from sally_sequencer.descent import STAGES as DESCENT_STAGES
 from sally_sequencer.wall_stand import GATHER, LEAVE, UNDER_CEILING, WALK_TO_STAND, WallStand
 from sally_sequencer.wall_walk import WallWalk
-from sally_sequencer.way_back import WALK_SPAN, climb_end, duration, spread, stages, walk_stance
+from sally_sequencer.way_back import WALK_DOWN, climb_end, duration, spread, walk_stance
 
 from .test_wall_walk import hips
 
@@ -26,21 +27,22 @@ def test_the_climb_s_end_is_its_plan_and_the_walk_s_stance_spans_the_walk():
     for leg in ("BL", "BR"):
         assert end.foot(leg) == pytest.approx(plan.back_plants[leg])
     top = walk_stance(WALK_TO_STAND)
-    assert top.foot("FL")[2] - top.foot("BL")[2] == pytest.approx(WALK_SPAN)
-    assert spread() == pytest.approx(WALK_SPAN - (end.foot("FL")[2] - end.foot("BL")[2]))
+    assert top.foot("FL")[2] - top.foot("BL")[2] == pytest.approx(WALK_DOWN.span())
+    assert spread() == pytest.approx(WALK_DOWN.span() - (end.foot("FL")[2] - end.foot("BL")[2]))
     # the walk ends where the stand under the ceiling starts: main_frame at the stance's height
     assert top.body.position[2] == pytest.approx(UNDER_CEILING.body.position[2], abs=1e-9)
     assert top.body.position[1] == pytest.approx(0.0)
 
 
 def test_the_way_back_backs_out_walks_down_and_gathers_in_that_order():
-    names = [(who, name) for who, name, _ in stages()]
-    assert names[:7] == [("BODY", LEAVE)] * 3 + [(leg, LEAVE) for leg in ("BR", "BL", "FR", "FL")]
-    assert names[-5:] == [("BODY", GATHER)] * 3 + [("FR", GATHER), ("FL", GATHER)]
-    walked = [move for _, name, move in stages() if name == "wall_shift"]
-    assert sum(walked) == pytest.approx(-WALK_TO_STAND * UP)
     campaign = Campaign("f2w_all", back=True)
     plan = campaign.stages
+    names = list(plan[len(CLIMB) : -len(DESCENT_STAGES)])  # after the climb's (skipped: every foot planted)
+    assert names[:7] == [("BODY", LEAVE)] * 3 + [(leg, LEAVE) for leg in ("BR", "BL", "FR", "FL")]
+    assert names[-5:] == [("BODY", GATHER)] * 3 + [("FR", GATHER), ("FL", GATHER)]
+    assert names[7:-5] == [(who, name) for who, name, _ in WALK_DOWN.stages()]
+    walked = [move for _, name, move in WALK_DOWN.stages() if name == "wall_shift"]
+    assert sum(walked) == pytest.approx(-WALK_TO_STAND * UP)
     assert plan[-len(DESCENT_STAGES) :] == DESCENT_STAGES  # then the climb's way down
     assert [stage for stage in plan if stage[1] != "wall_spread"] == list(plan)  # no spread: the stance is one
     assert duration() > 0
