@@ -124,7 +124,7 @@ TUCK_LEAD = np.array([-0.0015, 0.0, 0.0])
 foothold itself, the foot hovered 2.6-2.8 mm above it with its housing's rim already on the floor;
 the magnet pulled the face flat about that rim and the foot came down 1.2-1.9 mm along +x (toward
 the wall), so it landed 1.36-1.98 mm from the foothold (lockstep, the three ways down). Aimed off
-by that slip, it lands 0.72-1.16 mm from it."""
+by that slip, it lands 0.68-1.16 mm from it."""
 STAND_HEIGHT = 0.1236
 """m: main_frame above the floor's face as Sally stands at the floor start (the model's floor keyframe)."""
 RELEASE_TIME = 1.0
