@@ -56,7 +56,7 @@ AFTER_SHIFT = "WALL_SHIFT"
 MIN_HOLDING = 3
 """A climb or a walk: never fewer magnets than this holding at once (one foot moves at a time)."""
 PLANTED_DRIFT_LIMIT_MM = 2.0
-"""A climb: no foot may move more than this while it holds (FLOOR or WALL) and others move."""
+"""A climb: no foot may move more than this while it holds (POSITION or POSE) and others move."""
 PLANT_GOAL_MM = 2.0
 """The goal for every plant error (f2w and the climb), met from perturbed starts
 (``benchmarks/climb.py``); a run counts as a success up to :data:`PLANT_LIMIT_MM`."""
@@ -698,7 +698,7 @@ def _sequence_start(record: RunRecord) -> float:
 
 
 def _contact_losses(record: RunRecord, since: float) -> dict[str, float]:
-    """Stance feet (FLOOR or WALL in the IK's view) out of contact: the first time for each."""
+    """Stance feet (POSITION or POSE in the IK's view) out of contact: the first time for each."""
     lost: dict[str, float] = {}
     for sample in record.feet:
         if sample.t < since:
@@ -710,7 +710,7 @@ def _contact_losses(record: RunRecord, since: float) -> dict[str, float]:
 
 
 def _planted_drift(record: RunRecord, since: float) -> dict[str, dict]:
-    """Per foot: the most it moved while holding (FLOOR or WALL in the IK's view) from where each
+    """Per foot: the most it moved while holding (POSITION or POSE in the IK's view) from where each
     hold began, when, and where it ended up relative to that."""
     out: dict[str, dict] = {}
     for foot in ("FL", "FR", "BL", "BR"):

@@ -37,14 +37,14 @@ def samples() -> dict:
     foot = FootState(
         foot="BL",
         pose=Pose(position=Point(x=-0.33, y=0.28, z=0.009), orientation=Quaternion(w=0.5, x=0.5, y=-0.5, z=0.5)),
-        hip_pivot=Point(x=-0.15, y=0.1, z=0.12), mode=IKTarget.WALL,
+        hip_pivot=Point(x=-0.15, y=0.1, z=0.12), mode=IKTarget.POSE,
         in_contact=True, penetration=0.0004, lift=-0.0004,
     )  # fmt: skip
     return {
         "IKTarget": IKTarget(
             header=header(1),
             stance_feet=["FL", "FR", "BL", "BR"],
-            stance_modes=[IKTarget.SWING, IKTarget.WALL, IKTarget.FLOOR, IKTarget.FLOOR],
+            stance_modes=[IKTarget.SWING, IKTarget.POSE, IKTarget.POSITION, IKTarget.POSITION],
             foot="FL",
             position=Point(x=0.47, y=0.08, z=0.4),
             has_face_axis=True,

@@ -15,7 +15,7 @@ FEET = ("FL", "FR", "BL", "BR")
 
 def feet(stamp: int, x: float):
     one = FootStateData(
-        np.array([x, 0.0, 0.0]), np.array([1.0, 0, 0, 0]), np.zeros(3), StanceMode.FLOOR, True, 0.0, 0.0
+        np.array([x, 0.0, 0.0]), np.array([1.0, 0, 0, 0]), np.zeros(3), StanceMode.POSITION, True, 0.0, 0.0
     )
     return foot_states_to_msg(stamp, dict.fromkeys(FEET, one))
 

@@ -1,23 +1,63 @@
-"""Surface readouts: penetration and lost contact measured against baselines.
+"""Surface readouts: a stance foot's lift off, and penetration into, the surface it holds.
 
-Shared by the simulator (offline scenarios) and the IK node (/sally/foot_states), so it lives with
-the robot's other conventions, free of MuJoCo and ROS.
+Used by the IK node (/sally/foot_states); it lives with the robot's other conventions, free of ROS.
 
-Measured from relative displacement rather than collision distance, so the readout does not depend
-on collision margins: a floor foot's drop below its stance baseline z is floor penetration, a wall
-foot's advance past its baseline x is wall penetration, and a foot more than LOST_CONTACT away
-from its baseline has lost contact.
+A surface is seen as a :class:`Face`: its name, its outward normal and its plane, in the frame the
+foot positions are given in (:func:`faces`). A foot entering stance holds the face nearest to it
+(:meth:`FootContactMonitor.hold`); from then on its lift is its displacement along that face's normal
+since it entered (> 0: away from the surface), its penetration the advance into the surface, and a
+foot lifted more than :data:`LOST_CONTACT` has lost contact. Measured from relative displacement
+rather than collision distance, so the readout does not depend on collision margins.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .constants import FOOT_STANDOFF, LEGS, WALL_X
+import numpy as np
+
+from .constants import FOOT_STANDOFF, LEGS
 from .errors import DescriptionError
+from .pose import Pose
+from .surfaces import Surface
 
 LOST_CONTACT = 0.008
 """Lift away from the baseline beyond which a stance foot has lost contact (m)."""
+FREE = "free"
+"""The surface a swinging foot holds (no baseline)."""
+
+
+@dataclass(frozen=True)
+class Face:
+    """A surface's plane in some frame: ``normal`` (unit, outward: into the room) and ``offset``
+    (``normal`` . any point of the plane, m), both in that frame."""
+
+    name: str
+    normal: tuple[float, float, float]
+    offset: float
+
+    def height(self, point) -> float:
+        """How far ``point`` (m, the face's frame) is from the plane along its normal (> 0 in the room)."""
+        return float(np.dot(self.normal, point)) - self.offset
+
+
+def faces(surfaces: Iterable[Surface], frame: Pose) -> tuple[Face, ...]:
+    """``surfaces`` as faces in ``frame`` (that frame's pose in the room: a climb's planning frame)."""
+    out = []
+    for surface in surfaces:
+        normal = np.round(frame.rotation.T @ surface.normal, 12) + 0.0  # exact along the frame's axes
+        offset = float(surface.normal @ (surface.face.position - frame.position))
+        out.append(Face(surface.name, (float(normal[0]), float(normal[1]), float(normal[2])), offset))
+    return tuple(out)
+
+
+def nearest(among: Sequence[Face], ee_pos) -> Face:
+    """The face a foot whose EE site is at ``ee_pos`` stands against: the one whose plane is nearest
+    its standing height (``FOOT_STANDOFF`` off the face)."""
+    if not among:
+        raise DescriptionError("no surface to stand on: give the monitor the scene's steel faces")
+    return min(among, key=lambda face: abs(face.height(ee_pos) - FOOT_STANDOFF))
 
 
 @dataclass(frozen=True)
@@ -26,7 +66,7 @@ class FootContact:
 
     leg: str
     surface: str
-    """"floor", "wall" or "free" (no baseline: swinging)."""
+    """The name of the surface it holds, or :data:`FREE` (no baseline: swinging)."""
     penetration: float
     """Advance into the surface past the baseline (m, >= 0)."""
     lift: float
@@ -35,42 +75,36 @@ class FootContact:
 
 
 class FootContactMonitor:
-    """Foot contact from kinematics: each stance foot's surface and baseline, its penetration and lift against it."""
+    """Foot contact from kinematics: each stance foot's surface (one of ``among``) and baseline, its
+    penetration and lift against it."""
 
-    def __init__(self) -> None:
-        self._baselines: dict[str, tuple[str, float]] = {}
+    def __init__(self, among: Sequence[Face]) -> None:
+        self.among = tuple(among)
+        self._baselines: dict[str, tuple[Face, float]] = {}
 
-    def set_floor_baseline(self, leg: str, ee_pos) -> None:
-        """``leg`` stands on the floor at the height of ``ee_pos`` (world, m)."""
-        self._baselines[_check(leg)] = ("floor", float(ee_pos[2]))
-
-    def set_wall_baseline(self, leg: str, ee_pos) -> None:
-        """``leg`` holds the wall at the depth of ``ee_pos`` (world, m)."""
-        self._baselines[_check(leg)] = ("wall", float(ee_pos[0]))
+    def hold(self, leg: str, ee_pos) -> str:
+        """``leg`` holds the surface nearest ``ee_pos`` (m) from where it is now; that surface's name."""
+        face = nearest(self.among, ee_pos)
+        self._baselines[_check(leg)] = (face, float(np.dot(face.normal, ee_pos)))
+        return face.name
 
     def clear(self, leg: str) -> None:
         """``leg`` swings: no baseline."""
         self._baselines.pop(_check(leg), None)
 
     def surface(self, leg: str) -> str:
-        """The surface ``leg`` stands on ("floor", "wall" or "free")."""
-        return self._baselines.get(_check(leg), ("free", 0.0))[0]
+        """The name of the surface ``leg`` holds, or :data:`FREE`."""
+        held = self._baselines.get(_check(leg))
+        return FREE if held is None else held[0].name
 
     def readout(self, leg: str, ee_pos) -> FootContact:
-        """``leg``'s contact with its surface, the foot at ``ee_pos`` (world, m)."""
-        surface, base = self._baselines.get(_check(leg), ("free", 0.0))
-        if surface == "free":
-            return FootContact(leg, surface, 0.0, 0.0, False)
-        # floor: the surface is below (-z); wall: the surface is ahead (+x)
-        lift = float(ee_pos[2]) - base if surface == "floor" else base - float(ee_pos[0])
-        return FootContact(leg, surface, max(0.0, -lift), lift, lift <= LOST_CONTACT)
-
-
-def standing_surface(ee_pos) -> str:
-    """The surface a foot whose EE site is at ``ee_pos`` (world, m) stands on when a run starts:
-    "wall" within :data:`LOST_CONTACT` of the wall's standing depth (``FOOT_STANDOFF`` off its
-    face), else "floor" (a run starts with every foot on one or the other)."""
-    return "wall" if abs(float(ee_pos[0]) - (WALL_X - FOOT_STANDOFF)) <= LOST_CONTACT else "floor"
+        """``leg``'s contact with its surface, the foot at ``ee_pos`` (m)."""
+        held = self._baselines.get(_check(leg))
+        if held is None:
+            return FootContact(leg, FREE, 0.0, 0.0, False)
+        face, base = held
+        lift = float(np.dot(face.normal, ee_pos)) - base
+        return FootContact(leg, face.name, max(0.0, -lift), lift, lift <= LOST_CONTACT)
 
 
 def _check(leg: str) -> str:

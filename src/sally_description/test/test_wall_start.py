@@ -6,8 +6,16 @@ import pytest
 
 from sally_description import DescriptionError, build_model, build_spec
 from sally_description.constants import LEGS, ee_site
-from sally_description.contact import standing_surface
+from sally_description.contact import faces, nearest
+from sally_description.scene import ROOM, scene
 from sally_description.wall_start import START_KEY, WALL_STANCE, WallStance, add_wall_start, standing
+
+FACES = faces(scene("floor_wall").surfaces, ROOM)
+"""The default scene's floor and wall, in the room."""
+
+
+def standing_surface(ee_pos) -> str:
+    return nearest(FACES, ee_pos).name
 
 
 def started(model):

@@ -35,7 +35,7 @@ from sensor_msgs.msg import JointState
 
 from sally_description import JOINT_NAMES, LEGS, build_model
 from sally_description.constants import ACTUATED_JOINT_NAMES, hip_site
-from sally_description.contact import FootContactMonitor, standing_surface
+from sally_description.contact import FootContactMonitor, faces, nearest
 from sally_description.pose import Pose
 from sally_description.scene import DEFAULT_SCENE, SCENES, Scene, corners_of, scene
 from sally_description.stance_load import StanceLoad
@@ -64,7 +64,13 @@ from .stamp_sync import StampPairs, TickWait
 from .whole_body_ik import IKConfig, StanceMode, WholeBodyIK
 
 STATES, ODOM, TARGET = "/joint_states", "/sally/odom", "/sally/ik_target"
-COSTS = ("posture_cost", "body_position_cost", "body_orientation_cost", "stance_position_cost", "wall_orientation_cost")
+COSTS = (
+    "posture_cost",
+    "body_position_cost",
+    "body_orientation_cost",
+    "stance_position_cost",
+    "stance_orientation_cost",
+)
 _DEFAULTS = IKConfig()
 TABLE = ParameterTable(
     (
@@ -173,6 +179,8 @@ class IKNode(Node):
         model = build_model(scene=chosen.name) if chosen.turned else room  # the planning model: its corner's frame
         self._corner_from_room: Pose | None = None
         """The sim's world (the room) to the corner's frame the IK works in (None: they are one)."""
+        self._steel = tuple(s for s in chosen.surfaces if s.steel)
+        """The surfaces a foot can hold (their faces, in the frame planned in, are :attr:`_faces`)."""
         self._frame = chosen.planning_frame
         """That frame's TF name: its foot states' and the targets it takes."""
         self._retake = False
@@ -205,7 +213,7 @@ class IKNode(Node):
         self.ik = self._new_ik(model)
         if isinstance(self.ik, SolveProcess):
             self.get_logger().info(f"solving in a process of its own (the solve process, pid {self.ik.pid})")
-        self._contacts = FootContactMonitor()
+        self._contacts = FootContactMonitor(self._faces)
         self._states = str(self.get_parameter("state_topic").value)
         """The joint-state topic read (/joint_states, or the sim's /sally/odom_joint_states)."""
         self.shell.health.watch(self._states)
@@ -268,6 +276,11 @@ class IKNode(Node):
         """Plan in ``corner``'s frame: the odometry turned into it (the stance load starts over)."""
         self._corner_from_room = corner.room_from_world.inverse() if corner.turned else None
         self._frame = corner.planning_frame
+        self._faces = faces(self._steel, corner.room_from_world)
+        """The steel surfaces in that frame: a stance foot holds the nearest (its contact baseline)."""
+        self._stand = corner.corner[0]
+        """The surface that frame stands on (z up from it): a foot found on it at a run's start is
+        held in position, a foot found on another in full pose."""
         self._load.clear()
 
     def _switch_frame(self, frame: str) -> None:
@@ -279,7 +292,7 @@ class IKNode(Node):
         self._plan_in(self._corners[frame])
         self._retake = True
         self._next = NextSolve()
-        self._contacts = FootContactMonitor()
+        self._contacts = FootContactMonitor(self._faces)
         self.ik = self._new_ik(self.ik.model)
         self.get_logger().info(f"planning in {frame!r} (was {old!r}): stance locks from the next state")
 
@@ -298,7 +311,7 @@ class IKNode(Node):
         self._load.clear()
         self._ticks.restart()
         self._next = NextSolve()
-        self._contacts = FootContactMonitor()
+        self._contacts = FootContactMonitor(self._faces)
         self.ik = self._new_ik(self.ik.model)
         self.shell.counts["restarts"] += 1
 
@@ -400,13 +413,10 @@ class IKNode(Node):
     def _set_stance(self, foot: str, mode: StanceMode) -> None:
         """``foot`` in ``mode`` where it is now, its contact measured from there."""
         self.ik.set_stance(foot, mode)
-        position = self.ik.foot_pose(foot).translation()
-        if mode is StanceMode.FLOOR:
-            self._contacts.set_floor_baseline(foot, position)
-        elif mode is StanceMode.WALL:
-            self._contacts.set_wall_baseline(foot, position)
-        else:
+        if mode is StanceMode.SWING:
             self._contacts.clear(foot)
+        else:
+            self._contacts.hold(foot, self.ik.foot_pose(foot).translation())
 
     def _reject(self, topic: str, reason: str, foot: str, text: str, kept: bool = False) -> None:
         """Counted and logged per topic and reason, and reported as REJECTED on /sally/ik_status
@@ -461,12 +471,12 @@ class IKNode(Node):
         self.ik.update(qpos)
         if self._last_solved is None or self._retake:  # the measured feet and body become the stance locks
             self._retake = False
-            # a new run: each foot holds the surface it stands on (a wall start: every foot on the
-            # wall, the body pitched, so every stance face is held flat from the first tick)
-            surfaces = {leg: standing_surface(self.ik.foot_pose(leg).translation()) for leg in LEGS}
-            self.ik.conform = "wall" in surfaces.values()
+            # a new run: each foot holds the surface it stands on (a start on the climbed surface: the
+            # body pitched, so every stance face is held flat from the first tick)
+            surfaces = {leg: nearest(self._faces, self.ik.foot_pose(leg).translation()).name for leg in LEGS}
+            self.ik.conform = any(surface != self._stand for surface in surfaces.values())
             for leg, surface in surfaces.items():
-                self._set_stance(leg, StanceMode.WALL if surface == "wall" else StanceMode.FLOOR)
+                self._set_stance(leg, StanceMode.POSITION if surface == self._stand else StanceMode.POSE)
             self.ik.hold_body()
             self.get_logger().info(f"first state solved: {stamp * 1e-9:.3f} s; its feet are the stance locks")
         self._apply_stance()

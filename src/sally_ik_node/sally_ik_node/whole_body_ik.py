@@ -3,13 +3,13 @@
 Only the motor joints (and the floating base, which the stance legs carry) move: the passive ee2 and
 em_z joints are frozen (as a DofFreezingTask constraint would; :mod:`.reduced_solve`), since no
 target can move them and a correction spent on them would never happen. Tasks: a FrameTask per
-foot (the swing foot follows its :class:`~sally_node_common.ik_target.IKTarget`; floor stance feet
-are locked in position where they
-were when they entered FLOOR; wall stance feet are locked in full SE3, snapshotted when they entered
-WALL, orientation cost 30 on the face's tilt: the magnet spins freely about its normal), a FrameTask
-on main_frame (its orientation is always held: freeing it under a face axis rolled the body with
-FL on the wall), a PostureTask toward the baked pose, and a ConfigurationLimit. One
-:meth:`WholeBodyIK.solve` is one differential step of ``dt`` from the configuration last given.
+foot (the swing foot follows its :class:`~sally_node_common.ik_target.IKTarget`; POSITION stance
+feet are locked in position where they were when they entered it; POSE stance feet are locked in
+full SE3, snapshotted when they entered it, orientation cost 30 on the face's tilt: the magnet spins
+freely about its normal), a FrameTask on main_frame (its orientation is always held: freeing it
+under a face axis rolled the body with FL on the wall), a PostureTask toward the baked pose, and a
+ConfigurationLimit. One :meth:`WholeBodyIK.solve` is one differential step of ``dt`` from the
+configuration last given.
 
 The swing leg is then solved once more with the base and every other joint frozen at the measured
 configuration: the whole-body step holds the body at its pose (the stance legs' targets restore a
@@ -75,7 +75,7 @@ class IKConfig:
     """The body holds its pose as firmly as the stance feet (dimensionless weights; a weaker body
     lets the swing trade body pose for its target: design notes, "Why these values")."""
     stance_position_cost: float = 10.0
-    wall_orientation_cost: float = 30.0
+    stance_orientation_cost: float = 30.0
     position_tolerance: float = 1e-3
     orientation_tolerance: float = np.radians(1.0)
     limit_slack: float = 0.01
@@ -142,12 +142,12 @@ class WholeBodyIK:
         self._ee2_dof = {leg: model.joint(joint_name("ee2", leg)).dofadr[0] for leg in LEGS}
         self.conform = False
         """Set once the body is moved (:meth:`set_body_target`): every stance foot keeps its face
-        flat (FLOOR feet too) and its passive ee2 twist is free in the solve, as a magnet holding
+        flat (POSITION feet too) and its passive ee2 twist is free in the solve, as a magnet holding
         the face flat twists it; without it a pitched body asks the floor feet to tilt."""
         self._conform: tuple[tuple[int, ...] | None, np.ndarray] = (None, self._free)
         """(the stance feet's ee2 dofs, the dofs a conforming step moves), for the last set of stances."""
         self._leg = SwingLeg.of(model)
-        self.modes = {leg: StanceMode.FLOOR for leg in LEGS}
+        self.modes = {leg: StanceMode.POSITION for leg in LEGS}
         self._foot_tasks: dict[str, mink.FrameTask] = {}
         self._foot_costs: dict[str, tuple[float, float]] = {}
         self.targets: dict[str, IKTarget] = {}
@@ -158,7 +158,7 @@ class WholeBodyIK:
         self.reach = self._leg_reach()
         self.hold_body()
         for leg in LEGS:
-            self.set_stance(leg, StanceMode.FLOOR)
+            self.set_stance(leg, StanceMode.POSITION)
 
     # --- state and commands -------------------------------------------------------------------
     def update(self, qpos: np.ndarray) -> None:
@@ -182,23 +182,24 @@ class WholeBodyIK:
         if not self.conform:
             self.conform = True
             for leg, mode in self.modes.items():
-                if mode is StanceMode.FLOOR:  # the same lock, with the face's tilt
+                if mode is StanceMode.POSITION:  # the same lock, with the face's tilt
                     locked = self._foot_tasks[leg].transform_target_to_world
                     assert locked is not None, "a stance foot's task always has its lock"
-                    task = self._foot_task(leg, self.config.stance_position_cost, self.config.wall_orientation_cost)
+                    task = self._foot_task(leg, self.config.stance_position_cost, self.config.stance_orientation_cost)
                     task.set_target(locked)
         self.body_task.set_target(mink.SE3(np.concatenate([body.quat, body.position])))
 
     def set_stance(self, foot: str, mode: StanceMode) -> None:
-        """FLOOR locks the foot's position where it is; WALL locks its full pose; SWING frees it."""
+        """POSITION locks the foot's position where it is; POSE locks its full pose; SWING frees it."""
         _check_foot(foot)
         mode = StanceMode(mode)
         pose = self.configuration.get_transform_frame_to_world(ee_site(foot), "site")
-        if mode is StanceMode.FLOOR:
-            tilt = self.config.wall_orientation_cost if self.conform else 0.0
+        if mode is StanceMode.POSITION:
+            tilt = self.config.stance_orientation_cost if self.conform else 0.0
             self._foot_task(foot, self.config.stance_position_cost, tilt).set_target(pose)
-        elif mode is StanceMode.WALL:
-            self._foot_task(foot, self.config.stance_position_cost, self.config.wall_orientation_cost).set_target(pose)
+        elif mode is StanceMode.POSE:
+            costs = self.config.stance_position_cost, self.config.stance_orientation_cost
+            self._foot_task(foot, *costs).set_target(pose)
         else:
             self._foot_task(foot, 1.0, 0.0).set_target(pose)  # hold where it is until a target comes
         self.modes[foot] = mode

@@ -84,10 +84,10 @@ def sequencer_side(probe):
 
 
 def tick(swinging: str = "", goal=None) -> IKTarget:
-    """A sequencer's tick: every foot's stance (``swinging`` in SWING, the others FLOOR) and, with
+    """A sequencer's tick: every foot's stance (``swinging`` in SWING, the others POSITION) and, with
     ``goal``, the swinging foot's target."""
     msg = IKTarget(
-        stance_feet=list(LEGS), stance_modes=[IKTarget.SWING if f == swinging else IKTarget.FLOOR for f in LEGS]
+        stance_feet=list(LEGS), stance_modes=[IKTarget.SWING if f == swinging else IKTarget.POSITION for f in LEGS]
     )
     if goal is not None:
         msg.foot, msg.position_cost, msg.phase = swinging, 1.0, "TEST_LIFT"
@@ -187,7 +187,7 @@ def test_bad_targets_are_rejected_with_the_reason(graph, probe, make, reason):
 
 
 def test_a_target_is_judged_against_the_stances_it_carries(graph, probe):
-    """A target for a FLOOR foot is refused (not_swinging); the same target carrying FL's SWING
+    """A target for a POSITION foot is refused (not_swinging); the same target carrying FL's SWING
     stance is taken in the same message, and FL reaches it. The joint targets' efforts carry the
     body's weight on the stance feet: alike on four, none on the swinging FL."""
     graph.start("sim", "sally_sim_node", SIM)
@@ -201,11 +201,11 @@ def test_a_target_is_judged_against_the_stances_it_carries(graph, probe):
     assert (knees > 1.0).all() and np.ptp(knees) < 0.1 * knees.mean(), knees  # N m: a quarter of the body each
     goal = positions(feet.last)["FL"] + [0.0, 0.0, 0.03]
     bare = tick("FL", goal)
-    bare.stance_feet, bare.stance_modes = [], []  # no stances: FL stays FLOOR
+    bare.stance_feet, bare.stance_modes = [], []  # no stances: FL stays POSITION
     target.publish(bare)
     refused = lambda: [m.message for m in status.messages if m.status == IKStatus.REJECTED]  # noqa: E731
-    probe.wait_for(lambda: any("not_swinging" in m for m in refused()), 10.0, "the refusal of a FLOOR foot's target")
-    assert all(f.mode == IKTarget.FLOOR for f in feet.last.feet)
+    probe.wait_for(lambda: any("not_swinging" in m for m in refused()), 10.0, "the refusal of a POSITION foot's target")
+    assert all(f.mode == IKTarget.POSITION for f in feet.last.feet)
     n = len(refused())
     magnets.publish(MagnetCommand(feet=["FL"], enable=[False]))
     target.publish(tick("FL", goal))
@@ -216,7 +216,7 @@ def test_a_target_is_judged_against_the_stances_it_carries(graph, probe):
 
 
 def test_a_stance_lock_is_taken_where_the_foot_measurably_is(graph, probe):
-    """A foot switched to FLOOR while it moves is locked (and its contact baseline set) where the
+    """A foot switched to POSITION while it moves is locked (and its contact baseline set) where the
     state says it is, not where the IK's last output put it: that output leads a moving foot (by
     2-60 mm in this lift, depending on when the command lands); in the climb a lock there sat a
     back foot, seated with its face 2 deg off flat, 9-10 mm inside the wall, out of contact."""
@@ -244,9 +244,9 @@ def test_a_stance_lock_is_taken_where_the_foot_measurably_is(graph, probe):
     assert positions(feet.last)["FL"][2] > start[2] + 0.01, "FL 1 cm up and rising"
     target.publish(tick())
     probe.set_simulation_state(SimulationState.STATE_PLAYING)
-    probe.wait_for(lambda: fl(feet.last).mode == IKTarget.FLOOR, 10.0, "FL locked")
+    probe.wait_for(lambda: fl(feet.last).mode == IKTarget.POSITION, 10.0, "FL locked")
     swung = next(i for i, m in enumerate(feet.messages) if fl(m).mode == IKTarget.SWING)
-    locked = next(fl(m) for m in feet.messages[swung:] if fl(m).mode == IKTarget.FLOOR)
+    locked = next(fl(m) for m in feet.messages[swung:] if fl(m).mode == IKTarget.POSITION)
     assert locked.pose.position.z < start[2] + 0.06, "FL was locked after it reached its target: nothing was tested"
     assert abs(locked.lift) < 1e-4 and locked.penetration < 1e-4 and locked.in_contact, locked
 

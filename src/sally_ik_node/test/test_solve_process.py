@@ -56,7 +56,7 @@ def script(home: dict) -> list[list[tuple]]:
         ]
     )
     ticks += [[] for _ in range(6)]
-    ticks.append([("set_stance", ("FL", StanceMode.WALL)), ("hold_body", ())])
+    ticks.append([("set_stance", ("FL", StanceMode.POSE)), ("hold_body", ())])
     ticks.append([("config", dataclasses.replace(IKConfig(), dt=0.004, damping=0.05))])
     ticks += [[] for _ in range(4)]
     return ticks

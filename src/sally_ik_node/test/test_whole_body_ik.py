@@ -65,7 +65,7 @@ def test_face_axis_turns_the_magnet_face():
 def test_wall_stance_ignores_the_magnet_spinning_about_its_face():
     """em_z is passive: a spin of the magnet about its face normal must not move anything."""
     ik = WholeBodyIK(MODEL)
-    ik.set_stance("FL", StanceMode.WALL)
+    ik.set_stance("FL", StanceMode.POSE)
     q = ik.configuration.q.copy()
     q[MODEL.joint(joint_name("em_z", "FL")).qposadr[0]] += 0.3
     ik.update(q)
@@ -76,7 +76,7 @@ def test_wall_stance_ignores_the_magnet_spinning_about_its_face():
 
 def test_wall_stance_locks_the_full_pose_floor_stance_only_position():
     ik = WholeBodyIK(MODEL)
-    ik.set_stance("FR", StanceMode.WALL)
+    ik.set_stance("FR", StanceMode.POSE)
     assert ik._foot_costs["FR"] == (ik.config.stance_position_cost, 30.0)
     assert ik._foot_costs["BL"] == (ik.config.stance_position_cost, 0.0)
 

@@ -31,14 +31,14 @@ def ticks():
     yield TargetTick(5_000_000)  # a bare tick: the sequencer stepped
     yield TargetTick(
         10_000_000,
-        stance={"FL": StanceMode.SWING, "FR": StanceMode.FLOOR, "BL": StanceMode.FLOOR, "BR": StanceMode.WALL},
+        stance={"FL": StanceMode.SWING, "FR": StanceMode.POSITION, "BL": StanceMode.POSITION, "BR": StanceMode.POSE},
         foot="FL",
         target=IKTarget.with_orientation([0.45, 0.1, 0.3], [1.0, 0.0, 0.0], 2.0, 30.0),
         phase="F2W_REACH",
     )
     yield TargetTick(
         15_000_000,
-        stance={"BR": StanceMode.WALL},
+        stance={"BR": StanceMode.POSE},
         foot="BR",
         target=IKTarget.position_only([0.1, -0.2, 0.05], 3.5),
         phase="LIFT",
@@ -142,7 +142,7 @@ def test_bad_foot_states_are_refused_by_name(change, says):
     [
         (lambda m: m.stance_modes.pop(), "length", "1 feet and 0 modes"),
         (lambda m: setattr(m, "stance_feet", ["XX"]), "unknown", "unknown"),
-        (lambda m: setattr(m, "stance_modes", [9]), "unknown", "unknown modes [9]; valid: SWING 0, FLOOR 1, WALL 2"),
+        (lambda m: setattr(m, "stance_modes", [9]), "unknown", "unknown modes [9]; valid: SWING 0, POSITION 1, POSE 2"),
         (
             lambda m: (setattr(m, "stance_feet", ["FL", "FR"]), setattr(m, "stance_modes", [0, 0])),
             "invalid",
@@ -156,7 +156,7 @@ def test_bad_foot_states_are_refused_by_name(change, says):
     ],
 )
 def test_a_bad_stance_is_refused_by_name(change, reason, says):
-    msg = ik_target_to_msg(TargetTick(1, stance={"FL": StanceMode.FLOOR}))
+    msg = ik_target_to_msg(TargetTick(1, stance={"FL": StanceMode.POSITION}))
     change(msg)
     with pytest.raises(InputError, match=re.escape(says)) as err:
         ik_target_from_msg(msg)

@@ -3,7 +3,7 @@
 ``f2w`` (and ``f2w_all``) first squares the body to the wall when it heads more than 0.5 deg off
 the wall normal (BODY_SQUARE, 2 s, every foot holding: :func:`.climb.body_square`), then runs FL's
 ``f2w``; once FL has dwelt ``dwell`` (3.0 s) in F2W_REACH its runner is
-force-completed, FL becomes a WALL stance foot (full pose lock) and FR's ``f2w_fr`` starts from
+force-completed, FL becomes a POSE stance foot (full pose lock) and FR's ``f2w_fr`` starts from
 where FR stands. FR joins the wall feet after its own dwell; the campaign is done ``hold`` seconds
 later. ``f2w_all`` (:mod:`.climb`) always runs BODY_SQUARE (it puts the IK's stance feet in their
 faces-flat mode), steps BL and BR along the floor toward the corner, runs f2w, then a BODY stage
@@ -56,7 +56,7 @@ from .way_back import GATHER, LEAVE, WALK_DOWN
 FEET = LEGS
 BODY = "BODY"
 """The stage that moves the body (every foot holds) instead of a foot."""
-SWING, FLOOR, WALL = (mode.name for mode in (StanceMode.SWING, StanceMode.FLOOR, StanceMode.WALL))
+SWING, POSITION, POSE = (mode.name for mode in (StanceMode.SWING, StanceMode.POSITION, StanceMode.POSE))
 """The stances the core sets, by name (the node sends their :class:`StanceMode` values)."""
 CLIMB = (
     (BODY, "body_square"),
@@ -182,7 +182,7 @@ class Campaign:
         back: bool = False,
     ) -> None:
         """``planted``: feet already on the wall (foot -> position), e.g. found so by a sequencer
-        restarted mid-run; their stages are skipped and they stay WALL stance feet. ``walk``: the
+        restarted mid-run; their stages are skipped and they stay POSE stance feet. ``walk``: the
         ``wall_walk`` campaign's direction and distance (default :class:`.wall_walk.WallWalk`), or a
         walk over the wall after ``f2w_all`` has climbed onto it (a route's ``wall_walk:=``); a walk
         steps planted feet, so it skips nothing, and it starts only with every foot planted.
@@ -267,7 +267,7 @@ class Campaign:
         the one after it)."""
         self.timing = CampaignTiming(float(start_time), float(dwell), float(hold))
         self.stage = -1
-        self.stance = {foot: FLOOR for foot in FEET}
+        self.stance = {foot: POSITION for foot in FEET}
         self.planted: dict[str, float] = {}
         """foot -> sim time it was declared planted."""
         self.plant_targets: dict[str, np.ndarray] = {}
@@ -283,7 +283,7 @@ class Campaign:
         self._last_time: float | None = None
         self.resumed = tuple(planted or ())
         for foot, position in (planted or {}).items():
-            self.stance[foot] = WALL
+            self.stance[foot] = POSE
             self.planted[foot] = start_time
             self.plant_targets[foot] = np.asarray(position, dtype=float)
         if self.down and self.planted and not self.back:
@@ -434,16 +434,16 @@ class Campaign:
         runner.force_complete()  # FL stays where it was put
         self.planted[foot] = t
         self.plant_targets[foot] = np.array(required(runner.ctx.state.reach, "F2W_MEASURE's plan").plant)
-        self._set_stance({foot: WALL})
-        self._tick.target = None  # a WALL foot takes no targets
+        self._set_stance({foot: POSE})
+        self._tick.target = None  # a held foot takes no targets
         self._tick.events.append(f"{foot} planted on the wall at {t:.3f} s")
         self._stage_ended(t)
 
     def _stepped(self, t: float) -> None:
         """A floor step ended: the foot holds the floor again where it was put."""
         foot = self.foot
-        self._set_stance({foot: FLOOR})
-        self._tick.target = None  # a FLOOR foot takes no targets
+        self._set_stance({foot: POSITION})
+        self._tick.target = None  # a held foot takes no targets
         self._tick.events.append(f"{foot} stepped on the floor at {t:.3f} s")
         self._stage_ended(t)
 

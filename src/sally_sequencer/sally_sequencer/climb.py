@@ -10,7 +10,7 @@ STEP_LIFT (1 s)    the magnet off, the foot raised 3 cm
 STEP_MOVE (2 s)    to above :data:`BACK_FLOOR_STEP` (EE site 0.15 m behind main_frame's start,
                    0.28 m beside main_frame), face down
 STEP_LOWER (1 s)   down onto the floor, face down
-STEP_SEAT (1 s)    the magnet on, held; then the foot is a FLOOR stance foot again
+STEP_SEAT (1 s)    the magnet on, held; then the foot is a POSITION stance foot again
 then f2w's FL and FR, then
 BODY_MOVE (10 s)   every foot holds; the body goes from where it stands to :data:`CLIMB_BODY`
                    (origin 0.35 m from the wall, 0.25 m up, pitched 90 deg nose-up: belly to the

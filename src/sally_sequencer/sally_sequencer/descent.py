@@ -32,7 +32,7 @@ DOWN_TUCK (2 s)     a joint-space path, the knee kept down, to :data:`.wall_walk
 DOWN_LOWER (1 s), DOWN_SEAT (1 s)  to the approach point, then straight down onto the foothold in
                     0.5 s, held there 0.3 s trimmed in the floor's plane (:mod:`.seat_trim`) but
                     :data:`TUCK_LEAD` off it (the magnet's pull slides it that far), the magnet on
-                    at 0.8 s, then on the foothold; then a FLOOR stance foot
+                    at 0.8 s, then on the foothold; then a POSITION stance foot
 
 The body (``body_down``):
 BODY_DOWN (10 s)    every foot holds; from the climb pose to level, main_frame :data:`STAND_HEIGHT`

@@ -22,7 +22,7 @@ Inputs are checked (:mod:`sally_node_common.inputs`): malformed, non-finite, imp
 unknown-foot or out-of-order foot states, magnet telemetry and IK statuses are rejected, logged
 and counted on /diagnostics (``sally_sequencer: sequence``, with the stale inputs). Stances are
 kept (transient local) so a restarted IK resumes from the newest. A sequencer started mid-run finds the feet the
-IK reports in WALL stance and in contact already planted and resumes from the next foot; in a route,
+IK reports in POSE stance and in contact already planted and resumes from the next foot; in a route,
 foot states already in the next climb's frame (the IK moved there: the first climb was done) resume
 that climb the same way. Foot states that start over at an older stamp after a silence (a new sim)
 start the sequence again.
@@ -358,11 +358,11 @@ class SequencerNode(Node):
         return None
 
     def _resume(self, msg: FootStates, readings: dict[str, FootReading]) -> None:
-        """The first foot states of a run: feet in WALL stance and in contact are planted already
+        """The first foot states of a run: feet in POSE stance and in contact are planted already
         (this sequencer started mid-run), and foot states in the frame of a route's next climb mean
         the IK moved there (the first climb was done): that climb is the one resumed."""
         self._view.stance = {f.foot: StanceMode(f.mode) for f in msg.feet}
-        planted = {f.foot: readings[f.foot].position for f in msg.feet if f.mode == StanceMode.WALL and f.in_contact}
+        planted = {f.foot: readings[f.foot].position for f in msg.feet if f.mode == StanceMode.POSE and f.in_contact}
         if self._then and msg.header.frame_id == frame_of(self._then) != self._frame:
             self.campaign = self._then_campaign(float(self.get_parameter("start_time").value), planted)
             self._then, self._frame = "", frame_of(self.campaign.sequence)
@@ -593,7 +593,7 @@ class SequencerNode(Node):
         drift = {
             foot: float(np.linalg.norm(feet[foot].position - base))
             for foot, base in view.baselines.items()
-            if foot in feet and feet[foot].mode == StanceMode.FLOOR.name
+            if foot in feet and feet[foot].mode == StanceMode.POSITION.name
         }
         runner = status.runner
         return telemetry_block(

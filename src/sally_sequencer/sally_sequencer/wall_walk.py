@@ -12,7 +12,7 @@ WALL_RELEASE (0.4 s)    the magnet off, the foot straight off the wall by :data:
 WALL_MOVE (0.8 s)       along the wall, :data:`CLEARANCE` off it, to in front of its new plant point
 WALL_SEAT (0.6 s)       straight onto the plant point (trimmed in the wall's plane by the measured
                         error until the magnet goes on, :mod:`.seat_trim`), the magnet on at 0.4 s,
-                        then held; the foot is a WALL stance foot again at the end
+                        then held; the foot is a POSE stance foot again at the end
 
 The plant point of a step is the foot's next designed foothold in the wall's plane (where the foot
 stood as the walk began, plus its steps so far), at the depth the foot held the steel before it let

@@ -29,10 +29,10 @@ def test_f2w_plants_fl_then_fr_with_the_dwell_handoff():
     ticks, feet = drive(campaign, 23.0)
     assert campaign.done and not campaign.failed
     stances = [(t, tick.stance) for t, tick in ticks if tick.stance]
-    assert stances[0] == (0.5, {"FL": "SWING", "FR": "FLOOR", "BL": "FLOOR", "BR": "FLOOR"})
+    assert stances[0] == (0.5, {"FL": "SWING", "FR": "POSITION", "BL": "POSITION", "BR": "POSITION"})
     # FL: 3 + 1.5 + 3 s to F2W_REACH at 8.0 s, planted after 3 s there; FR starts at once
-    assert stances[1] == (pytest.approx(11.0), {"FL": "WALL", "FR": "SWING", "BL": "FLOOR", "BR": "FLOOR"})
-    assert stances[2] == (pytest.approx(21.5), {"FL": "WALL", "FR": "WALL", "BL": "FLOOR", "BR": "FLOOR"})
+    assert stances[1] == (pytest.approx(11.0), {"FL": "POSE", "FR": "SWING", "BL": "POSITION", "BR": "POSITION"})
+    assert stances[2] == (pytest.approx(21.5), {"FL": "POSE", "FR": "POSE", "BL": "POSITION", "BR": "POSITION"})
     assert campaign.planted == pytest.approx({"FL": 11.0, "FR": 21.5})
     assert campaign.done_at == pytest.approx(22.5)
     magnets = [(t, foot, on) for t, tick in ticks for foot, on in tick.magnets.items()]
@@ -95,7 +95,8 @@ def test_a_resumed_campaign_skips_the_planted_feet():
     campaign = Campaign("f2w", start_time=0.5, planted={"FL": wall})
     ticks, _ = drive(campaign, 12.0)
     stances = [tick.stance for _, tick in ticks if tick.stance]
-    assert stances[0] == {"FL": "WALL", "FR": "SWING", "BL": "FLOOR", "BR": "FLOOR"}  # FR at once, FL stays locked
+    # FR at once, FL stays locked
+    assert stances[0] == {"FL": "POSE", "FR": "SWING", "BL": "POSITION", "BR": "POSITION"}
     assert campaign.planted["FL"] == 0.5 and np.array_equal(campaign.plant_targets["FL"], wall)
     assert campaign.done and "FR" in campaign.planted
     assert all(tick.target is None or tick.target[0] == "FR" for _, tick in ticks)
@@ -107,7 +108,7 @@ def test_a_climb_resumed_with_a_front_foot_planted_goes_on_from_the_next_foot():
     campaign = Campaign("f2w_all", start_time=0.5, planted={"FL": np.array([0.5, 0.08, 0.2])})
     ticks, _ = drive(campaign, 3.0)
     stances = [tick.stance for _, tick in ticks if tick.stance]
-    assert stances[0] == {"FL": "WALL", "FR": "SWING", "BL": "FLOOR", "BR": "FLOOR"}
+    assert stances[0] == {"FL": "POSE", "FR": "SWING", "BL": "POSITION", "BR": "POSITION"}
     assert {tick.target[0] for _, tick in ticks if tick.target is not None} == {"FR"}
 
 

@@ -83,7 +83,7 @@ def test_the_way_down_lands_every_foot_on_its_foothold_and_ends_standing_where_t
     assert campaign.stages[-len(STAGES) :] == STAGES
     feet, bodies, events, fewest = drive(campaign, shift)
     assert campaign.done and not campaign.failed, campaign.message
-    assert campaign.planted == {} and set(campaign.stance.values()) == {"FLOOR"}
+    assert campaign.planted == {} and set(campaign.stance.values()) == {"POSITION"}
     assert fewest == 3  # one foot off a plate at a time, from the first release on
     down = events[next(i for i, e in enumerate(events) if "DOWN_RELEASE" in e) :]
     assert [e.split()[0] for e in down if "stepped on the floor" in e] == ["BR", "BL", "FR", "FL", "BR", "BL"]

@@ -51,7 +51,7 @@ def test_a_floor_walk_moves_the_body_and_every_foot_over_the_floor(direction, un
     assert body.position == pytest.approx(BODY.position + move, abs=1e-9)
     for leg in LEGS:  # each foot a whole walk along, on the floor as it stood (its height kept)
         assert feet[leg] == pytest.approx(np.array(standing_feet()[leg]) + move, abs=1e-9)
-    assert not campaign.planted and set(campaign.stance.values()) == {"FLOOR"}  # nothing planted on the wall
+    assert not campaign.planted and set(campaign.stance.values()) == {"POSITION"}  # nothing planted on the wall
     assert not campaign.moves_body  # it is not judged by a pitch to the wall
 
 

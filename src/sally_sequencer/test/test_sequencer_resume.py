@@ -41,13 +41,13 @@ class IK(Node):
         self.create_subscription(MagnetCommand, "/sally/magnet_cmd", lambda _: None, RELIABLE_DEEP)
 
     def send(self, stamp: int, frame: str) -> None:
-        wall = StanceMode.WALL
+        wall = StanceMode.POSE
         feet = {
             leg: FootStateData(
                 np.array(FEET[leg]),
                 np.array([1.0, 0.0, 0.0, 0.0]),
                 np.array(HIPS[leg]),
-                wall if leg in ("FL", "FR") else StanceMode.FLOOR,
+                wall if leg in ("FL", "FR") else StanceMode.POSITION,
                 True,
                 0.0,
                 0.0,
@@ -117,7 +117,7 @@ def test_a_sequencer_started_mid_route_resumes_the_climb_the_ik_is_in(ros_domain
         assert sorted(sequencer.campaign.planted) == ["FL", "FR"]
         assert {t.header.frame_id for t in ik.ticks} == {frame}  # never the other corner's
         first = dict(zip(ik.ticks[0].stance_feet, ik.ticks[0].stance_modes))
-        assert StanceMode(first["FL"]) is StanceMode(first["FR"]) is StanceMode.WALL  # planted stay planted
+        assert StanceMode(first["FL"]) is StanceMode(first["FR"]) is StanceMode.POSE  # planted stay planted
 
 
 def test_a_sequencer_restarted_on_the_wall_of_a_round_trip_stops_without_a_move(ros_domain):

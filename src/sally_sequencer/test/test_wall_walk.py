@@ -58,7 +58,7 @@ def test_a_walk_moves_the_body_and_every_foot_its_distance(direction, unit):
 def test_one_foot_moves_at_a_time_with_its_magnet_off_and_three_hold():
     campaign, ticks, _, _ = walk("up", 0.20)
     magnets = {leg: True for leg in LEGS}
-    stance = {leg: "WALL" for leg in LEGS}
+    stance = {leg: "POSE" for leg in LEGS}
     order = []
     for _, tick in ticks:
         before = dict(stance)
@@ -66,8 +66,8 @@ def test_one_foot_moves_at_a_time_with_its_magnet_off_and_three_hold():
         if tick.stance:
             stance = tick.stance
         if tick.body is not None:  # every foot holds (a shift's last target shares its tick with the next step's start)
-            held = stance if all(mode == "WALL" for mode in stance.values()) else before
-            assert all(mode == "WALL" for mode in held.values())
+            held = stance if all(mode == "POSE" for mode in stance.values()) else before
+            assert all(mode == "POSE" for mode in held.values())
         assert sum(magnets.values()) >= 3
         swinging = [leg for leg, mode in stance.items() if mode == "SWING"]
         assert len(swinging) <= 1

@@ -19,7 +19,6 @@ import numpy as np
 
 from sally_description import DEFAULT_BAKE, DEFAULT_PARAMS, LEGS, Bake, PhysicsParams, build_model
 from sally_description.constants import ROOT_BODY, ee_site, magnet_geom, sampler_geoms
-from sally_description.contact import FootContact, FootContactMonitor
 from sally_description.pose import Pose
 from sally_description.scene import others_of, plates_of
 from sally_description.wall_start import START_KEY
@@ -118,7 +117,6 @@ class Simulator:
         """The motors' servos (their gains and setpoints live in the model and data)."""
         self.magnets = MagnetArray(self.model, params, magnets_on, MagnetLayout.legged(plates_of(self.model)))
         self._initial_magnets = self.magnets.enabled.copy()
-        self.contacts = FootContactMonitor()
         self._external = np.zeros((self.model.nbody, 6))
         self._warnings = self.data.warning.number  # live view
         self._ids = ModelIds.of(self.model, self.actuators)
@@ -160,7 +158,6 @@ class Simulator:
             mujoco.mj_resetData(self.model, self.data)
         self.magnets.set_enabled(dict(zip(LEGS, self._initial_magnets.tolist())))
         self._external[:] = 0.0
-        self.contacts = FootContactMonitor()
         self.diverged = None
         mujoco.mj_forward(self.model, self.data)
         self.set_servo(self.servos.setting(self.actuated_positions()))
@@ -439,15 +436,6 @@ class Simulator:
             mujoco.mju_mat2Quat(quat, self.data.geom_xmat[g])
             out.append(Plate(name, self.data.geom_xpos[g].copy(), quat, self.model.geom_size[g].copy()))
         return out
-
-    def snapshot_floor_baselines(self, legs=LEGS) -> None:
-        """Every foot of ``legs`` stands on the floor where it is now (contact baselines)."""
-        for leg in legs:
-            self.contacts.set_floor_baseline(leg, self.ee_position(leg))
-
-    def foot_contacts(self) -> dict[str, FootContact]:
-        """Every foot's contact readout against its baseline."""
-        return {leg: self.contacts.readout(leg, self.ee_position(leg)) for leg in LEGS}
 
     def _id(self, kind: mujoco.mjtObj, name: str, what: str | None = None) -> int:
         return model_id(self.model, kind, name, what)

@@ -28,9 +28,6 @@ def test_settles_on_the_floor_with_magnets_on():
         assert r.enabled and r.in_contact and r.surface == "floor", leg
         assert r.magnitude == pytest.approx(sim.params.max_force_per_wheel), leg
         assert r.min_distance > -0.002, f"{leg} sank {-r.min_distance * 1e3:.2f} mm into the floor"
-    sim.snapshot_floor_baselines()
-    sim.step(seconds(sim, 0.5))
-    assert all(c.in_contact and c.penetration < 1e-3 for c in sim.foot_contacts().values())
 
 
 def test_foot_forces_sum_every_contact_between_the_foot_and_a_plate():

@@ -138,7 +138,7 @@ def ik_target(kind: str, now: int) -> IKTarget | None:
     """A bad IKTarget of ``kind``: a target (its foot unknown, its numbers bad) or stances that do
     not pair up (``length``)."""
     if kind == "length":
-        return _stamp(IKTarget(stance_feet=list(FEET), stance_modes=[IKTarget.FLOOR] * 3), kind, now)
+        return _stamp(IKTarget(stance_feet=list(FEET), stance_modes=[IKTarget.POSITION] * 3), kind, now)
     msg = IKTarget(foot="XL" if kind == "unknown" else "FL", position_cost=1.0)
     msg.position.x, msg.position.z = _value(kind, 0.1), 0.1
     return _stamp(msg, kind, now)
@@ -148,7 +148,7 @@ def foot_states(kind: str, now: int) -> FootStates:
     """A bad FootStates of ``kind``."""
     msg = FootStates()
     for i, foot in enumerate(FEET):
-        state = FootState(foot=foot, mode=IKTarget.FLOOR, in_contact=True)
+        state = FootState(foot=foot, mode=IKTarget.POSITION, in_contact=True)
         state.pose.position.x = _value(kind, 0.1) if i == 0 else 0.1
         state.pose.orientation.w = 1.0
         msg.feet.append(state)
