@@ -2,49 +2,8 @@
 choices, and the checks that refuse a bad one in one line before anything starts (:func:`resolve`).
 The graphs themselves: :mod:`.graphs`.
 
-* ``sequence``: f2w (FL then FR), orient, f2w_fr, f2w_all (all four feet onto the wall), w2c (all four
-  feet from the wall onto the ceiling, ``scene:=corner3``), wall_walk (over the wall from
-  ``start:=wall``), floor_walk (the same crawl over the floor); wall_hold (FL only), floor_lift (FL lifted
-  off the floor): the optimizer's scenarios
-* ``scene``: floor_wall / corner3 (a room with a steel wall and ceiling; ``w2c`` climbs its wall-ceiling
-  corner) / room (a steel floor, wall and ceiling; the floor-wall corner is climbed) / auto (corner3
-  for ``w2c``, room for ``route``, else floor_wall)
-* ``route``: ``sequence:=route``'s surfaces in order (``floor,wall``), checked against the scene
-  (:mod:`sally_sequencer.route`): one climb, or ``floor,wall,ceiling``, each of them with the way back
-  down its last corner (``floor,wall,floor``, ``wall,ceiling,wall``, ``floor,wall,ceiling,wall``), or
-  the round trip ``floor,wall,ceiling,wall,floor``
-* ``start``: floor / wall (pitched 90 deg, every foot planted on the wall; the start ``wall_walk`` needs)
-* ``wall_pose``: where the wall start stands, ``y,height,turn`` (m, m, deg about the wall's normal)
-* ``floor_pose``: where the floor start stands, ``x,y,yaw`` (m, m, deg); ``floor_walk``: before the
-  climb onto the wall, how far (m) the body first walks forward over the floor to the climb's start
-  (from ``floor_pose:=-D,0,0``; 0: no walk)
-* ``direction``, ``distance``: wall_walk's way (up, down, left, right), floor_walk's (forward, back,
-  left, right; auto: up on the wall, back on the floor) and length (m)
-* ``wall_walk``: after a climb onto the wall (``route:=floor,wall``, ``f2w_all``), how far (m) the body
-  then walks up the wall, toward the ceiling, in the same run (0: no walk)
-* ``ceiling_walk``: after the climb onto the ceiling (``route:=floor,wall,ceiling``, ``w2c``), how far
-  (m) the body then walks along the ceiling, away from the wall, in the same run (0: no walk)
-* ``headless``: true / false (the sim's MuJoCo viewer)
-* ``duration``: sim seconds after which an unfinished sequence fails
-* ``pacing``: realtime / fast / lockstep (lockstep: every node answers every step, runs repeat)
-* ``sync``: true / false: realtime with our controller runs the lockstep protocol paced to the wall
-  clock (the lockstep figures at any load); false lets the sim step on with commands up to a
-  control period old
-* ``composed``: true / false: every node in one process (``sally_composed``, the ROS 2 component
-  idiom), messages between them handed over as Python objects (:mod:`sally_node_common.host`)
-* ``magnets``: feet whose magnets start on, comma-separated (all four by default)
-* ``controller``: pid (our joint controller) / none (bring your own, e.g. a hardware driver's) /
-  ros2_control (the sim alone: a controller_manager drives the joints over /sally/joint_commands
-  with JointStateTopicSystem; no controller, IK or sequencer; realtime or fast pacing)
-* ``command``: servo / effort: what the controller sends the motors, and how often: servo commands
-  (position, velocity, feed-forward effort, gains) every 5 ms, the servos closing their loops at
-  every physics step; or efforts every 1 ms (the effort path, for torque controllers)
-* ``sim``: true / false (false: no sim node; the real robot publishes the states)
-* ``start_paused``: true / false (the runner starts paused and unpauses once everything is heard)
-* ``params``: physics parameter file for the sim (the optimizer's ``best_params.json``); '' = defaults
-* ``settle``: sim seconds of settling before the sequence starts
-* ``hold``: sim seconds the sequence holds its end pose before it is done
-* ``pull_rate``: the pull-off graph's force ramp (N/s)
+Each argument's default, help text and choices are declared once, in :data:`ARGUMENTS`;
+``sally-launch --help`` prints them.
 """
 
 from __future__ import annotations
@@ -94,7 +53,15 @@ class Argument:
 
 
 ARGUMENTS: dict[str, Argument] = {
-    "sequence": Argument("f2w", "sequence to run (route: the surfaces route:= names)", (*SEQUENCES, "route")),
+    "sequence": Argument(
+        "f2w",
+        "sequence to run: f2w (FL then FR onto the wall), orient (FL lifted and swung, its face turned to the "
+        "wall, held), f2w_fr (FR's part of f2w alone), f2w_all (all four feet onto "
+        "the wall), w2c (all four feet from the wall onto the ceiling), wall_walk (a crawl over the wall from "
+        "start:=wall), floor_walk (the same over the floor), wall_hold and floor_lift (the optimizer's scenarios: FL "
+        "planted on the wall, FL lifted off the floor), route (the surfaces route:= names)",
+        (*SEQUENCES, "route"),
+    ),
     "scene": Argument(
         "auto",
         "floor_wall (the floor and the wall), corner3 (a room with a steel wall and a steel ceiling 1.0 m up; Sally "
@@ -153,7 +120,12 @@ ARGUMENTS: dict[str, Argument] = {
         "sim seconds after which an unfinished sequence fails (auto: 80 for f2w_all and w2c, the walk's own time and "
         "15 s for wall_walk, else 25)",
     ),
-    "pacing": Argument("realtime", "sim pacing", PACINGS),
+    "pacing": Argument(
+        "realtime",
+        "sim pacing: realtime (in step with the wall clock), fast (as fast as the machine steps), lockstep (every node "
+        "answers every step: runs repeat)",
+        PACINGS,
+    ),
     "sync": Argument(
         "true",
         "realtime with our controller: every state is answered before the sim steps on, so a run gives the lockstep "
