@@ -150,7 +150,7 @@ def build_report(
     if before is not None:
         report["walk_before_climb"] = _before_climb(record, before, problems)
     if down:
-        report["way_down"] = _way_down(record, room.room_surface("floor"), problems)
+        report["way_down"] = _way_down(record, room.stood_on, problems)
     if walk is not None:
         report["walk"] = {"direction": walk.direction, "distance": walk.distance}
         if walk.surface != "wall":  # (a walk over the wall says nothing more, as before the floor walk)
@@ -279,7 +279,7 @@ def _plants(record: RunRecord, room: Scene, report: dict, problems: list[str]) -
     PLANT_LIMIT_MM); each foot's
     ``<foot>_plant_error_mm`` into ``report``, what misses a goal into ``problems``."""
     end = record.feet[-1]
-    goal = room.room_surface("wall")
+    goal = room.climbed_onto
     last_magnet = record.magnets[-1] if record.magnets else None
     plants = {}
     for foot in ("FL", "FR", "BL", "BR"):

@@ -99,6 +99,16 @@ class Scene:
         return corner_frame(stand, goal)
 
     @property
+    def stood_on(self) -> str:
+        """The name of the surface the corner is climbed from (the planners' z = 0)."""
+        return self.corner[0]
+
+    @property
+    def climbed_onto(self) -> str:
+        """The name of the surface the corner is climbed onto."""
+        return self.corner[1]
+
+    @property
     def roles(self) -> dict[str, str]:
         """The corner's plates ("floor": stood on, "wall": climbed onto) -> their surfaces' names."""
         return dict(zip(("floor", "wall"), self.corner))
@@ -117,10 +127,6 @@ class Scene:
         """``points`` (..., 3) given in ``world`` (m), in the room's frame."""
         pose = self.room_from_world
         return np.asarray(points, dtype=float) @ pose.rotation.T + pose.position
-
-    def room_surface(self, surface: str) -> str:
-        """What corner plate ``surface`` ("floor", "wall"; anything else is returned as it is) is in the room."""
-        return self.roles.get(surface, surface)
 
     def steel_plates(self) -> dict[str, str]:
         """Steel surface name -> its plate geom, in the model's geom order (the magnet kernel's)."""

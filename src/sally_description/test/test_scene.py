@@ -85,7 +85,7 @@ def test_corner3_in_the_room_has_gravity_down_sally_on_the_wall_and_the_ceiling_
     floor = model.geom(ROOM_FLOOR_GEOM).id
     top = corner.to_room(data.geom_xpos[floor] + [model.geom_size[floor][0], 0.0, 0.0])
     assert top[2] == pytest.approx(0.0, abs=1e-9)
-    assert corner.room_surface("floor") == "wall" and corner.room_surface("wall") == "ceiling"
+    assert (corner.stood_on, corner.climbed_onto) == ("wall", "ceiling")
 
 
 def test_a_scene_names_each_surface_once_and_climbs_steel():

@@ -508,10 +508,10 @@ class SequencerNode(Node):
         elif not self.campaign.done:
             problems.append(f"not done within {self._time.duration_ns * 1e-9:g} s of sim time")
         room = scene(scene_of(self.campaign.sequence))
-        held = {foot: room.room_surface("wall") for foot in self.campaign.planted}  # w2c: the ceiling
+        held = {foot: room.climbed_onto for foot in self.campaign.planted}  # w2c: the ceiling
         walk = self.campaign.walk
         if self.campaign.down or (walk is not None and walk.surface == "floor"):  # every foot held on the floor
-            held = {foot: room.room_surface("floor") for foot in FEET}
+            held = {foot: room.stood_on for foot in FEET}
         for foot, goal in held.items():
             enabled, surface, contact = self._view.magnet(foot)
             if not held_on(enabled, surface, contact, goal):
@@ -536,7 +536,7 @@ class SequencerNode(Node):
                 problems.append(short)
         self.succeeded = not problems
         done = f"done: {', '.join(self.campaign.planted) or 'no foot'} planted"
-        all_held = f"every foot held on the {room.room_surface('floor')}"
+        all_held = f"every foot held on the {room.stood_on}"
         if self.campaign.down:
             done = f"done, then the way down: {all_held}"
         message = "; ".join(problems) or f"{self.campaign.sequence} {done}"
