@@ -3,13 +3,15 @@
 A body pose here is main_frame pitched nose-up toward the wall about the world y axis
 (:class:`CornerPose`: distance from the wall, height above the floor, pitch 0-90 deg; no roll, no
 yaw, y = 0; its :attr:`CornerPose.pose` is the :class:`~.pose.Pose`). A foot is *planted* on a
-surface when its magnet face lies flat on it: the EE site ``FOOT_STANDOFF`` off the surface, the face
-normal (EE local -Y) along the surface's inward normal, every joint of the leg inside its range, and
-the point on the steel plate. The passive ee2 joint (a spring about the foot's own axis) is one of the
-leg's joints here: a magnet holding the face flat twists it, and without it a pitched body could plant
-no foot flat (the three bend joints share one axis). em_z (the magnet's spin about its face normal)
-changes nothing here and stays at 0. :func:`solve_plant` finds such a joint set with the leg IK
-(:func:`.leg_ik.solve_leg`), from seeds on a grid over the leg's actuated joints.
+surface (a :class:`~.surfaces.Surface`, given in the frame the body pose is in: a scene's
+:meth:`~.scene.Scene.in_corner`) when its magnet face lies flat on it: the EE site ``FOOT_STANDOFF``
+off the face, the face normal (EE local -Y) along the surface's inward normal, every joint of the leg
+inside its range, and the point over the surface's steel. The passive ee2 joint (a spring about the
+foot's own axis) is one of the leg's joints here: a magnet holding the face flat twists it, and
+without it a pitched body could plant no foot flat (the three bend joints share one axis). em_z (the
+magnet's spin about its face normal) changes nothing here and stays at 0. :func:`solve_plant` finds
+such a joint set with the leg IK (:func:`.leg_ik.solve_leg`), from seeds on a grid over the leg's
+actuated joints.
 
 Nothing here checks the legs against each other, the body against the plates beyond the chassis
 corners (:func:`body_clear`), or forces: it is the geometry a planner starts from.
@@ -36,14 +38,8 @@ from .leg_ik import (
     within_tolerance,
 )
 from .pose import Pose
+from .surfaces import Surface
 
-SURFACES = {
-    "floor": (np.array([0.0, 0.0, 1.0]), FLOOR_Z),
-    "wall": (np.array([-1.0, 0.0, 0.0]), -WALL_X),
-}
-"""Surface -> (outward unit normal n, offset c): the plate's face is the plane n . p = c."""
-PLATE_EXTENT = {"floor": ((-2.5, 0.5), (-0.5, 0.5)), "wall": ((-0.5, 0.5), (0.0, 1.0))}
-"""Steel on each plate: floor (x range, y range), wall (y range, z range), in m (the MJCF boxes)."""
 CHASSIS_HALF = (0.15, 0.1, 0.03)
 """Half sizes of the chassis box (m), for :func:`body_clear`."""
 
@@ -106,33 +102,21 @@ class Plant:
         return math.degrees(float(self.joints[4]))
 
 
-def _surface(surface: str) -> tuple[np.ndarray, float]:
-    if surface not in SURFACES:
-        raise ReachError(f"unknown surface {surface!r}; valid: {sorted(SURFACES)}")
-    return SURFACES[surface]
-
-
-def on_plate(surface: str, point: np.ndarray) -> bool:
-    """Whether ``point`` (world, m) lies on the steel of ``surface``'s plate."""
-    (a0, a1), (b0, b1) = PLATE_EXTENT[surface]
-    u, v = (point[0], point[1]) if surface == "floor" else (point[1], point[2])
-    return bool(a0 <= u <= a1 and b0 <= v <= b1)
-
-
 def solve_plant(
     leg: LegKinematics,
     pose: Pose,
-    surface: str,
+    surface: Surface,
     point: np.ndarray | None = None,
     seeds: int = 6,
     start: np.ndarray | None = None,
 ) -> Plant:
-    """Plant ``leg`` on ``surface`` for a body at ``pose``: at ``point`` (the EE site's place, world)
-    when given, else anywhere on the plate. Returns the best plant found (``ok`` says whether it is
-    one). ``seeds``: how many of the grid's joint sets closest to a plant are refined; ``start``:
-    refine only from these joints instead (following one solution branch along a path: a planted
-    leg cannot jump to another, e.g. knee-up to knee-down)."""
-    normal, offset = _surface(surface)
+    """Plant ``leg`` on ``surface`` for a body at ``pose`` (both in one frame): at ``point`` (the EE
+    site's place, in that frame) when given, else anywhere on the surface's plane. Returns the best
+    plant found (``ok`` says whether it is one). ``seeds``: how many of the grid's joint sets closest
+    to a plant are refined; ``start``: refine only from these joints instead (following one solution
+    branch along a path: a planted leg cannot jump to another, e.g. knee-up to knee-down)."""
+    normal = surface.normal
+    offset = float(normal @ surface.face.position)
     inward = -normal
     if point is None:
         goal = LegGoal(plane=(normal, offset + FOOT_STANDOFF), face=inward)
@@ -150,7 +134,7 @@ def solve_plant(
             found.site,
             found.position_error,
             found.angle_error_deg,
-            on_plate(surface, found.site + FOOT_STANDOFF * inward),
+            surface.covers(found.site + FOOT_STANDOFF * inward),
         )
         if best is None or _rank(plant) < _rank(best):
             best = plant

@@ -108,6 +108,10 @@ class Scene:
         """The name of the surface the corner is climbed onto."""
         return self.corner[1]
 
+    def in_corner(self, name: str) -> Surface:
+        """Surface ``name`` as the planners see it: in the climbed corner's frame."""
+        return self.surface(name).seen_from(self.room_from_world)
+
     @property
     def roles(self) -> dict[str, str]:
         """The corner's plates ("floor": stood on, "wall": climbed onto) -> their surfaces' names."""

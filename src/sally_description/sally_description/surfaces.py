@@ -13,7 +13,7 @@ stood on is its floor (z up from it) and the surface climbed onto its wall (at x
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -60,6 +60,18 @@ class Surface:
         half_u, half_v = axes[:, 0] * self.size[0], axes[:, 1] * self.size[1]
         centre = self.face.position
         return np.array([centre + su * half_u + sv * half_v for su in (-1, 1) for sv in (-1, 1)])
+
+    def seen_from(self, frame: Pose) -> Surface:
+        """This surface with its face given in ``frame`` (that frame's pose in the room) instead of
+        the room: what a planner working in ``frame`` sees."""
+        return replace(self, face=frame.inverse().after(self.face))
+
+    def covers(self, point) -> bool:
+        """Whether ``point`` (m, in the frame the face is given in) lies over the face: within its
+        half sizes along the face's own axes."""
+        axes = np.round(self.face.rotation, 12)
+        offset = np.asarray(point, dtype=float) - self.face.position
+        return bool(abs(axes[:, 0] @ offset) <= self.size[0] and abs(axes[:, 1] @ offset) <= self.size[1])
 
     def height(self, point) -> float:
         """How far ``point`` (room, m) is from the face's plane along its normal (m; > 0 in the room)."""

@@ -29,6 +29,10 @@ from .errors import DescriptionError
 from .leg_ik import LEG_JOINTS, LegKinematics
 from .pose import Pose
 from .reachability import CornerPose, solve_plant
+from .scene import DEFAULT_SCENE, scene
+
+WALL = scene(DEFAULT_SCENE).in_corner("wall")
+"""The wall the start stands on, as the planners see it (in the floor-wall corner's frame)."""
 
 START_KEY = "start"
 """The keyframe the sim resets to when the model has one (a model without it starts at qpos0)."""
@@ -131,7 +135,7 @@ def wall_start_qpos(model: mujoco.MjModel, stance: WallStance = WALL_STANCE) -> 
     root = int(model.joint(model.body("main_frame").jntadr[0]).qposadr[0])
     qpos[root : root + 3], qpos[root + 3 : root + 7] = body.position, body.quat
     for leg in LEGS:
-        plant = solve_plant(LegKinematics(model, leg), body, "wall", stance.foot(leg))
+        plant = solve_plant(LegKinematics(model, leg), body, WALL, stance.foot(leg))
         if not plant.ok:
             raise DescriptionError(
                 f"wall stance {stance}: {leg} cannot be planted at {stance.foot(leg).round(3).tolist()} "

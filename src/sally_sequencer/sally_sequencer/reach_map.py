@@ -21,6 +21,7 @@ import numpy as np
 from sally_description import build_model
 from sally_description.leg_ik import LegKinematics
 from sally_description.reachability import CornerPose, body_clear, solve_plant
+from sally_description.scene import DEFAULT_SCENE, scene
 
 from . import climb
 
@@ -28,6 +29,9 @@ PITCHES = (0.0, 30.0, 60.0, 75.0, 90.0)
 DISTANCES = tuple(np.round(np.linspace(0.20, 0.50, 7), 3))
 HEIGHTS = tuple(np.round(np.linspace(0.10, 0.40, 7), 3))
 START = CornerPose(0.5, 0.12365, 0.0)
+_CORNER = scene(DEFAULT_SCENE)
+STOOD_ON, CLIMBED_ONTO = _CORNER.in_corner(_CORNER.stood_on), _CORNER.in_corner(_CORNER.climbed_onto)
+"""The corner's two surfaces, in its frame: the floor and the wall."""
 """Where f2w leaves the body (about: spawned at the origin, 0.124 m up, level)."""
 PATH_STEPS = 10
 MARGINS = (5.0, 10.0)
@@ -47,8 +51,9 @@ def classify(kin: LegKinematics, pose: CornerPose) -> int:
     """0 body in a plate, 1 neither surface, 2 floor only, 3 wall only, 4 both."""
     if not body_clear(pose.pose):
         return 0
-    floor, wall = solve_plant(kin, pose.pose, "floor", seeds=2).ok, solve_plant(kin, pose.pose, "wall", seeds=2).ok
-    return 1 + int(floor) + 2 * int(wall)
+    stood = solve_plant(kin, pose.pose, STOOD_ON, seeds=2).ok
+    climbed = solve_plant(kin, pose.pose, CLIMBED_ONTO, seeds=2).ok
+    return 1 + int(stood) + 2 * int(climbed)
 
 
 def reach_grid(model) -> dict[str, np.ndarray]:
@@ -74,20 +79,21 @@ def check_plan(model, margin_deg: float = 0.0) -> tuple[list[PathPoint], dict[st
     plan = climb.plan_checks()
     end = plan.body
     kins = {leg: LegKinematics(model, leg, 4, margin_deg) for leg in ("FL", "FR", "BL", "BR")}
-    branch = {f: solve_plant(kins[f], START.pose, "wall", p, seeds=4).joints for f, p in plan.front_plants.items()}
-    holds = {**{f: ("wall", p) for f, p in plan.front_plants.items()}}
+    fronts = plan.front_plants.items()
+    branch = {f: solve_plant(kins[f], START.pose, CLIMBED_ONTO, p, seeds=4).joints for f, p in fronts}
+    holds = {f: (CLIMBED_ONTO, p) for f, p in plan.front_plants.items()}
     path: list[PathPoint] = []
     for foot, point in plan.floor_steps.items():  # the standing pose is the joints at zero
         q = np.zeros(5)
         home = kins[foot].site(START.pose, q)[0]
         for s in np.linspace(0.0, 1.0, PATH_STEPS + 1)[1:]:
-            found = solve_plant(kins[foot], START.pose, "floor", home + s * (point - home), start=q)
+            found = solve_plant(kins[foot], START.pose, STOOD_ON, home + s * (point - home), start=q)
             q = found.joints
             if not found.ok:
                 path.append(PathPoint(START, {foot: False}, {foot: found.twist_deg}))
                 return path, {f: (False, 0.0) for f in plan.back_plants}
         branch[foot] = q
-        holds[foot] = ("floor", point)
+        holds[foot] = (STOOD_ON, point)
     for s in np.linspace(0.0, 1.0, PATH_STEPS + 1):
         pose = CornerPose(
             START.distance + s * (end.distance - START.distance),
@@ -99,7 +105,7 @@ def check_plan(model, margin_deg: float = 0.0) -> tuple[list[PathPoint], dict[st
         path.append(PathPoint(pose, {f: p.ok for f, p in plants.items()}, {f: p.twist_deg for f, p in plants.items()}))
     backs = {}
     for foot, point in plan.back_plants.items():
-        found = solve_plant(kins[foot], end.pose, "wall", point, seeds=3)
+        found = solve_plant(kins[foot], end.pose, CLIMBED_ONTO, point, seeds=3)
         backs[foot] = (found.ok, found.twist_deg)
     return path, backs
 

@@ -49,7 +49,8 @@ import numpy as np
 
 from sally_description.constants import MAGNET_DIAMETER
 from sally_description.pose import Pose
-from sally_description.reachability import PLATE_EXTENT
+from sally_description.scene import DEFAULT_SCENE, scene
+from sally_description.surfaces import Surface
 from sally_description.wall_start import WALL_STANCE
 from sally_node_common.ik_target import IKTarget
 
@@ -64,12 +65,13 @@ from .trajectory import quintic
 @dataclass(frozen=True)
 class WalkSurface:
     """A plate of the climbed corner a walk goes over, in the planning frame: ``into`` (unit, along
-    one of the frame's axes, into the plate: a planted face's axis) and its walk directions (name ->
-    unit vector in its plane)."""
+    one of the frame's axes, into the plate: a planted face's axis), its walk directions (name ->
+    unit vector in its plane) and its steel (the surface, in the planning frame)."""
 
     name: str
     into: np.ndarray
     directions: dict[str, np.ndarray]
+    steel: Surface
 
     @property
     def depth(self) -> int:
@@ -88,16 +90,19 @@ class WalkSurface:
 
 
 _LEFT, _RIGHT = np.array([0.0, 1.0, 0.0]), np.array([0.0, -1.0, 0.0])
+_CORNER = scene(DEFAULT_SCENE)
 SURFACES = {
     "wall": WalkSurface(
         "wall",
         FACE_WALL,
         {"up": np.array([0.0, 0.0, 1.0]), "down": np.array([0.0, 0.0, -1.0]), "left": _LEFT, "right": _RIGHT},
+        _CORNER.in_corner(_CORNER.climbed_onto),
     ),
     "floor": WalkSurface(
         "floor",
         FACE_FLOOR,
         {"forward": np.array([1.0, 0.0, 0.0]), "back": np.array([-1.0, 0.0, 0.0]), "left": _LEFT, "right": _RIGHT},
+        _CORNER.in_corner(_CORNER.stood_on),
     ),
 }
 """The corner's plates a walk goes over, by their role: the one climbed onto (``wall``: up is the
@@ -204,9 +209,9 @@ class WallWalk:
         """Why the walk cannot start with the feet at ``feet`` (foot -> EE site, world, m): the foot
         whose magnet face would leave the wall's steel by the walk's end, and the farthest walk
         that keeps every face on it ('' when the walk fits)."""
-        (u0, u1), (v0, v1) = PLATE_EXTENT[self.surface]
-        low, high = np.array([u0, v0]) + MAGNET_RADIUS, np.array([u1, v1]) - MAGNET_RADIUS
         axes = list(self.plate.axes)
+        corners = self.plate.steel.corners()[:, axes]
+        low, high = corners.min(axis=0) + MAGNET_RADIUS, corners.max(axis=0) - MAGNET_RADIUS
         unit = self.unit[axes]
         room: dict[str, float] = {}
         for foot, position in feet.items():
