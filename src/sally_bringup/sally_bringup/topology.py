@@ -46,7 +46,7 @@ TOPICS: dict[str, Topic] = {
     JOINT_EFFORTS: Topic("sensor_msgs/msg/JointState"),
     JOINT_COMMANDS: Topic("sensor_msgs/msg/JointState"),
     "/sally/joint_targets": Topic("sensor_msgs/msg/JointState", kept=True),
-    "/sally/magnets": Topic("sally_interfaces/msg/MagnetArray"),
+    "/sally/magnets": Topic("sally_interfaces/msg/MagnetArray", kept=True),
     "/sally/magnet_cmd": Topic("sally_interfaces/msg/MagnetCommand"),
     "/sally/ik_target": Topic("sally_interfaces/msg/IKTarget", kept=True),
     "/sally/foot_states": Topic("sally_interfaces/msg/FootStates", kept=True),

@@ -52,7 +52,7 @@ from sally_node_common.magnet_array_msg import magnet_array_from_msg
 from sally_node_common.magnet_command_msg import magnet_command_to_msg
 from sally_node_common.node_shell import NodeShell
 from sally_node_common.parameters import Param, ParameterTable
-from sally_node_common.qos import KEPT, LATCHED, RELIABLE_DEEP
+from sally_node_common.qos import KEPT, LATCHED, RELIABLE_DEEP, STATUS
 from sally_node_common.readers_gate import ReadersGate
 from sally_node_common.sequence_status_msg import SequenceStatusData, sequence_status_to_msg
 from sally_node_common.stamps import stamp_ns
@@ -242,14 +242,15 @@ class SequencerNode(Node):
         self._view = RobotView()
         self._pub_target = self.create_publisher(IKTargetMsg, "/sally/ik_target", KEPT)  # a restarted IK resumes
         self._pub_magnets = self.create_publisher(MagnetCommand, "/sally/magnet_cmd", RELIABLE_DEEP)
-        self._pub_status = self.create_publisher(SequenceStatus, "/sally/sequence_status", KEPT)  # a record
-        # that matched this writer late still gets the first statuses (DDS matches each side on its own)
+        self._pub_status = self.create_publisher(SequenceStatus, "/sally/sequence_status", STATUS)  # a record
+        # that matched this writer late, or lags behind it, still gets every status (qos.STATUS)
         self._pub_final = self.create_publisher(SequenceStatus, "/sally/sequence_result", LATCHED)
         # the verdict, and the status stream up to it: the runner's record must reach the verdict (a
         # lagging reader lost the last statuses when the graph ended at once under load)
         self.final_publishers = (self._pub_final, self._pub_status)
         subscribe_kept(self, FootStates, FEET_TOPIC, self._on_feet)  # the IK's kept states, and anyone's
-        self.create_subscription(MagnetArray, MAGNETS, self._on_magnets, 10)
+        subscribe_kept(self, MagnetArray, MAGNETS, self._on_magnets)  # a restarted sequencer knows at once
+        # which magnets hold (it may resume with a magnet off, before sim time brings new telemetry)
         self.create_subscription(IKStatus, IK_STATUS, self._on_ik_status, RELIABLE_DEEP)
         self.create_subscription(
             Bool, "/sally_sim/holding", lambda msg: setattr(self._time, "holding", bool(msg.data)), LATCHED
@@ -286,12 +287,12 @@ class SequencerNode(Node):
         return Campaign(p("sequence"), *timing, planted, walk, stand, before, bool(p("down")))
 
     # --- inputs ---------------------------------------------------------------------------------
-    def _on_magnets(self, msg: MagnetArray) -> None:
+    def _on_magnets(self, msg: MagnetArray, kept: bool = False) -> None:
         try:
             stamp, magnets = magnet_array_from_msg(msg)
             self.shell.orders[MAGNETS].admit(stamp)
         except InputError as exc:
-            return self.shell.health.reject(MAGNETS, exc.reason, str(exc))
+            return self.shell.health.reject(MAGNETS, exc.reason, str(exc), replayed=kept)
         self.shell.health.heard(MAGNETS)
         self._view.magnets = {foot: (m.enabled, m.surface, m.in_contact) for foot, m in magnets.items()}
         return None

@@ -18,7 +18,7 @@ from sally_description import JOINT_NAMES, LEGS
 from sally_interfaces.msg import MagnetArray
 from sally_node_common.diagnostics import diagnostic_array
 from sally_node_common.magnet_array_msg import magnet_array_to_msg
-from sally_node_common.qos import LATCHED, LATEST, RELIABLE_DEEP
+from sally_node_common.qos import KEPT, LATCHED, LATEST, RELIABLE_DEEP
 from sally_node_common.sim_resets import RESET_TOPIC
 from sally_node_common.time_contract import ODOM_JOINT_STATES
 
@@ -44,7 +44,8 @@ class StateOutputs:
         self._odom_joints = (
             node.create_publisher(JointState, ODOM_JOINT_STATES, RELIABLE_DEEP) if odom_joint_states else None
         )
-        self._magnets = node.create_publisher(MagnetArray, "/sally/magnets", 10)
+        self._magnets = node.create_publisher(MagnetArray, "/sally/magnets", KEPT)  # a restarted sequencer's
+        # interlock knows at once which magnets hold
         self._diagnostics = node.create_publisher(DiagnosticArray, "/diagnostics", 10)
         self._holding = node.create_publisher(Bool, "/sally_sim/holding", LATCHED)
         self._reset = node.create_publisher(Header, RESET_TOPIC, LATCHED)
