@@ -29,10 +29,10 @@ PITCHES = (0.0, 30.0, 60.0, 75.0, 90.0)
 DISTANCES = tuple(np.round(np.linspace(0.20, 0.50, 7), 3))
 HEIGHTS = tuple(np.round(np.linspace(0.10, 0.40, 7), 3))
 START = CornerPose(0.5, 0.12365, 0.0)
+"""Where f2w leaves the body (about: spawned at the origin, 0.124 m up, level)."""
 _CORNER = scene(DEFAULT_SCENE)
 STOOD_ON, CLIMBED_ONTO = _CORNER.in_corner(_CORNER.stood_on), _CORNER.in_corner(_CORNER.climbed_onto)
 """The corner's two surfaces, in its frame: the floor and the wall."""
-"""Where f2w leaves the body (about: spawned at the origin, 0.124 m up, level)."""
 PATH_STEPS = 10
 MARGINS = (5.0, 10.0)
 """Joint margins the plan is checked with too (deg)."""
@@ -81,7 +81,7 @@ def check_plan(model, margin_deg: float = 0.0) -> tuple[list[PathPoint], dict[st
     kins = {leg: LegKinematics(model, leg, 4, margin_deg) for leg in ("FL", "FR", "BL", "BR")}
     fronts = plan.front_plants.items()
     branch = {f: solve_plant(kins[f], START.pose, CLIMBED_ONTO, p, seeds=4).joints for f, p in fronts}
-    holds = {f: (CLIMBED_ONTO, p) for f, p in plan.front_plants.items()}
+    holds = {f: (CLIMBED_ONTO, p) for f, p in fronts}
     path: list[PathPoint] = []
     for foot, point in plan.floor_steps.items():  # the standing pose is the joints at zero
         q = np.zeros(5)
