@@ -45,10 +45,10 @@ class Face:
 def faces(surfaces: Iterable[Surface], frame: Pose) -> tuple[Face, ...]:
     """``surfaces`` as faces in ``frame`` (that frame's pose in the room: a climb's planning frame)."""
     out = []
-    for surface in surfaces:
-        normal = np.round(frame.rotation.T @ surface.normal, 12) + 0.0  # exact along the frame's axes
-        offset = float(surface.normal @ (surface.face.position - frame.position))
-        out.append(Face(surface.name, (float(normal[0]), float(normal[1]), float(normal[2])), offset))
+    for seen in (surface.seen_from(frame) for surface in surfaces):
+        normal = seen.normal  # exact along the frame's axes
+        offset = float(normal @ seen.face.position)
+        out.append(Face(seen.name, (float(normal[0]), float(normal[1]), float(normal[2])), offset))
     return tuple(out)
 
 
