@@ -2,12 +2,12 @@
 
 Used by the IK node (/sally/foot_states); it lives with the robot's other conventions, free of ROS.
 
-A surface is seen as a :class:`Face`: its name, its outward normal and its plane, in the frame the
-foot positions are given in (:func:`faces`). A foot entering stance holds the face nearest to it
-(:meth:`FootContactMonitor.hold`); from then on its lift is its displacement along that face's normal
-since it entered (> 0: away from the surface), its penetration the advance into the surface, and a
-foot lifted more than :data:`LOST_CONTACT` has lost contact. Measured from relative displacement
-rather than collision distance, so the readout does not depend on collision margins.
+A foot entering stance holds the steel surface nearest to it (:meth:`FootContactMonitor.hold`), a
+:class:`~.surfaces.Surface` given in the frame the foot positions are given in (:func:`faces`); from
+then on its lift is its displacement along that surface's normal since it entered (> 0: away from
+the surface), its penetration the advance into the surface, and a foot lifted more than
+:data:`LOST_CONTACT` has lost contact. Measured from relative displacement rather than collision
+distance, so the readout does not depend on collision margins.
 """
 
 from __future__ import annotations
@@ -28,36 +28,17 @@ FREE = "free"
 """The surface a swinging foot holds (no baseline)."""
 
 
-@dataclass(frozen=True)
-class Face:
-    """A surface's plane in some frame: ``normal`` (unit, outward: into the room) and ``offset``
-    (``normal`` . any point of the plane, m), both in that frame."""
-
-    name: str
-    normal: tuple[float, float, float]
-    offset: float
-
-    def height(self, point) -> float:
-        """How far ``point`` (m, the face's frame) is from the plane along its normal (> 0 in the room)."""
-        return float(np.dot(self.normal, point)) - self.offset
+def faces(surfaces: Iterable[Surface], frame: Pose) -> tuple[Surface, ...]:
+    """``surfaces`` as seen from ``frame`` (that frame's pose in the room: a climb's planning frame)."""
+    return tuple(surface.seen_from(frame) for surface in surfaces)
 
 
-def faces(surfaces: Iterable[Surface], frame: Pose) -> tuple[Face, ...]:
-    """``surfaces`` as faces in ``frame`` (that frame's pose in the room: a climb's planning frame)."""
-    out = []
-    for seen in (surface.seen_from(frame) for surface in surfaces):
-        normal = seen.normal  # exact along the frame's axes
-        offset = float(normal @ seen.face.position)
-        out.append(Face(seen.name, (float(normal[0]), float(normal[1]), float(normal[2])), offset))
-    return tuple(out)
-
-
-def nearest(among: Sequence[Face], ee_pos) -> Face:
-    """The face a foot whose EE site is at ``ee_pos`` stands against: the one whose plane is nearest
-    its standing height (``FOOT_STANDOFF`` off the face)."""
+def nearest(among: Sequence[Surface], ee_pos) -> Surface:
+    """The surface a foot whose EE site is at ``ee_pos`` stands against: the one whose plane is
+    nearest its standing height (``FOOT_STANDOFF`` off the face)."""
     if not among:
         raise DescriptionError("no surface to stand on: give the monitor the scene's steel faces")
-    return min(among, key=lambda face: abs(face.height(ee_pos) - FOOT_STANDOFF))
+    return min(among, key=lambda surface: abs(surface.height(ee_pos) - FOOT_STANDOFF))
 
 
 @dataclass(frozen=True)
@@ -78,15 +59,17 @@ class FootContactMonitor:
     """Foot contact from kinematics: each stance foot's surface (one of ``among``) and baseline, its
     penetration and lift against it."""
 
-    def __init__(self, among: Sequence[Face]) -> None:
+    def __init__(self, among: Sequence[Surface]) -> None:
         self.among = tuple(among)
-        self._baselines: dict[str, tuple[Face, float]] = {}
+        self._baselines: dict[str, tuple[str, np.ndarray, float]] = {}
+        """leg -> (the surface's name, its normal, the foot's height along it when it began to hold)."""
 
     def hold(self, leg: str, ee_pos) -> str:
         """``leg`` holds the surface nearest ``ee_pos`` (m) from where it is now; that surface's name."""
-        face = nearest(self.among, ee_pos)
-        self._baselines[_check(leg)] = (face, float(np.dot(face.normal, ee_pos)))
-        return face.name
+        surface = nearest(self.among, ee_pos)
+        normal = surface.normal
+        self._baselines[_check(leg)] = (surface.name, normal, float(np.dot(normal, ee_pos)))
+        return surface.name
 
     def clear(self, leg: str) -> None:
         """``leg`` swings: no baseline."""
@@ -95,16 +78,16 @@ class FootContactMonitor:
     def surface(self, leg: str) -> str:
         """The name of the surface ``leg`` holds, or :data:`FREE`."""
         held = self._baselines.get(_check(leg))
-        return FREE if held is None else held[0].name
+        return FREE if held is None else held[0]
 
     def readout(self, leg: str, ee_pos) -> FootContact:
         """``leg``'s contact with its surface, the foot at ``ee_pos`` (m)."""
         held = self._baselines.get(_check(leg))
         if held is None:
             return FootContact(leg, FREE, 0.0, 0.0, False)
-        face, base = held
-        lift = float(np.dot(face.normal, ee_pos)) - base
-        return FootContact(leg, face.name, max(0.0, -lift), lift, lift <= LOST_CONTACT)
+        name, normal, base = held
+        lift = float(np.dot(normal, ee_pos)) - base
+        return FootContact(leg, name, max(0.0, -lift), lift, lift <= LOST_CONTACT)
 
 
 def _check(leg: str) -> str:

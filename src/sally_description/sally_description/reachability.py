@@ -115,8 +115,7 @@ def solve_plant(
     plant found (``ok`` says whether it is one). ``seeds``: how many of the grid's joint sets closest
     to a plant are refined; ``start``: refine only from these joints instead (following one solution
     branch along a path: a planted leg cannot jump to another, e.g. knee-up to knee-down)."""
-    normal = surface.normal
-    offset = float(normal @ surface.face.position)
+    normal, offset = surface.normal, surface.offset
     inward = -normal
     if point is None:
         goal = LegGoal(plane=(normal, offset + FOOT_STANDOFF), face=inward)

@@ -51,8 +51,13 @@ class Surface:
 
     @property
     def normal(self) -> np.ndarray:
-        """The face's outward normal in the room (unit)."""
+        """The face's outward normal (unit), in the frame the face is given in."""
         return np.round(self.face.rotation[:, 2], 12) + 0.0  # exact for a face along the room's axes
+
+    @property
+    def offset(self) -> float:
+        """The face's plane as ``normal . p = offset`` (m, in the frame the face is given in)."""
+        return float(self.normal @ self.face.position)
 
     def corners(self) -> np.ndarray:
         """The face's four corners in the room (4, 3), m."""
@@ -74,7 +79,8 @@ class Surface:
         return bool(abs(axes[:, 0] @ offset) <= self.size[0] and abs(axes[:, 1] @ offset) <= self.size[1])
 
     def height(self, point) -> float:
-        """How far ``point`` (room, m) is from the face's plane along its normal (m; > 0 in the room)."""
+        """How far ``point`` (m, in the frame the face is given in: the room's unless seen from
+        another, :meth:`seen_from`) is from the face's plane along its normal (m; > 0 in the room)."""
         return float(self.normal @ (np.asarray(point, dtype=float) - self.face.position))
 
     def box(self, frame: Pose) -> tuple[np.ndarray, np.ndarray]:
