@@ -500,7 +500,7 @@ def scene_refusal(name: str, values: Mapping[str, str]) -> None:
     chosen = scene(values["scene"])
     if chosen.turned and values["start"] != "floor":
         raise GraphError(
-            f"scene:={chosen.name} starts Sally on the room's {chosen.corner[0]} already: "
+            f"scene:={chosen.name} starts Sally on the room's {chosen.stood_on} already: "
             f"leave out start:={values['start']}"
         )
     if name == "hold":

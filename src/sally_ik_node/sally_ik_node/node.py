@@ -278,7 +278,7 @@ class IKNode(Node):
         self._frame = corner.planning_frame
         self._faces = faces(self._steel, corner.room_from_world)
         """The steel surfaces in that frame: a stance foot holds the nearest (its contact baseline)."""
-        self._stand = corner.corner[0]
+        self._stand = corner.stood_on
         """The surface that frame stands on (z up from it): a foot found on it at a run's start is
         held in position, a foot found on another in full pose."""
         self._load.clear()
