@@ -50,7 +50,7 @@ from sally_node_common.node_shell import NodeShell
 from sally_node_common.parameters import Param, ParameterTable
 from sally_node_common.partners import publishes
 from sally_node_common.pid import DEFAULT_I_CLAMP, DEFAULT_KD, DEFAULT_KI, DEFAULT_KP, PIDError, PIDGains
-from sally_node_common.qos import RELIABLE_DEEP
+from sally_node_common.qos import RELIABLE_DEEP, STREAM
 from sally_node_common.servo_command_msg import ServoCommandData, servo_command_to_msg
 from sally_node_common.stamps import stamp_ns
 from sally_node_common.time_contract import IK_LATENCY, JOINT_EFFORTS, SERVO_COMMANDS
@@ -170,9 +170,9 @@ class ControllerNode(Node):
         self._read_settings()
         self._servo = self.get_parameter("output").value == "servo"
         if self._servo:
-            self._pub = self.create_publisher(ServoCommand, SERVO_COMMANDS, RELIABLE_DEEP)
+            self._pub = self.create_publisher(ServoCommand, SERVO_COMMANDS, STREAM)
         else:
-            self._pub = self.create_publisher(JointState, JOINT_EFFORTS, RELIABLE_DEEP)
+            self._pub = self.create_publisher(JointState, JOINT_EFFORTS, STREAM)
         self.create_subscription(JointState, STATES, self._on_state, RELIABLE_DEEP)
         subscribe_kept(self, JointState, TARGETS, self._on_targets)  # the IK's kept targets, and anyone's
         self.create_subscription(Odometry, ODOM, self._on_odom, RELIABLE_DEEP)

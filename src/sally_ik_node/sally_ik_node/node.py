@@ -52,7 +52,7 @@ from sally_node_common.messages import odometry_pose
 from sally_node_common.node_shell import NodeShell
 from sally_node_common.parameters import Param, ParameterTable
 from sally_node_common.partners import publishes
-from sally_node_common.qos import KEPT, RELIABLE_DEEP
+from sally_node_common.qos import KEPT, RELIABLE_DEEP, STREAM
 from sally_node_common.stamps import set_stamp, stamp_ns
 from sally_node_common.time_contract import IK_PERIOD, ODOM_JOINT_STATES, is_ik_tick
 from sally_node_common.wall_timers import wall_timer
@@ -219,7 +219,7 @@ class IKNode(Node):
         self.shell.health.watch(self._states)
         self.shell.health.watch(ODOM)
         self._pub_targets = self.create_publisher(JointState, "/sally/joint_targets", KEPT)
-        self._pub_status = self.create_publisher(IKStatus, "/sally/ik_status", RELIABLE_DEEP)
+        self._pub_status = self.create_publisher(IKStatus, "/sally/ik_status", STREAM)
         self._pub_feet = self.create_publisher(FootStates, "/sally/foot_states", KEPT)  # a late sequencer still steps
         self.create_subscription(JointState, self._states, self._on_state, RELIABLE_DEEP)
         self.create_subscription(Odometry, ODOM, self._on_odom, RELIABLE_DEEP)

@@ -16,7 +16,7 @@ from sally_description import LEGS
 from sally_description.constants import magnet_body
 from sally_description.scene import Scene, turned_corner
 from sally_node_common import StartupError
-from sally_node_common.qos import LATCHED
+from sally_node_common.qos import LATCHED, STREAM
 
 from . import visuals
 from .camera import OffscreenCamera
@@ -25,7 +25,8 @@ from .frames import BodyFrames, Frame
 Publish = Callable[[], None]
 """A publication read already: calling it builds and publishes it."""
 TF_QOS = QoSProfile(depth=100, reliability=ReliabilityPolicy.RELIABLE, durability=DurabilityPolicy.VOLATILE)
-"""tf2's broadcaster QoS for /tf (rviz and tf2 listeners match it)."""
+"""tf2's QoS for /tf, as its listeners (rviz's included) read it; the sim writes /tf as a
+:data:`~sally_node_common.qos.STREAM`, which they match (only its depth differs)."""
 
 
 class SceneOutputs:
@@ -50,7 +51,7 @@ class SceneOutputs:
         self.sim = sim
         model = sim.model
         self._frames = BodyFrames(model)
-        self._tf = wrap(node.create_publisher(TFMessage, "/tf", TF_QOS))
+        self._tf = wrap(node.create_publisher(TFMessage, "/tf", STREAM))
         try:
             self._tf_bytes: visuals.TfBytes | None = visuals.TfBytes(self._frames.moving_names)
         except ValueError:  # a frame name that holds one of the template's marks: messages, then

@@ -18,7 +18,7 @@ from sally_description import JOINT_NAMES, LEGS
 from sally_interfaces.msg import MagnetArray
 from sally_node_common.diagnostics import diagnostic_array
 from sally_node_common.magnet_array_msg import magnet_array_to_msg
-from sally_node_common.qos import KEPT, LATCHED, LATEST, RELIABLE_DEEP
+from sally_node_common.qos import CLOCK, KEPT, LATCHED, STREAM
 from sally_node_common.sim_resets import RESET_TOPIC
 from sally_node_common.time_contract import ODOM_JOINT_STATES
 
@@ -38,12 +38,10 @@ class StateOutputs:
         self.sim = sim
         self._joint_writer = conv.JointStateWriter(JOINT_NAMES)
         self._odom_writer = conv.OdometryWriter()
-        self._clock = node.create_publisher(Clock, "/clock", LATEST)
-        self._joints = node.create_publisher(JointState, "/joint_states", RELIABLE_DEEP)
-        self._odom = node.create_publisher(Odometry, "/sally/odom", RELIABLE_DEEP)
-        self._odom_joints = (
-            node.create_publisher(JointState, ODOM_JOINT_STATES, RELIABLE_DEEP) if odom_joint_states else None
-        )
+        self._clock = node.create_publisher(Clock, "/clock", CLOCK)
+        self._joints = node.create_publisher(JointState, "/joint_states", STREAM)
+        self._odom = node.create_publisher(Odometry, "/sally/odom", STREAM)
+        self._odom_joints = node.create_publisher(JointState, ODOM_JOINT_STATES, STREAM) if odom_joint_states else None
         self._magnets = node.create_publisher(MagnetArray, "/sally/magnets", KEPT)  # a restarted sequencer's
         # interlock knows at once which magnets hold
         self._diagnostics = node.create_publisher(DiagnosticArray, "/diagnostics", 10)
