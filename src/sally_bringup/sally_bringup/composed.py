@@ -142,7 +142,7 @@ def run(
     from rclpy.signals import SignalHandlerOptions
 
     from sally_node_common.host import Host
-    from sally_node_common.node_main import START_ERRORS
+    from sally_node_common.node_main import START_ERRORS, wait_for_readers
 
     specs = hosted_specs(name, arguments, group)
     rclpy.init(args=[], signal_handler_options=SignalHandlerOptions.NO)
@@ -168,6 +168,7 @@ def run(
     finally:
         host.later.run()  # what the deferred taps have not taken yet
         taps.close(record_file)
+        wait_for_readers(host.nodes)
         for node in [*host.nodes, *([taps.recorder_node] if taps.recorder_node else [])]:
             node.destroy_node()
         context.try_shutdown()
