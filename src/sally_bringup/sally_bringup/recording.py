@@ -44,15 +44,15 @@ stopped) keeps no streams, so its record does not grow for as long as it runs.""
 
 
 FALLBACKS = {
-    "sally_sim: commands": ("lockstep_timeouts", "magnet_commands_past_due"),
+    "sally_sim: commands": ("lockstep_timeouts", "magnet_commands_past_due", "external_forces_past_due"),
     "sally_controller: pid": ("late_targets",),
     "sally_ik: solver": ("target_wait_timeouts",),
 }
 """/diagnostics status -> its counts of a node going on without what it waits for in lockstep: the
-sim holding the pose without a command, a magnet switch applied after its stamp, the controller
-answering without its IK targets, the IK solving without the sequencer's tick
-(each after a wall-clock wait, :mod:`sally_node_common.partners`). A run with any is not the
-lockstep run; its report says so (``wall_clock_fallbacks``)."""
+sim holding the pose without a command, a magnet switch or a rig's force applied after its stamp
+(the sim does not wait for those), the controller answering without its IK targets, the IK solving
+without the sequencer's tick (each after a wall-clock wait, :mod:`sally_node_common.partners`). A
+run with any is not the lockstep run; its report says so (``wall_clock_fallbacks``)."""
 
 
 def judged(specs) -> bool:

@@ -111,7 +111,10 @@ def test_a_node_apart_beside_the_container_gives_the_composed_run(tmp_path, ros_
     """``apart:=pulloff``: the rig in a process of its own, the sim and controller composed; the
     rig's one-off switch and ramp reach the hosted sim over DDS (it arms once the sim itself reads
     them, not when the runner's recorder matches first), the runner records over DDS, and the
-    lockstep figures are the fully composed run's."""
+    lockstep figures are the fully composed run's, unless the sim says it applied one of the rig's
+    answers after the step it was stamped for. Nothing in lockstep waits for the rig: its answer to
+    the telemetry of t, stamped t, is due one control period later, and on a loaded machine it can
+    come later than that across processes (5 runs of 12 beside two busy loops; none of 8 alone)."""
     from sally_bringup.report import host_differences
 
     base = {"pacing": "lockstep", "pull_rate": "800"}
@@ -124,4 +127,9 @@ def test_a_node_apart_beside_the_container_gives_the_composed_run(tmp_path, ros_
     assert apart["exit_codes"] == {"graph": 0, "pulloff": 0} and composed["exit_codes"] == {"graph": 0}
     assert apart["success"] and apart["pulloff_force"] > apart["clip"] > 0, apart["problems"]
     assert apart["recording"]["messages"]["/sally/pulloff_result"] == 1  # recorded by the runner, over DDS
-    assert host_differences(apart, composed) == []
+    assert composed["wall_clock_fallbacks"] == {}
+    if not apart["wall_clock_fallbacks"]:
+        assert host_differences(apart, composed) == []
+    else:  # the run depended on when the rig's answer came, and its report says so
+        assert list(apart["wall_clock_fallbacks"]) == ["sally_sim: external_forces_past_due"], apart
+        assert apart["pulloff_force"] == pytest.approx(composed["pulloff_force"], rel=0.05)

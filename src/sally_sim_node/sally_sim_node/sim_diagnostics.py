@@ -29,6 +29,7 @@ COUNTED = (
     ("magnet_commands", "magnet_commands"),
     ("magnet_commands_past_due", "magnet_commands_past_due"),
     ("external_forces", "external_forces"),
+    ("external_forces_past_due", "external_forces_past_due"),
     ("commands_before_reset", "commands_before_reset"),
     ("joint_commands", "joint_commands"),
     ("resets", "resets"),

@@ -7,7 +7,8 @@ its stamp names. No ROS: the sim node parses the messages and hands the commands
   efforts do.
 * An unstamped command applies before the next step, outside the stamp order.
 * A stamped command for a step already taken applies before the next step and is counted
-  (``magnet_commands_past_due``: a run that depends on when it was delivered).
+  (``magnet_commands_past_due``, ``external_forces_past_due``: a run that depends on when it was
+  delivered).
 * A command stamped for a time line a reset ended (in flight when the reset came) is dropped and
   counted (``commands_before_reset``).
 * A stamp older than the stream's last is refused (``out_of_order``, an
@@ -38,8 +39,8 @@ class StampedCommands:
     """The magnet and external-force commands of one sim, taken by stamp and applied by the loop.
 
     ``counts`` is the sim's command counter (``magnet_commands``, ``external_forces``,
-    ``magnet_commands_past_due``, ``commands_before_reset``); ``warn`` says a late command once in
-    the log (it may throttle)."""
+    ``magnet_commands_past_due``, ``external_forces_past_due``, ``commands_before_reset``); ``warn``
+    says a late command once in the log (it may throttle)."""
 
     def __init__(self, sim: Simulator, clock: SimClock, counts: Counter[str], warn: Callable[[str], None]) -> None:
         self.sim, self.clock, self.counts, self._warn = sim, clock, counts, warn
@@ -62,10 +63,7 @@ class StampedCommands:
         command was dropped (a time line a reset ended); raises ``InputError`` (out of order)."""
         if not self._admit(stamp, self._magnet_order):
             return False
-        now, at = self.clock.now_ns, stamp + self.latency_ns if stamp else 0
-        if at and at < now:  # the step it names has been stepped: a run that depends on delivery
-            self.counts["magnet_commands_past_due"] += 1
-            self._warn(f"magnet command for {at * 1e-9:.4f} s came at {now * 1e-9:.4f} s; applied now")
+        at = self._due(stamp, "magnet command", "magnet_commands_past_due")
         self._scheduled.add(at, lambda: self.sim.magnets.set_enabled(switches))
         self.counts["magnet_commands"] += 1
         return True
@@ -74,9 +72,19 @@ class StampedCommands:
         """Apply ``load`` from the step its stamp names. False when dropped (as :meth:`magnets`)."""
         if not self._admit(load.stamp, self._force_order):
             return False
-        self._scheduled.add(load.stamp + self.latency_ns if load.stamp else 0, lambda: self._set_load(load))
+        at = self._due(load.stamp, f"external force on {load.foot}", "external_forces_past_due")
+        self._scheduled.add(at, lambda: self._set_load(load))
         self.counts["external_forces"] += 1
         return True
+
+    def _due(self, stamp: int, what: str, past_due: str) -> int:
+        """The sim time (ns) a command stamped ``stamp`` applies at (0: before the next step); one
+        for a step already taken is counted under ``past_due`` and said once."""
+        now, at = self.clock.now_ns, stamp + self.latency_ns if stamp else 0
+        if at and at < now:  # the step it names has been stepped: a run that depends on delivery
+            self.counts[past_due] += 1
+            self._warn(f"{what} for {at * 1e-9:.4f} s came at {now * 1e-9:.4f} s; applied now")
+        return at
 
     def due(self, at_most: int) -> int:
         """Before a run of steps: apply the commands due now and the forces' values now; how many

@@ -108,3 +108,20 @@ def test_a_force_ramps_from_its_stamp_until_removed(rig):
     step(sim, clock, commands, 1)
     assert commands.loaded_feet == [] and not sim.data.xfrc_applied[body].any()
     assert counts["external_forces"] == 2
+
+
+def test_a_force_past_due_applies_before_the_next_step_and_is_counted(rig):
+    """A rig's answer that comes after the step its stamp names (a rig in another process, which
+    nothing in lockstep waits for) applies at once, is counted and said: that run depends on delivery."""
+    sim, clock, counts, warnings, commands = rig
+    body = sim.model.body(magnet_body("FL")).id
+    commands.latency_ns = 1 * MS
+    step(sim, clock, commands, 10)  # 5 ms
+    commands.force(ExternalLoad("FL", 4 * MS, np.array([0.0, 0.0, 10.0]), np.zeros(3)))  # due at 5 ms: on time
+    assert counts["external_forces_past_due"] == 0 and warnings == []
+    step(sim, clock, commands, 2)  # 6 ms
+    commands.force(ExternalLoad("FL", 4500000, np.array([0.0, 0.0, 30.0]), np.zeros(3)))  # due 5.5 ms
+    assert counts["external_forces_past_due"] == 1
+    assert "external force on FL for 0.0055 s came at 0.0060 s" in warnings[0]
+    step(sim, clock, commands, 1)
+    assert sim.data.xfrc_applied[body][2] == pytest.approx(30.0)
