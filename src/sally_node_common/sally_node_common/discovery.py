@@ -24,6 +24,9 @@ PARTICIPANT_PROFILE = DDS / "participant.xml"
 * a participant that stops announcing itself (killed, hung) is dropped by the others after 3 s
   (lease), not Fast DDS's 20 s. A node that waits on a partner keeps waiting while the partner is on
   the graph (slow, under load: the run stays deterministic) and gives up once it is not (dead);
+* a writer asks the readers that have not acknowledged all it sent every 0.1 s, not Fast DDS's 3 s
+  (its heartbeat): a reader behind (a run's recording on a loaded machine) gets what it missed while
+  the writer still keeps it;
 * its messages come to it over UDP on 127.0.0.1, not over Fast DDS's shared memory (which rmw adds
   on LOCALHOST and no profile can tune): a shared-memory port whose reader stalls for more than 1 s
   is made anew by its writers, and the stalled process (stopped, or starved of CPU) could come back
@@ -31,7 +34,8 @@ PARTICIPANT_PROFILE = DDS / "participant.xml"
   f2w run in four processes, lockstep: 14.5 s of wall time against 14.3 s)."""
 NETWORK_PROFILE = DDS / "participant_network.xml"
 """:data:`PARTICIPANT_PROFILE` for a discovery range the user set other than LOCALHOST (SUBNET: rviz
-or a robot's driver on another computer): the same lease, and Fast DDS's own transports."""
+or a robot's driver on another computer): the same lease and heartbeat, and Fast DDS's own
+transports."""
 CONTAINER_PROFILE = DDS / "container.xml"
 """A composed container's profile: :data:`PARTICIPANT_PROFILE`, and the participant never matches
 its own readers with its own writers (the nodes it hosts hand messages over as objects)."""

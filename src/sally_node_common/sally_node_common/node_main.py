@@ -137,7 +137,7 @@ def run_until_finished(node: Node, executor, stop: threading.Event, failed: int 
 STOP_ACK_WAIT = 3.0
 """Wall seconds a stopping process waits, all its publishers together, for their reliable readers to
 acknowledge what it published. A writer's unacknowledged messages go with it: a run's recording
-that had fallen behind the graph (two cores shared with four busy loops) lost the last 1-6 s of sim
+that had fallen behind the graph (two cores shared with four busy loops) lost the last 1-9 s of sim
 time of some streams that way."""
 
 

@@ -11,8 +11,8 @@ STREAM = QoSProfile(depth=2000, reliability=ReliabilityPolicy.RELIABLE, history=
 """The writer of a stream (states, efforts, commands, /tf: up to 200 Hz): reliable, and 10 s of it
 kept, for the reason given at :data:`STATUS`. Its readers read it with :data:`RELIABLE_DEEP` (depth
 takes no part in matching), so a node behind is behind by 100 at most. Kept 100 deep, a run's
-recording lost 2-10 % of each such stream when four busy loops shared the two cores with the four
-node processes; kept 2000 deep, none."""
+recording lost 2-10 % of each such stream in gaps when four busy loops shared the two cores with the
+four node processes; kept 2000 deep, no gaps."""
 KEPT = QoSProfile(
     depth=100,
     reliability=ReliabilityPolicy.RELIABLE,
