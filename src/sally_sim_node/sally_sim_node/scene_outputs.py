@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from geometry_msgs.msg import WrenchStamped
-from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 from std_msgs.msg import String
 from visualization_msgs.msg import MarkerArray
 
@@ -24,9 +23,6 @@ from .frames import BodyFrames, Frame
 
 Publish = Callable[[], None]
 """A publication read already: calling it builds and publishes it."""
-TF_QOS = QoSProfile(depth=100, reliability=ReliabilityPolicy.RELIABLE, durability=DurabilityPolicy.VOLATILE)
-"""tf2's QoS for /tf, as its listeners (rviz's included) read it; the sim writes /tf as a
-:data:`~sally_node_common.qos.STREAM`, which they match (only its depth differs)."""
 
 
 class SceneOutputs:
@@ -51,7 +47,7 @@ class SceneOutputs:
         self.sim = sim
         model = sim.model
         self._frames = BodyFrames(model)
-        self._tf = wrap(node.create_publisher(TFMessage, "/tf", STREAM))
+        self._tf = wrap(node.create_publisher(TFMessage, "/tf", STREAM))  # tf2's listeners match it
         try:
             self._tf_bytes: visuals.TfBytes | None = visuals.TfBytes(self._frames.moving_names)
         except ValueError:  # a frame name that holds one of the template's marks: messages, then

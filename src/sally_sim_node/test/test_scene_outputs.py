@@ -6,14 +6,18 @@ from __future__ import annotations
 import pytest
 import rclpy
 from rclpy.node import Node
+from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 from rclpy.serialization import deserialize_message
 from rclpy.signals import SignalHandlerOptions
 
 from sally_node_common.host import Host
 from sally_sim_node import Simulator, visuals
 from sally_sim_node.frames import BodyFrames
-from sally_sim_node.scene_outputs import TF_QOS, SceneOutputs
+from sally_sim_node.scene_outputs import SceneOutputs
 from tf2_msgs.msg import TFMessage
+
+TF_QOS = QoSProfile(depth=100, reliability=ReliabilityPolicy.RELIABLE, durability=DurabilityPolicy.VOLATILE)
+"""tf2's QoS for /tf, as its listeners (rviz's included) read it: the sim's /tf writer must match it."""
 
 
 class Scene(Node):
