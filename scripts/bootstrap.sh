@@ -7,7 +7,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "$SALLY_ROOT"
 
 PYTHON="${PYTHON:-python3}"
-PACKAGES=(src/sally_description src/sally_search src/sally_node_common src/sally_sim_node src/sally_controller src/sally_ik_node src/sally_sequencer src/sally_bringup src/sally_optimizer src/sally_wheeled src/sally_magnet_bench src/sally_testing)
+PACKAGES=(src/sally_description src/sally_search src/sally_node_common src/sally_sim_node src/sally_controller src/sally_state_estimator src/sally_ik_node src/sally_sequencer src/sally_bringup src/sally_optimizer src/sally_wheeled src/sally_magnet_bench src/sally_testing)
 INTERFACES=(src/sally_interfaces src/tf2_msgs src/simulation_interfaces)  # message packages, built with plain CMake into the venv
 STAMP="$SALLY_VENV/.sally-bootstrap"
 

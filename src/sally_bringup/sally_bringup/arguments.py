@@ -146,6 +146,19 @@ ARGUMENTS: dict[str, Argument] = {
         "and a sequencer apart from the sim compute while it steps); a magnet switch goes with its targets",
         ("0", "1"),
     ),
+    "sensing": Argument(
+        "ideal",
+        "the robot's sensors: noisy (the IMU, encoders, ranges and contact readings with their parts' noise, bias, "
+        "resolution and latency, the sim's config/sensors.yaml) or ideal (exact, no latency)",
+        ("noisy", "ideal"),
+    ),
+    "sensor_seed": Argument("0", "seed of the sensors' noise (a whole number >= 0): one seed, the same readings"),
+    "state": Argument(
+        "truth",
+        "what the controller and the IK take as the body's state: estimated (the state estimator's, from the IMU, "
+        "the legs that hold and the map) or truth (the sim's exact pose on /sally/odom: the oracle)",
+        ("estimated", "truth"),
+    ),
     "composed": Argument(
         "true",
         "run every node of the graph in one process (sally_composed), handing messages between them as Python "
@@ -252,6 +265,8 @@ def resolve(arguments: Mapping[str, str]) -> dict[str, str]:
         if not (0 < value < 1e6 or (zero and value == 0)):
             raise GraphError(f"{name}:={values[name]} must be a positive number" + (" or 0" if zero else ""))
     port_number("foxglove_port", values["foxglove_port"])
+    if not values["sensor_seed"].isdigit() or int(values["sensor_seed"]) > 2**31 - 1:
+        raise GraphError(f"sensor_seed:={values['sensor_seed']} must be a whole number from 0 to {2**31 - 1}")
     magnets = magnet_list(values["magnets"])
     values["magnets"] = ",".join(magnets) or "none"
     if values["params"]:

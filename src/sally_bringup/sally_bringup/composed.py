@@ -36,6 +36,7 @@ from .graphs import NodeSpec, graph, hosted_specs
 NODE_CLASSES = {
     "sally_sim_node": "sally_sim_node.node:SimNode",
     "sally_controller": "sally_controller.node:ControllerNode",
+    "sally_state_estimator": "sally_state_estimator.node:EstimatorNode",
     "sally_ik_node": "sally_ik_node.node:IKNode",
     "sally_sequencer": "sally_sequencer.node:SequencerNode",
     "sally_pulloff": "sally_sim_node.pulloff_node:PullOffNode",

@@ -121,6 +121,8 @@ def graph(name: str, arguments: Mapping[str, str] | None = None) -> list[NodeSpe
             *nodes,
             NodeSpec("pulloff", "sally_sim_node", "sally_pulloff", rig, required=True, config="pulloff.yaml"),
         ]
+    if estimated(name, values):
+        nodes.append(_estimator(values))
     ik: dict[str, object] = {
         "target_sync": synchronous,
         "scene": values["scene"],  # its gravity: the body's weight on the stance feet
@@ -194,6 +196,10 @@ def _sim(name: str, values: Mapping[str, str], synchronous: bool) -> NodeSpec:
         "wall_pose": [stance.y, stance.height, stance.turn_deg],
         "start_paused": values["start_paused"] == "true",
         "control_latency": int(values["control_latency"]),
+        "sensing": values["sensing"],
+        "sensor_seed": int(values["sensor_seed"]),
+        # the exact pose on /sally/odom where no estimator publishes it (state:=truth, or a rig's graph)
+        "truth_odom": not estimated(name, values),
     }
     if synchronous and values["pacing"] == "realtime":
         sim["synchronous"] = True
@@ -210,6 +216,26 @@ def _sim(name: str, values: Mapping[str, str], synchronous: bool) -> NodeSpec:
     if name == "pulloff":
         sim["telemetry_rate"] = PULLOFF_TELEMETRY_RATE
     return NodeSpec("sim", "sally_sim_node", "sally_sim_node", sim, required=True, config="sim.yaml")
+
+
+def estimated(name: str, values: Mapping[str, str]) -> bool:
+    """Whether graph ``name`` with ``values`` runs the state estimator (``state:=estimated`` in a
+    graph with the IK: the rigs' graphs and a ros2_control graph take the sim's exact pose)."""
+    return values["state"] == "estimated" and name not in ("pulloff", "hold") and values["controller"] != "ros2_control"
+
+
+def _estimator(values: Mapping[str, str]) -> NodeSpec:
+    """The state estimator, told where Sally was put down (the sim's start) and the scene's map."""
+    stance = wall_pose(values)
+    estimator = {
+        "start": values["start"],
+        "scene": values["scene"],
+        "wall_pose": [stance.y, stance.height, stance.turn_deg],
+        "initial_pose": list(floor_pose(values)),
+    }
+    return NodeSpec(
+        "estimator", "sally_state_estimator", "sally_state_estimator", estimator, required=True, config="estimator.yaml"
+    )
 
 
 def _controller(name: str, values: Mapping[str, str], synchronous: bool) -> NodeSpec:

@@ -19,6 +19,13 @@ from sally_node_common.sim_resets import RESET_TOPIC
 from sally_node_common.time_contract import JOINT_COMMANDS, JOINT_EFFORTS, ODOM_JOINT_STATES, SERVO_COMMANDS
 
 STATES = "/joint_states"
+GROUND_TRUTH_ODOM = "/sally/ground_truth/odom"
+"""The sim's exact pose of main_frame: the world's truth, for judging (the report, the recording,
+benchmarks, tests). No control node reads it (:data:`CONTROL_NODES`, ``test_topology.py``)."""
+GROUND_TRUTH = frozenset({GROUND_TRUTH_ODOM})
+"""Every topic that carries the world's truth."""
+IMU = "/sally/imu"
+RANGES = tuple(f"/sally/feet/{foot}/range" for foot in ("FL", "FR", "BL", "BR"))
 WRENCHES = tuple(
     f"/sally/feet/{foot}/{kind}_wrench" for foot in ("FL", "FR", "BL", "BR") for kind in ("magnet", "contact")
 )
@@ -41,6 +48,9 @@ TOPICS: dict[str, Topic] = {
     "/clock": Topic("rosgraph_msgs/msg/Clock"),
     STATES: Topic("sensor_msgs/msg/JointState"),
     "/sally/odom": Topic("nav_msgs/msg/Odometry"),
+    GROUND_TRUTH_ODOM: Topic("nav_msgs/msg/Odometry"),
+    IMU: Topic("sensor_msgs/msg/Imu"),
+    **{name: Topic("sensor_msgs/msg/Range") for name in RANGES},
     ODOM_JOINT_STATES: Topic("sensor_msgs/msg/JointState", recorded=False),
     SERVO_COMMANDS: Topic("sally_interfaces/msg/ServoCommand"),
     JOINT_EFFORTS: Topic("sensor_msgs/msg/JointState"),
@@ -80,8 +90,11 @@ class NodeTopics:
     reads: frozenset[str]
 
 
-KINDS = ("sim", "controller", "ik", "sequencer", "pulloff")
+KINDS = ("sim", "controller", "estimator", "ik", "sequencer", "pulloff")
 """The graph nodes that have topics (by their names in a graph)."""
+CONTROL_NODES = ("controller", "estimator", "ik", "sequencer")
+"""The nodes that stand for a robot's own software: they read only what its drivers publish, never
+:data:`GROUND_TRUTH`."""
 
 
 def node_topics(
@@ -89,6 +102,7 @@ def node_topics(
     commands: str = SERVO_COMMANDS,
     ik_states: str = STATES,
     camera: bool = False,
+    estimated: bool = False,
 ) -> NodeTopics:
     """The topics of graph node ``kind`` (:data:`KINDS`): ``commands`` the controller's answers
     (:data:`SERVO_COMMANDS`, :data:`JOINT_EFFORTS`, or :data:`JOINT_COMMANDS` from ros2_control),
@@ -96,7 +110,8 @@ def node_topics(
     sim: the sim then publishes them), ``camera`` the sim's camera on."""
     reset = RESET_TOPIC
     if kind == "sim":
-        published = {"/clock", STATES, "/sally/odom", "/sally/magnets", "/diagnostics", "/sally_sim/holding", reset}
+        published = {"/clock", STATES, "/sally/magnets", "/diagnostics", "/sally_sim/holding", reset, IMU, *RANGES}
+        published |= GROUND_TRUTH | (set() if estimated else {"/sally/odom"})
         published |= {"/tf", "/tf_static", "/robot_description", "/sally/markers", *WRENCHES}
         published |= {ODOM_JOINT_STATES} if ik_states == ODOM_JOINT_STATES else set()
         published |= set(CAMERA) if camera else set()
@@ -106,6 +121,12 @@ def node_topics(
     if kind == "controller":
         reads = {STATES, "/sally/odom", "/sally/joint_targets", reset}
         return NodeTopics("sally_controller", frozenset({commands, "/diagnostics"}), frozenset(reads))
+    if kind == "estimator":
+        return NodeTopics(
+            "sally_state_estimator",
+            frozenset({"/sally/odom", "/tf", "/diagnostics"}),
+            frozenset({STATES, IMU, "/sally/magnets", reset}),
+        )
     if kind == "ik":
         published = {"/sally/joint_targets", "/sally/ik_status", "/sally/foot_states", "/diagnostics"}
         return NodeTopics(
@@ -139,7 +160,9 @@ def graph_topics(
     names: Iterable[str], commands: str = SERVO_COMMANDS, ik_states: str = STATES
 ) -> dict[str, NodeTopics]:
     """The topics of each node of a graph that runs ``names`` (names without topics are left out)."""
-    return {name: node_topics(name, commands, ik_states) for name in names if name in KINDS}
+    names = list(names)
+    estimated = "estimator" in names
+    return {name: node_topics(name, commands, ik_states, estimated=estimated) for name in names if name in KINDS}
 
 
 def readiness(nodes: Mapping[str, NodeTopics]) -> tuple[dict[str, int], dict[str, int]]:

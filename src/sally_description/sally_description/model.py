@@ -16,6 +16,7 @@ from .params import DEFAULT_PARAMS, PhysicsParams, apply_params
 from .pose import Pose
 from .scene import DEFAULT_SCENE, apply_scene
 from .scene import scene as scene_named
+from .sensors import add_sensors
 from .wall_start import WALL_STANCE, WallStance, add_wall_start
 
 STARTS = ("floor", "wall")
@@ -73,6 +74,7 @@ def build_spec(
     apply_bake(spec, bake)
     apply_params(spec, params)
     apply_scene(spec, scene, in_room)
+    add_sensors(spec)
     _place_on_floor(spec)
     _spawn(spec, spawn)
     if in_room and scene_named(scene).turned:  # else the room is the corner's frame already

@@ -44,6 +44,11 @@ class MagnetStateData:
     """``min_distance`` within the contact tolerance."""
     contact_force: float
     """N: the normal force the plates push on the magnet housing."""
+    contact_reading: float = 0.0
+    """N: the foot's contact sensor as its driver reads it (noise, resolution, latency): what a
+    robot knows; ``contact_force`` and the fields above it but ``enabled`` are the world's truth."""
+    contact_sensed: bool = False
+    """The contact sensor says contact (its reading above the driver's threshold)."""
 
     @property
     def penetration(self) -> float:
@@ -69,6 +74,8 @@ def magnet_array_to_msg(stamp: int, magnets: Iterable[MagnetStateData]) -> Magne
                 in_contact=bool(m.in_contact),
                 penetration=m.penetration,
                 contact_force=float(m.contact_force),
+                contact_reading=float(m.contact_reading),
+                contact_sensed=bool(m.contact_sensed),
             )
         )
     return msg
@@ -85,8 +92,8 @@ def magnet_array_from_msg(msg: MagnetArray) -> tuple[int, dict[str, MagnetStateD
     for m in msg.magnets:
         known([m.surface], SURFACES, f"magnet telemetry surface of {m.foot}")
         f = m.force
-        fx, fy, fz, magnitude, contact_force = numbers(
-            (f.x, f.y, f.z, m.magnitude, m.contact_force), MAX_FORCE, f"magnet telemetry of {m.foot}", " N"
+        fx, fy, fz, magnitude, contact_force, reading = numbers(
+            (f.x, f.y, f.z, m.magnitude, m.contact_force, m.contact_reading), MAX_FORCE, f"magnet telemetry of {m.foot}", " N"
         )
         (min_distance, _) = numbers(
             (m.min_distance, m.penetration), FAR, f"magnet telemetry distances of {m.foot}", " m"
@@ -100,5 +107,7 @@ def magnet_array_from_msg(msg: MagnetArray) -> tuple[int, dict[str, MagnetStateD
             m.surface,
             bool(m.in_contact),
             float(contact_force),
+            float(reading),
+            bool(m.contact_sensed),
         )
     return stamp_ns(msg.header.stamp), out

@@ -8,12 +8,15 @@ from .inputs import MAX_DISTANCE, MAX_RATE, UNKNOWN, InputError, numbers, unit_q
 
 ODOM_FRAMES = ("world", "main_frame")
 """The sim's odometry: main_frame in the world (an empty frame id is taken as these)."""
+ODOM_FRAME = "odom"
+"""The state estimator's frame: the world's (the sim's ``world -> odom`` is the identity: the
+estimator starts from where the map says Sally was put down), so its odometry is read as the world's."""
 
 
 def odometry_pose(msg, frames: tuple[str, str] = ODOM_FRAMES) -> Pose:
     """The pose of a nav_msgs/Odometry, with its twist checked too; raises InputError (unknown
     frames, non-finite or implausible numbers, a non-unit quaternion)."""
-    if msg.header.frame_id not in ("", frames[0]) or msg.child_frame_id not in ("", frames[1]):
+    if msg.header.frame_id not in ("", frames[0], ODOM_FRAME) or msg.child_frame_id not in ("", frames[1]):
         raise InputError(
             UNKNOWN,
             f"odometry of {msg.child_frame_id!r} in {msg.header.frame_id!r}; expected {frames[1]!r} in {frames[0]!r}",

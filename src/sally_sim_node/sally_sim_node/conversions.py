@@ -15,7 +15,7 @@ import numpy as np
 from builtin_interfaces.msg import Time
 from nav_msgs.msg import Odometry
 from rosgraph_msgs.msg import Clock
-from sensor_msgs.msg import JointState
+from sensor_msgs.msg import Imu, JointState, Range
 
 from sally_description import LEGS
 from sally_node_common.inputs import MAX_FORCE, InputError
@@ -102,16 +102,24 @@ def parse_effort_command(msg: JointState, actuated: Sequence[str], passive: Iter
 
 
 # --- telemetry ----------------------------------------------------------------------------------
-def magnet_states(readouts: Mapping, contact_forces: Mapping[str, float]) -> list[MagnetStateData]:
+def magnet_states(
+    readouts: Mapping, contact_forces: Mapping[str, float], readings=None, sensed=None
+) -> list[MagnetStateData]:
     """The telemetry of every leg in :data:`LEGS` order. ``readouts``: leg -> MagnetReadout
-    (sally_sim_node.magnets); ``contact_forces``: leg -> the plates' normal force on it (N)."""
+    (sally_sim_node.magnets); ``contact_forces``: leg -> the plates' normal force on it (N);
+    ``readings``, ``sensed``: each leg's contact sensor (N) and whether it says contact, in
+    :data:`LEGS` order (None: the sensor reads the contact force exactly)."""
     states = []
     for leg in LEGS:
         r = readouts[leg]
         force = np.asarray(r.force, dtype=float)
         contact = float(contact_forces[leg])
+        reading = contact if readings is None else float(readings[len(states)])
+        said = r.in_contact if sensed is None else bool(sensed[len(states)])
         states.append(
-            MagnetStateData(leg, r.enabled, force, r.magnitude, r.min_distance, r.surface, r.in_contact, contact)
+            MagnetStateData(
+                leg, r.enabled, force, r.magnitude, r.min_distance, r.surface, r.in_contact, contact, reading, said
+            )
         )
     return states
 
@@ -136,3 +144,29 @@ class OdometryWriter:
         t.linear.x, t.linear.y, t.linear.z = (float(v) for v in linear_body)
         t.angular.x, t.angular.y, t.angular.z = (float(v) for v in angular_body)
         return msg
+
+
+def imu_msg(nanoseconds: int, accel, gyro, covariances: tuple[float, float], frame: str) -> Imu:
+    """sensor_msgs/Imu stamped ``nanoseconds``: specific force and angular rate in ``frame``, their
+    covariances (variance per axis, diagonal); no orientation (its covariance[0] = -1, REP 145)."""
+    msg = Imu()
+    msg.header.frame_id = frame
+    msg.header.stamp = time_msg(nanoseconds)
+    msg.orientation_covariance[0] = -1.0
+    a, g = msg.linear_acceleration, msg.angular_velocity
+    a.x, a.y, a.z = (float(v) for v in accel)
+    g.x, g.y, g.z = (float(v) for v in gyro)
+    for i in (0, 4, 8):
+        msg.linear_acceleration_covariance[i] = covariances[0]
+        msg.angular_velocity_covariance[i] = covariances[1]
+    return msg
+
+
+def range_msg(nanoseconds: int, distance: float, frame: str, limits: tuple[float, float]) -> Range:
+    """sensor_msgs/Range (infrared: a time-of-flight sensor) stamped ``nanoseconds``: ``distance``
+    (m, +inf when nothing is within ``limits``' max, as REP 117 says)."""
+    msg = Range(radiation_type=Range.INFRARED, field_of_view=0.44, min_range=limits[0], max_range=limits[1])
+    msg.header.frame_id = frame
+    msg.header.stamp = time_msg(nanoseconds)
+    msg.range = float(distance)
+    return msg

@@ -10,7 +10,8 @@ expressed in; the sim's odometry is exact (it is the physics state), so ``odom``
   (:class:`Plate`, the plate geom's centre and orientation), and ``world -> corner`` in a scene
   whose climbed corner is turned in the room (``sally_description.scene``: corner3; the IK, the
   sequencer and the report give positions in that frame), for ``/tf_static``;
-* :meth:`BodyFrames.moving`: ``odom -> main_frame`` and ``parent -> child`` for every body below it,
+* :meth:`BodyFrames.moving`: ``odom -> main_frame`` (with a state estimator, which publishes that
+  one: ``world -> ground_truth``, the exact pose) and ``parent -> child`` for every body below it,
   from the current ``xpos`` / ``xquat``, for ``/tf``.
 """
 
@@ -28,6 +29,9 @@ from sally_description.pose import Pose
 from sally_description.scene import CORNER_FRAME
 
 WORLD, ODOM, CORNER = "world", "odom", CORNER_FRAME
+GROUND_TRUTH = "ground_truth"
+"""main_frame's exact pose as a frame of its own under ``world`` (a graph with a state estimator:
+the estimate is ``odom -> main_frame``, and a viewer shows both)."""
 """``world`` is the room (z up, gravity -z) in every scene; ``corner`` is the climbed corner's frame
 when it is turned in the room (corner3's wall-ceiling corner: :mod:`sally_description.scene`), the
 frame the IK's foot states, the sequencer's targets and the report's positions are in."""
@@ -71,8 +75,11 @@ class Plate:
 class BodyFrames:
     """The TF frames of Sally's bodies: each body's transform from its parent, from MuJoCo's data."""
 
-    def __init__(self, model: mujoco.MjModel) -> None:
+    def __init__(self, model: mujoco.MjModel, estimated: bool = False) -> None:
+        """``estimated``: a state estimator publishes ``odom -> main_frame``; the body's exact pose
+        goes out as ``world -> ground_truth`` instead (the bodies below main_frame as ever)."""
         root = model.body(ROOT_BODY).id
+        self._root_pair = (WORLD, GROUND_TRUTH) if estimated else (ODOM, model.body(root).name)
         bodies = [b for b in subtree(model, root) if b != root]
         self._root = root
         self._child = np.array(bodies, dtype=int)
@@ -94,7 +101,7 @@ class BodyFrames:
     @property
     def moving_names(self) -> list[tuple[str, str]]:
         """(parent, child) of each moving frame, in :meth:`moving`'s order."""
-        return [(ODOM, self.root_name), *zip(self.parent_names, self.child_names)]
+        return [self._root_pair, *zip(self.parent_names, self.child_names)]
 
     def moving_poses(self, data: mujoco.MjData) -> tuple[np.ndarray, np.ndarray]:
         """Every moving frame's position (n, 3) and quaternion (n, 4; w, x, y, z) in its parent, in

@@ -49,6 +49,7 @@ class LoopOutputs:
             *([scene.tf(now)] if "tf" in due else []),
             *([scene.visuals(now)] if "visuals" in due else []),
             *([self.state.telemetry(now)] if "telemetry" in due else []),
+            *([self.state.ranges(now)] if "ranges" in due else []),
         ]
         if not later:
             return _nothing

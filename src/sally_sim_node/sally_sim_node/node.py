@@ -79,6 +79,7 @@ from .sim_loop import LoopSettings, SimLoop
 from .sim_parameters import TABLE, steps_per
 from .simulator import Simulator
 from .stamped_commands import StampedCommands
+from .sensing import Sensing
 from .state_outputs import StateOutputs
 from .viewer_bridge import ViewerBridge, display_available
 
@@ -115,8 +116,8 @@ class SimNode(Node):
         """The other publishers of /clock last seen (said once per change)."""
         camera = (int(p("camera_width")), int(p("camera_height"))) if float(p("camera_rate")) > 0 else None
         self._out = LoopOutputs(
-            StateOutputs(self, self.sim, bool(p("odom_joint_states"))),
-            SceneOutputs(self, self.sim, self.now_ns, camera, room=scene(p("scene"))),
+            StateOutputs(self, self.sim, self._sensing(), bool(p("odom_joint_states")), bool(p("truth_odom"))),
+            SceneOutputs(self, self.sim, self.now_ns, camera, room=scene(p("scene")), estimated=not p("truth_odom")),
             self._sim_clock,
         )
         """What the loop publishes off the physics; the node publishes the rest of the state's topics with it."""
@@ -153,6 +154,21 @@ class SimNode(Node):
             raise StartupError(str(exc)) from None
         sim.warm_up(thread=bool(p("physics_thread")) and int(p("control_latency")) > 0)
         return sim
+
+    def _sensing(self) -> Sensing:
+        """The robot's sensors, their errors as ``sensing`` and ``sensors_file`` say, sampled at the
+        rates they are published at; StartupError names a refused file."""
+        p, dt = self._p, self.dt
+        state = steps_per(float(p("state_rate")), dt) * dt
+
+        def period(rate: str) -> float:
+            return max(1, round(steps_per(float(p(rate)), dt) * dt / state)) * state
+
+        periods = {"imu": state, "encoders": state, "ranges": period("range_rate"), "contacts": period("telemetry_rate")}
+        try:
+            return Sensing.from_file(self.sim, p("sensors_file"), p("sensing"), periods, int(p("sensor_seed")))
+        except SimulationError as exc:
+            raise StartupError(str(exc)) from None
 
     def _sim_loop(self) -> SimLoop:
         """The loop that steps the physics with one drive for the servos (from the command source)."""
@@ -250,6 +266,7 @@ class SimNode(Node):
             {
                 **({} if gated else {"state": state_every}),
                 "telemetry": periods("telemetry_rate"),
+                "ranges": periods("range_rate"),
                 "tf": periods("tf_rate"),
                 "visuals": periods("visual_rate"),
                 **({"camera": periods("camera_rate")} if camera else {}),
@@ -360,6 +377,7 @@ class SimNode(Node):
     def reset_done(self) -> None:
         """Not holding, the reset notice, then the new time line's first state."""
         self._out.state.holding(False)
+        self._out.state.sensing.reset()  # the sensors read as in a fresh run
         self._out.state.reset_notice(self.now_ns)  # before the first state after it: the nodes start over
         self._out.publish_state()
 

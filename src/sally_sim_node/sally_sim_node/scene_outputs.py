@@ -30,7 +30,8 @@ class SceneOutputs:
     publishes the description and /tf_static at once; ``camera_size`` (width, height) opens the
     model's first camera, rendered offscreen (EGL); ``room``: the scene, whose ``world -> corner``
     /tf_static carries when it has a turned corner (corner3's, or the room's wall-ceiling corner a
-    route climbs second: :func:`sally_description.scene.turned_corner`)."""
+    route climbs second: :func:`sally_description.scene.turned_corner`); ``estimated``: a state
+    estimator publishes ``odom -> main_frame``, the exact pose goes out as ``world -> ground_truth``."""
 
     def __init__(
         self,
@@ -40,13 +41,14 @@ class SceneOutputs:
         camera_size: tuple[int, int] | None = None,
         wrap: Callable = lambda p: p,
         room: Scene | None = None,
+        estimated: bool = False,
     ):
         from sally_description.urdf import urdf_from_model
         from tf2_msgs.msg import TFMessage  # built by the bootstrap from ROS 2's definition
 
         self.sim = sim
         model = sim.model
-        self._frames = BodyFrames(model)
+        self._frames = BodyFrames(model, estimated)
         self._tf = wrap(node.create_publisher(TFMessage, "/tf", STREAM))  # tf2's listeners match it
         try:
             self._tf_bytes: visuals.TfBytes | None = visuals.TfBytes(self._frames.moving_names)

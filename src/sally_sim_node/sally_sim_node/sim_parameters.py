@@ -15,6 +15,7 @@ from sally_node_common.pid import DEFAULT_I_CLAMP, DEFAULT_KD, DEFAULT_KI, DEFAU
 from sally_node_common.time_contract import CONTROL_LATENCY, CONTROL_PERIOD
 
 from .drive import SOURCES
+from .sensing import SENSINGS
 
 PACING_MODES = ("realtime", "fast", "lockstep")
 MAX_RATE = 2000.0  # the physics rate: nothing is published more often than it steps
@@ -117,6 +118,26 @@ TABLE = ParameterTable(
             read_only=True,
         ),
         _rate("telemetry_rate", "/sally/magnets rate (rounded to whole control periods)", 50.0),
+        Param(
+            "sensing",
+            "noisy",
+            "noisy: the IMU, the encoders (/joint_states), the feet's ranges and contact readings with their parts' "
+            "noise, bias, resolution and latency (sensors_file); ideal: exact, no latency",
+            choices=SENSINGS,
+            read_only=True,
+        ),
+        Param("sensor_seed", 0, "seed of the sensors' noise: one seed, the same readings", low=0, high=2**31 - 1,
+              read_only=True),
+        Param("sensors_file", "", "the sensors' error figures (YAML, config/sensors.yaml's keys); '' = that file",
+              read_only=True),
+        _rate("range_rate", "each foot's /sally/feet/<foot>/range rate (whole control periods)", 50.0),
+        Param(
+            "truth_odom",
+            False,
+            "also publish the exact pose (/sally/ground_truth/odom) on /sally/odom, for a graph without a state "
+            "estimator (state:=truth, the oracle)",
+            read_only=True,
+        ),
         _rate("tf_rate", "/tf rate (every body of Sally; only while someone subscribes; whole control periods)", 100.0),
         _rate(
             "visual_rate",

@@ -1,6 +1,8 @@
-"""What the sim says of its state, with the publishers it owns: /clock, /joint_states, /sally/odom
-(and, when asked, /sally/odom_joint_states), the magnets' telemetry, /diagnostics,
-``/sally_sim/holding`` and the reset notice. Each state publication is read from the physics in
+"""What the sim says of its state, with the publishers it owns: /clock, what the robot's sensors
+read (/joint_states from the encoders, /sally/imu, each foot's range, the magnets' telemetry with the
+contact readings), the world's truth (/sally/ground_truth/odom; on /sally/odom too for a graph
+without an estimator), /sally/odom_joint_states when asked, /diagnostics, ``/sally_sim/holding``
+and the reset notice. Each state publication is read from the physics in
 one call and published by the call it returns, so the physics may step in between (the control
 latency's pipelined period: :mod:`.sim_loop`)."""
 
@@ -11,7 +13,7 @@ from collections.abc import Callable
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus
 from nav_msgs.msg import Odometry
 from rosgraph_msgs.msg import Clock
-from sensor_msgs.msg import JointState
+from sensor_msgs.msg import Imu, JointState, Range
 from std_msgs.msg import Bool, Header
 
 from sally_description import JOINT_NAMES, LEGS
@@ -23,7 +25,20 @@ from sally_node_common.sim_resets import RESET_TOPIC
 from sally_node_common.time_contract import ODOM_JOINT_STATES
 
 from . import conversions as conv
+from .sensing import Sensing
 from .simulator import Simulator
+
+GROUND_TRUTH_ODOM = "/sally/ground_truth/odom"
+"""The exact pose and twist of main_frame: for the report, the recording, benchmarks and tests; no
+control node reads it."""
+IMU_TOPIC = "/sally/imu"
+IMU_FRAME = "imu_link"
+"""The IMU's frame: main_frame's (the site sits at its origin, unturned)."""
+
+
+def range_topic(leg: str) -> str:
+    """``leg``'s range sensor's topic."""
+    return f"/sally/feet/{leg}/range"
 
 Publish = Callable[[], None]
 """A publication read already: calling it publishes (a new message each call)."""
@@ -34,13 +49,21 @@ class StateOutputs:
     ``odom_joint_states``: each joint state that goes out with the odometry goes out on
     :data:`~sally_node_common.time_contract.ODOM_JOINT_STATES` too (the same message)."""
 
-    def __init__(self, node, sim: Simulator, odom_joint_states: bool = False) -> None:
-        self.sim = sim
+    def __init__(
+        self, node, sim: Simulator, sensing: Sensing, odom_joint_states: bool = False, truth_odom: bool = False
+    ) -> None:
+        self.sim, self.sensing = sim, sensing
         self._joint_writer = conv.JointStateWriter(JOINT_NAMES)
         self._odom_writer = conv.OdometryWriter()
         self._clock = node.create_publisher(Clock, "/clock", CLOCK)
         self._joints = node.create_publisher(JointState, "/joint_states", STREAM)
-        self._odom = node.create_publisher(Odometry, "/sally/odom", STREAM)
+        self._truth = node.create_publisher(Odometry, GROUND_TRUTH_ODOM, STREAM)
+        self._odom = node.create_publisher(Odometry, "/sally/odom", STREAM) if truth_odom else None
+        self._imu = node.create_publisher(Imu, IMU_TOPIC, STREAM)
+        channels = sensing.channels
+        self._imu_covariances = (channels["accel"].white ** 2, channels["gyro"].white ** 2)
+        self._ranges = [node.create_publisher(Range, range_topic(leg), STREAM) for leg in LEGS]
+        self._range_limits = (0.0, float(channels["range"].limit))
         self._odom_joints = node.create_publisher(JointState, ODOM_JOINT_STATES, STREAM) if odom_joint_states else None
         self._magnets = node.create_publisher(MagnetArray, "/sally/magnets", KEPT)  # a restarted sequencer's
         # interlock knows at once which magnets hold
@@ -54,21 +77,37 @@ class StateOutputs:
         self._clock.publish(conv.clock_msg(now_ns))
 
     def state(self, now_ns: int, with_odom: bool) -> Publish:
-        """/joint_states (and /sally/odom ``with_odom``) stamped ``now_ns``, read now."""
+        """/sally/imu and /joint_states (the encoders) stamped ``now_ns``, the ground truth (and
+        /sally/odom when it carries the truth) ``with_odom``, read now. The IMU goes out first: a
+        state estimator has it when the joint states of its stamp come."""
         sim = self.sim
-        joints = (now_ns, sim.joint_positions(), sim.joint_velocities(), sim.joint_efforts())
+        accel, gyro = self.sensing.imu()
+        joints = (now_ns, *self.sensing.encoders(), sim.joint_efforts())
         odom = None
         if with_odom:
             body, qvel = sim.body_pose(), sim.data.qvel
             odom = (now_ns, body.position, body.quat, qvel[0:3].copy(), qvel[3:6].copy())
 
         def publish() -> None:
+            self._imu.publish(conv.imu_msg(now_ns, accel, gyro, self._imu_covariances, IMU_FRAME))
             message = self._joint_writer.fill(*joints)
             self._joints.publish(message)
             if odom is not None:
-                self._odom.publish(self._odom_writer.fill(*odom))
+                self._truth.publish(self._odom_writer.fill(*odom))
+                if self._odom is not None:
+                    self._odom.publish(self._odom_writer.fill(*odom))
                 if self._odom_joints is not None:
                     self._odom_joints.publish(message)
+
+        return publish
+
+    def ranges(self, now_ns: int) -> Publish:
+        """Each foot's range reading stamped ``now_ns``, read now."""
+        ranges = self.sensing.ranges()
+
+        def publish() -> None:
+            for leg, publisher, distance in zip(LEGS, self._ranges, ranges):
+                publisher.publish(conv.range_msg(now_ns, distance, f"em_{leg}", self._range_limits))
 
         return publish
 
@@ -76,7 +115,9 @@ class StateOutputs:
         """The magnets' telemetry (each foot's magnet and contact force) stamped ``now_ns``, read now."""
         forces = {leg: self.sim.foot_contact_force(leg) for leg in LEGS}
         readouts = self.sim.magnet_readouts()
-        return lambda: self._magnets.publish(magnet_array_to_msg(now_ns, conv.magnet_states(readouts, forces)))
+        readings, sensed = self.sensing.contacts()
+        states = conv.magnet_states(readouts, forces, readings, sensed)
+        return lambda: self._magnets.publish(magnet_array_to_msg(now_ns, states))
 
     def diagnostics(self, statuses: list[DiagnosticStatus], now_ns: int) -> None:
         """/diagnostics with ``statuses``."""

@@ -15,11 +15,13 @@ def defaults_files() -> list[tuple[str, str, str, object]]:
     from sally_sequencer.node import TABLE as SEQUENCER
     from sally_sim_node.pulloff_node import TABLE as PULLOFF
     from sally_sim_node.sim_parameters import TABLE as SIM
+    from sally_state_estimator.node import TABLE as ESTIMATOR
 
     return [
         ("sally_sim_node", "sim.yaml", "sally_sim", SIM),
         ("sally_sim_node", "pulloff.yaml", "sally_pulloff", PULLOFF),
         ("sally_controller", "controller.yaml", "sally_controller", CONTROLLER),
+        ("sally_state_estimator", "estimator.yaml", "sally_state_estimator", ESTIMATOR),
         ("sally_ik_node", "ik.yaml", "sally_ik", IK),
         ("sally_sequencer", "sequencer.yaml", "sally_sequencer", SEQUENCER),
     ]

@@ -1,0 +1,259 @@
+"""Sally's body from what she senses: the IMU, the kinematics of the feet her magnets hold, and the
+map of the steel surfaces (pure: numpy and the leg kinematics, no ROS).
+
+The design (the package README gives the error budget):
+
+* **Feet that hold are fixed points.** A foot whose magnet is on and whose contact sensor says
+  contact is clamped: it does not slip (a held foot drifts < 1 mm over a whole climb). When a foot
+  starts to hold, its point in the world is fixed from the estimate then (its *anchor*); while it
+  holds, the encoders give where it is from main_frame (:class:`.leg_kinematics.LegKinematics`).
+* **Map-aided anchors.** An anchor whose magnet face lies within :attr:`EstimatorConfig.map_gate`
+  of a steel surface of the map is put on that surface's plane: each seated foot brings the body's
+  distance to that surface back to the map's, so the error along a surface's normal never grows. A
+  surface further from the map than the gate is taken as found (not corrected toward the map).
+* **Three or more anchors give the whole pose**: the rotation and position that carry the feet's
+  kinematic points onto their anchors (Kabsch's least squares). The gyro's integration is blended
+  into it (``gyro_weight``), and carries the orientation alone when fewer than three feet hold; the
+  accelerometer levels it then (a small gain toward gravity while the body is still).
+* **Fewer than three**: the orientation from the IMU, the position from the anchors that remain
+  (none: the last velocity, its covariance growing).
+
+An IMU reading that is not finite or beyond its range is refused (:class:`ImuRefused`) and the
+estimate goes on from the legs; with no IMU at all, the orientation comes from the legs alone.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from sally_description import LEGS
+from sally_description.constants import FOOT_STANDOFF
+from sally_description.pose import Pose
+from sally_description.surfaces import Surface
+
+from .leg_kinematics import Feet, LegKinematics
+
+GRAVITY = 9.81
+
+
+class ImuRefused(ValueError):
+    """An IMU reading that cannot be used (not finite, or beyond the sensor's range)."""
+
+
+@dataclass(frozen=True)
+class EstimatorConfig:
+    """The estimator's settings, each in its unit."""
+
+    map_gate: float = 0.003
+    """m: an anchor within this of a steel surface's plane is put on it."""
+    seat_depth: float = 0.0005
+    """m: how far a clamped magnet's face sits into its plate (the contact's compliance under an
+    800 N clamp, measured on a standing Sally; a robot's pad compression): where an anchor is put."""
+    gyro_weight: float = 0.5
+    """How much of the gyro's integrated orientation each update keeps against the legs' (0..1)."""
+    level_gain: float = 0.02
+    """Per update, how far toward the accelerometer's gravity the tilt moves with fewer than three
+    feet holding and the body still (0..1)."""
+    gyro_limit: float = 4.36
+    """rad/s: a gyro reading beyond this is refused (the BMI088 at +-250 deg/s)."""
+    accel_limit: float = 58.8
+    """m/s^2: an accelerometer reading beyond this is refused (+-6 g)."""
+    leg_sigma: float = 2.0e-4
+    """m: one held foot's kinematic error (encoder resolution over a 0.5 m leg, the foot's
+    compliance): the position's standard deviation with three or more holding."""
+    drift_rate: float = 5.0e-3
+    """m/sqrt(s): how fast the position's standard deviation grows with no foot holding."""
+    gyro_sigma: float = 2.1e-3
+    """rad/s: the gyro's noise, for the orientation's growth when the legs do not fix it."""
+
+
+@dataclass
+class Estimate:
+    """main_frame's estimated state at ``t`` (s)."""
+
+    t: float
+    pose: Pose
+    linear: np.ndarray
+    """m/s, world."""
+    angular: np.ndarray
+    """rad/s, main_frame."""
+    covariance: np.ndarray
+    """6 x 6: position (m^2) then orientation (rad^2, about world x, y, z)."""
+    holding: tuple[str, ...] = ()
+    """The feet anchored (held) in this update."""
+    imu: bool = True
+    """Whether this update used an IMU reading."""
+
+
+@dataclass
+class _Anchor:
+    point: np.ndarray
+    surface: str | None
+    """The map surface it was put on (None: not near any)."""
+
+
+@dataclass
+class BodyEstimator:
+    """The estimator: ``start`` the pose Sally was put down at (as an operator tells a robot its
+    initial pose), ``surfaces`` the map's steel surfaces (in the same frame)."""
+
+    start: Pose
+    surfaces: Sequence[Surface]
+    kinematics: LegKinematics = field(default_factory=LegKinematics)
+    config: EstimatorConfig = field(default_factory=EstimatorConfig)
+
+    def __post_init__(self) -> None:
+        self.reset()
+
+    def reset(self) -> None:
+        """Back to the start pose, nothing anchored."""
+        self._rotation = self.start.rotation.copy()
+        self._position = self.start.position.copy()
+        self._velocity = np.zeros(3)
+        self._angular = np.zeros(3)
+        self._anchors: dict[str, _Anchor] = {}
+        self._t: float | None = None
+        self._var = np.array([1e-8] * 3 + [1e-8] * 3)
+        self.found: dict[str, float] = {}
+        """Surface -> how far (m, along its normal) a seated foot found it from the map, where beyond the gate."""
+
+    @property
+    def anchors(self) -> dict[str, np.ndarray]:
+        """Each held foot's anchor (world, m)."""
+        return {leg: a.point.copy() for leg, a in self._anchors.items()}
+
+    def check_imu(self, accel: np.ndarray, gyro: np.ndarray) -> None:
+        """Refuse (:class:`ImuRefused`) a reading that is not finite or beyond the sensor's range."""
+        a, g = np.asarray(accel, float), np.asarray(gyro, float)
+        if a.shape != (3,) or g.shape != (3,) or not (np.isfinite(a).all() and np.isfinite(g).all()):
+            raise ImuRefused(f"IMU reading not finite: accel {a.tolist()}, gyro {g.tolist()}")
+        if np.abs(g).max() > self.config.gyro_limit or np.abs(a).max() > self.config.accel_limit:
+            raise ImuRefused(
+                f"IMU reading beyond its range (gyro {self.config.gyro_limit} rad/s, accel "
+                f"{self.config.accel_limit} m/s^2): accel {a.tolist()}, gyro {g.tolist()}"
+            )
+
+    def update(
+        self,
+        t: float,
+        positions: np.ndarray,
+        holding: Mapping[str, bool],
+        imu: tuple[np.ndarray, np.ndarray] | None = None,
+    ) -> Estimate:
+        """The estimate at ``t`` (s) from the encoders' ``positions`` (rad, every joint), which feet
+        hold, and the IMU's (specific force m/s^2, rate rad/s) in main_frame (None: no reading)."""
+        dt = 0.0 if self._t is None else max(0.0, t - self._t)
+        self._t = t
+        if imu is not None:
+            self.check_imu(*imu)
+        feet = self.kinematics.feet(np.asarray(positions, float))
+        predicted = self._rotation @ _exp(np.asarray(imu[1], float) * dt) if imu is not None else self._rotation
+        position = self._position + self._velocity * dt
+        self._anchor(feet, holding, predicted, position)
+        held = [i for i, leg in enumerate(LEGS) if leg in self._anchors]
+        rotation = predicted
+        if len(held) >= 3:
+            fitted, _ = _fit(feet.points[held], np.array([self._anchors[LEGS[i]].point for i in held]))
+            rotation = _blend(predicted, fitted, 1.0 - self.config.gyro_weight)
+        elif imu is not None:
+            rotation = self._level(predicted, np.asarray(imu[0], float))
+        if held:
+            anchors = np.array([self._anchors[LEGS[i]].point for i in held])
+            position = (anchors - feet.points[held] @ rotation.T).mean(axis=0)
+        if dt > 0:
+            self._velocity = (position - self._position) / dt
+            self._angular = _log(self._rotation.T @ rotation) / dt
+        self._rotation, self._position = rotation, position
+        self._grow(len(held), dt, imu is not None)
+        return Estimate(
+            t,
+            Pose.from_matrix(position, rotation),
+            self._velocity.copy(),
+            np.asarray(imu[1], float).copy() if imu is not None else self._angular.copy(),
+            np.diag(self._var),
+            tuple(LEGS[i] for i in held),
+            imu is not None,
+        )
+
+    def _anchor(self, feet: Feet, holding: Mapping[str, bool], rotation: np.ndarray, position: np.ndarray) -> None:
+        """Drop the anchors of feet that let go; fix those of feet that start to hold."""
+        for i, leg in enumerate(LEGS):
+            if not holding.get(leg, False):
+                self._anchors.pop(leg, None)
+                continue
+            if leg in self._anchors:
+                continue
+            point = position + rotation @ feet.points[i]
+            normal = rotation @ feet.normals[i]
+            self._anchors[leg] = self._on_map(point, normal)
+
+    def _on_map(self, point: np.ndarray, normal: np.ndarray) -> _Anchor:
+        """``point`` (an EE site, world) put on the steel surface its face lies on, when within the gate."""
+        face = point + FOOT_STANDOFF * normal
+        for surface in self.surfaces:
+            if not surface.steel or float(normal @ surface.normal) > -0.5:
+                continue  # a face seats on a surface it faces
+            gap = surface.height(face)
+            if abs(gap) <= self.config.map_gate and surface.covers(face):
+                return _Anchor(point - (gap + self.config.seat_depth) * surface.normal, surface.name)
+            if surface.covers(face) and abs(gap) <= 0.05:
+                self.found[surface.name] = gap
+        return _Anchor(point, None)
+
+    def _level(self, rotation: np.ndarray, accel: np.ndarray) -> np.ndarray:
+        """``rotation`` turned a little toward the accelerometer's gravity when the body is still."""
+        norm = float(np.linalg.norm(accel))
+        if abs(norm - GRAVITY) > 0.05 * GRAVITY:
+            return rotation
+        up_sensed = rotation @ (accel / norm)  # the specific force at rest points up
+        axis = np.cross(up_sensed, np.array([0.0, 0.0, 1.0]))
+        return _exp(self.config.level_gain * axis) @ rotation
+
+    def _grow(self, held: int, dt: float, imu: bool) -> None:
+        """The covariance for this update: fixed by the legs with three or more holding, growing otherwise."""
+        c = self.config
+        if held >= 3:
+            self._var[:3] = c.leg_sigma**2
+            self._var[3:] = (c.leg_sigma / 0.3) ** 2  # the feet span ~0.3 m
+            return
+        self._var[:3] = c.leg_sigma**2 if held else self._var[:3] + c.drift_rate**2 * dt
+        self._var[3:] += (c.gyro_sigma if imu else 10 * c.gyro_sigma) ** 2 * dt
+
+
+def _fit(body_points: np.ndarray, world_points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The rotation and translation carrying ``body_points`` onto ``world_points`` (Kabsch)."""
+    cb, cw = body_points.mean(axis=0), world_points.mean(axis=0)
+    h = (body_points - cb).T @ (world_points - cw)
+    u, _, vt = np.linalg.svd(h)
+    d = np.sign(np.linalg.det(vt.T @ u.T))
+    rotation = vt.T @ np.diag([1.0, 1.0, d]) @ u.T
+    return rotation, cw - rotation @ cb
+
+
+def _exp(w: np.ndarray) -> np.ndarray:
+    """The rotation of rotation vector ``w`` (rad)."""
+    angle = float(np.linalg.norm(w))
+    if angle < 1e-12:
+        return np.eye(3)
+    k = w / angle
+    kx = np.array([[0, -k[2], k[1]], [k[2], 0, -k[0]], [-k[1], k[0], 0]])
+    return np.eye(3) + math.sin(angle) * kx + (1 - math.cos(angle)) * kx @ kx
+
+
+def _log(r: np.ndarray) -> np.ndarray:
+    """The rotation vector of rotation ``r`` (rad)."""
+    cos = max(-1.0, min(1.0, (np.trace(r) - 1.0) / 2.0))
+    angle = math.acos(cos)
+    if angle < 1e-9:
+        return np.zeros(3)
+    return angle / (2 * math.sin(angle)) * np.array([r[2, 1] - r[1, 2], r[0, 2] - r[2, 0], r[1, 0] - r[0, 1]])
+
+
+def _blend(a: np.ndarray, b: np.ndarray, s: float) -> np.ndarray:
+    """The rotation ``s`` of the way from ``a`` to ``b``."""
+    return a @ _exp(s * _log(a.T @ b))
+

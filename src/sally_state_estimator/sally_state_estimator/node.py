@@ -1,0 +1,251 @@
+"""The state estimator node: what Sally's drivers publish in, her body's state out.
+
+Reads ``/joint_states`` (the encoders), ``/sally/imu`` and ``/sally/magnets`` (of each foot only
+what its driver knows: the magnet's switch and the contact reading); publishes ``/sally/odom``
+(``nav_msgs/Odometry`` of main_frame in ``odom``, with its covariance) stamped with the joint state
+it estimates, every ``rate``, and TF ``odom -> main_frame``. The core is
+:class:`.estimator.BodyEstimator`; this module converts messages and wires callbacks.
+
+Each joint state is estimated with the IMU reading of its stamp (the sim publishes the IMU first);
+one that comes without it is estimated when the reading comes, or with none when the next state
+comes first. An IMU silent for ``imu_timeout`` s of sim time, or refused (not finite, beyond its
+range), leaves the legs alone to carry the estimate: said on /diagnostics, its covariance growing.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+from geometry_msgs.msg import TransformStamped
+from nav_msgs.msg import Odometry
+from rclpy.node import Node
+from sensor_msgs.msg import Imu, JointState
+from tf2_msgs.msg import TFMessage
+
+from sally_description import JOINT_NAMES, LEGS, build_model
+from sally_description.model import STARTS
+from sally_description.pose import Pose
+from sally_description.scene import DEFAULT_SCENE, SCENES, scene
+from sally_description.wall_start import START_KEY, WALL_STANCE, wall_pose_refusal, wall_stance
+from sally_interfaces.msg import MagnetArray
+from sally_node_common import run_node
+from sally_node_common.inputs import InputError, StampOrder
+from sally_node_common.kept_topics import subscribe_kept
+from sally_node_common.magnet_array_msg import magnet_array_from_msg
+from sally_node_common.node_shell import NodeShell
+from sally_node_common.parameters import Param, ParameterTable
+from sally_node_common.qos import RELIABLE_DEEP, STREAM
+from sally_node_common.stamps import set_stamp, stamp_ns
+
+from .estimator import BodyEstimator, Estimate, ImuRefused
+from .leg_kinematics import LegKinematics
+
+STATES, IMU, MAGNETS, ODOM = "/joint_states", "/sally/imu", "/sally/magnets", "/sally/odom"
+ODOM_FRAME, BODY_FRAME = "odom", "main_frame"
+
+TABLE = ParameterTable(
+    (
+        Param("initial_pose", [0.0, 0.0, 0.0], "where Sally was put down on the floor: [x m, y m, yaw deg] (the "
+              "sim's initial_pose: the operator's placement)", lengths=(3,), read_only=True),
+        Param("start", "floor", "floor or wall: where she was put down", choices=STARTS, read_only=True),
+        Param("scene", DEFAULT_SCENE, "the map: the scene whose steel surfaces a seated foot lies on",
+              choices=tuple(SCENES), read_only=True),
+        Param("wall_pose", [WALL_STANCE.y, WALL_STANCE.height, WALL_STANCE.turn_deg],
+              "start:=wall: the stance she was put down in [y m, height m, turn deg]", lengths=(3,),
+              rule=wall_pose_refusal, read_only=True),
+        Param("rate", 200.0, "/sally/odom rate (joint states whose stamp is a whole period)", low=1.0, high=2000.0,
+              unit="Hz of sim time", read_only=True),
+        Param("imu_timeout", 0.05, "sim time without an IMU reading before the legs carry the estimate alone",
+              low=0.0, high=10.0, open_low=True, unit="s"),
+        Param("diagnostics_period", 1.0, "/diagnostics period", low=0.0, high=60.0, open_low=True, unit="wall s"),
+    )
+)
+
+
+def start_pose(initial_pose, start: str, wall_pose, scene_name: str) -> Pose:
+    """main_frame's pose where Sally is put down (the room's frame), as the sim builds her there."""
+    model = build_model(
+        spawn=tuple(float(v) for v in initial_pose),
+        start=start,
+        wall=wall_stance(start, [float(v) for v in wall_pose]),
+        scene=scene_name,
+        in_room=True,
+    )
+    import mujoco
+
+    data = mujoco.MjData(model)
+    key = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_KEY, START_KEY)
+    if key >= 0:
+        mujoco.mj_resetDataKeyframe(model, data, key)
+    mujoco.mj_kinematics(model, data)
+    root = model.body("main_frame").id
+    return Pose(data.xpos[root].copy(), data.xquat[root].copy())
+
+
+class EstimatorNode(Node):
+    """The state estimator node."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__("sally_state_estimator", **kwargs)
+        self.shell = NodeShell(
+            self,
+            TABLE,
+            "sally_state_estimator",
+            self._publish_diagnostics,
+            watched=(STATES, IMU),
+            orders={STATES: StampOrder("joint state"), IMU: StampOrder("IMU reading")},
+            on_reset=self._on_sim_reset,
+            diagnostics_period="diagnostics_period",
+        )
+        p = lambda name: self.get_parameter(name).value  # noqa: E731
+        room = scene(p("scene"))
+        self.estimator = BodyEstimator(
+            start_pose(p("initial_pose"), p("start"), p("wall_pose"), p("scene")),
+            tuple(s for s in room.surfaces if s.steel),
+            LegKinematics(),
+        )
+        self._period_ns = round(1e9 / float(p("rate")))
+        self._imu_timeout_ns = round(float(p("imu_timeout")) * 1e9)
+        self._imu: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self._pending: tuple[int, np.ndarray] | None = None
+        self._holding = {leg: False for leg in LEGS}
+        self._last_imu_ns: int | None = None
+        self._last: Estimate | None = None
+        self._odom = self.create_publisher(Odometry, ODOM, STREAM)
+        self._tf = self.create_publisher(TFMessage, "/tf", STREAM)
+        self.create_subscription(Imu, IMU, self._on_imu, RELIABLE_DEEP)
+        self.create_subscription(JointState, STATES, self._on_state, RELIABLE_DEEP)
+        subscribe_kept(self, MagnetArray, MAGNETS, self._on_magnets)
+        self.get_logger().info(f"Sally's state estimator ready: {p('scene')}, start {p('start')}")
+
+    # --- inputs ---------------------------------------------------------------------------------
+    def _on_imu(self, msg: Imu) -> None:
+        stamp = stamp_ns(msg.header.stamp)
+        a, g = msg.linear_acceleration, msg.angular_velocity
+        reading = (np.array([a.x, a.y, a.z]), np.array([g.x, g.y, g.z]))
+        try:
+            self.estimator.check_imu(*reading)
+            self.shell.orders[IMU].admit(stamp)
+        except ImuRefused as exc:
+            return self.shell.health.reject(IMU, "refused", str(exc))
+        except InputError as exc:
+            return self.shell.health.reject(IMU, exc.reason, str(exc))
+        self.shell.health.heard(IMU)
+        self._last_imu_ns = stamp
+        self._imu[stamp] = reading
+        while len(self._imu) > 50:
+            self._imu.pop(next(iter(self._imu)))
+        if self._pending is not None and self._pending[0] == stamp:
+            pending, self._pending = self._pending, None
+            self._estimate(*pending)
+        return None
+
+    def _on_magnets(self, msg: MagnetArray, kept: bool = False) -> None:
+        try:
+            _, states = magnet_array_from_msg(msg)
+        except InputError as exc:
+            return self.shell.health.reject(MAGNETS, exc.reason, str(exc), replayed=kept)
+        for leg, state in states.items():  # the driver's fields only: the switch and the contact reading
+            self._holding[leg] = bool(state.enabled and state.contact_sensed)
+        return None
+
+    def _on_state(self, msg: JointState) -> None:
+        stamp = stamp_ns(msg.header.stamp)
+        try:
+            q = self._positions(msg)
+            new_timeline = self.shell.orders[STATES].admit(stamp)
+        except InputError as exc:
+            return self.shell.health.reject(STATES, exc.reason, str(exc))
+        self.shell.health.heard(STATES)
+        if new_timeline:
+            self._start_over()
+        if self._pending is not None:  # its IMU reading never came: estimated without
+            pending, self._pending = self._pending, None
+            self._estimate(*pending)
+        if stamp in self._imu or not self._imu_alive(stamp):
+            self._estimate(stamp, q)
+        else:
+            self._pending = (stamp, q)
+        return None
+
+    def _positions(self, msg: JointState) -> np.ndarray:
+        if list(msg.name) != list(JOINT_NAMES) or len(msg.position) != len(JOINT_NAMES):
+            index = {n: i for i, n in enumerate(msg.name)}
+            missing = [n for n in JOINT_NAMES if n not in index]
+            if missing or len(msg.position) != len(msg.name):
+                raise InputError("malformed", f"joint state lacks {missing[:3]} or its positions")
+            q = np.array([msg.position[index[n]] for n in JOINT_NAMES])
+        else:
+            q = np.asarray(msg.position, float)
+        if not np.isfinite(q).all():
+            raise InputError("non_finite", "joint state positions not finite")
+        return q
+
+    def _imu_alive(self, stamp: int) -> bool:
+        return self._last_imu_ns is not None and stamp - self._last_imu_ns <= self._imu_timeout_ns
+
+    # --- the estimate ---------------------------------------------------------------------------
+    def _estimate(self, stamp: int, q: np.ndarray) -> None:
+        imu = self._imu.pop(stamp, None)
+        if imu is None:
+            self.shell.counts["without_imu"] += 1
+        estimate = self.estimator.update(stamp * 1e-9, q, self._holding, imu)
+        self._last = estimate
+        if stamp % self._period_ns == 0:
+            self._publish(stamp, estimate)
+
+    def _publish(self, stamp: int, e: Estimate) -> None:
+        msg = Odometry(child_frame_id=BODY_FRAME)
+        msg.header.frame_id = ODOM_FRAME
+        set_stamp(msg.header, stamp)
+        p, q = msg.pose.pose.position, msg.pose.pose.orientation
+        p.x, p.y, p.z = (float(v) for v in e.pose.position)
+        q.w, q.x, q.y, q.z = (float(v) for v in e.pose.quat)
+        linear = e.pose.rotation.T @ e.linear
+        t = msg.twist.twist
+        t.linear.x, t.linear.y, t.linear.z = (float(v) for v in linear)
+        t.angular.x, t.angular.y, t.angular.z = (float(v) for v in e.angular)
+        msg.pose.covariance = [float(v) for v in e.covariance.ravel()]
+        self._odom.publish(msg)
+        tf = TransformStamped(child_frame_id=BODY_FRAME)
+        tf.header = msg.header
+        tf.transform.translation.x, tf.transform.translation.y, tf.transform.translation.z = (p.x, p.y, p.z)
+        tf.transform.rotation = q
+        self._tf.publish(TFMessage(transforms=[tf]))
+
+    def _on_sim_reset(self, stamp: int) -> None:
+        if self.shell.resets.reset(stamp):
+            self._start_over()
+
+    def _start_over(self) -> None:
+        self.estimator.reset()
+        self._imu.clear()
+        self._pending = None
+        self._last_imu_ns = None
+        self.shell.orders[IMU].restart()
+        self.shell.counts["restarts"] += 1
+
+    def _publish_diagnostics(self) -> None:
+        e = self._last
+        silent = e is not None and not self._imu_alive(round(e.t * 1e9))
+        values = {
+            "feet_holding": len(e.holding) if e else 0,
+            "updates_without_imu": self.shell.counts["without_imu"],
+            "position_sigma_mm": float(np.sqrt(e.covariance[0, 0]) * 1e3) if e else 0.0,
+            "restarts": self.shell.counts["restarts"],
+            **{f"surface_found_off_map_{k}_mm": round(v * 1e3, 2) for k, v in self.estimator.found.items()},
+        }
+        problems = self.shell.health.summary()
+        message = [problems, "IMU silent: the legs alone carry the estimate" if silent else ""]
+        level = "warn" if problems or silent else "ok"
+        self.shell.publish(level, ", ".join(filter(None, message)) or "ok", values)
+
+
+def main(args: list[str] | None = None) -> int:
+    """Run the state estimator node (executable ``sally_state_estimator``)."""
+    return run_node("sally_state_estimator", EstimatorNode, args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
