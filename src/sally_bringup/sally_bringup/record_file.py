@@ -10,6 +10,8 @@ from typing import Any
 
 import numpy as np
 
+from sally_description.pose import Pose
+
 from .run_record import FootSample, MagnetSample, RunRecord
 
 RECORD_FILE = "record.json"
@@ -38,7 +40,17 @@ def record_to_dict(record: RunRecord) -> dict[str, Any]:
         "status_t": record.status_t,
         "recording_stopped": record.recording_stopped,
         "reset_at": record.reset_at,
+        "believed": _poses(record.believed),
+        "truth": _poses(record.truth),
     }
+
+
+def _poses(poses: dict[int, Pose]) -> list[list]:
+    return [[k, [float(x) for x in p.position], [float(x) for x in p.quat]] for k, p in poses.items()]
+
+
+def _unposes(rows: list[list]) -> dict[int, Pose]:
+    return {int(k): Pose(np.array(position), np.array(quat)) for k, position, quat in rows}
 
 
 def record_from_dict(data: dict[str, Any]) -> RunRecord:
@@ -58,6 +70,8 @@ def record_from_dict(data: dict[str, Any]) -> RunRecord:
         status_t=data["status_t"],
         recording_stopped=data["recording_stopped"],
         reset_at=data.get("reset_at"),
+        believed=_unposes(data.get("believed", [])),
+        truth=_unposes(data.get("truth", [])),
     )
 
 

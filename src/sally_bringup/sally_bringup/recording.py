@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import asdict
 
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus
+from nav_msgs.msg import Odometry
 from rclpy.qos import QoSProfile
 from std_msgs.msg import Header
 
@@ -15,6 +16,7 @@ from sally_node_common.foot_states_msg import foot_states_from_msg
 from sally_node_common.ik_target_msg import ik_target_from_msg
 from sally_node_common.inputs import InputError
 from sally_node_common.magnet_array_msg import magnet_array_from_msg
+from sally_node_common.messages import odometry_pose
 from sally_node_common.pulloff_result_msg import pulloff_result_from_msg
 from sally_node_common.qos import KEPT, LATCHED
 from sally_node_common.sequence_status_msg import sequence_status_from_msg
@@ -24,6 +26,7 @@ from sally_node_common.stamps import stamp_ns
 from .probe import Probe
 from .raw_tap import DEPTH
 from .run_record import FootSample, MagnetSample, RunRecord
+from .topology import GROUND_TRUTH_ODOM
 
 DEEP = DEPTH
 """Messages each of the record's streams holds while the runner is busy (the raw tap's depth: 50 s
@@ -36,7 +39,9 @@ KEPT's 100 messages (0.5 s of it) a runner behind by more than that, with three 
 on two cores, lost every status of a 0.8 s phase, and the report's phase table lacked it."""
 RECORDING_STATUS = "sally_recorder: recording"
 """The /diagnostics status of a recording the graph writes itself (:mod:`.host_recording`)."""
-STREAMS = frozenset({"/sally/foot_states", "/sally/magnets", "/sally/ik_target", "/sally/sequence_status"})
+STREAMS = frozenset(
+    {"/sally/foot_states", "/sally/magnets", "/sally/ik_target", "/sally/sequence_status", "/sally/odom", GROUND_TRUTH_ODOM}
+)
 """The 50-200 Hz streams a record keeps (the rest: verdicts, diagnostics, reset notices)."""
 JUDGES = frozenset({"sequencer", "pulloff"})
 """The nodes whose verdict a report judges: a graph with neither (the hold graph, which runs until
@@ -83,6 +88,8 @@ class RunRecorder:
             "/sally/magnets": (MagnetArray, self._on_magnets),
             "/sally/ik_target": (IKTarget, self._on_target),
             "/sally/sequence_status": (SequenceStatus, self._on_status),
+            "/sally/odom": (Odometry, self._on_odom),
+            GROUND_TRUTH_ODOM: (Odometry, self._on_truth),
             "/sally/sequence_result": (SequenceStatus, self._on_result),
             "/sally/pulloff_result": (PullOffResult, self._on_pulloff),
             "/diagnostics": (DiagnosticArray, self._on_diagnostics),
@@ -110,6 +117,8 @@ class RunRecorder:
                 "/sally/sequence_status": probe.record(
                     SequenceStatus, "/sally/sequence_status", STATUS, self._on_status
                 ),
+                "/sally/odom": probe.record(Odometry, "/sally/odom", DEEP, self._on_odom),
+                GROUND_TRUTH_ODOM: probe.record(Odometry, GROUND_TRUTH_ODOM, DEEP, self._on_truth),
             }
         )
         self.result = probe.record(SequenceStatus, "/sally/sequence_result", LATCHED, on_message=self._on_result)
@@ -159,6 +168,22 @@ class RunRecorder:
                 msg.header.frame_id,
             )
         )
+
+    def _on_odom(self, msg: Odometry) -> None:
+        self._pose(msg, self.record.believed)
+
+    def _on_truth(self, msg: Odometry) -> None:
+        self._pose(msg, self.record.truth)
+
+    def _pose(self, msg: Odometry, poses: dict) -> None:
+        """main_frame's pose of ``msg`` into ``poses`` by its stamp (the run's judged by the truth)."""
+        stamp = stamp_ns(msg.header.stamp)
+        if stamp < self._base_ns:
+            return
+        try:
+            poses[stamp - self._base_ns] = odometry_pose(msg)
+        except InputError:
+            return
 
     def _on_magnets(self, msg: MagnetArray) -> None:
         try:

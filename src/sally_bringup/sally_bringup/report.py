@@ -70,7 +70,18 @@ STANCE_FEET = ("BL", "BR")
 WALL_TIMING_KEYS = ("real_time_factor", "wall_time_s", "teardown_s", "sim_pacing", "recording")
 
 
-def build_report(
+def build_report(record: RunRecord, sequence: str, *args, **kwargs) -> dict:
+    """:func:`_build_report` of ``record`` judged by the truth (:meth:`RunRecord.judged_by_truth`:
+    each foot where it really was, not where the estimate put it), with the estimate's error
+    against the truth (``estimate``) when the graph ran on an estimate."""
+    estimate = record.estimate_error()
+    report = _build_report(record.judged_by_truth(), sequence, *args, **kwargs)
+    if estimate is not None:
+        report["estimate"] = estimate
+    return report
+
+
+def _build_report(
     record: RunRecord,
     sequence: str,
     wall_time_s: float,

@@ -4,9 +4,12 @@ judges them). Pure."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
+
+from sally_description.pose import Pose
+from sally_description.scene import room_from
 
 
 @dataclass
@@ -68,6 +71,51 @@ class RunRecord:
     """``"<node>: <count>"`` -> how often a node went on without the answer it waits for in lockstep
     (its /diagnostics; only counts above 0): the run is then not the lockstep run."""
 
+    believed: dict[int, Pose] = field(default_factory=dict)
+    """main_frame's pose on /sally/odom (what the controller and the IK took), by stamp (ns from the
+    record's start), in the room."""
+    truth: dict[int, Pose] = field(default_factory=dict)
+    """main_frame's exact pose (/sally/ground_truth/odom), by stamp, in the room."""
+
+    def judged_by_truth(self) -> RunRecord:
+        """This record with each foot sample where the foot really was: the IK gives its feet from the
+        body it believes (the estimate), and each is carried from that body to the true one of its
+        stamp (the foot's place on the body, from the encoders, is kept). Samples whose stamp lacks
+        either pose, and every sample of a graph whose /sally/odom is the truth, stay as they are."""
+        truth, believed = self.truth, self.believed
+        if not truth or all(believed.get(k) is None or _same(believed[k], v) for k, v in truth.items()):
+            return self
+        feet = []
+        for sample in self.feet:
+            stamp = round(sample.t * 1e9)
+            believed, truth = self.believed.get(stamp), self.truth.get(stamp)
+            if believed is None or truth is None:
+                feet.append(sample)
+                continue
+            frame = room_from(sample.frame).inverse()
+            to_truth = frame.after(truth).after(frame.after(believed).inverse())
+            move = lambda points: {k: to_truth.to_world(v) for k, v in points.items()}  # noqa: E731
+            feet.append(replace(sample, position=move(sample.position), hips=move(sample.hips)))
+        return replace(self, feet=feet, believed={})  # judged once: the feet are the truth's now
+
+    def estimate_error(self) -> dict | None:
+        """How far the pose the graph believed was from the truth over the run: the largest position
+        error (mm), tilt error and heading error (deg); None when the graph took the truth itself."""
+        pairs = [(self.believed[k], v) for k, v in self.truth.items() if k in self.believed]
+        if not pairs or all(_same(b, t) for b, t in pairs):
+            return None
+        position = [float(np.linalg.norm(b.position - t.position)) * 1e3 for b, t in pairs]
+        turns = [t.rotation.T @ b.rotation for b, t in pairs]
+        tilt = [np.degrees(np.arccos(np.clip(r[2, 2], -1.0, 1.0))) for r in turns]
+        yaw = [abs(np.degrees(np.arctan2(r[1, 0], r[0, 0]))) for r in turns]
+        return {
+            "samples": len(pairs),
+            "pos_rmse_mm": round(float(np.sqrt(np.mean(np.square(position)))), 3),
+            "pos_max_mm": round(max(position), 3),
+            "tilt_max_deg": round(float(max(tilt)), 4),
+            "yaw_max_deg": round(float(max(yaw)), 4),
+        }
+
     def behind_result(self) -> str:
         """What of the run before the sequencer's verdict has not been heard yet ('' when nothing:
         the foot states and the sequence status have reached the verdict's stamp, or there is no
@@ -81,3 +129,8 @@ class RunRecord:
         if self.status_t is None or self.status_t < end:
             behind.append(f"sequence status to {self.status_t:.3f} s" if self.status_t is not None else "no status")
         return f"{' and '.join(behind)}, verdict at {end:.3f} s" if behind else ""
+
+
+def _same(a: Pose, b: Pose) -> bool:
+    """Whether two poses are the same to the bit."""
+    return bool(np.array_equal(a.position, b.position) and np.array_equal(a.quat, b.quat))
