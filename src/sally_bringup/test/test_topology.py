@@ -53,10 +53,11 @@ def test_every_node_has_exactly_the_topics_declared_for_it(graph, probe, variant
     commands, ik_states, sim, controller, ik = VARIANTS[variant]
     graph.start("sim", "sally_sim_node", {"pacing": "lockstep", "start_paused": True, **sim})
     graph.start("controller", "sally_controller", controller)
+    graph.start("estimator", "sally_state_estimator")
     graph.start("ik", "sally_ik_node", ik)
     graph.start("sequencer", "sally_sequencer")
     graph.start("pulloff", "sally_pulloff")
-    declared = {kind: topology.node_topics(kind, commands, ik_states) for kind in topology.KINDS}
+    declared = {kind: topology.node_topics(kind, commands, ik_states, estimated=True) for kind in topology.KINDS}
 
     def differences() -> dict[str, str]:
         out = {}
@@ -82,6 +83,23 @@ def test_every_node_has_exactly_the_topics_declared_for_it(graph, probe, variant
                 kept = info.qos_profile.durability == DurabilityPolicy.TRANSIENT_LOCAL
                 assert kept == topology.TOPICS[topic].kept, f"{node.ros_name} {topic}: kept {kept}"
                 assert info.qos_profile.reliability == ReliabilityPolicy.RELIABLE, f"{node.ros_name} {topic}"
+
+
+def test_no_control_node_reads_the_world_s_truth():
+    """The controller, the estimator, the IK and the sequencer read what a robot's drivers publish:
+    never a ground-truth topic (the live test above fails on any topic a node reads undeclared)."""
+    for kind in topology.CONTROL_NODES:
+        for estimated in (False, True):
+            for camera in (False, True):
+                reads = topology.node_topics(kind, SERVO_COMMANDS, "/joint_states", camera, estimated).reads
+                assert not reads & topology.GROUND_TRUTH, (kind, sorted(reads & topology.GROUND_TRUTH))
+    assert topology.GROUND_TRUTH <= topology.node_topics("sim").publishes
+
+
+def test_with_an_estimator_the_sim_leaves_odometry_to_it():
+    nodes = topology.graph_topics({"sim", "controller", "estimator", "ik", "sequencer"})
+    assert "/sally/odom" not in nodes["sim"].publishes and "/sally/odom" in nodes["estimator"].publishes
+    assert "/sally/odom" in topology.graph_topics({"sim", "controller", "ik", "sequencer"})["sim"].publishes
 
 
 def test_a_node_without_a_declaration_is_refused_by_name():
