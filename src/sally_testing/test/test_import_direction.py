@@ -19,7 +19,7 @@ import pytest
 
 SRC = Path(__file__).resolve().parents[2]
 LEAVES = {"sally_interfaces", "sally_description", "sally_node_common", "sally_search"}
-NODES = {"sally_sim_node", "sally_controller", "sally_ik_node", "sally_sequencer"}
+NODES = {"sally_sim_node", "sally_controller", "sally_state_estimator", "sally_ik_node", "sally_sequencer"}
 MAY_IMPORT = {
     "sally_interfaces": set(),
     "sally_description": set(),
