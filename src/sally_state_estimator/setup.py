@@ -16,7 +16,7 @@ setup(
     install_requires=["setuptools"],
     zip_safe=False,
     maintainer="Sally sim stack developers",
-    description="Sally's state estimator: the body from the IMU, the legs that hold and the map; the pure core and the node.",
+    description="Sally's state estimator: the body from the IMU, the held legs and the map; the core and the node.",
     license="BSD-3-Clause",
     entry_points={"console_scripts": ["sally_state_estimator = sally_state_estimator.node:main"]},
 )

@@ -227,7 +227,7 @@ def estimated(name: str, values: Mapping[str, str]) -> bool:
 def _estimator(values: Mapping[str, str]) -> NodeSpec:
     """The state estimator, told where Sally was put down (the sim's start) and the scene's map."""
     stance = wall_pose(values)
-    estimator = {
+    estimator: dict[str, object] = {
         "start": values["start"],
         "scene": values["scene"],
         "wall_pose": [stance.y, stance.height, stance.turn_deg],

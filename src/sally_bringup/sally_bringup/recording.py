@@ -40,7 +40,14 @@ on two cores, lost every status of a 0.8 s phase, and the report's phase table l
 RECORDING_STATUS = "sally_recorder: recording"
 """The /diagnostics status of a recording the graph writes itself (:mod:`.host_recording`)."""
 STREAMS = frozenset(
-    {"/sally/foot_states", "/sally/magnets", "/sally/ik_target", "/sally/sequence_status", "/sally/odom", GROUND_TRUTH_ODOM}
+    {
+        "/sally/foot_states",
+        "/sally/magnets",
+        "/sally/ik_target",
+        "/sally/sequence_status",
+        "/sally/odom",
+        GROUND_TRUTH_ODOM,
+    }
 )
 """The 50-200 Hz streams a record keeps (the rest: verdicts, diagnostics, reset notices)."""
 JUDGES = frozenset({"sequencer", "pulloff"})

@@ -88,14 +88,15 @@ class RunRecord:
         feet = []
         for sample in self.feet:
             stamp = round(sample.t * 1e9)
-            believed, truth = self.believed.get(stamp), self.truth.get(stamp)
-            if believed is None or truth is None:
+            was, really = self.believed.get(stamp), self.truth.get(stamp)
+            if was is None or really is None:
                 feet.append(sample)
                 continue
             frame = room_from(sample.frame).inverse()
-            to_truth = frame.after(truth).after(frame.after(believed).inverse())
-            move = lambda points: {k: to_truth.to_world(v) for k, v in points.items()}  # noqa: E731
-            feet.append(replace(sample, position=move(sample.position), hips=move(sample.hips)))
+            to_truth = frame.after(really).after(frame.after(was).inverse())
+            position = {k: to_truth.to_world(v) for k, v in sample.position.items()}
+            hips = {k: to_truth.to_world(v) for k, v in sample.hips.items()}
+            feet.append(replace(sample, position=position, hips=hips))
         return replace(self, feet=feet, believed={})  # judged once: the feet are the truth's now
 
     def estimate_error(self) -> dict | None:

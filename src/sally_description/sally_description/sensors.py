@@ -64,8 +64,12 @@ def add_sensors(spec: mujoco.MjSpec) -> None:
         raise DescriptionError("the spec has Sally's sensors already")
     root = spec.body(ROOT_BODY)
     root.add_site(name=IMU_SITE, pos=[0.0, 0.0, 0.0], size=[0.005, 0.005, 0.005], group=5)
-    spec.add_sensor(name=ACCELEROMETER, type=mujoco.mjtSensor.mjSENS_ACCELEROMETER,
-                    objtype=mujoco.mjtObj.mjOBJ_SITE, objname=IMU_SITE)
+    spec.add_sensor(
+        name=ACCELEROMETER,
+        type=mujoco.mjtSensor.mjSENS_ACCELEROMETER,
+        objtype=mujoco.mjtObj.mjOBJ_SITE,
+        objname=IMU_SITE,
+    )
     spec.add_sensor(name=GYRO, type=mujoco.mjtSensor.mjSENS_GYRO, objtype=mujoco.mjtObj.mjOBJ_SITE, objname=IMU_SITE)
     face = [0.0, -FOOT_STANDOFF, 0.0]
     behind_face = [0.0, RANGE_RECESS - FOOT_STANDOFF, 0.0]
@@ -80,11 +84,19 @@ def add_sensors(spec: mujoco.MjSpec) -> None:
             size=[CONTACT_RADIUS, CONTACT_RADIUS, CONTACT_DEPTH],
             group=5,
         )
-        ranger = spec.add_sensor(name=range_sensor(leg), type=mujoco.mjtSensor.mjSENS_RANGEFINDER,
-                                 objtype=mujoco.mjtObj.mjOBJ_SITE, objname=range_site(leg))
+        ranger = spec.add_sensor(
+            name=range_sensor(leg),
+            type=mujoco.mjtSensor.mjSENS_RANGEFINDER,
+            objtype=mujoco.mjtObj.mjOBJ_SITE,
+            objname=range_site(leg),
+        )
         ranger.intprm[0] = 1 << int(mujoco.mjtRayDataField.mjRAYDATA_DIST)  # the distance only
-        spec.add_sensor(name=contact_sensor(leg), type=mujoco.mjtSensor.mjSENS_TOUCH,
-                        objtype=mujoco.mjtObj.mjOBJ_SITE, objname=contact_site(leg))
+        spec.add_sensor(
+            name=contact_sensor(leg),
+            type=mujoco.mjtSensor.mjSENS_TOUCH,
+            objtype=mujoco.mjtObj.mjOBJ_SITE,
+            objname=contact_site(leg),
+        )
 
 
 @dataclass(frozen=True)

@@ -93,7 +93,10 @@ def magnet_array_from_msg(msg: MagnetArray) -> tuple[int, dict[str, MagnetStateD
         known([m.surface], SURFACES, f"magnet telemetry surface of {m.foot}")
         f = m.force
         fx, fy, fz, magnitude, contact_force, reading = numbers(
-            (f.x, f.y, f.z, m.magnitude, m.contact_force, m.contact_reading), MAX_FORCE, f"magnet telemetry of {m.foot}", " N"
+            (f.x, f.y, f.z, m.magnitude, m.contact_force, m.contact_reading),
+            MAX_FORCE,
+            f"magnet telemetry of {m.foot}",
+            " N",
         )
         (min_distance, _) = numbers(
             (m.min_distance, m.penetration), FAR, f"magnet telemetry distances of {m.foot}", " m"

@@ -109,7 +109,7 @@ def magnet_states(
     (sally_sim_node.magnets); ``contact_forces``: leg -> the plates' normal force on it (N);
     ``readings``, ``sensed``: each leg's contact sensor (N) and whether it says contact, in
     :data:`LEGS` order (None: the sensor reads the contact force exactly)."""
-    states = []
+    states: list[MagnetStateData] = []
     for leg in LEGS:
         r = readouts[leg]
         force = np.asarray(r.force, dtype=float)

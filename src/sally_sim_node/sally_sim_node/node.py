@@ -71,6 +71,7 @@ from .lockstep import Verdict
 from .loop_outputs import LoopOutputs
 from .pacing import Pacer, PacingConfig
 from .scene_outputs import SceneOutputs
+from .sensing import Sensing
 from .servo import ServoGains
 from .sim_clock import PublishSchedule, SimClock
 from .sim_control import Outcome, State, StepRun, reset_plan, transition
@@ -79,7 +80,6 @@ from .sim_loop import LoopSettings, SimLoop
 from .sim_parameters import TABLE, steps_per
 from .simulator import Simulator
 from .stamped_commands import StampedCommands
-from .sensing import Sensing
 from .state_outputs import StateOutputs
 from .viewer_bridge import ViewerBridge, display_available
 
@@ -164,7 +164,8 @@ class SimNode(Node):
         def period(rate: str) -> float:
             return max(1, round(steps_per(float(p(rate)), dt) * dt / state)) * state
 
-        periods = {"imu": state, "encoders": state, "ranges": period("range_rate"), "contacts": period("telemetry_rate")}
+        periods = {"imu": state, "encoders": state, "ranges": period("range_rate")}
+        periods["contacts"] = period("telemetry_rate")
         try:
             return Sensing.from_file(self.sim, p("sensors_file"), p("sensing"), periods, int(p("sensor_seed")))
         except SimulationError as exc:

@@ -51,7 +51,8 @@ class Sensing:
 
     @staticmethod
     def from_file(sim: Simulator, path: str | Path, sensing: str, periods: dict[str, float], seed: int) -> Sensing:
-        """:class:`Sensing` with the channels of ``path`` ('' for the packaged file), ``sensing`` of :data:`SENSINGS`."""
+        """:class:`Sensing` with the channels of ``path`` ('' for the packaged file), ``sensing`` one of
+        :data:`SENSINGS`."""
         if sensing not in SENSINGS:
             raise ValueError(f"sensing {sensing!r} is not one of {list(SENSINGS)}")
         return Sensing(sim, load_channels(path or default_sensors_file(), ideal=sensing == "ideal"), periods, seed)

@@ -101,14 +101,18 @@ def load_channels(path: str | Path, ideal: bool = False) -> dict[str, Channel]:
     missing = [name for name in SENSORS if name not in data]
     unknown = [name for name in data if name not in SENSORS]
     if missing or unknown:
-        raise SimulationError(f"sensor file {str(path)!r}: missing {missing}, unknown {unknown}; sensors: {list(SENSORS)}")
+        raise SimulationError(
+            f"sensor file {str(path)!r}: missing {missing}, unknown {unknown}; sensors: {list(SENSORS)}"
+        )
     names = {f.name for f in fields(Channel)}
     channels = {}
     for name in SENSORS:
         figures = data[name] or {}
         bad = [key for key in figures if key not in names]
         if bad:
-            raise SimulationError(f"sensor file {str(path)!r}: {name} has unknown figures {bad}; figures: {sorted(names)}")
+            raise SimulationError(
+                f"sensor file {str(path)!r}: {name} has unknown figures {bad}; figures: {sorted(names)}"
+            )
         try:
             channel = Channel(**{k: float(v) for k, v in figures.items()})
         except (TypeError, ValueError) as exc:

@@ -40,6 +40,7 @@ def range_topic(leg: str) -> str:
     """``leg``'s range sensor's topic."""
     return f"/sally/feet/{leg}/range"
 
+
 Publish = Callable[[], None]
 """A publication read already: calling it publishes (a new message each call)."""
 

@@ -18,7 +18,7 @@ The design (the package README gives the error budget):
 * **Fewer than three**: the orientation from the IMU, the position from the anchors that remain
   (none: the last velocity, its covariance growing).
 
-An IMU reading that is not finite or beyond its range is refused (:class:`ImuRefused`) and the
+An IMU reading that is not finite or beyond its range is refused (:class:`ImuRefusedError`) and the
 estimate goes on from the legs; with no IMU at all, the orientation comes from the legs alone.
 """
 
@@ -40,7 +40,7 @@ from .leg_kinematics import Feet, LegKinematics
 GRAVITY = 9.81
 
 
-class ImuRefused(ValueError):
+class ImuRefusedError(ValueError):
     """An IMU reading that cannot be used (not finite, or beyond the sensor's range)."""
 
 
@@ -127,12 +127,12 @@ class BodyEstimator:
         return {leg: a.point.copy() for leg, a in self._anchors.items()}
 
     def check_imu(self, accel: np.ndarray, gyro: np.ndarray) -> None:
-        """Refuse (:class:`ImuRefused`) a reading that is not finite or beyond the sensor's range."""
+        """Refuse (:class:`ImuRefusedError`) a reading that is not finite or beyond the sensor's range."""
         a, g = np.asarray(accel, float), np.asarray(gyro, float)
         if a.shape != (3,) or g.shape != (3,) or not (np.isfinite(a).all() and np.isfinite(g).all()):
-            raise ImuRefused(f"IMU reading not finite: accel {a.tolist()}, gyro {g.tolist()}")
+            raise ImuRefusedError(f"IMU reading not finite: accel {a.tolist()}, gyro {g.tolist()}")
         if np.abs(g).max() > self.config.gyro_limit or np.abs(a).max() > self.config.accel_limit:
-            raise ImuRefused(
+            raise ImuRefusedError(
                 f"IMU reading beyond its range (gyro {self.config.gyro_limit} rad/s, accel "
                 f"{self.config.accel_limit} m/s^2): accel {a.tolist()}, gyro {g.tolist()}"
             )
@@ -256,4 +256,3 @@ def _log(r: np.ndarray) -> np.ndarray:
 def _blend(a: np.ndarray, b: np.ndarray, s: float) -> np.ndarray:
     """The rotation ``s`` of the way from ``a`` to ``b``."""
     return a @ _exp(s * _log(a.T @ b))
-

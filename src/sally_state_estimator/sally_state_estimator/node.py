@@ -21,7 +21,6 @@ from geometry_msgs.msg import TransformStamped
 from nav_msgs.msg import Odometry
 from rclpy.node import Node
 from sensor_msgs.msg import Imu, JointState
-from tf2_msgs.msg import TFMessage
 
 from sally_description import JOINT_NAMES, LEGS, build_model
 from sally_description.model import STARTS
@@ -37,8 +36,9 @@ from sally_node_common.node_shell import NodeShell
 from sally_node_common.parameters import Param, ParameterTable
 from sally_node_common.qos import RELIABLE_DEEP, STREAM
 from sally_node_common.stamps import set_stamp, stamp_ns
+from tf2_msgs.msg import TFMessage
 
-from .estimator import BodyEstimator, Estimate, ImuRefused
+from .estimator import BodyEstimator, Estimate, ImuRefusedError
 from .leg_kinematics import LegKinematics
 
 STATES, IMU, MAGNETS, ODOM = "/joint_states", "/sally/imu", "/sally/magnets", "/sally/odom"
@@ -46,18 +46,48 @@ ODOM_FRAME, BODY_FRAME = "odom", "main_frame"
 
 TABLE = ParameterTable(
     (
-        Param("initial_pose", [0.0, 0.0, 0.0], "where Sally was put down on the floor: [x m, y m, yaw deg] (the "
-              "sim's initial_pose: the operator's placement)", lengths=(3,), read_only=True),
+        Param(
+            "initial_pose",
+            [0.0, 0.0, 0.0],
+            "where Sally was put down on the floor: [x m, y m, yaw deg] (the "
+            "sim's initial_pose: the operator's placement)",
+            lengths=(3,),
+            read_only=True,
+        ),
         Param("start", "floor", "floor or wall: where she was put down", choices=STARTS, read_only=True),
-        Param("scene", DEFAULT_SCENE, "the map: the scene whose steel surfaces a seated foot lies on",
-              choices=tuple(SCENES), read_only=True),
-        Param("wall_pose", [WALL_STANCE.y, WALL_STANCE.height, WALL_STANCE.turn_deg],
-              "start:=wall: the stance she was put down in [y m, height m, turn deg]", lengths=(3,),
-              rule=wall_pose_refusal, read_only=True),
-        Param("rate", 200.0, "/sally/odom rate (joint states whose stamp is a whole period)", low=1.0, high=2000.0,
-              unit="Hz of sim time", read_only=True),
-        Param("imu_timeout", 0.05, "sim time without an IMU reading before the legs carry the estimate alone",
-              low=0.0, high=10.0, open_low=True, unit="s"),
+        Param(
+            "scene",
+            DEFAULT_SCENE,
+            "the map: the scene whose steel surfaces a seated foot lies on",
+            choices=tuple(SCENES),
+            read_only=True,
+        ),
+        Param(
+            "wall_pose",
+            [WALL_STANCE.y, WALL_STANCE.height, WALL_STANCE.turn_deg],
+            "start:=wall: the stance she was put down in [y m, height m, turn deg]",
+            lengths=(3,),
+            rule=wall_pose_refusal,
+            read_only=True,
+        ),
+        Param(
+            "rate",
+            200.0,
+            "/sally/odom rate (joint states whose stamp is a whole period)",
+            low=1.0,
+            high=2000.0,
+            unit="Hz of sim time",
+            read_only=True,
+        ),
+        Param(
+            "imu_timeout",
+            0.05,
+            "sim time without an IMU reading before the legs carry the estimate alone",
+            low=0.0,
+            high=10.0,
+            open_low=True,
+            unit="s",
+        ),
         Param("diagnostics_period", 1.0, "/diagnostics period", low=0.0, high=60.0, open_low=True, unit="wall s"),
     )
 )
@@ -127,7 +157,7 @@ class EstimatorNode(Node):
         try:
             self.estimator.check_imu(*reading)
             self.shell.orders[IMU].admit(stamp)
-        except ImuRefused as exc:
+        except ImuRefusedError as exc:
             return self.shell.health.reject(IMU, "refused", str(exc))
         except InputError as exc:
             return self.shell.health.reject(IMU, exc.reason, str(exc))

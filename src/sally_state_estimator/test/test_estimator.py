@@ -3,13 +3,13 @@ surface off the map (real MuJoCo, the sim's sensors with their noise, no ROS).""
 
 import numpy as np
 import pytest
+from sally_state_estimator.estimator import BodyEstimator, ImuRefusedError
 
 from sally_description import LEGS, build_model
 from sally_description.pose import Pose
 from sally_description.scene import scene
 from sally_sim_node.sensing import Sensing
 from sally_sim_node.simulator import Simulator
-from sally_state_estimator.estimator import BodyEstimator, ImuRefused
 
 PERIODS = {"imu": 0.005, "encoders": 0.005, "ranges": 0.005, "contacts": 0.005}
 
@@ -76,5 +76,5 @@ def test_without_an_imu_the_legs_carry_the_estimate_and_its_covariance_grows_wit
 )
 def test_an_imu_reading_not_finite_or_beyond_its_range_is_refused(standing, accel, gyro):
     _, _, estimator = standing
-    with pytest.raises(ImuRefused):
+    with pytest.raises(ImuRefusedError):
         estimator.check_imu(np.array(accel, float), np.array(gyro, float))
