@@ -17,7 +17,7 @@ import numpy as np
 from sally_description.constants import LEGS
 from sally_description.errors import DescriptionError
 from sally_description.model import standing_feet
-from sally_description.scene import DEFAULT_SCENE, SCENES, climbing, scene
+from sally_description.scene import DEFAULT_SCENE, MAX_MOVED, SCENES, climbing, scene
 from sally_description.wall_start import WallStance, wall_pose_refusal, wall_stance
 from sally_node_common.time_contract import CONTROL_LATENCY, IK_LATENCY
 from sally_sequencer.campaign import CAMPAIGNS, DEFAULT_WALKS, WALK_SEQUENCES, WALKS_AFTER, scene_of
@@ -152,6 +152,11 @@ ARGUMENTS: dict[str, Argument] = {
         "resolution and latency, the sim's config/sensors.yaml) or ideal (exact, no latency)",
         ("noisy", "ideal"),
     ),
+    "surface_offset": Argument(
+        "0",
+        "the climbed-onto surface stands this far (m, at most 0.02 either way) behind where the map puts it: "
+        "the sim's world moves, the robot's map does not",
+    ),
     "sensor_seed": Argument("0", "seed of the sensors' noise (a whole number >= 0): one seed, the same readings"),
     "state": Argument(
         "truth",
@@ -265,6 +270,12 @@ def resolve(arguments: Mapping[str, str]) -> dict[str, str]:
         if not (0 < value < 1e6 or (zero and value == 0)):
             raise GraphError(f"{name}:={values[name]} must be a positive number" + (" or 0" if zero else ""))
     port_number("foxglove_port", values["foxglove_port"])
+    try:
+        offset = float(values["surface_offset"])
+    except ValueError:
+        offset = math.nan
+    if not abs(offset) <= MAX_MOVED:
+        raise GraphError(f"surface_offset:={values['surface_offset']} must be a number of m from -{MAX_MOVED} to {MAX_MOVED}")
     if not values["sensor_seed"].isdigit() or int(values["sensor_seed"]) > 2**31 - 1:
         raise GraphError(f"sensor_seed:={values['sensor_seed']} must be a whole number from 0 to {2**31 - 1}")
     magnets = magnet_list(values["magnets"])

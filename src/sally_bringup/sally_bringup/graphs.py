@@ -198,6 +198,7 @@ def _sim(name: str, values: Mapping[str, str], synchronous: bool) -> NodeSpec:
         "control_latency": int(values["control_latency"]),
         "sensing": values["sensing"],
         "sensor_seed": int(values["sensor_seed"]),
+        "surface_offset": float(values["surface_offset"]),
         # the exact pose on /sally/odom where no estimator publishes it (state:=truth, or a rig's graph)
         "truth_odom": not estimated(name, values),
     }

@@ -140,7 +140,7 @@ def node_topics(
             "/sally/sequence_result",
             "/diagnostics",
         }
-        reads = {"/sally/foot_states", "/sally/magnets", "/sally/ik_status", "/sally_sim/holding", reset}
+        reads = {"/sally/foot_states", "/sally/magnets", "/sally/ik_status", "/sally_sim/holding", reset, *RANGES}
         return NodeTopics("sally_sequencer", frozenset(published), frozenset(reads))
     if kind == "pulloff":
         published = {"/sally/magnet_cmd", "/sally_sim/external_force", "/sally/pulloff_result", "/diagnostics"}

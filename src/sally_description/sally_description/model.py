@@ -14,7 +14,7 @@ from .constants import FLOOR_Z, FOOT_STANDOFF, LEGS, ROOT_BODY, ee_site
 from .errors import DescriptionError
 from .params import DEFAULT_PARAMS, PhysicsParams, apply_params
 from .pose import Pose
-from .scene import DEFAULT_SCENE, apply_scene
+from .scene import DEFAULT_SCENE, apply_scene, move_climbed_onto
 from .scene import scene as scene_named
 from .sensors import add_sensors
 from .wall_start import WALL_STANCE, WallStance, add_wall_start
@@ -50,6 +50,7 @@ def build_spec(
     wall: WallStance = WALL_STANCE,
     scene: str = DEFAULT_SCENE,
     in_room: bool = False,
+    moved: float = 0.0,
 ) -> mujoco.MjSpec:
     """The spec of the baked, parameterised robot, its feet just above the floor.
 
@@ -60,7 +61,10 @@ def build_spec(
     robot starts on the room's wall, four feet planted, which its simulation frame calls the floor
     (:mod:`.scene`), so it takes ``start="floor"`` only. ``in_room``: written in the room's frame
     (gravity -z, every surface where the room has it, the robot placed by its corner's frame) instead
-    of the climbed corner's: the sim's world (the planners work in the corner's frame).
+    of the climbed corner's: the sim's world (the planners work in the corner's frame). ``moved``
+    (m): the climbed-onto surface's plate stands this far behind where the scene (the robot's map)
+    puts it, along its normal (negative: in front), as a real wall is never quite where its drawing
+    says.
     """
     if start not in STARTS:
         raise DescriptionError(f"start {start!r} is not one of {list(STARTS)}")
@@ -74,6 +78,8 @@ def build_spec(
     apply_bake(spec, bake)
     apply_params(spec, params)
     apply_scene(spec, scene, in_room)
+    if moved:
+        move_climbed_onto(spec, scene, in_room, moved)
     add_sensors(spec)
     _place_on_floor(spec)
     _spawn(spec, spawn)
@@ -93,9 +99,10 @@ def build_model(
     wall: WallStance = WALL_STANCE,
     scene: str = DEFAULT_SCENE,
     in_room: bool = False,
+    moved: float = 0.0,
 ) -> mujoco.MjModel:
     """Compile :func:`build_spec`. Nothing is written to disk."""
-    return build_spec(bake, params, path, spawn, start, wall, scene, in_room).compile()
+    return build_spec(bake, params, path, spawn, start, wall, scene, in_room, moved).compile()
 
 
 @cache

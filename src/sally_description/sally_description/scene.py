@@ -245,6 +245,22 @@ def apply_scene(spec: mujoco.MjSpec, name: str, in_room: bool = False) -> None:
         geom.pos, geom.size = surface.box(frame)
 
 
+MAX_MOVED = 0.02
+"""m: the most a surface may stand off the map (``build_spec``'s ``moved``)."""
+
+
+def move_climbed_onto(spec: mujoco.MjSpec, name: str, in_room: bool, moved: float) -> None:
+    """Scene ``name``'s climbed-onto plate in ``spec`` moved ``moved`` m behind its face's place
+    along the face's normal (negative: in front of it). Refused beyond :data:`MAX_MOVED`."""
+    if not abs(moved) <= MAX_MOVED:
+        raise DescriptionError(f"a surface moved {moved!r} m off the map; at most {MAX_MOVED} m either way")
+    chosen = scene(name)
+    frame = ROOM if in_room else chosen.room_from_world
+    normal = frame.rotation.T @ chosen.surface(chosen.climbed_onto).normal
+    geom = spec.geom(plate_geom(chosen.climbed_onto))
+    geom.pos = np.asarray(geom.pos, float) - moved * normal
+
+
 def plates_of(model: mujoco.MjModel) -> dict[str, str]:
     """A compiled model's steel plates: surface name -> geom (the world body's geoms called
     ``<surface>_plate``), in geom order, which is the magnet kernel's."""

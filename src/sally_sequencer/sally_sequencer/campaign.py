@@ -19,7 +19,7 @@ switches that changed.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -270,6 +270,12 @@ class Campaign:
         self.stance = {foot: POSITION for foot in FEET}
         self.planted: dict[str, float] = {}
         """foot -> sim time it was declared planted."""
+        self.range_of: Callable[[str], float] | None = None
+        """A foot's range sensor reading for the tick under way (m; nan: none), where the runner
+        reads the feet's range sensors: the measure takes the surface's distance from it."""
+        self.contact_of: Callable[[str], bool] | None = None
+        """Whether a foot's contact sensor says contact for the tick under way, where the runner
+        reads it: a seat ends on it."""
         self.plant_targets: dict[str, np.ndarray] = {}
         self.phase_log: list[tuple[str, str, float]] = []
         """(foot, phase, sim time it began), in order."""
@@ -480,6 +486,8 @@ class Campaign:
             hip_pivot_fn=lambda: self._reading(moving).hip_pivot,
             enable_magnet=lambda: self._switch(moving, True),
             disable_magnet=lambda: self._switch(moving, False),
+            range_fn=(lambda: self.range_of(moving)) if self.range_of is not None else None,
+            contact_fn=(lambda: self.contact_of(moving)) if self.contact_of is not None else None,
             body_fn=self.body,
         )
         if foot != BODY:

@@ -30,12 +30,14 @@ start the sequence again.
 
 from __future__ import annotations
 
+import math
 import sys
 import threading
 from dataclasses import replace
 
 import numpy as np
 from rclpy.node import Node
+from sensor_msgs.msg import Range
 from std_msgs.msg import Bool
 
 from sally_description.pose import Pose, PoseError, pose_from_hips
@@ -65,6 +67,7 @@ from .climb import MIN_PITCH_DEG
 from .errors import SequenceError
 from .interlock import release_refusal
 from .phase_state import required
+from .foot_sensors import CONTACT, RANGE, FootSensors
 from .robot_view import RobotView
 from .route import THEN
 from .telemetry import FootView, face_normal, telemetry_block
@@ -74,6 +77,11 @@ from .wall_walk import DIRECTIONS, MAX_DISTANCE, WallWalk
 
 EXIT_FAILED = 1
 FEET_TOPIC, MAGNETS, IK_STATUS = "/sally/foot_states", "/sally/magnets", "/sally/ik_status"
+
+
+def range_topic(foot: str) -> str:
+    """``foot``'s range sensor's topic (sensor_msgs/Range)."""
+    return f"/sally/feet/{foot}/range"
 
 
 def _seconds(name: str, default: float, what: str, positive: bool = False) -> Param:
@@ -252,6 +260,10 @@ class SequencerNode(Node):
         subscribe_kept(self, MagnetArray, MAGNETS, self._on_magnets)  # a restarted sequencer knows at once
         # which magnets hold (it may resume with a magnet off, before sim time brings new telemetry)
         self.create_subscription(IKStatus, IK_STATUS, self._on_ik_status, RELIABLE_DEEP)
+        self._sensors = FootSensors()
+        self._tick_ns = 0
+        for foot in FEET:  # each foot's range sensor: the measure takes the surface's distance from it
+            self.create_subscription(Range, range_topic(foot), self._range_reader(foot), RELIABLE_DEEP)
         self.create_subscription(
             Bool, "/sally_sim/holding", lambda msg: setattr(self._time, "holding", bool(msg.data)), LATCHED
         )
@@ -294,8 +306,26 @@ class SequencerNode(Node):
         except InputError as exc:
             return self.shell.health.reject(MAGNETS, exc.reason, str(exc), replayed=kept)
         self.shell.health.heard(MAGNETS)
-        self._view.magnets = {foot: (m.enabled, m.surface, m.in_contact) for foot, m in magnets.items()}
+        self._view.magnets = {foot: (m.enabled, m.surface, m.contact_sensed) for foot, m in magnets.items()}
+        for foot, m in magnets.items():  # the contact sensor, as the driver reads it
+            self._sensors.add(CONTACT, foot, stamp, 1.0 if m.contact_sensed else 0.0)
         return None
+
+    def _range_reader(self, foot: str):
+        def on_range(msg: Range) -> None:
+            distance = float(msg.range)
+            if math.isnan(distance) or distance < 0 or (math.isfinite(distance) and distance > msg.max_range):
+                return self.shell.health.reject(range_topic(foot), OUT_OF_RANGE, f"{foot} range {distance!r} m")
+            self._sensors.add(RANGE, foot, stamp_ns(msg.header.stamp), distance)
+            return None
+
+        return on_range
+
+    def _wire_sensors(self, campaign: Campaign) -> Campaign:
+        """``campaign`` reading the feet's range and contact sensors at the tick under way."""
+        campaign.range_of = lambda foot: self._sensors.range(foot, self._tick_ns)
+        campaign.contact_of = lambda foot: self._sensors.contact(foot, self._tick_ns)
+        return campaign
 
     def _on_ik_status(self, msg: IKStatus) -> None:
         try:
@@ -404,6 +434,9 @@ class SequencerNode(Node):
 
     def _step(self, stamp: int, msg: FootStates, readings: dict[str, FootReading], body: Pose) -> None:
         when, t = self._time.step(stamp)
+        self._tick_ns = stamp
+        if self.campaign.range_of is None:
+            self._wire_sensors(self.campaign)
         self._view.body = body
         if not self.campaign.runner and t >= self.campaign.start_time:
             self._view.baselines = {foot: r.position.copy() for foot, r in readings.items()}

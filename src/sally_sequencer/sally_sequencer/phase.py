@@ -29,6 +29,11 @@ class PhaseContext:
     disable_magnet: Callable[[], None]
     wall_dist_fn: Callable[[np.ndarray], float] | None = None
     """Distance from a point to the wall along its normal, if the runner knows the wall."""
+    range_fn: Callable[[], float] | None = None
+    """The swing foot's range sensor: its face's distance to what it faces, along its normal (m;
+    nan: no reading; inf: nothing within reach), if the runner reads one."""
+    contact_fn: Callable[[], bool] | None = None
+    """Whether the swing foot's contact sensor says contact, if the runner reads it."""
     body_fn: Callable[[], Pose] | None = None
     """main_frame's current pose (from the hips), if the runner knows it."""
     state: PhaseState = field(default_factory=PhaseState)

@@ -56,6 +56,8 @@ class Seating:
     """The EE where the reach began (m)."""
     trim: SeatTrim
     magnet_on: bool = False
+    touched: tuple[float, float] | None = None
+    """(time, the EE's depth along the face normal) when the foot's contact sensor first said contact."""
 
 
 @dataclass

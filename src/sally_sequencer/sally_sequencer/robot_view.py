@@ -16,7 +16,7 @@ class RobotView:
     """The robot as the latest messages show it, and the sequencer's own latest commands."""
 
     magnets: dict[str, tuple[bool, str, bool]] = field(default_factory=dict)
-    """foot -> (enabled, surface, in_contact) from the latest /sally/magnets."""
+    """foot -> (enabled, surface, contact sensed) from the latest /sally/magnets."""
     body: Pose | None = None
     """main_frame's pose from the hips of the latest foot states."""
     baselines: dict[str, np.ndarray] = field(default_factory=dict)

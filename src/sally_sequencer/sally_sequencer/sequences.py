@@ -8,7 +8,9 @@ f2w phases:
                       does not lower it), turning the magnet face from the floor (down) to the wall
                       (-wall normal = +x) on the same quintic as the position (asking for the final
                       face at once gave a 62 mm transient with the ee joint at its stop)
-  F2W_MEASURE (0 s)   EE-to-wall distance by projection on the wall normal; the plant target is the
+  F2W_MEASURE (0 s)   EE-to-wall distance from the foot's range sensor (its face turned to the wall:
+                      along the wall normal), or by projection on the map's wall where the runner
+                      reads no range; the plant target is the
                       point where the face touches the wall along the leg (:func:`reach_direction`),
                       or the plan's foothold where an earlier phase set one (the climb's back
                       feet); the reach target the point 20 mm straight out from it
@@ -58,6 +60,13 @@ ORIENT_HEIGHT, ORIENT_TIME = 0.40, 3.0
 REACH_TIME = 2.0
 SEAT_TIME = 0.5
 SEAT_SETTLE = 0.25
+SEAT_PRESS = 0.004
+"""m: with a contact sensor, how far past its plant the seat goes on pressing, slowly, until the
+sensor says contact (the face stopped by a surface a few mm off the map or the range)."""
+CREEP_RATE = 0.004
+"""m/s: how fast the seat presses on past its plant (slow: the contact reading comes 25-45 ms late)."""
+CONTACT_WAIT = 1.0 + SEAT_PRESS / CREEP_RATE
+"""s after the seat's motion ends without the contact sensor saying contact: the seat fails."""
 
 
 def wall_distance(point: np.ndarray) -> float:
@@ -131,7 +140,11 @@ def measure() -> Phase:
 
     def enter(ctx: PhaseContext) -> None:
         here = ctx.ee_pos()
-        distance = ctx.wall_dist_fn(here) if ctx.wall_dist_fn is not None else wall_distance(here)
+        sensed = ctx.range_fn() if ctx.range_fn is not None else math.nan
+        if math.isfinite(sensed):  # the foot's range sensor: from its face, along its normal (the wall's)
+            distance = sensed + FOOT_STANDOFF
+        else:
+            distance = ctx.wall_dist_fn(here) if ctx.wall_dist_fn is not None else wall_distance(here)
         if not math.isfinite(distance) or distance <= 0:
             raise SequenceError(f"F2W_MEASURE: the EE is not in front of the wall (distance {distance!r} m)")
         direction = reach_direction(here, ctx.hip_pivot())
@@ -147,6 +160,31 @@ def measure() -> Phase:
         return IKTarget.with_orientation(required(ctx.state.orient, "the staging point").end, FACE_WALL)
 
     return Phase("F2W_MEASURE", 0.0, step, enter)
+
+
+def _seat_on_contact(t: float, ctx: PhaseContext, seating: Seating, target: np.ndarray, plant: np.ndarray) -> np.ndarray:
+    """The seat with a contact sensor: onto the plant, then on past it at :data:`CREEP_RATE` (at most
+    :data:`SEAT_PRESS`) until the sensor says contact; from then on the plant's depth is where the foot touched (its place in the surface's
+    plane still the plan's, trimmed), and the magnet comes on :data:`SEAT_SETTLE` later."""
+    s = quintic((t - REACH_TIME) / SEAT_TIME)
+    if seating.touched is None:
+        if ctx.contact_fn is not None and ctx.contact_fn():
+            seating.touched = (t, float(ctx.ee_pos() @ FACE_WALL))
+        elif t > REACH_TIME + SEAT_TIME + CONTACT_WAIT:
+            raise SequenceError(
+                f"F2W_REACH: no contact sensed {CONTACT_WAIT:g} s after the seat, "
+                f"{SEAT_PRESS * 1e3:g} mm past the measured surface"
+            )
+        else:
+            press = min(SEAT_PRESS, CREEP_RATE * max(0.0, t - REACH_TIME - SEAT_TIME))
+            return seating.trim.update(t, target + s * (plant - target) + press * FACE_WALL, ctx.ee_pos())
+    touched_at, depth = seating.touched
+    seat = target + s * (plant - target)
+    seat = seat + (depth - float(seat @ FACE_WALL)) * FACE_WALL  # as deep as the foot touched
+    if t >= touched_at + SEAT_SETTLE and not seating.magnet_on:
+        ctx.enable_magnet()
+        seating.magnet_on = True
+    return seat if seating.magnet_on else seating.trim.update(t, seat, ctx.ee_pos())
 
 
 REACH_MAX_ANGLE = 30.0
@@ -179,11 +217,13 @@ def reach() -> Phase:
             required(ctx.state.reach, "F2W_MEASURE's plan"),
         )
         start, target, plant = seating.start, plan.approach, plan.plant
+        if t < REACH_TIME:  # untrimmed: moving, the foot trails its target, a lag a trim would wind up
+            return IKTarget.with_orientation(start + quintic(t / REACH_TIME) * (target - start), FACE_WALL)
+        if ctx.contact_fn is not None:
+            return IKTarget.with_orientation(_seat_on_contact(t, ctx, seating, target, plant), FACE_WALL)
         if t >= REACH_TIME + SEAT_TIME + SEAT_SETTLE and not seating.magnet_on:
             ctx.enable_magnet()
             seating.magnet_on = True
-        if t < REACH_TIME:  # untrimmed: moving, the foot trails its target, a lag a trim would wind up
-            return IKTarget.with_orientation(start + quintic(t / REACH_TIME) * (target - start), FACE_WALL)
         seat = target + quintic((t - REACH_TIME) / SEAT_TIME) * (plant - target)
         if seating.magnet_on:  # the magnet holds the foot where it landed: the plan again
             return IKTarget.with_orientation(seat, FACE_WALL)

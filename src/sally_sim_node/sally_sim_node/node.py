@@ -148,6 +148,7 @@ class SimNode(Node):
                 wall=wall_stance(p("start"), [float(v) for v in p("wall_pose")]),
                 scene=p("scene"),
                 in_room=True,  # the world is the room's frame, gravity -z, whatever corner is climbed
+                moved=float(p("surface_offset")),
             )
             sim = Simulator(model, params=params, magnets_on={leg: leg in (p("magnets_on") or ()) for leg in LEGS})
         except (DescriptionError, SimulationError) as exc:

@@ -8,7 +8,7 @@ from typing import Any
 
 from sally_description import LEGS
 from sally_description.model import STARTS
-from sally_description.scene import DEFAULT_SCENE, SCENES
+from sally_description.scene import DEFAULT_SCENE, MAX_MOVED, SCENES
 from sally_description.wall_start import WALL_STANCE, wall_pose_refusal
 from sally_node_common.parameters import Param, ParameterTable
 from sally_node_common.pid import DEFAULT_I_CLAMP, DEFAULT_KD, DEFAULT_KI, DEFAULT_KP
@@ -89,6 +89,16 @@ TABLE = ParameterTable(
             rule=_feet,
             read_only=True,
             dynamic=True,
+        ),
+        Param(
+            "surface_offset",
+            0.0,
+            "the climbed-onto surface stands this far behind where the scene (the robot's map) puts it, along its "
+            "normal (negative: in front): the world as it is, which the robot must sense",
+            low=-MAX_MOVED,
+            high=MAX_MOVED,
+            unit="m",
+            read_only=True,
         ),
         Param("pacing", "realtime", "how sim time advances", choices=PACING_MODES),
         Param(
