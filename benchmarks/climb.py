@@ -88,7 +88,9 @@ def perturbed(rng: np.random.Generator):
     return PhysicsParams(**values)
 
 
-def run_once(sequence: str, seed: int, backend: str, folder: Path, direction: str = "up") -> dict:
+def run_once(
+    sequence: str, seed: int, backend: str, folder: Path, direction: str = "up", sensed: dict | None = None
+) -> dict:
     from sally_description.wall_start import WALL_STANCE
     from sally_optimizer.evaluation import run_scenario_graph
     from sally_sequencer.wall_walk import DIRECTIONS
@@ -101,6 +103,9 @@ def run_once(sequence: str, seed: int, backend: str, folder: Path, direction: st
     params_file = folder / "params.json"
     params_file.write_text(json.dumps(params.as_dict(), indent=2) + "\n")
     args = {"sequence": sequence, "pacing": "lockstep", "headless": "true", "params": str(params_file)}
+    args.update(sensed or {})
+    if "sensing" in args:
+        args["sensor_seed"] = str(seed)
     if sequence == "route_down":
         args.update(sequence="route", route="floor,wall,floor")
     elif sequence == "route_back":
@@ -126,8 +131,11 @@ def run_once(sequence: str, seed: int, backend: str, folder: Path, direction: st
         wall = ",".join(repr(float(v)) for v in pose)
         args.update(start="wall", wall_pose=wall, direction=direction, distance=WALK_DISTANCE)
     start = time.monotonic()
+    overrides = {"sim": sim}
+    if sim and args.get("state") == "estimated":  # the estimator is told where Sally was put down
+        overrides["estimator"] = dict(sim)
     with open(folder / "graph.log", "w") as log:
-        result = run_scenario_graph(backend, "f2w", args, {"sim": sim}, folder / "run", wall_timeout=1200.0, out=log)
+        result = run_scenario_graph(backend, "f2w", args, overrides, folder / "run", wall_timeout=1200.0, out=log)
     report = dict(result.report or {})
     report["initial_pose"] = [round(v, 5) for v in pose]
     report["bench_wall_s"] = round(time.monotonic() - start, 1)
@@ -189,6 +197,10 @@ def main() -> int:
         "--directions", default="up,left", help="wall_walk: the walks' directions, comma-separated (default up,left)"
     )
     parser.add_argument("--no-check-host", action="store_true", help="skip the processes-vs-in-process check")
+    parser.add_argument(
+        "--sensing", choices=("noisy", "ideal"), help="the sensors (default: the graph's; each run's seed seeds them)"
+    )
+    parser.add_argument("--state", choices=("estimated", "truth"), help="the body's state (default: the graph's)")
     parser.add_argument("--keep", type=Path, help="keep the run folders here (default: a temporary folder)")
     args = parser.parse_args()
     if args.runs < 1:
@@ -197,6 +209,7 @@ def main() -> int:
     unknown = sorted(set(sequences) - set(SEQUENCES + OPTIONAL))
     if unknown:
         parser.error(f"unknown sequences {unknown}; valid: {list(SEQUENCES + OPTIONAL)}")
+    sensed = {k: v for k, v in (("sensing", args.sensing), ("state", args.state)) if v}
     from sally_sequencer.wall_walk import DIRECTIONS
 
     directions = [d for d in args.directions.split(",") if d]
@@ -215,9 +228,11 @@ def main() -> int:
         name = f"{sequence}_{direction}" if direction else sequence
         for i in range(args.runs):
             seed = args.seed + i
-            report = run_once(sequence, seed, "inprocess", root / name / f"{i:02d}", direction or "up")
+            report = run_once(sequence, seed, "inprocess", root / name / f"{i:02d}", direction or "up", sensed)
             if i == 0 and not args.no_check_host:
-                graph = run_once(sequence, seed, "processes", root / name / f"{i:02d}_processes", direction or "up")
+                graph = run_once(
+                    sequence, seed, "processes", root / name / f"{i:02d}_processes", direction or "up", sensed
+                )
                 differ = same_figures(report, graph)
                 print(f"host check ({name}, seed {seed}): " + ("same figures" if not differ else f"DIFFER in {differ}"))
                 if differ:

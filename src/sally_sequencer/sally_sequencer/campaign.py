@@ -39,7 +39,7 @@ from .errors import SequenceError
 from .phase import PhaseContext
 from .phase_state import required
 from .runner import RunnerStatus, SequenceRunner
-from .sequences import ORIENT_TIME
+from .sequences import ORIENT_TIME, SEAT_SETTLE
 from .wall_stand import STANDS, UNDER_CEILING, WallStand, wall_approach
 from .wall_walk import (
     FOOT_ORDER,
@@ -424,7 +424,7 @@ class Campaign:
         if runner.done and runner.phase.name == "WALL_SEAT":
             self._plant(t)
             return
-        if runner.phase.name == "F2W_REACH" and t - runner.phase_start >= self.timing.dwell:
+        if runner.phase.name == "F2W_REACH" and t - runner.phase_start >= self._dwell(runner):
             self._plant(t)
         elif (
             runner.phase.name in HOLD_PHASES
@@ -433,6 +433,15 @@ class Campaign:
             runner.force_complete()
             self._finish_at = t
             self._advance(t)
+
+    def _dwell(self, runner: SequenceRunner) -> float:
+        """How long F2W_REACH dwells before its foot is planted: the campaign's dwell, and with a
+        seat that waited for its contact sensor at least as long after the touch as the timed seat's
+        magnet had before it (its magnet on for a settle's time)."""
+        seating = runner.ctx.state.seating
+        if seating is None or seating.touched is None:
+            return self.timing.dwell
+        return max(self.timing.dwell, seating.touched[0] + 2 * SEAT_SETTLE)
 
     def _plant(self, t: float) -> None:
         foot, runner = self.foot, self.runner

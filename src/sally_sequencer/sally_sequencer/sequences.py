@@ -63,7 +63,7 @@ SEAT_SETTLE = 0.25
 SEAT_PRESS = 0.004
 """m: with a contact sensor, how far past its plant the seat goes on pressing, slowly, until the
 sensor says contact (the face stopped by a surface a few mm off the map or the range)."""
-CREEP_RATE = 0.004
+CREEP_RATE = 0.008
 """m/s: how fast the seat presses on past its plant (slow: the contact reading comes 25-45 ms late)."""
 CONTACT_WAIT = 1.0 + SEAT_PRESS / CREEP_RATE
 """s after the seat's motion ends without the contact sensor saying contact: the seat fails."""
