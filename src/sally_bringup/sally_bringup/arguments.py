@@ -152,6 +152,11 @@ ARGUMENTS: dict[str, Argument] = {
         "resolution and latency, the sim's config/sensors.yaml) or ideal (exact, no latency)",
         ("noisy", "ideal"),
     ),
+    "command_delay": Argument(
+        "0",
+        "how long (s, below one control period) a servo command takes on the driver's bus before the motors track "
+        "it: the sim keeps the command before for that long",
+    ),
     "surface_offset": Argument(
         "0",
         "the climbed-onto surface stands this far (m, at most 0.02 either way) behind where the map puts it: "
@@ -218,6 +223,10 @@ NUMBER_ARGUMENTS = ("duration", "settle", "hold", "pull_rate", "distance")
 ZERO_ALLOWED = ("settle", "hold")
 
 
+MAX_COMMAND_DELAY = 0.004
+"""s: the longest bus delay of a servo command (the sim's ``command_delay``: inside one 5 ms period)."""
+
+
 class GraphError(ValueError):
     """A bad graph name or argument: the message says which and what is valid."""
 
@@ -276,6 +285,12 @@ def resolve(arguments: Mapping[str, str]) -> dict[str, str]:
         offset = math.nan
     if not abs(offset) <= MAX_MOVED:
         raise GraphError(f"surface_offset:={values['surface_offset']} must be a number of m from -{MAX_MOVED} to {MAX_MOVED}")
+    try:
+        delay = float(values["command_delay"])
+    except ValueError:
+        delay = math.nan
+    if not 0 <= delay <= MAX_COMMAND_DELAY:
+        raise GraphError(f"command_delay:={values['command_delay']} must be a number of s from 0 to {MAX_COMMAND_DELAY}")
     if not values["sensor_seed"].isdigit() or int(values["sensor_seed"]) > 2**31 - 1:
         raise GraphError(f"sensor_seed:={values['sensor_seed']} must be a whole number from 0 to {2**31 - 1}")
     magnets = magnet_list(values["magnets"])

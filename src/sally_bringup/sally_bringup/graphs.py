@@ -199,6 +199,7 @@ def _sim(name: str, values: Mapping[str, str], synchronous: bool) -> NodeSpec:
         "sensing": values["sensing"],
         "sensor_seed": int(values["sensor_seed"]),
         "surface_offset": float(values["surface_offset"]),
+        "command_delay": float(values["command_delay"]),
         # the exact pose on /sally/odom where no estimator publishes it (state:=truth, or a rig's graph)
         "truth_odom": not estimated(name, values),
     }

@@ -285,6 +285,7 @@ class SimNode(Node):
             command_wait=float(p("command_wait")),
             exit_on_divergence=bool(p("exit_on_divergence")),
             control_latency=int(p("control_latency")),
+            command_delay=round(float(p("command_delay")) / dt),
             physics_thread=bool(p("physics_thread")),
         )
 

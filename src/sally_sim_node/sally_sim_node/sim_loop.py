@@ -46,6 +46,7 @@ from .errors import DivergenceError
 from .joint_drive import JointDrive
 from .lockstep import Admission, CommandGate, LockstepWait, Step, Verdict
 from .pacing import Pacer
+from .servo import ServoSetting
 from .sim_clock import PublishSchedule, SimClock
 from .sim_control import Outcome, State, StepRun, step_refusal
 from .simulator import Simulator
@@ -98,6 +99,9 @@ class LoopSettings:
     (:mod:`sally_node_common.time_contract`). 0: publish, wait for the answer, step. 1: the period
     steps (in the physics thread) with the answer to the state before while the graph answers this
     one."""
+    command_delay: int = 0
+    """Physics steps a servo command takes on the driver's bus: each control period's first
+    ``command_delay`` steps still track the command before (legged_control's ``delay``)."""
     physics_thread: bool = True
     """With a control latency, step the periods in the physics thread (False: in the loop's thread
     before the state goes out; the same run on one core, for machines whose cores are all busy)."""
@@ -237,6 +241,10 @@ class SimLoop:
         self.gate = CommandGate()  # read and changed under self.answer
         self._stop = threading.Event()
         self._period: Period | None = None
+        self._in_force: ServoSetting | None = None
+        """The servo command in force before the latest (:meth:`_servo_setting`)."""
+        self._on_bus: ServoSetting | None = None
+        """The latest command while it is still on the bus, in a period's first steps."""
         """The control period whose steps were begun (:meth:`_begin_period`) until they are ended."""
         self._pending: list[Callable[[], None]] = []
         """What the last period (with a control latency) left to publish: read when it ended."""
@@ -343,14 +351,30 @@ class SimLoop:
                 self._wait_for_fresh_commands()
             k = clock.since_start_over  # the publication schedule starts over with a reset
             run = self.commands.due(settings.publications.steps_to_next(k, n - done))
+            setting, run = self._servo_setting(k, run)
             try:
-                self.sim.set_servo(self.drive.setting)
+                self.sim.set_servo(setting)
                 self.sim.step(run)
             except DivergenceError as exc:
                 self._on_divergence(exc)
                 return
             done += run
             self._stepped(k, run)
+
+    def _servo_setting(self, k: int, run: int) -> tuple[ServoSetting, int]:
+        """What the servos track from the schedule's step ``k`` and for how many of ``run`` steps:
+        the latest command, or, within a period's first :attr:`LoopSettings.command_delay` steps, the
+        one in force before it (the bus's delay)."""
+        delay, latest = self.settings.command_delay, self.drive.setting
+        into = k % self.settings.state_every
+        if delay <= 0:
+            return latest, run
+        if into == 0:  # a period starts: the command taken last is still on the bus
+            self._on_bus, self._in_force = latest, self._in_force or latest
+        if into < delay and self._on_bus is latest and self._in_force is not None:
+            return self._in_force, min(run, delay - into)
+        self._in_force = latest
+        return latest, run
 
     def _stepped(self, k: int, run: int, later: bool = False) -> None:
         """After ``run`` steps from the schedule's step ``k``: the clock on, its ticks the run passed
@@ -470,7 +494,7 @@ class SimLoop:
         k = clock.since_start_over
         if self.diverged is not None:
             return None
-        if self.commands.due(self.settings.publications.steps_to_next(k, n)) < n:
+        if self.commands.due(self.settings.publications.steps_to_next(k, n)) < n or self.settings.command_delay:
             self._flush()  # what the period before left goes out before what this one publishes
             return self._advance(n)  # (a command or a publication falls due inside the period)
         self.sim.set_servo(self.drive.setting)

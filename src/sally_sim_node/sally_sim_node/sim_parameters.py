@@ -91,6 +91,16 @@ TABLE = ParameterTable(
             dynamic=True,
         ),
         Param(
+            "command_delay",
+            0.0,
+            "how long a servo command takes on the driver's bus before the motors track it (each control period's "
+            "first steps keep the command before; legged_control's delay); whole physics steps",
+            low=0.0,
+            high=0.004,
+            unit="s of sim time",
+            read_only=True,
+        ),
+        Param(
             "surface_offset",
             0.0,
             "the climbed-onto surface stands this far behind where the scene (the robot's map) puts it, along its "
