@@ -42,6 +42,7 @@ def record_to_dict(record: RunRecord) -> dict[str, Any]:
         "reset_at": record.reset_at,
         "believed": _poses(record.believed),
         "truth": _poses(record.truth),
+        "truth_feet": [[k, [[float(x) for x in p] for p in points]] for k, points in record.truth_feet.items()],
     }
 
 
@@ -72,6 +73,7 @@ def record_from_dict(data: dict[str, Any]) -> RunRecord:
         reset_at=data.get("reset_at"),
         believed=_unposes(data.get("believed", [])),
         truth=_unposes(data.get("truth", [])),
+        truth_feet={int(k): np.array(points, dtype=float) for k, points in data.get("truth_feet", [])},
     )
 
 

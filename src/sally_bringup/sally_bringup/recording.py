@@ -6,11 +6,15 @@ from __future__ import annotations
 
 from dataclasses import asdict
 
+import numpy as np
+
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus
+from geometry_msgs.msg import PoseArray
 from nav_msgs.msg import Odometry
 from rclpy.qos import QoSProfile
 from std_msgs.msg import Header
 
+from sally_description import LEGS
 from sally_interfaces.msg import FootStates, IKTarget, MagnetArray, PullOffResult, SequenceStatus
 from sally_node_common.foot_states_msg import foot_states_from_msg
 from sally_node_common.ik_target_msg import ik_target_from_msg
@@ -26,7 +30,7 @@ from sally_node_common.stamps import stamp_ns
 from .probe import Probe
 from .raw_tap import DEPTH
 from .run_record import FootSample, MagnetSample, RunRecord
-from .topology import GROUND_TRUTH_ODOM
+from .topology import GROUND_TRUTH_FEET, GROUND_TRUTH_ODOM
 
 DEEP = DEPTH
 """Messages each of the record's streams holds while the runner is busy (the raw tap's depth: 50 s
@@ -47,6 +51,7 @@ STREAMS = frozenset(
         "/sally/sequence_status",
         "/sally/odom",
         GROUND_TRUTH_ODOM,
+        GROUND_TRUTH_FEET,
     }
 )
 """The 50-200 Hz streams a record keeps (the rest: verdicts, diagnostics, reset notices)."""
@@ -97,6 +102,7 @@ class RunRecorder:
             "/sally/sequence_status": (SequenceStatus, self._on_status),
             "/sally/odom": (Odometry, self._on_odom),
             GROUND_TRUTH_ODOM: (Odometry, self._on_truth),
+            GROUND_TRUTH_FEET: (PoseArray, self._on_truth_feet),
             "/sally/sequence_result": (SequenceStatus, self._on_result),
             "/sally/pulloff_result": (PullOffResult, self._on_pulloff),
             "/diagnostics": (DiagnosticArray, self._on_diagnostics),
@@ -126,6 +132,7 @@ class RunRecorder:
                 ),
                 "/sally/odom": probe.record(Odometry, "/sally/odom", DEEP, self._on_odom),
                 GROUND_TRUTH_ODOM: probe.record(Odometry, GROUND_TRUTH_ODOM, DEEP, self._on_truth),
+                GROUND_TRUTH_FEET: probe.record(PoseArray, GROUND_TRUTH_FEET, DEEP, self._on_truth_feet),
             }
         )
         self.result = probe.record(SequenceStatus, "/sally/sequence_result", LATCHED, on_message=self._on_result)
@@ -181,6 +188,13 @@ class RunRecorder:
 
     def _on_truth(self, msg: Odometry) -> None:
         self._pose(msg, self.record.truth)
+
+    def _on_truth_feet(self, msg: PoseArray) -> None:
+        stamp = stamp_ns(msg.header.stamp)
+        points = np.array([[p.position.x, p.position.y, p.position.z] for p in msg.poses], dtype=float)
+        if stamp < self._base_ns or points.shape != (2 * len(LEGS), 3) or not np.isfinite(points).all():
+            return
+        self.record.truth_feet[stamp - self._base_ns] = points
 
     def _pose(self, msg: Odometry, poses: dict) -> None:
         """main_frame's pose of ``msg`` into ``poses`` by its stamp (the run's judged by the truth)."""

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from sally_description import LEGS
 from sally_description.pose import Pose
 from sally_description.scene import room_from
 
@@ -76,26 +77,26 @@ class RunRecord:
     record's start), in the room."""
     truth: dict[int, Pose] = field(default_factory=dict)
     """main_frame's exact pose (/sally/ground_truth/odom), by stamp, in the room."""
+    truth_feet: dict[int, np.ndarray] = field(default_factory=dict)
+    """Every EE site then every hip pivot exactly (8, 3; /sally/ground_truth/feet), by stamp, in the room."""
 
     def judged_by_truth(self) -> RunRecord:
-        """This record with each foot sample where the foot really was: the IK gives its feet from the
-        body it believes (the estimate), and each is carried from that body to the true one of its
-        stamp (the foot's place on the body, from the encoders, is kept). Samples whose stamp lacks
-        either pose, and every sample of a graph whose /sally/odom is the truth, stay as they are."""
+        """This record with each foot sample where the foot really was (:attr:`truth_feet` of its
+        stamp, in the sample's frame): the IK gives its feet from the body it believes (the
+        estimate). A graph whose /sally/odom is the truth, and samples whose stamp has no truth, stay
+        as they are."""
         truth, believed = self.truth, self.believed
-        if not truth or all(believed.get(k) is None or _same(believed[k], v) for k, v in truth.items()):
+        if not self.truth_feet or all(believed.get(k) is None or _same(believed[k], v) for k, v in truth.items()):
             return self
         feet = []
         for sample in self.feet:
-            stamp = round(sample.t * 1e9)
-            was, really = self.believed.get(stamp), self.truth.get(stamp)
-            if was is None or really is None:
+            points = self.truth_feet.get(round(sample.t * 1e9))
+            if points is None:
                 feet.append(sample)
                 continue
             frame = room_from(sample.frame).inverse()
-            to_truth = frame.after(really).after(frame.after(was).inverse())
-            position = {k: to_truth.to_world(v) for k, v in sample.position.items()}
-            hips = {k: to_truth.to_world(v) for k, v in sample.hips.items()}
+            position = {leg: frame.to_world(points[i]) for i, leg in enumerate(LEGS)}
+            hips = {leg: frame.to_world(points[len(LEGS) + i]) for i, leg in enumerate(LEGS)}
             feet.append(replace(sample, position=position, hips=hips))
         return replace(self, feet=feet, believed={})  # judged once: the feet are the truth's now
 

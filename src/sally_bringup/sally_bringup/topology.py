@@ -22,7 +22,9 @@ STATES = "/joint_states"
 GROUND_TRUTH_ODOM = "/sally/ground_truth/odom"
 """The sim's exact pose of main_frame: the world's truth, for judging (the report, the recording,
 benchmarks, tests). No control node reads it (:data:`CONTROL_NODES`, ``test_topology.py``)."""
-GROUND_TRUTH = frozenset({GROUND_TRUTH_ODOM})
+GROUND_TRUTH_FEET = "/sally/ground_truth/feet"
+"""The sim's exact EE sites and hip pivots (geometry_msgs/PoseArray): what plants and drift are judged by."""
+GROUND_TRUTH = frozenset({GROUND_TRUTH_ODOM, GROUND_TRUTH_FEET})
 """Every topic that carries the world's truth."""
 IMU = "/sally/imu"
 RANGES = tuple(f"/sally/feet/{foot}/range" for foot in ("FL", "FR", "BL", "BR"))
@@ -49,6 +51,7 @@ TOPICS: dict[str, Topic] = {
     STATES: Topic("sensor_msgs/msg/JointState"),
     "/sally/odom": Topic("nav_msgs/msg/Odometry"),
     GROUND_TRUTH_ODOM: Topic("nav_msgs/msg/Odometry"),
+    GROUND_TRUTH_FEET: Topic("geometry_msgs/msg/PoseArray"),
     IMU: Topic("sensor_msgs/msg/Imu"),
     **{name: Topic("sensor_msgs/msg/Range") for name in RANGES},
     ODOM_JOINT_STATES: Topic("sensor_msgs/msg/JointState", recorded=False),

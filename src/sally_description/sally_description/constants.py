@@ -76,6 +76,10 @@ N_SAMPLING_SPHERES = 8
 SAMPLING_RING_RADIUS = 0.022
 FOOT_STANDOFF = 0.008
 """Distance from the EE reference point (magnet body origin, ee_site) to the magnet face (m)."""
+CLAMP_SINK = 0.0005
+"""How far a magnet's face sits into its plate once clamped (m): the contact's compliance under the
+800 N clamp, measured on a standing Sally (the state estimator's seat depth; a seat holds this far
+past where its contact sensor first spoke)."""
 FACE_AXIS_LOCAL = (0.0, -1.0, 0.0)
 """Magnet face normal in the magnet body frame ("EE local -Y")."""
 MU_0 = 4e-7 * math.pi

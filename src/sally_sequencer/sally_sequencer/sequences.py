@@ -37,7 +37,7 @@ import math
 
 import numpy as np
 
-from sally_description.constants import WALL_X
+from sally_description.constants import CLAMP_SINK, WALL_X
 from sally_description.pose import turn_toward
 from sally_node_common.ik_target import IKTarget
 
@@ -164,12 +164,14 @@ def measure() -> Phase:
 
 def _seat_on_contact(t: float, ctx: PhaseContext, seating: Seating, target: np.ndarray, plant: np.ndarray) -> np.ndarray:
     """The seat with a contact sensor: onto the plant, then on past it at :data:`CREEP_RATE` (at most
-    :data:`SEAT_PRESS`) until the sensor says contact; from then on the plant's depth is where the foot touched (its place in the surface's
-    plane still the plan's, trimmed), and the magnet comes on :data:`SEAT_SETTLE` later."""
+    :data:`SEAT_PRESS`) until the sensor says contact; from then on the plant's depth is where the
+    foot touched and the clamp will sink it (:data:`~sally_description.constants.CLAMP_SINK` past
+    it; its place in the surface's plane still the plan's, trimmed), and the magnet comes on
+    :data:`SEAT_SETTLE` later."""
     s = quintic((t - REACH_TIME) / SEAT_TIME)
     if seating.touched is None:
-        if ctx.contact_fn is not None and ctx.contact_fn():
-            seating.touched = (t, float(ctx.ee_pos() @ FACE_WALL))
+        if ctx.contact_fn is not None and ctx.contact_fn():  # held where the clamp will seat it
+            seating.touched = (t, float(ctx.ee_pos() @ FACE_WALL) + CLAMP_SINK)
         elif t > REACH_TIME + SEAT_TIME + CONTACT_WAIT:
             raise SequenceError(
                 f"F2W_REACH: no contact sensed {CONTACT_WAIT:g} s after the seat, "

@@ -5,6 +5,7 @@ import math
 import numpy as np
 import pytest
 
+from sally_description.constants import CLAMP_SINK
 from sally_sequencer import PhaseContext, SequenceError, SequenceRunner, make_sequence
 from sally_sequencer.sequences import (
     FOOT_STANDOFF,
@@ -154,3 +155,57 @@ def test_unknown_sequence():
     valid += r"'step_bl', 'step_br'\]"
     with pytest.raises(SequenceError, match=r"unknown sequence 'w2f'; valid: " + valid):
         make_sequence("w2f")
+
+
+class Sensing(Fake):
+    """A fake whose foot has a range sensor (the wall ``wall_x`` where it really is) and a contact
+    sensor that speaks once the face reaches it (the EE at ``wall_x - FOOT_STANDOFF``)."""
+
+    def __init__(self, wall_x=WALL_X, contact=True):
+        super().__init__()
+        self.wall_x, self.contact = wall_x, contact
+        self.ctx.range_fn = lambda: self.wall_x - (self.ee[0] + FOOT_STANDOFF)
+        self.ctx.contact_fn = lambda: self.contact and self.ee[0] >= self.wall_x - FOOT_STANDOFF - 1e-9
+
+
+def f2w_times(until):
+    return np.arange(0.0, until, 0.005)
+
+
+def test_the_measure_takes_the_wall_from_the_foot_s_range_sensor():
+    """A wall 5 mm behind the map's: the plant is on the wall the sensor sees, not the map's."""
+    fake = Sensing(wall_x=WALL_X + 0.005)
+    runner, fake, _ = run("f2w", f2w_times(9.0), fake)
+    plant = fake.ctx.state.reach.plant
+    assert plant[0] == pytest.approx(WALL_X + 0.005 - FOOT_STANDOFF, abs=1e-9)
+    fake.ctx.range_fn = lambda: math.nan  # no reading: the map's wall
+    fresh = Fake()
+    run("f2w", f2w_times(9.0), fresh)
+    assert fresh.ctx.state.reach.plant[0] == pytest.approx(WALL_X - FOOT_STANDOFF, abs=1e-9)
+
+
+def test_a_seat_ends_on_sensed_contact_and_the_magnet_follows_it():
+    """The wall 3 mm behind the measured one (a range's error): the seat goes on past the plant until
+    the contact sensor speaks, holds there, and the magnet comes on a settle later, not before."""
+
+    def short():
+        fake = Sensing()
+        fake.ctx.range_fn = lambda: fake.wall_x - 0.003 - (fake.ee[0] + FOOT_STANDOFF)  # reads 3 mm short
+        return fake
+
+    runner, fake, out = run("f2w", f2w_times(12.0), short())
+    touched, depth = fake.ctx.state.seating.touched  # (phase time)
+    assert touched > REACH_TIME + SEAT_TIME, "past the measured plant, pressing on"
+    assert depth == pytest.approx(WALL_X - FOOT_STANDOFF + CLAMP_SINK, abs=1e-3), "held where the clamp seats it"
+    assert fake.magnet.count("on") == 1
+    assert out[-1][2].position[0] == pytest.approx(WALL_X - FOOT_STANDOFF + CLAMP_SINK, abs=1e-3)
+    reach_start = next(t for t, name, _ in out if name == "F2W_REACH")
+    _, early, _ = run("f2w", f2w_times(reach_start + touched + SEAT_SETTLE - 0.02), short())
+    assert "on" not in early.magnet, "the magnet waits a settle after the touch"
+
+
+def test_a_seat_without_contact_fails_by_name():
+    fake = Sensing(contact=False)
+    with pytest.raises(SequenceError, match="no contact sensed"):
+        run("f2w", f2w_times(16.0), fake)
+    assert "on" not in fake.magnet, "no magnet on a contact never sensed"

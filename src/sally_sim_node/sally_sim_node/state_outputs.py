@@ -11,12 +11,15 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus
+from geometry_msgs.msg import Pose as PoseMsg
+from geometry_msgs.msg import PoseArray
 from nav_msgs.msg import Odometry
 from rosgraph_msgs.msg import Clock
 from sensor_msgs.msg import Imu, JointState, Range
 from std_msgs.msg import Bool, Header
 
 from sally_description import JOINT_NAMES, LEGS
+from sally_description.constants import ee_site, hip_site
 from sally_interfaces.msg import MagnetArray
 from sally_node_common.diagnostics import diagnostic_array
 from sally_node_common.magnet_array_msg import magnet_array_to_msg
@@ -28,6 +31,9 @@ from . import conversions as conv
 from .sensing import Sensing
 from .simulator import Simulator
 
+GROUND_TRUTH_FEET = "/sally/ground_truth/feet"
+"""Every foot's EE site, then every hip pivot, exactly (geometry_msgs/PoseArray in ``world``,
+:data:`LEGS` order, positions only): the feet as they are, for judging plants and drift."""
 GROUND_TRUTH_ODOM = "/sally/ground_truth/odom"
 """The exact pose and twist of main_frame: for the report, the recording, benchmarks and tests; no
 control node reads it."""
@@ -59,6 +65,9 @@ class StateOutputs:
         self._clock = node.create_publisher(Clock, "/clock", CLOCK)
         self._joints = node.create_publisher(JointState, "/joint_states", STREAM)
         self._truth = node.create_publisher(Odometry, GROUND_TRUTH_ODOM, STREAM)
+        self._truth_feet = node.create_publisher(PoseArray, GROUND_TRUTH_FEET, STREAM)
+        model = sim.model
+        self._sites = [model.site(ee_site(leg)).id for leg in LEGS] + [model.site(hip_site(leg)).id for leg in LEGS]
         self._odom = node.create_publisher(Odometry, "/sally/odom", STREAM) if truth_odom else None
         self._imu = node.create_publisher(Imu, IMU_TOPIC, STREAM)
         channels = sensing.channels
@@ -84,10 +93,11 @@ class StateOutputs:
         sim = self.sim
         accel, gyro = self.sensing.imu()
         joints = (now_ns, *self.sensing.encoders(), sim.joint_efforts())
-        odom = None
+        odom = feet = None
         if with_odom:
             body, qvel = sim.body_pose(), sim.data.qvel
             odom = (now_ns, body.position, body.quat, qvel[0:3].copy(), qvel[3:6].copy())
+            feet = sim.data.site_xpos[self._sites].copy()
 
         def publish() -> None:
             self._imu.publish(conv.imu_msg(now_ns, accel, gyro, self._imu_covariances, IMU_FRAME))
@@ -95,6 +105,7 @@ class StateOutputs:
             self._joints.publish(message)
             if odom is not None:
                 self._truth.publish(self._odom_writer.fill(*odom))
+                self._truth_feet.publish(_points(now_ns, feet))
                 if self._odom is not None:
                     self._odom.publish(self._odom_writer.fill(*odom))
                 if self._odom_joints is not None:
@@ -133,3 +144,15 @@ class StateOutputs:
         notice = Header(frame_id="world")
         notice.stamp = conv.clock_msg(now_ns).clock
         self._reset.publish(notice)
+
+
+def _points(now_ns: int, points) -> PoseArray:
+    """A PoseArray in ``world`` stamped ``now_ns`` of ``points`` (n, 3), orientations the identity."""
+    msg = PoseArray()
+    msg.header.frame_id = "world"
+    msg.header.stamp = conv.time_msg(now_ns)
+    for x, y, z in points:
+        pose = PoseMsg()
+        pose.position.x, pose.position.y, pose.position.z = float(x), float(y), float(z)
+        msg.poses.append(pose)
+    return msg

@@ -121,7 +121,9 @@ def wait(predicate, timeout):
     return True
 
 
-def make_loop(port, mode="lockstep", paused=False, lockstep_timeout=2.0, sim=None, control_latency=0, thread=True):
+def make_loop(
+    port, mode="lockstep", paused=False, lockstep_timeout=2.0, sim=None, control_latency=0, thread=True, delay=0
+):
     sim = sim or Simulator()
     clock = SimClock(round(sim.timestep * 1e9))
     counts = Counter()
@@ -132,7 +134,7 @@ def make_loop(port, mode="lockstep", paused=False, lockstep_timeout=2.0, sim=Non
     )
     settings = LoopSettings(
         mode, gated, STATE_EVERY, publications, clock_every=CLOCK_EVERY, lockstep_timeout=lockstep_timeout,
-        control_latency=control_latency, physics_thread=thread,
+        control_latency=control_latency, physics_thread=thread, command_delay=delay,
     )  # fmt: skip
     loop = SimLoop(
         sim, clock, drive, StampedCommands(sim, clock, counts, print), Pacer(sim.timestep), settings, port, port,
@@ -304,3 +306,29 @@ def test_fast_pacing_steps_without_waiting_for_answers():
     period = STATE_EVERY * loop.clock.dt_ns
     assert port.states[:3] == [period, 2 * period, 3 * period]  # published at each period's end
     assert port.held  # no command ever: the watchdog holds from the first run of steps
+
+
+def test_a_command_delay_keeps_the_command_before_for_a_period_s_first_steps():
+    """With the bus's delay (``command_delay`` steps) each answer reaches the servos that many steps
+    into its period; until then the one before acts. Without it, at the period's start."""
+    applied = {}
+    for delay in (0, 4):
+        port = Port(stop_after_states=12)
+        loop = make_loop(port, control_latency=1, delay=delay)
+        calls = []
+        set_servo = loop.sim.set_servo
+        loop.sim.set_servo = lambda s, calls=calls, set_servo=set_servo: (
+            calls.append((round(loop.sim.time / loop.sim.timestep), s.position[0])),
+            set_servo(s),
+        )
+        assert loop.run(port.stop) == 0
+        applied[delay] = calls
+    first = {}
+    for step, position in applied[0]:
+        first.setdefault(position, step)  # when each command first acted
+    delayed = {}
+    for step, position in applied[4]:
+        delayed.setdefault(position, step)
+    moved = [p for p in first if p in delayed and first[p] > 0]
+    assert len(moved) >= 8, "every answered period's command acted in both runs"
+    assert all(delayed[p] == first[p] + 4 for p in moved), {p: (first[p], delayed[p]) for p in moved}

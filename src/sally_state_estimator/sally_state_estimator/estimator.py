@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sally_description import LEGS
-from sally_description.constants import FOOT_STANDOFF
+from sally_description.constants import CLAMP_SINK, FOOT_STANDOFF
 from sally_description.pose import Pose
 from sally_description.surfaces import Surface
 
@@ -50,7 +50,7 @@ class EstimatorConfig:
 
     map_gate: float = 0.003
     """m: an anchor within this of a steel surface's plane is put on it."""
-    seat_depth: float = 0.0005
+    seat_depth: float = CLAMP_SINK
     """m: how far a clamped magnet's face sits into its plate (the contact's compliance under an
     800 N clamp, measured on a standing Sally; a robot's pad compression): where an anchor is put."""
     gyro_weight: float = 0.5
