@@ -147,7 +147,7 @@ ARGUMENTS: dict[str, Argument] = {
         ("0", "1"),
     ),
     "sensing": Argument(
-        "ideal",
+        "noisy",
         "the robot's sensors: noisy (the IMU, encoders, ranges and contact readings with their parts' noise, bias, "
         "resolution and latency, the sim's config/sensors.yaml) or ideal (exact, no latency)",
         ("noisy", "ideal"),
@@ -164,7 +164,7 @@ ARGUMENTS: dict[str, Argument] = {
     ),
     "sensor_seed": Argument("0", "seed of the sensors' noise (a whole number >= 0): one seed, the same readings"),
     "state": Argument(
-        "truth",
+        "estimated",
         "what the controller and the IK take as the body's state: estimated (the state estimator's, from the IMU, "
         "the legs that hold and the map) or truth (the sim's exact pose on /sally/odom: the oracle)",
         ("estimated", "truth"),
@@ -284,13 +284,17 @@ def resolve(arguments: Mapping[str, str]) -> dict[str, str]:
     except ValueError:
         offset = math.nan
     if not abs(offset) <= MAX_MOVED:
-        raise GraphError(f"surface_offset:={values['surface_offset']} must be a number of m from -{MAX_MOVED} to {MAX_MOVED}")
+        raise GraphError(
+            f"surface_offset:={values['surface_offset']} must be a number of m from -{MAX_MOVED} to {MAX_MOVED}"
+        )
     try:
         delay = float(values["command_delay"])
     except ValueError:
         delay = math.nan
     if not 0 <= delay <= MAX_COMMAND_DELAY:
-        raise GraphError(f"command_delay:={values['command_delay']} must be a number of s from 0 to {MAX_COMMAND_DELAY}")
+        raise GraphError(
+            f"command_delay:={values['command_delay']} must be a number of s from 0 to {MAX_COMMAND_DELAY}"
+        )
     if not values["sensor_seed"].isdigit() or int(values["sensor_seed"]) > 2**31 - 1:
         raise GraphError(f"sensor_seed:={values['sensor_seed']} must be a whole number from 0 to {2**31 - 1}")
     magnets = magnet_list(values["magnets"])

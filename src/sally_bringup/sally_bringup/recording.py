@@ -7,7 +7,6 @@ from __future__ import annotations
 from dataclasses import asdict
 
 import numpy as np
-
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus
 from geometry_msgs.msg import PoseArray
 from nav_msgs.msg import Odometry

@@ -57,6 +57,7 @@ from sally_node_common.parameters import Param, ParameterTable
 from sally_node_common.qos import KEPT, LATCHED, RELIABLE_DEEP, STATUS
 from sally_node_common.readers_gate import ReadersGate
 from sally_node_common.sequence_status_msg import SequenceStatusData, sequence_status_to_msg
+from sally_node_common.stamped_readings import StampedReadings
 from sally_node_common.stamps import stamp_ns
 from sally_node_common.stance import StanceMode
 from sally_node_common.time_contract import IK_LATENCY, IK_PERIOD
@@ -67,7 +68,6 @@ from .climb import MIN_PITCH_DEG
 from .errors import SequenceError
 from .interlock import release_refusal
 from .phase_state import required
-from .foot_sensors import CONTACT, RANGE, FootSensors
 from .robot_view import RobotView
 from .route import THEN
 from .telemetry import FootView, face_normal, telemetry_block
@@ -260,7 +260,8 @@ class SequencerNode(Node):
         subscribe_kept(self, MagnetArray, MAGNETS, self._on_magnets)  # a restarted sequencer knows at once
         # which magnets hold (it may resume with a magnet off, before sim time brings new telemetry)
         self.create_subscription(IKStatus, IK_STATUS, self._on_ik_status, RELIABLE_DEEP)
-        self._sensors = FootSensors()
+        self._sensors = StampedReadings()
+        """Each foot's ("range", foot) and ("contact", foot) readings (m; 1.0 for contact)."""
         self._tick_ns = 0
         for foot in FEET:  # each foot's range sensor: the measure takes the surface's distance from it
             self.create_subscription(Range, range_topic(foot), self._range_reader(foot), RELIABLE_DEEP)
@@ -308,7 +309,7 @@ class SequencerNode(Node):
         self.shell.health.heard(MAGNETS)
         self._view.magnets = {foot: (m.enabled, m.surface, m.contact_sensed) for foot, m in magnets.items()}
         for foot, m in magnets.items():  # the contact sensor, as the driver reads it
-            self._sensors.add(CONTACT, foot, stamp, 1.0 if m.contact_sensed else 0.0)
+            self._sensors.add(("contact", foot), stamp, 1.0 if m.contact_sensed else 0.0)
         return None
 
     def _range_reader(self, foot: str):
@@ -316,15 +317,15 @@ class SequencerNode(Node):
             distance = float(msg.range)
             if math.isnan(distance) or distance < 0 or (math.isfinite(distance) and distance > msg.max_range):
                 return self.shell.health.reject(range_topic(foot), OUT_OF_RANGE, f"{foot} range {distance!r} m")
-            self._sensors.add(RANGE, foot, stamp_ns(msg.header.stamp), distance)
+            self._sensors.add(("range", foot), stamp_ns(msg.header.stamp), distance)
             return None
 
         return on_range
 
     def _wire_sensors(self, campaign: Campaign) -> Campaign:
         """``campaign`` reading the feet's range and contact sensors at the tick under way."""
-        campaign.range_of = lambda foot: self._sensors.range(foot, self._tick_ns)
-        campaign.contact_of = lambda foot: self._sensors.contact(foot, self._tick_ns)
+        campaign.range_of = lambda foot: self._sensors.at(("range", foot), self._tick_ns)
+        campaign.contact_of = lambda foot: self._sensors.at(("contact", foot), self._tick_ns) == 1.0
         return campaign
 
     def _on_ik_status(self, msg: IKStatus) -> None:

@@ -162,7 +162,9 @@ def measure() -> Phase:
     return Phase("F2W_MEASURE", 0.0, step, enter)
 
 
-def _seat_on_contact(t: float, ctx: PhaseContext, seating: Seating, target: np.ndarray, plant: np.ndarray) -> np.ndarray:
+def _seat_on_contact(
+    t: float, ctx: PhaseContext, seating: Seating, target: np.ndarray, plant: np.ndarray
+) -> np.ndarray:
     """The seat with a contact sensor: onto the plant, then on past it at :data:`CREEP_RATE` (at most
     :data:`SEAT_PRESS`) until the sensor says contact; from then on the plant's depth is where the
     foot touched and the clamp will sink it (:data:`~sally_description.constants.CLAMP_SINK` past

@@ -165,8 +165,11 @@ def imu_msg(nanoseconds: int, accel, gyro, covariances: tuple[float, float], fra
 def range_msg(nanoseconds: int, distance: float, frame: str, limits: tuple[float, float]) -> Range:
     """sensor_msgs/Range (infrared: a time-of-flight sensor) stamped ``nanoseconds``: ``distance``
     (m, +inf when nothing is within ``limits``' max, as REP 117 says)."""
-    msg = Range(radiation_type=Range.INFRARED, field_of_view=0.44, min_range=limits[0], max_range=limits[1])
+    f32 = lambda v: float(np.float32(v))  # noqa: E731 - the message's float32, as DDS carries it
+    msg = Range(
+        radiation_type=Range.INFRARED, field_of_view=f32(0.44), min_range=f32(limits[0]), max_range=f32(limits[1])
+    )
     msg.header.frame_id = frame
     msg.header.stamp = time_msg(nanoseconds)
-    msg.range = float(distance)
+    msg.range = f32(distance)  # a reader in this process (the composed host) reads what one over DDS reads
     return msg

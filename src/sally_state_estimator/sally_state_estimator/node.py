@@ -8,13 +8,14 @@ it estimates, every ``rate``, and TF ``odom -> main_frame``. The core is
 
 Each joint state is estimated with the IMU reading of its stamp (the sim publishes the IMU first);
 one that comes without it is estimated when the reading comes, or with none when the next state
-comes first. An IMU silent for ``imu_timeout`` s of sim time, or refused (not finite, beyond its
+comes first or :data:`IMU_WAIT` wall seconds pass (so a lockstep run is the same on every host). An IMU silent for ``imu_timeout`` s of sim time, or refused (not finite, beyond its
 range), leaves the legs alone to carry the estimate: said on /diagnostics, its covariance growing.
 """
 
 from __future__ import annotations
 
 import sys
+import time
 
 import numpy as np
 from geometry_msgs.msg import TransformStamped
@@ -35,13 +36,18 @@ from sally_node_common.magnet_array_msg import magnet_array_from_msg
 from sally_node_common.node_shell import NodeShell
 from sally_node_common.parameters import Param, ParameterTable
 from sally_node_common.qos import RELIABLE_DEEP, STREAM
+from sally_node_common.stamped_readings import StampedReadings
 from sally_node_common.stamps import set_stamp, stamp_ns
+from sally_node_common.wall_timers import wall_timer
 from tf2_msgs.msg import TFMessage
 
 from .estimator import BodyEstimator, Estimate, ImuRefusedError
 from .leg_kinematics import LegKinematics
 
 STATES, IMU, MAGNETS, ODOM = "/joint_states", "/sally/imu", "/sally/magnets", "/sally/odom"
+IMU_WAIT = 0.2
+"""Wall s a joint state waits for its IMU reading before it is estimated without (an IMU that never
+spoke, or stopped before ``imu_timeout`` of sim time passed: the graph waits for the estimate)."""
 ODOM_FRAME, BODY_FRAME = "odom", "main_frame"
 
 TABLE = ParameterTable(
@@ -138,8 +144,10 @@ class EstimatorNode(Node):
         self._period_ns = round(1e9 / float(p("rate")))
         self._imu_timeout_ns = round(float(p("imu_timeout")) * 1e9)
         self._imu: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-        self._pending: tuple[int, np.ndarray] | None = None
-        self._holding = {leg: False for leg in LEGS}
+        self._pending: tuple[int, np.ndarray, float] | None = None
+        """A joint state waiting for its IMU reading: (stamp, positions, wall time it came)."""
+        self._held = StampedReadings()
+        """Each foot's driver fields by stamp: 1.0 where its magnet is on and its contact sensed."""
         self._last_imu_ns: int | None = None
         self._last: Estimate | None = None
         self._odom = self.create_publisher(Odometry, ODOM, STREAM)
@@ -147,6 +155,7 @@ class EstimatorNode(Node):
         self.create_subscription(Imu, IMU, self._on_imu, RELIABLE_DEEP)
         self.create_subscription(JointState, STATES, self._on_state, RELIABLE_DEEP)
         subscribe_kept(self, MagnetArray, MAGNETS, self._on_magnets)
+        wall_timer(self, 0.02, self._check_pending)
         self.get_logger().info(f"Sally's state estimator ready: {p('scene')}, start {p('start')}")
 
     # --- inputs ---------------------------------------------------------------------------------
@@ -168,7 +177,7 @@ class EstimatorNode(Node):
             self._imu.pop(next(iter(self._imu)))
         if self._pending is not None and self._pending[0] == stamp:
             pending, self._pending = self._pending, None
-            self._estimate(*pending)
+            self._estimate(*pending[:2])
         return None
 
     def _on_magnets(self, msg: MagnetArray, kept: bool = False) -> None:
@@ -176,8 +185,9 @@ class EstimatorNode(Node):
             _, states = magnet_array_from_msg(msg)
         except InputError as exc:
             return self.shell.health.reject(MAGNETS, exc.reason, str(exc), replayed=kept)
+        stamp = stamp_ns(msg.header.stamp)
         for leg, state in states.items():  # the driver's fields only: the switch and the contact reading
-            self._holding[leg] = bool(state.enabled and state.contact_sensed)
+            self._held.add(leg, stamp, 1.0 if state.enabled and state.contact_sensed else 0.0)
         return None
 
     def _on_state(self, msg: JointState) -> None:
@@ -192,12 +202,19 @@ class EstimatorNode(Node):
             self._start_over()
         if self._pending is not None:  # its IMU reading never came: estimated without
             pending, self._pending = self._pending, None
-            self._estimate(*pending)
-        if stamp in self._imu or not self._imu_alive(stamp):
+            self._estimate(*pending[:2])
+        if stamp in self._imu or self._imu_silent(stamp):
             self._estimate(stamp, q)
-        else:
-            self._pending = (stamp, q)
+        else:  # its reading is on its way (on another topic): estimated when it comes
+            self._pending = (stamp, q, time.monotonic())
         return None
+
+    def _check_pending(self) -> None:
+        """A state that waited :data:`IMU_WAIT` wall seconds for its IMU reading is estimated without it
+        (an IMU that never spoke: the graph waits for this estimate)."""
+        if self._pending is not None and time.monotonic() - self._pending[2] > IMU_WAIT:
+            pending, self._pending = self._pending, None
+            self._estimate(*pending[:2])
 
     def _positions(self, msg: JointState) -> np.ndarray:
         if list(msg.name) != list(JOINT_NAMES) or len(msg.position) != len(JOINT_NAMES):
@@ -215,12 +232,17 @@ class EstimatorNode(Node):
     def _imu_alive(self, stamp: int) -> bool:
         return self._last_imu_ns is not None and stamp - self._last_imu_ns <= self._imu_timeout_ns
 
+    def _imu_silent(self, stamp: int) -> bool:
+        """The IMU spoke once and has been silent for ``imu_timeout``: states go on without waiting."""
+        return self._last_imu_ns is not None and not self._imu_alive(stamp)
+
     # --- the estimate ---------------------------------------------------------------------------
     def _estimate(self, stamp: int, q: np.ndarray) -> None:
         imu = self._imu.pop(stamp, None)
         if imu is None:
             self.shell.counts["without_imu"] += 1
-        estimate = self.estimator.update(stamp * 1e-9, q, self._holding, imu)
+        holding = {leg: self._held.at(leg, stamp) == 1.0 for leg in LEGS}  # by stamp: the same on every host
+        estimate = self.estimator.update(stamp * 1e-9, q, holding, imu)
         self._last = estimate
         if stamp % self._period_ns == 0:
             self._publish(stamp, estimate)
@@ -251,6 +273,7 @@ class EstimatorNode(Node):
     def _start_over(self) -> None:
         self.estimator.reset()
         self._imu.clear()
+        self._held.clear()
         self._pending = None
         self._last_imu_ns = None
         self.shell.orders[IMU].restart()

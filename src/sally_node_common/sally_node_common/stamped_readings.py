@@ -1,0 +1,43 @@
+"""Readings of a sensor (or a switch) kept by stamp, and the one a node's tick may use (pure, no ROS).
+
+A tick at the state of ``t`` takes, per key, the newest reading stamped at or before
+``t - READING_AGE_NS``: a reading that old has reached every reader by then (the graph has answered
+several states since it was published), so the choice depends on sim time alone, not on when the
+message came, and a lockstep run stays repeatable across hosts. The sequencer keeps each foot's
+range and contact readings so; the state estimator which feet hold.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from collections.abc import Hashable
+
+READING_AGE_NS = 20_000_000
+"""ns: a tick uses readings at least this old (one period of the feet's 50 Hz telemetry)."""
+KEPT = 16
+"""Readings kept per key (0.3 s at 50 Hz)."""
+
+
+class StampedReadings:
+    """Per key (a foot, a (sensor, foot) pair), its latest readings by stamp."""
+
+    def __init__(self) -> None:
+        self._readings: dict[Hashable, deque[tuple[int, float]]] = {}
+
+    def add(self, key: Hashable, stamp_ns: int, value: float) -> None:
+        """A reading of ``key`` stamped ``stamp_ns``; a stamp not after the newest kept starts a new
+        time line (a reset, a new sim): what came before is dropped."""
+        kept = self._readings.setdefault(key, deque(maxlen=KEPT))
+        if kept and stamp_ns <= kept[-1][0]:
+            kept.clear()
+        kept.append((stamp_ns, float(value)))
+
+    def at(self, key: Hashable, tick_ns: int) -> float:
+        """``key``'s reading for the tick at ``tick_ns`` (nan: none old enough)."""
+        due = tick_ns - READING_AGE_NS
+        return next((v for s, v in reversed(self._readings.get(key, ())) if s <= due), math.nan)
+
+    def clear(self) -> None:
+        """Every reading forgotten."""
+        self._readings.clear()

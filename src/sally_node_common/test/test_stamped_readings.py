@@ -1,0 +1,26 @@
+"""Readings a tick uses: chosen by stamp, not by arrival (no ROS)."""
+
+import math
+
+from sally_node_common.stamped_readings import READING_AGE_NS, StampedReadings
+
+MS = 1_000_000
+
+
+def test_a_tick_takes_the_newest_reading_old_enough():
+    readings = StampedReadings()
+    for stamp, value in ((0, 0.10), (20 * MS, 0.09), (40 * MS, 0.08)):
+        readings.add(("range", "FL"), stamp, value)
+    assert readings.at(("range", "FL"), 40 * MS) == 0.09, "the reading of 40 ms is too new for the tick at 40 ms"
+    assert readings.at(("range", "FL"), 40 * MS + READING_AGE_NS) == 0.08
+    assert math.isnan(readings.at(("range", "FL"), 10 * MS)) and math.isnan(readings.at("FR", 100 * MS))
+
+
+def test_a_new_time_line_drops_what_came_before():
+    readings = StampedReadings()
+    readings.add("FR", 100 * MS, 1.0)
+    assert readings.at("FR", 120 * MS) == 1.0
+    readings.add("FR", 0, 0.0)  # stamps start over: a reset
+    assert readings.at("FR", 120 * MS) == 0.0 and len(readings._readings["FR"]) == 1
+    readings.clear()
+    assert math.isnan(readings.at("FR", 120 * MS))
