@@ -183,8 +183,8 @@ ARGUMENTS: dict[str, Argument] = {
     ),
     "apart": Argument(
         "none",
-        "with composed:=true, these nodes (comma-separated: sim, controller, ik, sequencer, pulloff) run as processes "
-        "of their own beside the container, over DDS (none: every node in the container)",
+        "with composed:=true, these nodes (comma-separated: sim, controller, estimator, ik, sequencer, pulloff) run "
+        "as processes of their own beside the container, over DDS (none: every node in the container)",
     ),
     "magnets": Argument("FL,FR,BL,BR", "feet whose magnets start on (comma-separated)"),
     "controller": Argument(

@@ -27,9 +27,10 @@ def graph(name, arguments=None):
 LAUNCH = Path(__file__).resolve().parents[1] / "launch"
 
 
-def test_f2w_is_four_required_nodes_and_lockstep_syncs_them():
+def test_f2w_is_five_required_nodes_and_lockstep_syncs_them():
     nodes = {n.name: n for n in graph("f2w", {"pacing": "lockstep"})}
-    assert list(nodes) == ["sim", "controller", "ik", "sequencer"] and all(n.required for n in nodes.values())
+    assert list(nodes) == ["sim", "controller", "estimator", "ik", "sequencer"]
+    assert all(n.required for n in nodes.values())
     assert nodes["sim"].parameters["pacing"] == "lockstep"
     assert nodes["ik"].parameters["target_sync"] is True
     assert nodes["controller"].parameters["target_period"] == 0.005
@@ -64,7 +65,8 @@ def test_the_ik_latency_goes_to_the_controller_and_the_sequencer_of_a_synchronou
 
 
 def test_hardware_swap_in_drops_the_sim_and_the_controller():
-    assert [n.name for n in graph("f2w", {"sim": "false", "controller": "none"})] == ["ik", "sequencer"]
+    # the robot's drivers publish its sensors; the estimator, the IK and the sequencer are the brain
+    assert [n.name for n in graph("f2w", {"sim": "false", "controller": "none"})] == ["estimator", "ik", "sequencer"]
     assert graph("f2w", {"sim": "false"})[-1].parameters["readers"] == "sally_ik"
     assert graph("f2w", {"sequence": "f2w_all"})[-1].parameters["duration"] == 80.0  # duration:=auto
     assert graph("orient")[-1].parameters["sequence"] == "orient"
@@ -349,6 +351,14 @@ def test_a_route_of_one_climb_runs_the_campaign_that_climbs_its_corner_in_its_sc
             r"wall_walk from start:=wall: walking 0.3 m down takes BL's magnet off the wall's steel; "
             r"from here at most 0.129 m",
         ),
+        ("f2w", {"sensing": "perfect"}, r"sensing:=perfect is not one of \['noisy', 'ideal'\]"),
+        ("f2w", {"state": "exact"}, r"state:=exact is not one of \['estimated', 'truth'\]"),
+        ("f2w", {"sensor_seed": "-3"}, r"sensor_seed:=-3 must be a whole number from 0"),
+        ("f2w", {"sensor_seed": "1.5"}, r"sensor_seed:=1.5 must be a whole number"),
+        ("f2w", {"surface_offset": "nan"}, r"surface_offset:=nan must be a number of m from -0.02 to 0.02"),
+        ("f2w", {"surface_offset": "0.05"}, r"surface_offset:=0.05 must be a number of m"),
+        ("f2w", {"command_delay": "0.01"}, r"command_delay:=0.01 must be a number of s from 0 to 0.004"),
+        ("f2w", {"command_delay": "-0.001"}, r"command_delay:=-0.001 must be a number of s"),
     ],
 )
 def test_bad_graph_arguments_are_refused_by_name(name, arguments, match):
@@ -442,7 +452,7 @@ def test_a_params_file_the_sim_would_refuse_is_refused_before_anything_starts(tm
 def test_composed_is_the_default_and_hosts_the_same_nodes_with_the_same_arguments():
     (container,) = composed_or_not("f2w", {"pacing": "lockstep", "settle": "2.0"})
     assert container.executable == "sally_composed" and container.required and container.parameters == {}
-    assert container.hosts == ("sim", "controller", "ik", "sequencer")
+    assert container.hosts == ("sim", "controller", "estimator", "ik", "sequencer")
     assert (
         container.arguments[0] == "f2w"
         and "pacing:=lockstep" in container.arguments
@@ -461,9 +471,13 @@ def test_composed_is_the_default_and_hosts_the_same_nodes_with_the_same_argument
         ("f2w", "ik,ik", "each once"),
         ("f2w", "ik+ik", "each once"),
         ("f2w", "ik+viewer", "must name nodes of this graph"),
-        ("f2w", "sim+controller,ik+sequencer", "names every node"),
+        ("f2w", "sim+controller+estimator,ik+sequencer", "names every node"),
         ("pulloff", "ik", "must name nodes of this graph"),
-        ("f2w", "sim,controller,ik,sequencer", "names every node; for one process per node use composed:=false"),
+        (
+            "f2w",
+            "sim,controller,estimator,ik,sequencer",
+            "names every node; for one process per node use composed:=false",
+        ),
     ],
 )
 def test_bad_nodes_apart_are_refused_by_name(name, apart, match):
@@ -476,7 +490,8 @@ def test_nodes_apart_run_beside_the_container_that_hosts_the_rest(apart):
     arguments = {"pacing": "lockstep", "apart": ",".join(apart)}
     container, *separate = composed_or_not("f2w", arguments)
     assert container.executable == "sally_composed" and container.required
-    assert container.hosts == tuple(n for n in ("sim", "controller", "ik", "sequencer") if n not in apart)
+    every = ("sim", "controller", "estimator", "ik", "sequencer")
+    assert container.hosts == tuple(n for n in every if n not in apart)
     assert f"apart:={','.join(apart)}" in container.arguments
     alone = {n.name: n for n in graph("f2w", {"pacing": "lockstep", "composed": "false"})}
     if "ik" in apart:  # with the states it solves on their own topic (below)
@@ -525,11 +540,11 @@ def test_an_ik_apart_from_the_sim_reads_the_states_it_solves_on_a_topic_of_their
 def test_nodes_joined_by_plus_share_a_second_container_beside_the_first():
     arguments = {"pacing": "lockstep", "apart": "ik+sequencer", "ik_latency": "1"}
     container, second = composed_or_not("f2w", arguments)
-    assert container.hosts == ("sim", "controller") and second.hosts == ("ik", "sequencer")
+    assert container.hosts == ("sim", "controller", "estimator") and second.hosts == ("ik", "sequencer")
     assert second.name == "ik+sequencer" and second.executable == "sally_composed" and second.required
     assert second.arguments[-1] == "group:=ik+sequencer" and second.arguments[:-1] == container.arguments
     values = dict(a.split(":=", 1) for a in container.arguments[1:])
-    assert [n.name for n in hosted_specs("f2w", values)] == ["sim", "controller"]
+    assert [n.name for n in hosted_specs("f2w", values)] == ["sim", "controller", "estimator"]
     alone = {n.name: n for n in graph("f2w", {**arguments, "apart": "none"})}
     ik = replace(alone["ik"], parameters={**alone["ik"].parameters, "state_topic": ODOM_JOINT_STATES})
     assert hosted_specs("f2w", values, "ik+sequencer") == [ik, alone["sequencer"]]
@@ -560,3 +575,16 @@ def test_the_container_that_hosts_the_sequencer_keeps_the_runs_record(tmp_path, 
     assert run.record_kept is (keeper is not None)
     told = [spec.name for spec in run.nodes if any(a.startswith("record_file:=") for a in run._arguments(spec))]
     assert told == ([keeper] if keeper else [])
+
+
+def test_the_sensed_graph_runs_the_estimator_and_the_oracle_does_not():
+    """state:=estimated (the default) adds the state estimator, told where Sally was put down, before
+    the IK (a composed host hands it the states first); state:=truth leaves /sally/odom to the sim."""
+    sensed = {n.name: n for n in graph("f2w", {"composed": "false", "floor_pose": "0.01,-0.02,2"})}
+    names = list(sensed)
+    assert names.index("estimator") < names.index("ik")
+    assert sensed["estimator"].parameters["initial_pose"] == [0.01, -0.02, 2.0]
+    assert sensed["sim"].parameters["truth_odom"] is False and sensed["sim"].parameters["sensing"] == "noisy"
+    oracle = {n.name: n for n in graph("f2w", {"composed": "false", "state": "truth", "sensing": "ideal"})}
+    assert "estimator" not in oracle and oracle["sim"].parameters["truth_odom"] is True
+    assert "estimator" not in {n.name for n in graph("pulloff", {"composed": "false"})}, "a rig's graph takes the truth"

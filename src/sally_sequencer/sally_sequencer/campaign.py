@@ -488,6 +488,7 @@ class Campaign:
         self.stage = index
         foot, name = self.stages[index]
         moving = foot if foot != BODY else FEET[0]  # a body stage swings no foot; its ctx foot is unused
+        ranges, contacts = self.range_of, self.contact_of
         ctx = PhaseContext(
             foot=foot,
             ee_home=self._reading(moving).position.copy(),
@@ -495,8 +496,8 @@ class Campaign:
             hip_pivot_fn=lambda: self._reading(moving).hip_pivot,
             enable_magnet=lambda: self._switch(moving, True),
             disable_magnet=lambda: self._switch(moving, False),
-            range_fn=(lambda: self.range_of(moving)) if self.range_of is not None else None,
-            contact_fn=(lambda: self.contact_of(moving)) if self.contact_of is not None else None,
+            range_fn=(lambda: ranges(moving)) if ranges is not None else None,
+            contact_fn=(lambda: contacts(moving)) if contacts is not None else None,
             body_fn=self.body,
         )
         if foot != BODY:

@@ -316,9 +316,9 @@ def test_a_command_delay_keeps_the_command_before_for_a_period_s_first_steps():
         port = Port(stop_after_states=12)
         loop = make_loop(port, control_latency=1, delay=delay)
         calls = []
-        set_servo = loop.sim.set_servo
-        loop.sim.set_servo = lambda s, calls=calls, set_servo=set_servo: (
-            calls.append((round(loop.sim.time / loop.sim.timestep), s.position[0])),
+        sim, set_servo = loop.sim, loop.sim.set_servo
+        sim.set_servo = lambda s, calls=calls, sim=sim, set_servo=set_servo: (
+            calls.append((round(sim.time / sim.timestep), s.position[0])),
             set_servo(s),
         )
         assert loop.run(port.stop) == 0

@@ -8,8 +8,9 @@ it estimates, every ``rate``, and TF ``odom -> main_frame``. The core is
 
 Each joint state is estimated with the IMU reading of its stamp (the sim publishes the IMU first);
 one that comes without it is estimated when the reading comes, or with none when the next state
-comes first or :data:`IMU_WAIT` wall seconds pass (so a lockstep run is the same on every host). An IMU silent for ``imu_timeout`` s of sim time, or refused (not finite, beyond its
-range), leaves the legs alone to carry the estimate: said on /diagnostics, its covariance growing.
+comes first or :data:`IMU_WAIT` wall seconds pass (so a lockstep run is the same on every host).
+An IMU silent for ``imu_timeout`` s of sim time, or refused (not finite, beyond its range), leaves
+the legs alone to carry the estimate: said on /diagnostics, its covariance growing.
 """
 
 from __future__ import annotations
