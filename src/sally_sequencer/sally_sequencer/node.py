@@ -48,7 +48,7 @@ from sally_node_common import StartupError, run_node, run_until_finished
 from sally_node_common.foot_states_msg import foot_states_from_msg
 from sally_node_common.ik_status_msg import IKCode, ik_status_from_msg
 from sally_node_common.ik_target_msg import TargetTick, ik_target_to_msg
-from sally_node_common.inputs import OUT_OF_RANGE, InputError, StampOrder
+from sally_node_common.inputs import NON_FINITE, OUT_OF_RANGE, InputError, StampOrder
 from sally_node_common.kept_topics import subscribe_kept
 from sally_node_common.magnet_array_msg import magnet_array_from_msg
 from sally_node_common.magnet_command_msg import magnet_command_to_msg
@@ -260,6 +260,7 @@ class SequencerNode(Node):
         subscribe_kept(self, MagnetArray, MAGNETS, self._on_magnets)  # a restarted sequencer knows at once
         # which magnets hold (it may resume with a magnet off, before sim time brings new telemetry)
         self.create_subscription(IKStatus, IK_STATUS, self._on_ik_status, RELIABLE_DEEP)
+        self._range_orders = {foot: StampOrder(f"{foot}'s range reading") for foot in FEET}
         self._sensors = StampedReadings()
         """Each foot's ("range", foot) and ("contact", foot) readings (m; 1.0 for contact)."""
         self._tick_ns = 0
@@ -314,10 +315,16 @@ class SequencerNode(Node):
 
     def _range_reader(self, foot: str):
         def on_range(msg: Range) -> None:
-            distance = float(msg.range)
-            if math.isnan(distance) or distance < 0 or (math.isfinite(distance) and distance > msg.max_range):
-                return self.shell.health.reject(range_topic(foot), OUT_OF_RANGE, f"{foot} range {distance!r} m")
-            self._sensors.add(("range", foot), stamp_ns(msg.header.stamp), distance)
+            distance, stamp = float(msg.range), stamp_ns(msg.header.stamp)
+            try:
+                if math.isnan(distance):
+                    raise InputError(NON_FINITE, f"{foot}'s range reading is NaN")
+                if distance < 0 or (math.isfinite(distance) and distance > msg.max_range):
+                    raise InputError(OUT_OF_RANGE, f"{foot}'s range {distance:g} m is beyond 0..{msg.max_range:g} m")
+                self._range_orders[foot].admit(stamp)
+            except InputError as exc:
+                return self.shell.health.reject(range_topic(foot), exc.reason, str(exc))
+            self._sensors.add(("range", foot), stamp, distance)
             return None
 
         return on_range
@@ -429,6 +436,8 @@ class SequencerNode(Node):
         self._back = bool(p("then_back"))
         self.shell.orders[MAGNETS].restart()
         self.shell.orders[IK_STATUS].restart()
+        for order in self._range_orders.values():
+            order.restart()
         self._time.restart()
         self._view = RobotView()
         self.shell.counts["restarts"] += 1

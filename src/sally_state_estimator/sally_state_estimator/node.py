@@ -15,6 +15,7 @@ the legs alone to carry the estimate: said on /diagnostics, its covariance growi
 
 from __future__ import annotations
 
+import math
 import sys
 import time
 
@@ -31,7 +32,7 @@ from sally_description.scene import DEFAULT_SCENE, SCENES, scene
 from sally_description.wall_start import START_KEY, WALL_STANCE, wall_pose_refusal, wall_stance
 from sally_interfaces.msg import MagnetArray
 from sally_node_common import run_node
-from sally_node_common.inputs import InputError, StampOrder
+from sally_node_common.inputs import NON_FINITE, OUT_OF_RANGE, InputError, StampOrder, joint_arrays
 from sally_node_common.kept_topics import subscribe_kept
 from sally_node_common.magnet_array_msg import magnet_array_from_msg
 from sally_node_common.node_shell import NodeShell
@@ -50,6 +51,8 @@ IMU_WAIT = 0.2
 """Wall s a joint state waits for its IMU reading before it is estimated without (an IMU that never
 spoke, or stopped before ``imu_timeout`` of sim time passed: the graph waits for the estimate)."""
 ODOM_FRAME, BODY_FRAME = "odom", "main_frame"
+STATUS = "sally_state_estimator: estimate"
+"""Its /diagnostics status."""
 
 TABLE = ParameterTable(
     (
@@ -128,10 +131,14 @@ class EstimatorNode(Node):
         self.shell = NodeShell(
             self,
             TABLE,
-            "sally_state_estimator",
+            STATUS,
             self._publish_diagnostics,
             watched=(STATES, IMU),
-            orders={STATES: StampOrder("joint state"), IMU: StampOrder("IMU reading")},
+            orders={
+                STATES: StampOrder("joint state"),
+                IMU: StampOrder("IMU reading"),
+                MAGNETS: StampOrder("magnet telemetry"),
+            },
             on_reset=self._on_sim_reset,
             diagnostics_period="diagnostics_period",
         )
@@ -167,8 +174,9 @@ class EstimatorNode(Node):
         try:
             self.estimator.check_imu(*reading)
             self.shell.orders[IMU].admit(stamp)
-        except ImuRefusedError as exc:
-            return self.shell.health.reject(IMU, "refused", str(exc))
+        except ImuRefusedError as exc:  # not finite, or beyond the sensor's range
+            reason = NON_FINITE if not all(map(math.isfinite, (*reading[0], *reading[1]))) else OUT_OF_RANGE
+            return self.shell.health.reject(IMU, reason, str(exc))
         except InputError as exc:
             return self.shell.health.reject(IMU, exc.reason, str(exc))
         self.shell.health.heard(IMU)
@@ -183,10 +191,10 @@ class EstimatorNode(Node):
 
     def _on_magnets(self, msg: MagnetArray, kept: bool = False) -> None:
         try:
-            _, states = magnet_array_from_msg(msg)
+            stamp, states = magnet_array_from_msg(msg)
+            self.shell.orders[MAGNETS].admit(stamp)
         except InputError as exc:
             return self.shell.health.reject(MAGNETS, exc.reason, str(exc), replayed=kept)
-        stamp = stamp_ns(msg.header.stamp)
         for leg, state in states.items():  # the driver's fields only: the switch and the contact reading
             self._held.add(leg, stamp, 1.0 if state.enabled and state.contact_sensed else 0.0)
         return None
@@ -218,16 +226,8 @@ class EstimatorNode(Node):
             self._estimate(*pending[:2])
 
     def _positions(self, msg: JointState) -> np.ndarray:
-        if list(msg.name) != list(JOINT_NAMES) or len(msg.position) != len(JOINT_NAMES):
-            index = {n: i for i, n in enumerate(msg.name)}
-            missing = [n for n in JOINT_NAMES if n not in index]
-            if missing or len(msg.position) != len(msg.name):
-                raise InputError("malformed", f"joint state lacks {missing[:3]} or its positions")
-            q = np.array([msg.position[index[n]] for n in JOINT_NAMES])
-        else:
-            q = np.asarray(msg.position, float)
-        if not np.isfinite(q).all():
-            raise InputError("non_finite", "joint state positions not finite")
+        """Every joint's encoder position (JOINT_NAMES order), checked as every node checks a state."""
+        q, _ = joint_arrays(msg.name, msg.position, msg.velocity, JOINT_NAMES)
         return q
 
     def _imu_alive(self, stamp: int) -> bool:
@@ -278,6 +278,7 @@ class EstimatorNode(Node):
         self._pending = None
         self._last_imu_ns = None
         self.shell.orders[IMU].restart()
+        self.shell.orders[MAGNETS].restart()
         self.shell.counts["restarts"] += 1
 
     def _publish_diagnostics(self) -> None:

@@ -32,7 +32,7 @@ def stamped(msg, k):
 def diagnostics_value(diag, key):
     for msg in reversed(diag.messages):
         for status in msg.status:
-            if status.name == "sally_state_estimator":
+            if status.name == "sally_state_estimator: estimate":
                 return {kv.key: kv.value for kv in status.values}.get(key), status.message
     return None, ""
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from geometry_msgs.msg import Vector3
 from nav_msgs.msg import Odometry
-from sensor_msgs.msg import JointState
+from sensor_msgs.msg import Imu, JointState, Range
 
 from sally_description import JOINT_NAMES
 from sally_description.constants import ACTUATED_JOINT_NAMES, LEGS
@@ -181,6 +181,26 @@ def ik_status(kind: str, now: int) -> IKStatus | None:
     return _stamp(msg, kind, now)
 
 
+def imu(kind: str, now: int) -> Imu | None:
+    """A bad sensor_msgs/Imu of ``kind`` (None: the type cannot be bad that way)."""
+    if kind in ("length", "unknown"):
+        return None  # fixed-size fields, no names
+    msg = Imu()
+    msg.linear_acceleration.z = 9.81
+    msg.angular_velocity.x = _value(kind, 0.0)
+    return _stamp(msg, kind, now)
+
+
+def foot_range(kind: str, now: int) -> Range | None:
+    """A bad sensor_msgs/Range of ``kind`` (None: the type cannot be bad that way; +inf is a good
+    reading: nothing within reach)."""
+    if kind in ("length", "unknown", "inf"):
+        return None
+    msg = Range(max_range=0.2)
+    msg.range = _value(kind, 0.1)
+    return _stamp(msg, kind, now)
+
+
 def _prime_magnets(now: int) -> MagnetCommand:
     return _stamp(MagnetCommand(feet=list(FEET), enable=[True] * 4), "", now)
 
@@ -193,10 +213,12 @@ MATRIX: tuple[TopicCase, ...] = (
     TopicCase(
         "/joint_states",
         JointState,
-        ("controller", "ik"),
+        ("controller", "estimator", "ik"),
         lambda k, t: joint_message(JOINT_NAMES, k, t, "position"),
         stream=True,
     ),
+    TopicCase("/sally/imu", Imu, ("estimator",), imu, stream=True),
+    TopicCase("/sally/feet/FL/range", Range, ("sequencer",), foot_range, stream=True),
     TopicCase("/sally/odom", Odometry, ("controller", "ik"), odometry, stream=True),
     TopicCase(
         "/sally/joint_targets",
@@ -209,7 +231,7 @@ MATRIX: tuple[TopicCase, ...] = (
     TopicCase("/sally_sim/external_force", ExternalForce, ("sim",), external_force, _prime_force),
     TopicCase("/sally/ik_target", IKTarget, ("ik",), ik_target),
     TopicCase("/sally/foot_states", FootStates, ("sequencer",), foot_states, stream=True),
-    TopicCase("/sally/magnets", MagnetArray, ("sequencer",), magnet_array, stream=True),
+    TopicCase("/sally/magnets", MagnetArray, ("estimator", "sequencer"), magnet_array, stream=True),
     TopicCase("/sally/ik_status", IKStatus, ("sequencer",), ik_status, stream=True),
     TopicCase("/sally/magnets", MagnetArray, ("pulloff",), magnet_array, graphs=("pulloff",), stream=True),
 )

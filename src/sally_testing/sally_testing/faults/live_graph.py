@@ -34,6 +34,7 @@ DIAGNOSTICS = {
     "controller": "sally_controller: pid",
     "ik": "sally_ik: solver",
     "sequencer": "sally_sequencer: sequence",
+    "estimator": "sally_state_estimator: estimate",
     "pulloff": "sally_pulloff: rig",
 }
 """Each node's /diagnostics status that carries its input health."""

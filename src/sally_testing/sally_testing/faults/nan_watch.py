@@ -42,12 +42,19 @@ IGNORED = frozenset({"/parameter_events"})
 """Topics every rclpy node has that carry no figures of the graph."""
 
 
+INFINITE_MEANS = {("sensor_msgs/Range", "range")}
+"""Fields where an infinity is a reading, not a fault: a Range's +inf is "nothing within reach" and
+its -inf "closer than its minimum" (REP 117). A NaN is a fault everywhere."""
+
+
 def non_finite(msg) -> bool:
-    """Whether any float anywhere in ``msg`` (nested messages, arrays) is NaN or inf."""
+    """Whether any float anywhere in ``msg`` (nested messages, arrays) is NaN or inf (an infinity
+    that :data:`INFINITE_MEANS` says is a reading aside)."""
+    kind_of = f"{type(msg).__module__.split('.')[0]}/{type(msg).__name__}"
     for name, kind in msg.get_fields_and_field_types().items():
         value = getattr(msg, name)
         if kind in ("double", "float"):
-            if not math.isfinite(value):
+            if math.isnan(value) or (math.isinf(value) and (kind_of, name) not in INFINITE_MEANS):
                 return True
         elif "double" in kind or "float" in kind:  # arrays and sequences of numbers
             if len(value) and not np.isfinite(np.asarray(value, dtype=float)).all():
