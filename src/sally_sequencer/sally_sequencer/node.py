@@ -57,7 +57,7 @@ from sally_node_common.parameters import Param, ParameterTable
 from sally_node_common.qos import KEPT, LATCHED, RELIABLE_DEEP, STATUS
 from sally_node_common.readers_gate import ReadersGate
 from sally_node_common.sequence_status_msg import SequenceStatusData, sequence_status_to_msg
-from sally_node_common.stamped_readings import StampedReadings
+from sally_node_common.stamped_readings import READING_AGE_NS, StampedReadings
 from sally_node_common.stamps import stamp_ns
 from sally_node_common.stance import StanceMode
 from sally_node_common.time_contract import IK_LATENCY, IK_PERIOD
@@ -77,6 +77,10 @@ from .wall_walk import DIRECTIONS, MAX_DISTANCE, WallWalk
 
 EXIT_FAILED = 1
 FEET_TOPIC, MAGNETS, IK_STATUS = "/sally/foot_states", "/sally/magnets", "/sally/ik_status"
+
+
+CONTACT_GAP = 0.005
+"""m: a face its range sensor sees further than this from any surface is not in contact."""
 
 
 def range_topic(foot: str) -> str:
@@ -308,10 +312,26 @@ class SequencerNode(Node):
         except InputError as exc:
             return self.shell.health.reject(MAGNETS, exc.reason, str(exc), replayed=kept)
         self.shell.health.heard(MAGNETS)
-        self._view.magnets = {foot: (m.enabled, m.surface, m.contact_sensed) for foot, m in magnets.items()}
+        trusted = {}
         for foot, m in magnets.items():  # the contact sensor, as the driver reads it
-            self._sensors.add(("contact", foot), stamp, 1.0 if m.contact_sensed else 0.0)
+            sensed = m.contact_sensed and not self._contradicted(foot, stamp)
+            self._sensors.add(("contact", foot), stamp, 1.0 if sensed else 0.0)
+            trusted[foot] = (m.enabled, m.surface, sensed)
+        self._view.magnets = trusted  # the interlock counts no magnet on a contact reading it distrusts
         return None
+
+    def _contradicted(self, foot: str, stamp: int) -> bool:
+        """Whether ``foot``'s contact reading says contact while its range sensor sees its face off
+        any surface (more than :data:`CONTACT_GAP` away): a stuck sensor, flagged and distrusted."""
+        gap = self._sensors.at(("range", foot), stamp + READING_AGE_NS)  # the newest range at or before it
+        if not gap > CONTACT_GAP:  # (nan: no range to judge by)
+            return False
+        self.shell.counts["contact_readings_distrusted"] += 1
+        self.get_logger().warning(
+            f"{foot}'s contact reading says contact, its range sensor a face {gap * 1e3:.0f} mm off: distrusted",
+            throttle_duration_sec=1.0,
+        )
+        return True
 
     def _range_reader(self, foot: str):
         def on_range(msg: Range) -> None:
@@ -613,6 +633,7 @@ class SequencerNode(Node):
             "restarts": self.shell.counts["restarts"],
             "ik_rejections_of_our_input": self.shell.counts["ik_rejections_of_our_input"],
             "magnet_offs_refused": self.shell.counts["magnet_offs_refused"],
+            "contact_readings_distrusted": self.shell.counts["contact_readings_distrusted"],
             "sim_time": max(self._time.last_stamp, 0) * 1e-9,
         }
         warn = bool(problems) and not self.finished.is_set()
