@@ -50,6 +50,9 @@ class EstimatorConfig:
 
     map_gate: float = 0.003
     """m: an anchor within this of a steel surface's plane is put on it."""
+    release_gate: float = 0.001
+    """m: a held foot this far off its anchor, while the other three fit theirs within half of it,
+    is taken as moving (its magnet off, or slipping) and released."""
     seat_depth: float = CLAMP_SINK
     """m: how far a clamped magnet's face sits into its plate (the contact's compliance under an
     800 N clamp, measured on a standing Sally; a robot's pad compression): where an anchor is put."""
@@ -116,6 +119,10 @@ class BodyEstimator:
         self._velocity = np.zeros(3)
         self._angular = np.zeros(3)
         self._anchors: dict[str, _Anchor] = {}
+        self._released: set[str] = set()
+        """Feet released for moving off their anchors while still said to hold."""
+        self.releases = 0
+        """How many anchors were released so."""
         self._t: float | None = None
         self._var = np.array([1e-8] * 3 + [1e-8] * 3)
         self.found: dict[str, float] = {}
@@ -154,6 +161,7 @@ class BodyEstimator:
         predicted = self._rotation @ _exp(np.asarray(imu[1], float) * dt) if imu is not None else self._rotation
         position = self._position + self._velocity * dt
         self._anchor(feet, holding, predicted, position)
+        self._release_moving(feet)
         held = [i for i, leg in enumerate(LEGS) if leg in self._anchors]
         rotation = predicted
         if len(held) >= 3:
@@ -180,16 +188,38 @@ class BodyEstimator:
         )
 
     def _anchor(self, feet: Feet, holding: Mapping[str, bool], rotation: np.ndarray, position: np.ndarray) -> None:
-        """Drop the anchors of feet that let go; fix those of feet that start to hold."""
+        """Drop the anchors of feet that let go; fix those of feet that start to hold (not a foot
+        released for moving until its magnet lets go and holds again)."""
         for i, leg in enumerate(LEGS):
             if not holding.get(leg, False):
                 self._anchors.pop(leg, None)
+                self._released.discard(leg)
                 continue
-            if leg in self._anchors:
+            if leg in self._anchors or leg in self._released:
                 continue
             point = position + rotation @ feet.points[i]
             normal = rotation @ feet.normals[i]
             self._anchors[leg] = self._on_map(point, normal)
+
+    def _release_moving(self, feet: Feet) -> None:
+        """With four anchors, the one foot that moved off its anchor while the other three still fit
+        theirs (a magnet switched off before its telemetry says so, a foot that slipped) is released."""
+        if len(self._anchors) < 4:
+            return
+        legs = list(self._anchors)
+        index = [LEGS.index(leg) for leg in legs]
+        points, anchors = feet.points[index], np.array([self._anchors[leg].point for leg in legs])
+        if _residuals(points, anchors).max() <= self.config.release_gate:
+            return
+        fits = []
+        for k in range(len(legs)):
+            rest = [j for j in range(len(legs)) if j != k]
+            fits.append((_residuals(points[rest], anchors[rest]).max(), k))
+        worst, k = min(fits)
+        if worst <= self.config.release_gate / 2:
+            self._anchors.pop(legs[k])
+            self._released.add(legs[k])
+            self.releases += 1
 
     def _on_map(self, point: np.ndarray, normal: np.ndarray) -> _Anchor:
         """``point`` (an EE site, world) put on the steel surface its face lies on, when within the gate."""
@@ -232,6 +262,12 @@ def _fit(body_points: np.ndarray, world_points: np.ndarray) -> tuple[np.ndarray,
     d = np.sign(np.linalg.det(vt.T @ u.T))
     rotation = vt.T @ np.diag([1.0, 1.0, d]) @ u.T
     return rotation, cw - rotation @ cb
+
+
+def _residuals(body_points: np.ndarray, world_points: np.ndarray) -> np.ndarray:
+    """How far (m) each of ``body_points`` lands from its ``world_points`` after their best fit."""
+    rotation, translation = _fit(body_points, world_points)
+    return np.linalg.norm(body_points @ rotation.T + translation - world_points, axis=1)
 
 
 def _exp(w: np.ndarray) -> np.ndarray:

@@ -289,6 +289,7 @@ class EstimatorNode(Node):
             "updates_without_imu": self.shell.counts["without_imu"],
             "position_sigma_mm": float(np.sqrt(e.covariance[0, 0]) * 1e3) if e else 0.0,
             "restarts": self.shell.counts["restarts"],
+            "anchors_released": self.estimator.releases,
             **{f"surface_found_off_map_{k}_mm": round(v * 1e3, 2) for k, v in self.estimator.found.items()},
         }
         problems = self.shell.health.summary()
