@@ -45,3 +45,9 @@ def test_a_wall_off_the_map_is_found_by_the_feet_s_sensors(tmp_path, ros_domain,
     for foot in ("FL", "FR"):
         final = report["plants"][foot]["final"]
         assert abs(final[0] - wall) < 2e-3, f"{foot} planted at x {final[0]:.4f}, the real wall's plant {wall:.4f}"
+
+
+def test_servo_commands_delayed_on_the_bus_still_climb(tmp_path, ros_domain):
+    """command_delay:=0.002: each servo command reaches the motors 2 ms into its period (the
+    driver's bus); the climb holds its goals."""
+    run_f2w(tmp_path, ros_domain, "delayed", command_delay="0.002")

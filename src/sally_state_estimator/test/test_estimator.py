@@ -3,13 +3,13 @@ surface off the map (real MuJoCo, the sim's sensors with their noise, no ROS).""
 
 import numpy as np
 import pytest
-from sally_state_estimator.estimator import BodyEstimator, ImuRefusedError
 
 from sally_description import LEGS, build_model
 from sally_description.pose import Pose
 from sally_description.scene import scene
 from sally_sim_node.sensing import Sensing
 from sally_sim_node.simulator import Simulator
+from sally_state_estimator.estimator import BodyEstimator, ImuRefusedError
 
 PERIODS = {"imu": 0.005, "encoders": 0.005, "ranges": 0.005, "contacts": 0.005}
 

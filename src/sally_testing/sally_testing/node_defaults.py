@@ -10,13 +10,12 @@ from __future__ import annotations
 
 def defaults_files() -> list[tuple[str, str, str, object]]:
     """``(package, file name in its config/, node name, parameter table)`` of every node."""
-    from sally_state_estimator.node import TABLE as ESTIMATOR
-
     from sally_controller.node import TABLE as CONTROLLER
     from sally_ik_node.node import TABLE as IK
     from sally_sequencer.node import TABLE as SEQUENCER
     from sally_sim_node.pulloff_node import TABLE as PULLOFF
     from sally_sim_node.sim_parameters import TABLE as SIM
+    from sally_state_estimator.node import TABLE as ESTIMATOR
 
     return [
         ("sally_sim_node", "sim.yaml", "sally_sim", SIM),
