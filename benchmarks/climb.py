@@ -91,6 +91,7 @@ def perturbed(rng: np.random.Generator):
 def run_once(
     sequence: str, seed: int, backend: str, folder: Path, direction: str = "up", sensed: dict | None = None
 ) -> dict:
+    from sally_bringup.arguments import resolve
     from sally_description.wall_start import WALL_STANCE
     from sally_optimizer.evaluation import run_scenario_graph
     from sally_sequencer.wall_walk import DIRECTIONS
@@ -132,7 +133,7 @@ def run_once(
         args.update(start="wall", wall_pose=wall, direction=direction, distance=WALK_DISTANCE)
     start = time.monotonic()
     overrides = {"sim": sim}
-    if sim and args.get("state") == "estimated":  # the estimator is told where Sally was put down
+    if sim and resolve(args)["state"] == "estimated":  # the estimator is told where she was put down
         overrides["estimator"] = dict(sim)
     with open(folder / "graph.log", "w") as log:
         result = run_scenario_graph(backend, "f2w", args, overrides, folder / "run", wall_timeout=1200.0, out=log)
