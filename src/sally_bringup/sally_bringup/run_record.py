@@ -4,6 +4,7 @@ judges them). Pure."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -101,9 +102,12 @@ class RunRecord:
         return replace(self, feet=feet, believed={})  # judged once: the feet are the truth's now
 
     def estimate_error(self) -> dict | None:
-        """How far the pose the graph believed was from the truth over the run: the largest position
-        error (mm), tilt error and heading error (deg); None when the graph took the truth itself."""
-        pairs = [(self.believed[k], v) for k, v in self.truth.items() if k in self.believed]
+        """How far the pose the graph believed was from the truth over the run, up to the sequencer's
+        verdict (how long the graph runs on after it is the OS's): the largest position error (mm),
+        tilt error and heading error (deg); None when the graph took the truth itself."""
+        verdict = (self.result or {}).get("t")
+        until = math.inf if verdict is None else round(verdict * 1e9)
+        pairs = [(self.believed[k], v) for k, v in self.truth.items() if k in self.believed and k <= until]
         if not pairs or all(_same(b, t) for b, t in pairs):
             return None
         position = [float(np.linalg.norm(b.position - t.position)) * 1e3 for b, t in pairs]

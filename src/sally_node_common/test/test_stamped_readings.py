@@ -24,3 +24,15 @@ def test_a_new_time_line_drops_what_came_before():
     assert readings.at("FR", 120 * MS) == 0.0 and len(readings._readings["FR"]) == 1
     readings.clear()
     assert math.isnan(readings.at("FR", 120 * MS))
+
+
+def test_a_tick_waits_until_the_reading_it_takes_is_final():
+    """50 Hz readings (stamps every 20 ms): the tick at 75 ms takes the one of 40 ms, final once that
+    one (or a later one) is in; before 40 ms no reading can be old enough, so nothing is awaited."""
+    readings = StampedReadings()
+    assert readings.caught_up("FL", 30 * MS), "the first reading (20 ms) is too new for any tick before 40 ms"
+    assert not readings.caught_up("FL", 75 * MS)
+    readings.add("FL", 20 * MS, 1.0)
+    assert not readings.caught_up("FL", 75 * MS), "the reading of 40 ms may still come"
+    readings.add("FL", 40 * MS, 0.0)
+    assert readings.caught_up("FL", 75 * MS) and readings.at("FL", 75 * MS) == 0.0

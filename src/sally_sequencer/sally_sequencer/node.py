@@ -273,6 +273,8 @@ class SequencerNode(Node):
         self.create_subscription(
             Bool, "/sally_sim/holding", lambda msg: setattr(self._time, "holding", bool(msg.data)), LATCHED
         )
+        self._awaiting: tuple[FootStates, bool] | None = None
+        """Foot states waiting for the feet's readings of their tick (:meth:`_step_awaiting`)."""
         self._held_feet: tuple[FootStates, bool] | None = None
         """Foot states that came before the outputs reached their readers (stepped on once they do)."""
         readers = [name.strip() for name in str(p("readers")).split(",") if name.strip()]
@@ -318,6 +320,7 @@ class SequencerNode(Node):
             self._sensors.add(("contact", foot), stamp, 1.0 if sensed else 0.0)
             trusted[foot] = (m.enabled, m.surface, sensed)
         self._view.magnets = trusted  # the interlock counts no magnet on a contact reading it distrusts
+        self._step_awaiting()
         return None
 
     def _contradicted(self, foot: str, stamp: int) -> bool:
@@ -345,6 +348,7 @@ class SequencerNode(Node):
             except InputError as exc:
                 return self.shell.health.reject(range_topic(foot), exc.reason, str(exc))
             self._sensors.add(("range", foot), stamp, distance)
+            self._step_awaiting()
             return None
 
         return on_range
@@ -383,6 +387,29 @@ class SequencerNode(Node):
         if not self._gate.open:
             self._held_feet = (msg, kept)  # only the newest is stepped on
             return None
+        if self._awaiting is not None:  # what it waited for never came before these: stepped on without
+            awaiting, self._awaiting = self._awaiting, None
+            self._step_feet(*awaiting)
+        self._awaiting = (msg, kept)
+        self._step_awaiting()
+        return None
+
+    def _step_awaiting(self) -> None:
+        """The foot states waiting for the feet's readings stepped on once those are in (each foot's
+        range and contact reading the tick takes: :meth:`StampedReadings.caught_up`), of the sensors
+        that have a publisher. They come on other topics; waiting for them keeps a lockstep run the
+        same on every host."""
+        if self._awaiting is None:
+            return
+        stamp = stamp_ns(self._awaiting[0].header.stamp)
+        sensors = [
+            s for s, topic in (("range", range_topic(FEET[0])), ("contact", MAGNETS)) if self.count_publishers(topic)
+        ]
+        if all(self._sensors.caught_up((sensor, foot), stamp) for sensor in sensors for foot in FEET):
+            awaiting, self._awaiting = self._awaiting, None
+            self._step_feet(*awaiting)
+
+    def _step_feet(self, msg: FootStates, kept: bool) -> None:
         stamp = stamp_ns(msg.header.stamp)
         if self.finished.is_set():
             return  # the run is over

@@ -6,9 +6,9 @@ what its driver knows: the magnet's switch and the contact reading); publishes `
 it estimates, every ``rate``, and TF ``odom -> main_frame``. The core is
 :class:`.estimator.BodyEstimator`; this module converts messages and wires callbacks.
 
-Each joint state is estimated with the IMU reading of its stamp (the sim publishes the IMU first);
-one that comes without it is estimated when the reading comes, or with none when the next state
-comes first or :data:`IMU_WAIT` wall seconds pass (so a lockstep run is the same on every host).
+Each joint state is estimated once the IMU reading of its stamp (the sim publishes it first) and the
+telemetry it takes (which feet hold, by stamp) are in; what has not come when the next state comes
+is done without (so a lockstep run is the same on every host, however late a message comes).
 An IMU silent for ``imu_timeout`` s of sim time, or refused (not finite, beyond its range), leaves
 the legs alone to carry the estimate: said on /diagnostics, its covariance growing.
 """
@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import math
 import sys
-import time
 
 import numpy as np
 from geometry_msgs.msg import TransformStamped
@@ -40,16 +39,12 @@ from sally_node_common.parameters import Param, ParameterTable
 from sally_node_common.qos import RELIABLE_DEEP, STREAM
 from sally_node_common.stamped_readings import StampedReadings
 from sally_node_common.stamps import set_stamp, stamp_ns
-from sally_node_common.wall_timers import wall_timer
 from tf2_msgs.msg import TFMessage
 
 from .estimator import BodyEstimator, Estimate, ImuRefusedError
 from .leg_kinematics import LegKinematics
 
 STATES, IMU, MAGNETS, ODOM = "/joint_states", "/sally/imu", "/sally/magnets", "/sally/odom"
-IMU_WAIT = 0.2
-"""Wall s a joint state waits for its IMU reading before it is estimated without (an IMU that never
-spoke, or stopped before ``imu_timeout`` of sim time passed: the graph waits for the estimate)."""
 ODOM_FRAME, BODY_FRAME = "odom", "main_frame"
 STATUS = "sally_state_estimator: estimate"
 """Its /diagnostics status."""
@@ -152,8 +147,10 @@ class EstimatorNode(Node):
         self._period_ns = round(1e9 / float(p("rate")))
         self._imu_timeout_ns = round(float(p("imu_timeout")) * 1e9)
         self._imu: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-        self._pending: tuple[int, np.ndarray, float] | None = None
-        """A joint state waiting for its IMU reading: (stamp, positions, wall time it came)."""
+        self._pending: tuple[int, np.ndarray] | None = None
+        """A joint state waiting for its inputs on other topics: (stamp, positions)."""
+        self._first_ns: int | None = None
+        """The first joint state's stamp of this time line."""
         self._held = StampedReadings()
         """Each foot's driver fields by stamp: 1.0 where its magnet is on and its contact sensed."""
         self._last_imu_ns: int | None = None
@@ -163,7 +160,6 @@ class EstimatorNode(Node):
         self.create_subscription(Imu, IMU, self._on_imu, RELIABLE_DEEP)
         self.create_subscription(JointState, STATES, self._on_state, RELIABLE_DEEP)
         subscribe_kept(self, MagnetArray, MAGNETS, self._on_magnets)
-        wall_timer(self, 0.02, self._check_pending)
         self.get_logger().info(f"Sally's state estimator ready: {p('scene')}, start {p('start')}")
 
     # --- inputs ---------------------------------------------------------------------------------
@@ -184,9 +180,7 @@ class EstimatorNode(Node):
         self._imu[stamp] = reading
         while len(self._imu) > 50:
             self._imu.pop(next(iter(self._imu)))
-        if self._pending is not None and self._pending[0] == stamp:
-            pending, self._pending = self._pending, None
-            self._estimate(*pending[:2])
+        self._estimate_pending()
         return None
 
     def _on_magnets(self, msg: MagnetArray, kept: bool = False) -> None:
@@ -197,6 +191,7 @@ class EstimatorNode(Node):
             return self.shell.health.reject(MAGNETS, exc.reason, str(exc), replayed=kept)
         for leg, state in states.items():  # the driver's fields only: the switch and the contact reading
             self._held.add(leg, stamp, 1.0 if state.enabled and state.contact_sensed else 0.0)
+        self._estimate_pending()
         return None
 
     def _on_state(self, msg: JointState) -> None:
@@ -209,21 +204,29 @@ class EstimatorNode(Node):
         self.shell.health.heard(STATES)
         if new_timeline:
             self._start_over()
-        if self._pending is not None:  # its IMU reading never came: estimated without
+        if self._first_ns is None:
+            self._first_ns = stamp
+        if self._pending is not None:  # what it waited for never came before the next state: without
             pending, self._pending = self._pending, None
-            self._estimate(*pending[:2])
-        if stamp in self._imu or self._imu_silent(stamp):
-            self._estimate(stamp, q)
-        else:  # its reading is on its way (on another topic): estimated when it comes
-            self._pending = (stamp, q, time.monotonic())
+            self._estimate(*pending)
+        self._pending = (stamp, q)
+        self._estimate_pending()
         return None
 
-    def _check_pending(self) -> None:
-        """A state that waited :data:`IMU_WAIT` wall seconds for its IMU reading is estimated without it
-        (an IMU that never spoke: the graph waits for this estimate)."""
-        if self._pending is not None and time.monotonic() - self._pending[2] > IMU_WAIT:
+    def _estimate_pending(self) -> None:
+        """The state waiting for its inputs estimated once they are in: its IMU reading (unless the
+        IMU is silent) and the telemetry it takes (:meth:`StampedReadings.caught_up`; where the
+        telemetry has a publisher). They come on
+        other topics; waiting for them keeps a lockstep run the same on every host, however late a
+        message comes."""
+        if self._pending is None:
+            return
+        stamp = self._pending[0]
+        imu = stamp in self._imu or self._imu_silent(stamp)
+        held = not self.count_publishers(MAGNETS) or all(self._held.caught_up(leg, stamp) for leg in LEGS)
+        if imu and held:
             pending, self._pending = self._pending, None
-            self._estimate(*pending[:2])
+            self._estimate(*pending)
 
     def _positions(self, msg: JointState) -> np.ndarray:
         """Every joint's encoder position (JOINT_NAMES order), checked as every node checks a state."""
@@ -234,8 +237,10 @@ class EstimatorNode(Node):
         return self._last_imu_ns is not None and stamp - self._last_imu_ns <= self._imu_timeout_ns
 
     def _imu_silent(self, stamp: int) -> bool:
-        """The IMU spoke once and has been silent for ``imu_timeout``: states go on without waiting."""
-        return self._last_imu_ns is not None and not self._imu_alive(stamp)
+        """The IMU has been silent for ``imu_timeout`` of sim time (or never spoke in that long since
+        the first state): states go on without waiting for it."""
+        last = self._last_imu_ns if self._last_imu_ns is not None else self._first_ns
+        return last is not None and stamp - last > self._imu_timeout_ns
 
     # --- the estimate ---------------------------------------------------------------------------
     def _estimate(self, stamp: int, q: np.ndarray) -> None:
@@ -276,6 +281,7 @@ class EstimatorNode(Node):
         self._imu.clear()
         self._held.clear()
         self._pending = None
+        self._first_ns = None
         self._last_imu_ns = None
         self.shell.orders[IMU].restart()
         self.shell.orders[MAGNETS].restart()

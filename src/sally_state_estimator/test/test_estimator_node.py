@@ -54,6 +54,7 @@ def test_bad_imu_readings_are_refused_and_a_silent_imu_leaves_the_legs_to_carry_
     q = standing_positions()
 
     def step(k, reading):
+        magnets.publish(stamped(held, k))  # the telemetry (here with every state) comes before the state
         if reading is not None:
             msg = Imu()
             msg.linear_acceleration.z, msg.angular_velocity.x = reading
