@@ -215,15 +215,15 @@ class EstimatorNode(Node):
 
     def _estimate_pending(self) -> None:
         """The state waiting for its inputs estimated once they are in: its IMU reading (unless the
-        IMU is silent) and the telemetry it takes (:meth:`StampedReadings.caught_up`; where the
-        telemetry has a publisher). They come on
+        IMU is silent) and the telemetry it takes (:meth:`StampedReadings.caught_up`; a robot without
+        telemetry has each state estimated when the next comes). They come on
         other topics; waiting for them keeps a lockstep run the same on every host, however late a
         message comes."""
         if self._pending is None:
             return
         stamp = self._pending[0]
         imu = stamp in self._imu or self._imu_silent(stamp)
-        held = not self.count_publishers(MAGNETS) or all(self._held.caught_up(leg, stamp) for leg in LEGS)
+        held = all(self._held.caught_up(leg, stamp) for leg in LEGS)
         if imu and held:
             pending, self._pending = self._pending, None
             self._estimate(*pending)
