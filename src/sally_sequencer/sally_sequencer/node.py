@@ -273,6 +273,8 @@ class SequencerNode(Node):
         self.create_subscription(
             Bool, "/sally_sim/holding", lambda msg: setattr(self._time, "holding", bool(msg.data)), LATCHED
         )
+        self._heard_sensors: set[str] = set()
+        """The feet's sensors ("range", "contact") heard at least once: waited for from then on."""
         self._awaiting: tuple[FootStates, bool] | None = None
         """Foot states waiting for the feet's readings of their tick (:meth:`_step_awaiting`)."""
         self._held_feet: tuple[FootStates, bool] | None = None
@@ -320,6 +322,7 @@ class SequencerNode(Node):
             self._sensors.add(("contact", foot), stamp, 1.0 if sensed else 0.0)
             trusted[foot] = (m.enabled, m.surface, sensed)
         self._view.magnets = trusted  # the interlock counts no magnet on a contact reading it distrusts
+        self._heard_sensors.add("contact")
         self._step_awaiting()
         return None
 
@@ -348,6 +351,7 @@ class SequencerNode(Node):
             except InputError as exc:
                 return self.shell.health.reject(range_topic(foot), exc.reason, str(exc))
             self._sensors.add(("range", foot), stamp, distance)
+            self._heard_sensors.add("range")
             self._step_awaiting()
             return None
 
@@ -397,14 +401,12 @@ class SequencerNode(Node):
     def _step_awaiting(self) -> None:
         """The foot states waiting for the feet's readings stepped on once those are in (each foot's
         range and contact reading the tick takes: :meth:`StampedReadings.caught_up`), of the sensors
-        that have a publisher. They come on other topics; waiting for them keeps a lockstep run the
-        same on every host."""
+        heard once (a robot without range sensors is not waited for). They come on other topics;
+        waiting for them keeps a lockstep run the same on every host."""
         if self._awaiting is None:
             return
         stamp = stamp_ns(self._awaiting[0].header.stamp)
-        sensors = [
-            s for s, topic in (("range", range_topic(FEET[0])), ("contact", MAGNETS)) if self.count_publishers(topic)
-        ]
+        sensors = [s for s in ("range", "contact") if s in self._heard_sensors]
         if all(self._sensors.caught_up((sensor, foot), stamp) for sensor in sensors for foot in FEET):
             awaiting, self._awaiting = self._awaiting, None
             self._step_feet(*awaiting)
