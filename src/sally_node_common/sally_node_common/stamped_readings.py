@@ -26,10 +26,13 @@ class StampedReadings:
         self._readings: dict[Hashable, deque[tuple[int, float]]] = {}
 
     def add(self, key: Hashable, stamp_ns: int, value: float) -> None:
-        """A reading of ``key`` stamped ``stamp_ns``; a stamp not after the newest kept starts a new
-        time line (a reset, a new sim): what came before is dropped."""
+        """A reading of ``key`` stamped ``stamp_ns``; the newest's stamp again is the same reading
+        (sent twice: kept once), an older stamp starts a new time line (a reset, a new sim): what
+        came before is dropped."""
         kept = self._readings.setdefault(key, deque(maxlen=KEPT))
-        if kept and stamp_ns <= kept[-1][0]:
+        if kept and stamp_ns == kept[-1][0]:
+            return
+        if kept and stamp_ns < kept[-1][0]:
             kept.clear()
         kept.append((stamp_ns, float(value)))
 

@@ -19,7 +19,8 @@ def test_a_tick_takes_the_newest_reading_old_enough():
 def test_a_new_time_line_drops_what_came_before():
     readings = StampedReadings()
     readings.add("FR", 100 * MS, 1.0)
-    assert readings.at("FR", 120 * MS) == 1.0
+    readings.add("FR", 100 * MS, 1.0)  # the same reading sent twice: kept once, nothing dropped
+    assert readings.at("FR", 120 * MS) == 1.0 and len(readings._readings["FR"]) == 1
     readings.add("FR", 0, 0.0)  # stamps start over: a reset
     assert readings.at("FR", 120 * MS) == 0.0 and len(readings._readings["FR"]) == 1
     readings.clear()

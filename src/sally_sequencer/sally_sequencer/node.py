@@ -391,6 +391,8 @@ class SequencerNode(Node):
         if not self._gate.open:
             self._held_feet = (msg, kept)  # only the newest is stepped on
             return None
+        if self._awaiting is not None and stamp_ns(self._awaiting[0].header.stamp) == stamp_ns(msg.header.stamp):
+            return None  # sent again while they wait: the same foot states
         if self._awaiting is not None:  # what it waited for never came before these: stepped on without
             awaiting, self._awaiting = self._awaiting, None
             self._step_feet(*awaiting)

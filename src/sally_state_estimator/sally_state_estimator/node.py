@@ -155,6 +155,7 @@ class EstimatorNode(Node):
         """Each foot's driver fields by stamp: 1.0 where its magnet is on and its contact sensed."""
         self._last_imu_ns: int | None = None
         self._last: Estimate | None = None
+        self._last_odom: Odometry | None = None
         self._odom = self.create_publisher(Odometry, ODOM, STREAM)
         self._tf = self.create_publisher(TFMessage, "/tf", STREAM)
         self.create_subscription(Imu, IMU, self._on_imu, RELIABLE_DEEP)
@@ -206,6 +207,13 @@ class EstimatorNode(Node):
             self._start_over()
         if self._first_ns is None:
             self._first_ns = stamp
+        if self._last is not None and stamp <= round(self._last.t * 1e9):  # a state sent again (its answer
+            odom = self._last_odom  # was slow): the same estimate again, not a second update
+            if odom is not None and stamp_ns(odom.header.stamp) == stamp:
+                self._odom.publish(odom)
+            return None
+        if self._pending is not None and self._pending[0] == stamp:
+            return None  # sent again while it waits: it is the same state
         if self._pending is not None:  # what it waited for never came before the next state: without
             pending, self._pending = self._pending, None
             self._estimate(*pending)
@@ -266,6 +274,7 @@ class EstimatorNode(Node):
         t.angular.x, t.angular.y, t.angular.z = (float(v) for v in e.angular)
         msg.pose.covariance = [float(v) for v in e.covariance.ravel()]
         self._odom.publish(msg)
+        self._last_odom = msg
         tf = TransformStamped(child_frame_id=BODY_FRAME)
         tf.header = msg.header
         tf.transform.translation.x, tf.transform.translation.y, tf.transform.translation.z = (p.x, p.y, p.z)
@@ -281,6 +290,7 @@ class EstimatorNode(Node):
         self._imu.clear()
         self._held.clear()
         self._pending = None
+        self._last = self._last_odom = None
         self._first_ns = None
         self._last_imu_ns = None
         self.shell.orders[IMU].restart()
