@@ -274,6 +274,8 @@ def assert_every_stream_at_its_rate(counts, sim: float) -> None:
     rates = {"/clock": 1000, "/joint_states": 200, "/sally/servo_commands": 200, "/tf": 100, "/sally/magnets": 50}
     rates.update({"/sally/markers": 10, "/sally/feet/FL/magnet_wrench": 10, "/sally/feet/BR/contact_wrench": 10})
     rates.update({"/sally/foot_states": 200, "/sally/joint_targets": 200, "/sally/odom": 200})
+    rates.update({"/sally/imu": 200, "/sally/ground_truth/odom": 200, "/sally/ground_truth/feet": 200})
+    rates.update({f"/sally/feet/{foot}/range": 50 for foot in ("FL", "FR", "BL", "BR")})
     for topic, rate in rates.items():
         assert counts.get(topic, 0) >= 0.95 * rate * sim, (topic, counts.get(topic), rate * sim)
     for topic in ("/robot_description", "/tf_static", "/sally/sequence_result", "/diagnostics"):
