@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from collections import deque
 from collections.abc import Mapping
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 from pathlib import Path
 
 import numpy as np
@@ -125,8 +125,3 @@ def seeded(seed: int, stream: int) -> np.random.Generator:
     """The random stream ``stream`` of a run seeded ``seed`` (each sensor its own, so that adding one
     sensor does not change another's draws)."""
     return np.random.default_rng([int(seed), int(stream)])
-
-
-def with_latency(channel: Channel, latency: float) -> Channel:
-    """``channel`` with ``latency`` (s)."""
-    return replace(channel, latency=float(latency))
