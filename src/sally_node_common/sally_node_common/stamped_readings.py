@@ -41,13 +41,14 @@ class StampedReadings:
         due = tick_ns - READING_AGE_NS
         return next((v for s, v in reversed(self._readings.get(key, ())) if s <= due), math.nan)
 
-    def caught_up(self, key: Hashable, tick_ns: int, period_ns: int = READING_AGE_NS) -> bool:
+    def caught_up(self, key: Hashable, tick_ns: int, start_ns: int = 0, period_ns: int = READING_AGE_NS) -> bool:
         """Whether the reading of ``key`` a tick at ``tick_ns`` takes is final: no reading that old
-        can exist yet (the first comes a ``period_ns`` in), or one stamped within a period of
-        ``tick_ns - READING_AGE_NS``, or later, is in (readings of one writer come in order). A node
-        that is not caught up waits for the reading (or, in lockstep, for its next input)."""
+        can exist on this time line yet (it started at ``start_ns``, its first reading comes a
+        ``period_ns`` in), or one stamped within a period of ``tick_ns - READING_AGE_NS``, or later,
+        is in (readings of one writer come in order). A node that is not caught up waits for the
+        reading (or, in lockstep, for its next input)."""
         due = tick_ns - READING_AGE_NS
-        if due < period_ns:
+        if due < start_ns + period_ns:
             return True
         kept = self._readings.get(key)
         return kept is not None and len(kept) > 0 and kept[-1][0] > due - period_ns

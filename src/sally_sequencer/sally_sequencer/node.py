@@ -273,6 +273,8 @@ class SequencerNode(Node):
         self.create_subscription(
             Bool, "/sally_sim/holding", lambda msg: setattr(self._time, "holding", bool(msg.data)), LATCHED
         )
+        self._timeline_start: int | None = None
+        """The first foot states' stamp of this time line (no reading is older than it)."""
         self._heard_sensors: set[str] = set()
         """The feet's sensors ("range", "contact") heard at least once: waited for from then on."""
         self._awaiting: tuple[FootStates, bool] | None = None
@@ -409,7 +411,10 @@ class SequencerNode(Node):
             return
         stamp = stamp_ns(self._awaiting[0].header.stamp)
         sensors = [s for s in ("range", "contact") if s in self._heard_sensors]
-        if all(self._sensors.caught_up((sensor, foot), stamp) for sensor in sensors for foot in FEET):
+        if self._timeline_start is None:
+            self._timeline_start = stamp
+        start = self._timeline_start
+        if all(self._sensors.caught_up((sensor, foot), stamp, start) for sensor in sensors for foot in FEET):
             awaiting, self._awaiting = self._awaiting, None
             self._step_feet(*awaiting)
 
@@ -489,6 +494,7 @@ class SequencerNode(Node):
         self.shell.orders[IK_STATUS].restart()
         for order in self._range_orders.values():
             order.restart()
+        self._timeline_start = None
         self._time.restart()
         self._view = RobotView()
         self.shell.counts["restarts"] += 1

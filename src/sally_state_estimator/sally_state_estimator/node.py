@@ -231,7 +231,8 @@ class EstimatorNode(Node):
             return
         stamp = self._pending[0]
         imu = stamp in self._imu or self._imu_silent(stamp)
-        held = all(self._held.caught_up(leg, stamp) for leg in LEGS)
+        start = self._first_ns or 0
+        held = all(self._held.caught_up(leg, stamp, start) for leg in LEGS)
         if imu and held:
             pending, self._pending = self._pending, None
             self._estimate(*pending)
