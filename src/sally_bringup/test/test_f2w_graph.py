@@ -175,7 +175,9 @@ def test_with_an_ik_latency_the_ik_apart_computes_while_the_sim_steps_and_the_ru
     DDS), and the sim sends the IK only the states it solves."""
     from sally_bringup.environment import lease_domain
 
-    late = {"ik_latency": "1", "record": "false"}
+    late = {"ik_latency": "1", "record": "false", "sensing": "ideal", "state": "truth"}
+    # (the oracle: the second container keeps the record, and it hosts no reader of the sim's ground
+    # truth, so a sensed run's record there could not be judged by it)
     with lease_domain() as a, lease_domain() as b:
         (result, composed), (apart_result, apart) = side_by_side(
             [

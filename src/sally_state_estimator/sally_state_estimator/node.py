@@ -190,8 +190,6 @@ class EstimatorNode(Node):
             self.shell.orders[MAGNETS].admit(stamp)
         except InputError as exc:
             return self.shell.health.reject(MAGNETS, exc.reason, str(exc), replayed=kept)
-        if stamp <= self.shell.resets.latest:
-            return None  # telemetry of the time line a sim reset ended
         for leg, state in states.items():  # the driver's fields only: the switch and the contact reading
             self._held.add(leg, stamp, 1.0 if state.enabled and state.contact_sensed else 0.0)
         self._estimate_pending()
@@ -206,9 +204,7 @@ class EstimatorNode(Node):
             return self.shell.health.reject(STATES, exc.reason, str(exc))
         self.shell.health.heard(STATES)
         if new_timeline:
-            self.shell.resets.new_sim()
             self._start_over()
-        self.shell.resets.state(stamp)  # (a reset notice is acted on once states have come)
         if self._first_ns is None:
             self._first_ns = stamp
         if self._last is not None and stamp <= round(self._last.t * 1e9):  # a state sent again (its answer
