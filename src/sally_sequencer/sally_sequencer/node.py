@@ -393,8 +393,11 @@ class SequencerNode(Node):
         if not self._gate.open:
             self._held_feet = (msg, kept)  # only the newest is stepped on
             return None
-        if self._awaiting is not None and stamp_ns(self._awaiting[0].header.stamp) == stamp_ns(msg.header.stamp):
-            return None  # sent again while they wait: the same foot states
+        same = self._awaiting is not None and stamp_ns(self._awaiting[0].header.stamp) == stamp_ns(msg.header.stamp)
+        if same:  # sent again while they wait (or the first after a sim reset, stamped alike): the newest
+            self._awaiting = (msg, kept)
+            self._step_awaiting()
+            return None
         if self._awaiting is not None:  # what it waited for never came before these: stepped on without
             awaiting, self._awaiting = self._awaiting, None
             self._step_feet(*awaiting)

@@ -212,8 +212,10 @@ class EstimatorNode(Node):
             if odom is not None and stamp_ns(odom.header.stamp) == stamp:
                 self._odom.publish(odom)
             return None
-        if self._pending is not None and self._pending[0] == stamp:
-            return None  # sent again while it waits: it is the same state
+        if self._pending is not None and self._pending[0] == stamp:  # sent again while it waits: the newest
+            self._pending = (stamp, q)
+            self._estimate_pending()
+            return None
         if self._pending is not None:  # what it waited for never came before the next state: without
             pending, self._pending = self._pending, None
             self._estimate(*pending)
