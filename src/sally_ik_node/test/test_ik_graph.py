@@ -7,6 +7,7 @@ as servo commands, and on the effort path one that runs its own PD.
 
 import numpy as np
 import pytest
+from nav_msgs.msg import Odometry
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Header
 
@@ -130,8 +131,15 @@ def lift_fl_by_5_cm(probe):
 SIM = {"pacing": "lockstep"}
 
 
+def start_sim(graph, parameters, suffix=""):
+    """The sim and the state estimator: the IK and the controller read the body's pose as a robot
+    knows it (/sally/odom from the estimator; the sim publishes only its ground truth)."""
+    graph.start(f"sim{suffix}", "sally_sim_node", parameters)
+    graph.start(f"estimator{suffix}", "sally_state_estimator")
+
+
 def test_ik_lifts_fl_5_cm_with_the_controller_node(graph, probe):
-    graph.start("sim", "sally_sim_node", SIM)
+    start_sim(graph, SIM)
     graph.start("controller", "sally_controller")
     graph.start("ik", "sally_ik_node")
     took = lift_fl_by_5_cm(probe)
@@ -147,7 +155,7 @@ def test_ik_lifts_fl_5_cm_with_the_controller_node(graph, probe):
     ids=["servo_commands", "effort_path"],
 )
 def test_the_controller_node_can_be_replaced(graph, probe, sim, controller):
-    graph.start("sim", "sally_sim_node", sim)
+    start_sim(graph, sim)
     graph.start("ik", "sally_ik_node")
     controller(probe)
     took = lift_fl_by_5_cm(probe)
@@ -167,7 +175,7 @@ def test_the_controller_node_can_be_replaced(graph, probe, sim, controller):
     ],
 )
 def test_bad_targets_are_rejected_with_the_reason(graph, probe, make, reason):
-    graph.start("sim", "sally_sim_node", SIM)
+    start_sim(graph, SIM)
     graph.start("controller", "sally_controller")
     graph.start("ik", "sally_ik_node")
     status = probe.record(IKStatus, "/sally/ik_status")
@@ -190,7 +198,7 @@ def test_a_target_is_judged_against_the_stances_it_carries(graph, probe):
     """A target for a POSITION foot is refused (not_swinging); the same target carrying FL's SWING
     stance is taken in the same message, and FL reaches it. The joint targets' efforts carry the
     body's weight on the stance feet: alike on four, none on the swinging FL."""
-    graph.start("sim", "sally_sim_node", SIM)
+    start_sim(graph, SIM)
     graph.start("controller", "sally_controller")
     graph.start("ik", "sally_ik_node")
     joint_targets = probe.record(JointState, "/sally/joint_targets")
@@ -220,7 +228,7 @@ def test_a_stance_lock_is_taken_where_the_foot_measurably_is(graph, probe):
     state says it is, not where the IK's last output put it: that output leads a moving foot (by
     2-60 mm in this lift, depending on when the command lands); in the climb a lock there sat a
     back foot, seated with its face 2 deg off flat, 9-10 mm inside the wall, out of contact."""
-    graph.start("sim", "sally_sim_node", SIM)
+    start_sim(graph, SIM)
     graph.start("controller", "sally_controller")
     graph.start("ik", "sally_ik_node")
     feet, status, magnets, target = sequencer_side(probe)
@@ -261,18 +269,19 @@ def lockstep_graph_run(graph, probe, run: int, until_ns: int):
     states = probe.record(JointState, "/joint_states")
     targets = probe.record(JointState, "/sally/joint_targets")
     efforts = probe.record(ServoCommand, "/sally/servo_commands")
-    graph.start(f"sim{run}", "sally_sim_node", {"pacing": "lockstep", "start_paused": True})
+    odom = probe.record(Odometry, "/sally/odom")
+    start_sim(graph, {"pacing": "lockstep", "start_paused": True}, str(run))
     graph.start(f"controller{run}", "sally_controller", {"target_period": 0.005})
     graph.start(f"ik{run}", "sally_ik_node")
-    for rec in (states, targets, efforts):  # every node is up and heard before time starts
+    for rec in (states, targets, efforts, odom):  # every node is up and heard before time starts
         probe.wait_for_publishers(rec, timeout=60.0)
     probe.set_simulation_state(SimulationState.STATE_PLAYING)
     probe.wait_for(
         lambda: states.last is not None and stamp_s(states.last.header.stamp) * 1e9 >= until_ns, 120.0, "the run"
     )
-    for name in (f"ik{run}", f"controller{run}", f"sim{run}"):
+    for name in (f"ik{run}", f"controller{run}", f"estimator{run}", f"sim{run}"):
         graph.processes[name].stop()
-    for rec in (states, targets, efforts):
+    for rec in (states, targets, efforts, odom):
         probe.node.destroy_subscription(rec.subscription)
     stamp = lambda m: m.header.stamp.sec * 1_000_000_000 + m.header.stamp.nanosec  # noqa: E731
     lockstep_graph_run.last = {

@@ -17,6 +17,7 @@ from sally_bringup.processes import wait_until
 from sally_description import ACTUATED_JOINT_NAMES, JOINT_NAMES, LEGS
 from sally_interfaces.msg import MagnetArray, MagnetCommand, ServoCommand
 from sally_node_common.stamps import stamp_ns
+from sally_sim_node.state_outputs import GROUND_TRUTH_ODOM
 from simulation_interfaces.msg import Result, SimulationState
 from simulation_interfaces.srv import GetEntityState, ResetSimulation, StepSimulation
 
@@ -111,7 +112,7 @@ def test_states_odom_and_magnet_telemetry(graph, probe):
     graph.start("sim", SIM)
     graph.start("controller", "sally_controller")
     states = probe.record(JointState, "/joint_states")
-    odom = probe.record(Odometry, "/sally/odom")
+    odom = probe.record(Odometry, GROUND_TRUTH_ODOM)  # the sim's own odometry is the truth
     magnets = probe.record(MagnetArray, "/sally/magnets")
     diag = probe.record(DiagnosticArray, "/diagnostics")
     probe.wait_for(
@@ -306,7 +307,7 @@ def test_watchdog_engages_and_releases(graph, probe):
     graph.start("sim", SIM, {"diagnostics_period": 0.1, "command_timeout": 0.05})
     pd = ServoResponder(probe)
     diag = probe.record(DiagnosticArray, "/diagnostics")
-    odom = probe.record(Odometry, "/sally/odom")
+    odom = probe.record(Odometry, GROUND_TRUTH_ODOM)  # the sim's own odometry is the truth
     magnets = probe.record(MagnetArray, "/sally/magnets")
 
     def watchdog():
@@ -329,7 +330,7 @@ def test_watchdog_engages_and_releases(graph, probe):
 
 
 def test_pause_step_and_reset(graph, probe):
-    graph.start("sim", SIM)
+    graph.start("sim", SIM, {"sensing": "ideal"})  # exact encoders: the reset state reads the baked zero
     graph.start("controller", "sally_controller", {"use_sim_time": True})
     clock = probe.record(Clock, "/clock")
     states = probe.record(JointState, "/joint_states")
