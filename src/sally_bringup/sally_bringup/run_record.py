@@ -86,7 +86,7 @@ class RunRecord:
         stamp, in the sample's frame): the IK gives its feet from the body it believes (the
         estimate). A graph whose /sally/odom is the truth, and samples whose stamp has no truth, stay
         as they are."""
-        truth, believed = self.truth, self.believed
+        truth, believed = self.truth.copy(), self.believed.copy()  # (a live graph's record grows meanwhile)
         if not self.truth_feet or all(believed.get(k) is None or _same(believed[k], v) for k, v in truth.items()):
             return self
         feet = []
@@ -107,7 +107,8 @@ class RunRecord:
         tilt error and heading error (deg); None when the graph took the truth itself."""
         verdict = (self.result or {}).get("t")
         until = math.inf if verdict is None else round(verdict * 1e9)
-        pairs = [(self.believed[k], v) for k, v in self.truth.items() if k in self.believed and k <= until]
+        truth, believed = self.truth.copy(), self.believed.copy()  # (a live graph's record grows meanwhile)
+        pairs = [(believed[k], v) for k, v in truth.items() if k in believed and k <= until]
         if not pairs or all(_same(b, t) for b, t in pairs):
             return None
         position = [float(np.linalg.norm(b.position - t.position)) * 1e3 for b, t in pairs]

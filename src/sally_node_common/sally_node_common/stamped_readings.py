@@ -53,6 +53,13 @@ class StampedReadings:
         kept = self._readings.get(key)
         return kept is not None and len(kept) > 0 and kept[-1][0] > due - period_ns
 
+    def drop_before(self, stamp_ns: int) -> None:
+        """Every reading stamped before ``stamp_ns`` forgotten: a time line that ended there (a sim
+        reset; its notice may come after the first readings of the new one, which are kept)."""
+        for kept in self._readings.values():
+            while kept and kept[0][0] < stamp_ns:
+                kept.popleft()
+
     def clear(self) -> None:
         """Every reading forgotten."""
         self._readings.clear()

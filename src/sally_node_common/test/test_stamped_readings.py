@@ -27,6 +27,16 @@ def test_a_new_time_line_drops_what_came_before():
     assert math.isnan(readings.at("FR", 120 * MS))
 
 
+def test_a_reset_drops_the_readings_of_the_time_line_it_ended():
+    readings = StampedReadings()
+    for stamp in (1960 * MS, 1980 * MS, 2000 * MS, 3000 * MS):  # the reset at 2 s; its line from 3 s
+        readings.add("FL", stamp, stamp / (1000 * MS))
+    readings.drop_before(3000 * MS)  # its notice came after the new line's first reading: that one kept
+    assert math.isnan(readings.at("FL", 3010 * MS)), "no reading of the old line is taken after the reset"
+    assert readings.at("FL", 3020 * MS) == 3.0
+    assert readings.caught_up("FL", 3010 * MS, start_ns=3000 * MS), "the new line's first ticks wait for nothing"
+
+
 def test_a_tick_waits_until_the_reading_it_takes_is_final():
     """50 Hz readings (stamps every 20 ms): the tick at 75 ms takes the one of 40 ms, final once that
     one (or a later one) is in; before 40 ms no reading can be old enough, so nothing is awaited."""

@@ -273,10 +273,10 @@ class SequencerNode(Node):
         self.create_subscription(
             Bool, "/sally_sim/holding", lambda msg: setattr(self._time, "holding", bool(msg.data)), LATCHED
         )
-        self._timeline_start: int | None = None
-        """The first foot states' stamp of this time line (no reading is older than it)."""
         self._heard_sensors: set[str] = set()
-        """The feet's sensors ("range", "contact") heard at least once: waited for from then on."""
+        """The feet's sensors ("range", "contact") heard at least once. The magnet telemetry (the
+        contact readings) is always waited for: the interlock knows nothing without it; the range
+        sensors from their first reading on (a robot without them is not waited for)."""
         self._awaiting: tuple[FootStates, bool] | None = None
         """Foot states waiting for the feet's readings of their tick (:meth:`_step_awaiting`)."""
         self._held_feet: tuple[FootStates, bool] | None = None
@@ -318,6 +318,8 @@ class SequencerNode(Node):
         except InputError as exc:
             return self.shell.health.reject(MAGNETS, exc.reason, str(exc), replayed=kept)
         self.shell.health.heard(MAGNETS)
+        if stamp < self.shell.resets.latest:
+            return None  # of the time line a sim reset ended (come after its notice)
         trusted = {}
         for foot, m in magnets.items():  # the contact sensor, as the driver reads it
             sensed = m.contact_sensed and not self._contradicted(foot, stamp)
@@ -352,6 +354,8 @@ class SequencerNode(Node):
                 self._range_orders[foot].admit(stamp)
             except InputError as exc:
                 return self.shell.health.reject(range_topic(foot), exc.reason, str(exc))
+            if stamp < self.shell.resets.latest:
+                return None  # of the time line a sim reset ended (come after its notice)
             self._sensors.add(("range", foot), stamp, distance)
             self._heard_sensors.add("range")
             self._step_awaiting()
@@ -399,24 +403,23 @@ class SequencerNode(Node):
             self._step_awaiting()
             return None
         if self._awaiting is not None:  # what it waited for never came before these: stepped on without
-            awaiting, self._awaiting = self._awaiting, None
-            self._step_feet(*awaiting)
+            awaiting, self._awaiting = self._awaiting, None  # (no telemetry heard yet, as a sequencer
+            if "contact" in self._heard_sensors:  # restarted mid-run: only the newest foot states wait)
+                self._step_feet(*awaiting)
         self._awaiting = (msg, kept)
         self._step_awaiting()
         return None
 
     def _step_awaiting(self) -> None:
         """The foot states waiting for the feet's readings stepped on once those are in (each foot's
-        range and contact reading the tick takes: :meth:`StampedReadings.caught_up`), of the sensors
-        heard once (a robot without range sensors is not waited for). They come on other topics;
-        waiting for them keeps a lockstep run the same on every host."""
+        range and contact reading the tick takes: :meth:`StampedReadings.caught_up`): the contact
+        readings always, the ranges once heard (a robot without range sensors is not waited for).
+        They come on other topics; waiting for them keeps a lockstep run the same on every host."""
         if self._awaiting is None:
             return
         stamp = stamp_ns(self._awaiting[0].header.stamp)
-        sensors = [s for s in ("range", "contact") if s in self._heard_sensors]
-        if self._timeline_start is None:
-            self._timeline_start = stamp
-        start = self._timeline_start
+        sensors = ["contact", *(["range"] if "range" in self._heard_sensors else [])]
+        start = max(self.shell.resets.latest, 0)  # this time line's start: 0 (a sim's), or a reset's
         if all(self._sensors.caught_up((sensor, foot), stamp, start) for sensor in sensors for foot in FEET):
             awaiting, self._awaiting = self._awaiting, None
             self._step_feet(*awaiting)
@@ -497,7 +500,6 @@ class SequencerNode(Node):
         self.shell.orders[IK_STATUS].restart()
         for order in self._range_orders.values():
             order.restart()
-        self._timeline_start = None
         self._time.restart()
         self._view = RobotView()
         self.shell.counts["restarts"] += 1
@@ -604,6 +606,10 @@ class SequencerNode(Node):
         if self.shell.resets.reset(stamp) and not self.finished.is_set():
             self._time.reset_ns = stamp
             self.get_logger().warning(f"the sim was reset at {stamp * 1e-9:.3f} s: the sequence starts again")
+            # the readings' time line starts over at the reset, as a fresh run's at its start: the
+            # first foot states from it wait for no reading the old line had (and take none of them)
+            self._sensors.drop_before(stamp)
+            self._step_awaiting()  # foot states of the new line may have come before the notice
 
     def _finish(self, when: int, t: float) -> None:
         problems = []

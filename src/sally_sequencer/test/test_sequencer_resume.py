@@ -14,9 +14,10 @@ import numpy as np
 import pytest
 from rclpy.node import Node
 
-from sally_interfaces.msg import FootStates, MagnetCommand
+from sally_interfaces.msg import FootStates, MagnetArray, MagnetCommand
 from sally_interfaces.msg import IKTarget as IKTargetMsg
 from sally_node_common.foot_states_msg import FootStateData, foot_states_to_msg
+from sally_node_common.magnet_array_msg import MagnetStateData, magnet_array_to_msg
 from sally_node_common.qos import KEPT, RELIABLE_DEEP
 from sally_node_common.stance import StanceMode
 
@@ -31,16 +32,23 @@ HIPS = {"FL": (0.13, 0.08, 0.25), "FR": (0.13, -0.08, 0.25), "BL": (-0.13, 0.08,
 
 
 class IK(Node):
-    """Stands in for the IK (sends foot states, hears the ticks) and the sim (hears the magnet commands)."""
+    """Stands in for the IK (sends foot states, hears the ticks) and the sim (hears the magnet
+    commands, sends the magnets' telemetry: every magnet on and its contact sensed)."""
 
     def __init__(self, **kwargs) -> None:
         super().__init__("fake_ik", **kwargs)
         self.feet = self.create_publisher(FootStates, "/sally/foot_states", KEPT)
+        self.magnets = self.create_publisher(MagnetArray, "/sally/magnets", KEPT)
         self.ticks: list[IKTargetMsg] = []
         self.create_subscription(IKTargetMsg, "/sally/ik_target", self.ticks.append, KEPT)
         self.create_subscription(MagnetCommand, "/sally/magnet_cmd", lambda _: None, RELIABLE_DEEP)
 
     def send(self, stamp: int, frame: str) -> None:
+        surface = lambda leg: "wall" if leg in ("FL", "FR") else "floor"  # noqa: E731
+        held = [
+            MagnetStateData(leg, True, np.zeros(3), 800.0, -5e-4, surface(leg), True, 50.0, 50.0, True) for leg in FEET
+        ]
+        self.magnets.publish(magnet_array_to_msg(stamp, held))
         wall = StanceMode.POSE
         feet = {
             leg: FootStateData(

@@ -177,6 +177,8 @@ class EstimatorNode(Node):
         except InputError as exc:
             return self.shell.health.reject(IMU, exc.reason, str(exc))
         self.shell.health.heard(IMU)
+        if stamp < self.shell.resets.latest:
+            return None  # of the time line a sim reset ended (come after its notice)
         self._last_imu_ns = stamp
         self._imu[stamp] = reading
         while len(self._imu) > 50:
@@ -190,6 +192,8 @@ class EstimatorNode(Node):
             self.shell.orders[MAGNETS].admit(stamp)
         except InputError as exc:
             return self.shell.health.reject(MAGNETS, exc.reason, str(exc), replayed=kept)
+        if stamp < self.shell.resets.latest:
+            return None  # of the time line a sim reset ended (come after its notice)
         for leg, state in states.items():  # the driver's fields only: the switch and the contact reading
             self._held.add(leg, stamp, 1.0 if state.enabled and state.contact_sensed else 0.0)
         self._estimate_pending()
@@ -204,7 +208,11 @@ class EstimatorNode(Node):
             return self.shell.health.reject(STATES, exc.reason, str(exc))
         self.shell.health.heard(STATES)
         if new_timeline:
+            self.shell.resets.new_sim()
             self._start_over()
+        self.shell.resets.state(stamp)  # (a reset notice is acted on once states have come)
+        if stamp < self.shell.resets.latest:
+            return None  # of the time line a sim reset ended (come after its notice)
         if self._first_ns is None:
             self._first_ns = stamp
         if self._last is not None and stamp <= round(self._last.t * 1e9):  # a state sent again (its answer
@@ -233,7 +241,7 @@ class EstimatorNode(Node):
             return
         stamp = self._pending[0]
         imu = stamp in self._imu or self._imu_silent(stamp)
-        start = self._first_ns or 0
+        start = max(self.shell.resets.latest, 0)  # this time line's start: 0 (a sim's), or a reset's
         held = all(self._held.caught_up(leg, stamp, start) for leg in LEGS)
         if imu and held:
             pending, self._pending = self._pending, None
@@ -285,8 +293,28 @@ class EstimatorNode(Node):
         self._tf.publish(TFMessage(transforms=[tf]))
 
     def _on_sim_reset(self, stamp: int) -> None:
-        if self.shell.resets.reset(stamp):
-            self._start_over()
+        """The sim put Sally back where she started, its new time line from ``stamp``: the estimate
+        starts over there, as a fresh run's. What came of the new line before the notice (a state
+        waiting for its inputs, its IMU reading, telemetry) is kept; the old line's goes."""
+        if not self.shell.resets.reset(stamp):
+            return
+        if self._last is not None and self._last.t * 1e9 >= stamp:
+            self.get_logger().warning(
+                f"the sim's reset notice ({stamp * 1e-9:.3f} s) came after states of its new time line were estimated"
+            )
+        self.estimator.reset()
+        self._imu = {t: r for t, r in self._imu.items() if t >= stamp}
+        self._held.drop_before(stamp)
+        if self._pending is not None and self._pending[0] < stamp:
+            self._pending = None
+        self._last = self._last_odom = None
+        self._first_ns = stamp
+        self._last_imu_ns = max(self._imu, default=None)
+        self.shell.counts["restarts"] += 1
+        self.get_logger().warning(
+            f"the sim was reset at {stamp * 1e-9:.3f} s: the estimate starts over at the start pose"
+        )
+        self._estimate_pending()
 
     def _start_over(self) -> None:
         self.estimator.reset()

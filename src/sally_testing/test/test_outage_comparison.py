@@ -40,7 +40,7 @@ def relifted(report):
 
 
 def planted_worse(report):
-    report["plants"]["FR"]["error_mm"] += 0.5
+    report["plants"]["FR"]["error_mm"] += 1.0  # twice the band, still inside the 2 mm goal
 
 
 def late(report):

@@ -27,6 +27,7 @@ from rosgraph_msgs.msg import Clock
 from sally_bringup.environment import lease_domain
 from sally_bringup.processes import STARTED, ProcessGroup, find_executable, wait_until
 from sally_node_common.stamps import stamp_ns
+from sally_node_common.time_contract import CONTROL_PERIOD
 from sally_node_common.unique_names import LINGER, START_WINDOW
 from sally_optimizer.evaluation import evaluate_scenario
 from sally_optimizer.scenarios import ScenarioConfig
@@ -107,23 +108,40 @@ def _work_dir(base: Path | None, name: str) -> Path:
 
 
 # --- a node killed (or hung) while FL is planted ---------------------------------------------------
-STRIKE_S = 11.05
-"""Sim time (s) the node outages strike at: FL planted on the wall, FR's lift 50 ms under way (the
-unfaulted run's FR LIFT starts at 11.0 s). The graph is stepped there paused and struck before it
-plays on, so every run is struck at the same point of the same run, however busy the machine."""
+STRIKE_FROM_S = 10.5
+"""Sim time (s) the graph is stepped to, paused, before the node outages look for their strike: FL in
+its reach onto the wall (the unfaulted run's FL touches the wall and FR's LIFT starts at 11.145 s;
+where a sensed seat ends depends on the readings, so the strike is found, not fixed)."""
+STRIKE_AFTER_S = 0.05
+"""Sim time (s) past the moment FL is planted on the wall and the sequence turned to FR (FR's lift
+50 ms under way) that the node outages strike at. The graph is stepped there paused and struck
+before it plays on, so every run is struck at the same point of its run, however busy the machine."""
+SEARCH_S = 5.0
+"""Sim seconds past the search's start within which FL must be planted and FR's turn come."""
 MAX_WALL_GAP_MM = 0.1
 """The largest magnet gap a planted FL may show while a node is down (measured: it stays pressed
 into the plate, the gap below zero; "the gap never opens")."""
 
 
+def _stand_at_strike(graph: LiveGraph, from_s: float, ready) -> bool:
+    """Start ``graph`` stepped to ``from_s`` s of sim time, paused; step on until ``ready()`` (within
+    :data:`SEARCH_S`), then :data:`STRIKE_AFTER_S` more: whether it came. The graph stands paused."""
+    graph.start(until_s=from_s)
+    if not graph.step_until(ready, SEARCH_S):
+        return False
+    graph.step(round(STRIKE_AFTER_S / CONTROL_PERIOD))
+    return True
+
+
 def kill_node(node: str, hold: float = 10.0, work: Path | None = None, hang: float = 0.0) -> list[CaseResult]:
-    """f2w in lockstep, ``node`` in a process of its own beside the composed others; at
-    :data:`STRIKE_S` (FL planted on the wall), SIGKILL ``node``; ``hold`` sim seconds later start it again; the run must
-    then finish with FL and FR planted, its report held to the unfaulted run's
-    (:func:`against_the_unfaulted_run`). With ``hang`` > 0 the node is not killed but hung (SIGSTOP)
-    and continued (SIGCONT) once ``hang`` wall seconds have passed and sim time has gone on ``hold``
-    s without it: alive to the OS, silent on DDS (it leaves the graph when its lease runs out, and
-    the graph goes on only then: until then a lockstep partner waits for it as for a slow one)."""
+    """f2w in lockstep, ``node`` in a process of its own beside the composed others; at the strike
+    (:func:`_stand_at_strike`: FL planted on the wall, FR's lift begun), SIGKILL ``node``; ``hold``
+    sim seconds later start it again; the run must then finish with FL and FR planted, its report
+    held to the unfaulted run's (:func:`against_the_unfaulted_run`). With ``hang`` > 0 the node is
+    not killed but hung (SIGSTOP) and continued (SIGCONT) once ``hang`` wall seconds have passed and
+    sim time has gone on ``hold`` s without it: alive to the OS, silent on DDS (it leaves the graph
+    when its lease runs out, and the graph goes on only then: until then a lockstep partner waits for
+    it as for a slow one)."""
     name = f"hang_{node}" if hang else f"kill_{node}"
     check = Check(name)
     with lease_domain() as lease:
@@ -136,8 +154,9 @@ def kill_node(node: str, hold: float = 10.0, work: Path | None = None, hang: flo
             keep_report=True,
         )
         try:
-            graph.start(until_s=STRIKE_S)  # stepped there and paused
-            if not check.expect(wait_until(graph.fl_held_frs_turn, 30.0, 0.05), "FL planted on the wall (FR's turn)"):
+            if not check.expect(
+                _stand_at_strike(graph, STRIKE_FROM_S, graph.fl_held_frs_turn), "FL planted on the wall (FR's turn)"
+            ):
                 return [check.result("")]
             down_at, stopped = graph.sim_ns, time.monotonic()
             _strike(check, graph, node, hold, hang)
@@ -178,17 +197,17 @@ def kill_node(node: str, hold: float = 10.0, work: Path | None = None, hang: flo
             check.note(f"exit codes {codes}")
 
 
-ROUTE_STRIKE_S = 122.7
-"""Sim time (s) the route's sequencer is killed at: FL planted on the ceiling (the unfaulted route's FL
-is planted at 122.645 s, the climb onto the ceiling under way since the hand-over at 99.65 s), FR's
-lift just begun."""
+ROUTE_STRIKE_FROM_S = 122.0
+"""Sim time (s) the route is stepped to before its sequencer's strike is looked for: FL reaching for
+the ceiling (in the unfaulted route FL touches it and FR's LIFT starts at 123.005 s); it is struck
+:data:`STRIKE_AFTER_S` after FL is planted on the ceiling and FR's turn has come."""
 ROUTE = {**LOCKSTEP, "sequence": "route", "route": "floor,wall,ceiling", "duration": "240"}
 FEET = ("FL", "FR", "BL", "BR")
 
 
 def kill_sequencer_mid_route(hold: float = 5.0, work: Path | None = None) -> list[CaseResult]:
     """The route floor, wall, ceiling in lockstep, the sequencer in a process of its own beside the
-    composed others; at :data:`ROUTE_STRIKE_S` (FL planted on the ceiling, the IK planning in the
+    composed others; at :data:`ROUTE_STRIKE_FROM_S` (found: FL planted on the ceiling, the IK planning in the
     wall-ceiling corner) SIGKILL it, start it again ``hold`` sim seconds later. FL must stay held on
     the ceiling meanwhile; the new sequencer must resume the climb onto the ceiling from FR (not start
     the first climb, whose ticks would move the IK back to the floor-wall corner), and the route must
@@ -198,9 +217,10 @@ def kill_sequencer_mid_route(hold: float = 5.0, work: Path | None = None) -> lis
     with lease_domain() as lease:
         graph = LiveGraph("f2w", ROUTE, _work_dir(work, name), lease.domain_id, apart=("sequencer",), keep_report=True)
         try:
-            graph.start(until_s=ROUTE_STRIKE_S)  # stepped there and paused
             at_fr = lambda: graph.fl_held_frs_turn("ceiling")  # noqa: E731
-            if not check.expect(wait_until(at_fr, 30.0, 0.05), "FL planted on the ceiling (FR's turn)"):
+            if not check.expect(
+                _stand_at_strike(graph, ROUTE_STRIKE_FROM_S, at_fr), "FL planted on the ceiling (FR's turn)"
+            ):
                 return [check.result("")]
             down_at = graph.sim_ns
             _strike(check, graph, "sequencer", hold, 0.0)
@@ -455,8 +475,9 @@ def sim_reset(work: Path | None = None) -> list[CaseResult]:
             keep_report=True,
         )
         try:
-            graph.start(until_s=STRIKE_S)  # stepped there and paused
-            if not check.expect(wait_until(graph.fl_held_frs_turn, 30.0, 0.05), "FL planted on the wall (FR's turn)"):
+            if not check.expect(
+                _stand_at_strike(graph, STRIKE_FROM_S, graph.fl_held_frs_turn), "FL planted on the wall (FR's turn)"
+            ):
                 return [check.result("")]
             answer = graph.probe.call(ResetSimulation, "/sally_sim/reset_simulation", ResetSimulation.Request(), 30.0)
             check.expect(

@@ -164,6 +164,16 @@ class LiveGraph:
         if answer.result.result != Result.RESULT_OK:
             raise AssertionError(f"the sim refused {periods} steps: {answer.result.error_message}")
 
+    def step_until(self, predicate, within_s: float, heard_s: float = 0.25) -> bool:
+        """Step the paused sim one control period at a time until ``predicate()`` holds (each step's
+        messages polled for up to ``heard_s`` wall seconds), for at most ``within_s`` s of sim time:
+        whether it came. The graph stands paused where it first held."""
+        for _ in range(round(within_s / CONTROL_PERIOD)):
+            if wait_until(predicate, heard_s, 0.01):
+                return True
+            self.step(1)
+        return wait_until(predicate, heard_s, 0.01)
+
     def start_node(self, name: str, paused: bool = False) -> None:
         """Start node ``name`` (``paused``: as the runner does, waiting to be released)."""
         spec = self.specs[name]
