@@ -29,6 +29,7 @@ names the surface a foot holds by its name in the room.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -131,6 +132,14 @@ class Scene:
         """``points`` (..., 3) given in ``world`` (m), in the room's frame."""
         pose = self.room_from_world
         return np.asarray(points, dtype=float) @ pose.rotation.T + pose.position
+
+    def surface_near(self, point, within: float) -> str:
+        """The name of the steel surface ``point`` (m, in the room) lies over and nearest to, at most
+        ``within`` m off its face along its normal; ``"none"`` where no steel surface is so near. What a
+        robot knows of where a foot is held: the map at the foot it believes, not the world."""
+        near = [(abs(f.height(point)), f.name) for f in self.surfaces if f.steel and f.covers(point)]
+        distance, name = min(near, default=(math.inf, "none"))
+        return name if distance <= within else "none"
 
     def steel_plates(self) -> dict[str, str]:
         """Steel surface name -> its plate geom, in the model's geom order (the magnet kernel's)."""

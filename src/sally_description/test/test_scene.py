@@ -172,3 +172,14 @@ def test_the_turned_corner_a_scene_has_is_the_one_on_tf_static():
         corner = turned_corner(name)
         assert corner is not None
         assert corner.position == pytest.approx(scene("corner3").room_from_world.position)
+
+
+def test_the_map_names_the_steel_surface_a_point_is_near():
+    room = scene("room")
+    on_wall = np.array([WALL_X - FOOT_STANDOFF, 0.1, 0.4])  # an EE site, its face on the wall
+    assert room.surface_near(on_wall, FOOT_STANDOFF + 0.001) == "wall"
+    assert room.surface_near(on_wall - [0.05, 0.0, 0.0], FOOT_STANDOFF + 0.02) == "none", "5 cm off: none"
+    assert room.surface_near([0.1, 0.0, FOOT_STANDOFF], 0.01) == "floor"
+    assert room.surface_near([0.1, 0.0, CEILING_HEIGHT - FOOT_STANDOFF], 0.01) == "ceiling"
+    # corner3 has a floor, but not steel: no magnet holds there
+    assert scene("corner3").surface_near([0.1, 0.0, FOOT_STANDOFF], 0.01) == "none"

@@ -40,8 +40,9 @@ from rclpy.node import Node
 from sensor_msgs.msg import Range
 from std_msgs.msg import Bool
 
+from sally_description.constants import FOOT_STANDOFF
 from sally_description.pose import Pose, PoseError, pose_from_hips
-from sally_description.scene import FACING_UP, scene
+from sally_description.scene import FACING_UP, MAX_MOVED, room_from, scene
 from sally_interfaces.msg import FootStates, IKStatus, MagnetArray, MagnetCommand, SequenceStatus
 from sally_interfaces.msg import IKTarget as IKTargetMsg
 from sally_node_common import StartupError, run_node, run_until_finished
@@ -324,11 +325,19 @@ class SequencerNode(Node):
         for foot, m in magnets.items():  # the contact sensor, as the driver reads it
             sensed = m.contact_sensed and not self._contradicted(foot, stamp)
             self._sensors.add(("contact", foot), stamp, 1.0 if sensed else 0.0)
-            trusted[foot] = (m.enabled, m.surface, sensed)
+            trusted[foot] = (m.enabled, sensed)  # the driver's fields: the world's (surface, gap) never read
         self._view.magnets = trusted  # the interlock counts no magnet on a contact reading it distrusts
         self._heard_sensors.add("contact")
         self._step_awaiting()
         return None
+
+    def _surfaces_at(self, frame: str, readings: dict[str, FootReading]) -> dict[str, str]:
+        """Each foot's surface as the map has it where the foot states put the foot (in ``frame``):
+        its EE site :data:`FOOT_STANDOFF` behind the face, within :data:`MAX_MOVED` more of a mapped
+        face (a plate off the map by as much is still found)."""
+        room, to_room = scene(scene_of(self.campaign.sequence)), room_from(frame or self._frame)
+        within = FOOT_STANDOFF + MAX_MOVED
+        return {foot: room.surface_near(to_room.to_world(r.position), within) for foot, r in readings.items()}
 
     def _contradicted(self, foot: str, stamp: int) -> bool:
         """Whether ``foot``'s contact reading says contact while its range sensor sees its face off
@@ -510,10 +519,11 @@ class SequencerNode(Node):
         if self.campaign.range_of is None:
             self._wire_sensors(self.campaign)
         self._view.body = body
+        self._view.surfaces = self._surfaces_at(msg.header.frame_id, readings)
         if not self.campaign.runner and t >= self.campaign.start_time:
             self._view.baselines = {foot: r.position.copy() for foot, r in readings.items()}
         tick = self.campaign.step(t, readings)
-        refusal = release_refusal(self._view.magnets, tick.magnets, FACING_UP) if tick.magnets else None
+        refusal = release_refusal(self._view.held(), tick.magnets, FACING_UP) if tick.magnets else None
         if refusal is not None:  # nothing of this tick is sent: every foot stays as it is
             self.campaign.abort(refusal)
             self.shell.counts["magnet_offs_refused"] += 1
