@@ -33,6 +33,7 @@ from __future__ import annotations
 import math
 import sys
 import threading
+from collections import deque
 from dataclasses import replace
 
 import numpy as np
@@ -80,6 +81,9 @@ EXIT_FAILED = 1
 FEET_TOPIC, MAGNETS, IK_STATUS = "/sally/foot_states", "/sally/magnets", "/sally/ik_status"
 
 
+WAITING_TICKS = 8
+"""Foot states kept waiting for the feet's readings (40 ms of the IK's 200 Hz): a tick is stepped
+without them only once this many newer ones wait (a starved CPU delivers readings late)."""
 CONTACT_GAP = 0.005
 """m: a face its range sensor sees further than this from any surface is not in contact."""
 
@@ -278,8 +282,8 @@ class SequencerNode(Node):
         """The feet's sensors ("range", "contact") heard at least once. The magnet telemetry (the
         contact readings) is always waited for: the interlock knows nothing without it; the range
         sensors from their first reading on (a robot without them is not waited for)."""
-        self._awaiting: tuple[FootStates, bool] | None = None
-        """Foot states waiting for the feet's readings of their tick (:meth:`_step_awaiting`)."""
+        self._awaiting: deque[tuple[FootStates, bool]] = deque()
+        """Foot states waiting for the feet's readings of their tick, oldest first (:meth:`_step_awaiting`)."""
         self._held_feet: tuple[FootStates, bool] | None = None
         """Foot states that came before the outputs reached their readers (stepped on once they do)."""
         readers = [name.strip() for name in str(p("readers")).split(",") if name.strip()]
@@ -406,16 +410,17 @@ class SequencerNode(Node):
         if not self._gate.open:
             self._held_feet = (msg, kept)  # only the newest is stepped on
             return None
-        same = self._awaiting is not None and stamp_ns(self._awaiting[0].header.stamp) == stamp_ns(msg.header.stamp)
+        stamp = stamp_ns(msg.header.stamp)
+        same = [i for i, (m, _) in enumerate(self._awaiting) if stamp_ns(m.header.stamp) == stamp]
         if same:  # sent again while they wait (or the first after a sim reset, stamped alike): the newest
-            self._awaiting = (msg, kept)
-            self._step_awaiting()
-            return None
-        if self._awaiting is not None:  # what it waited for never came before these: stepped on without
-            awaiting, self._awaiting = self._awaiting, None  # (no telemetry heard yet, as a sequencer
-            if "contact" in self._heard_sensors:  # restarted mid-run: only the newest foot states wait)
-                self._step_feet(*awaiting)
-        self._awaiting = (msg, kept)
+            self._awaiting[same[0]] = (msg, kept)
+        else:
+            self._awaiting.append((msg, kept))
+        while len(self._awaiting) > WAITING_TICKS:  # what the oldest waited for never came: without
+            oldest = self._awaiting.popleft()  # (no telemetry heard yet, as a sequencer restarted
+            if "contact" in self._heard_sensors:  # mid-run: only the newest foot states wait)
+                self.shell.counts["stepped_without_readings"] += 1
+                self._step_feet(*oldest)
         self._step_awaiting()
         return None
 
@@ -424,14 +429,13 @@ class SequencerNode(Node):
         range and contact reading the tick takes: :meth:`StampedReadings.caught_up`): the contact
         readings always, the ranges once heard (a robot without range sensors is not waited for).
         They come on other topics; waiting for them keeps a lockstep run the same on every host."""
-        if self._awaiting is None:
-            return
-        stamp = stamp_ns(self._awaiting[0].header.stamp)
         sensors = ["contact", *(["range"] if "range" in self._heard_sensors else [])]
         start = max(self.shell.resets.latest, 0)  # this time line's start: 0 (a sim's), or a reset's
-        if all(self._sensors.caught_up((sensor, foot), stamp, start) for sensor in sensors for foot in FEET):
-            awaiting, self._awaiting = self._awaiting, None
-            self._step_feet(*awaiting)
+        while self._awaiting:
+            stamp = stamp_ns(self._awaiting[0][0].header.stamp)
+            if not all(self._sensors.caught_up((s, foot), stamp, start) for s in sensors for foot in FEET):
+                return
+            self._step_feet(*self._awaiting.popleft())
 
     def _step_feet(self, msg: FootStates, kept: bool) -> None:
         stamp = stamp_ns(msg.header.stamp)
