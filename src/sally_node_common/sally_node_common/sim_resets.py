@@ -38,6 +38,12 @@ class ResetWatch:
         self.latest = stamp
         return True
 
+    @property
+    def start_ns(self) -> int:
+        """Where the current time line starts (ns): 0 (a sim's), or the latest reset acted on. What
+        is stamped before it belongs to a time line that ended."""
+        return max(self.latest, 0)
+
     def stale(self, stamp: int) -> bool:
         """A command stamped before the latest reset acted on: meant for the time line the reset
         ended (in flight when it came), never to be applied. Unstamped (0) is never stale."""

@@ -30,3 +30,12 @@ def test_commands_for_the_time_line_a_reset_ended_are_stale():
     assert watch.reset(3_000)
     assert watch.stale(2_995) and not watch.stale(3_000) and not watch.stale(3_005)
     assert not watch.stale(0), "unstamped commands are never stale"
+
+
+def test_the_time_line_starts_at_0_or_at_the_latest_reset():
+    watch = ResetWatch()
+    assert watch.start_ns == 0, "a sim's time line starts at 0"
+    watch.state(10)
+    assert watch.reset(3_000) and watch.start_ns == 3_000
+    watch.new_sim()
+    assert watch.start_ns == 0, "a new sim starts over at 0"

@@ -323,7 +323,7 @@ class SequencerNode(Node):
         except InputError as exc:
             return self.shell.health.reject(MAGNETS, exc.reason, str(exc), replayed=kept)
         self.shell.health.heard(MAGNETS)
-        if stamp < self.shell.resets.latest:
+        if stamp < self.shell.resets.start_ns:
             return None  # of the time line a sim reset ended (come after its notice)
         trusted = {}
         for foot, m in magnets.items():  # the contact sensor, as the driver reads it
@@ -367,7 +367,7 @@ class SequencerNode(Node):
                 self._range_orders[foot].admit(stamp)
             except InputError as exc:
                 return self.shell.health.reject(range_topic(foot), exc.reason, str(exc))
-            if stamp < self.shell.resets.latest:
+            if stamp < self.shell.resets.start_ns:
                 return None  # of the time line a sim reset ended (come after its notice)
             self._sensors.add(("range", foot), stamp, distance)
             self._heard_sensors.add("range")
@@ -430,7 +430,7 @@ class SequencerNode(Node):
         readings always, the ranges once heard (a robot without range sensors is not waited for).
         They come on other topics; waiting for them keeps a lockstep run the same on every host."""
         sensors = ["contact", *(["range"] if "range" in self._heard_sensors else [])]
-        start = max(self.shell.resets.latest, 0)  # this time line's start: 0 (a sim's), or a reset's
+        start = self.shell.resets.start_ns
         while self._awaiting:
             stamp = stamp_ns(self._awaiting[0][0].header.stamp)
             if not all(self._sensors.caught_up((s, foot), stamp, start) for s in sensors for foot in FEET):

@@ -183,7 +183,7 @@ class EstimatorNode(Node):
         except InputError as exc:
             return self.shell.health.reject(IMU, exc.reason, str(exc))
         self.shell.health.heard(IMU)
-        if stamp < self.shell.resets.latest:
+        if stamp < self.shell.resets.start_ns:
             return None  # of the time line a sim reset ended (come after its notice)
         self._last_imu_ns = stamp
         self._imu[stamp] = reading
@@ -198,7 +198,7 @@ class EstimatorNode(Node):
             self.shell.orders[MAGNETS].admit(stamp)
         except InputError as exc:
             return self.shell.health.reject(MAGNETS, exc.reason, str(exc), replayed=kept)
-        if stamp < self.shell.resets.latest:
+        if stamp < self.shell.resets.start_ns:
             return None  # of the time line a sim reset ended (come after its notice)
         for leg, state in states.items():  # the driver's fields only: the switch and the contact reading
             self._held.add(leg, stamp, 1.0 if state.enabled and state.contact_sensed else 0.0)
@@ -217,7 +217,7 @@ class EstimatorNode(Node):
             self.shell.resets.new_sim()
             self._start_over()
         self.shell.resets.state(stamp)  # (a reset notice is acted on once states have come)
-        if stamp < self.shell.resets.latest:
+        if stamp < self.shell.resets.start_ns:
             return None  # of the time line a sim reset ended (come after its notice)
         if self._first_ns is None:
             self._first_ns = stamp
@@ -243,7 +243,7 @@ class EstimatorNode(Node):
         (:meth:`StampedReadings.caught_up`). They come on other topics; waiting for them keeps a
         lockstep run the same on every host, however late a message comes, and a realtime run on
         its inputs when a starved CPU delivers them late (up to :data:`WAITING_STATES` states)."""
-        start = max(self.shell.resets.latest, 0)  # this time line's start: 0 (a sim's), or a reset's
+        start = self.shell.resets.start_ns
         while self._pending:
             stamp = self._pending[0][0]
             imu = stamp in self._imu or self._imu_silent(stamp)
@@ -306,29 +306,29 @@ class EstimatorNode(Node):
             self.get_logger().warning(
                 f"the sim's reset notice ({stamp * 1e-9:.3f} s) came after states of its new time line were estimated"
             )
-        self.estimator.reset()
-        self._imu = {t: r for t, r in self._imu.items() if t >= stamp}
-        self._held.drop_before(stamp)
-        self._pending = deque(p for p in self._pending if p[0] >= stamp)
-        self._last = self._last_odom = None
-        self._first_ns = stamp
-        self._last_imu_ns = max(self._imu, default=None)
-        self.shell.counts["restarts"] += 1
+        self._start_over(stamp)
         self.get_logger().warning(
             f"the sim was reset at {stamp * 1e-9:.3f} s: the estimate starts over at the start pose"
         )
         self._estimate_pending()
 
-    def _start_over(self) -> None:
+    def _start_over(self, from_ns: int | None = None) -> None:
+        """The estimate back at the start pose: for a new sim (``from_ns`` None) every input goes;
+        for a sim reset whose time line starts at ``from_ns``, what came of it already is kept."""
         self.estimator.reset()
-        self._imu.clear()
-        self._held.clear()
-        self._pending.clear()
+        if from_ns is None:
+            self._imu.clear()
+            self._held.clear()
+            self._pending.clear()
+            self.shell.orders[IMU].restart()
+            self.shell.orders[MAGNETS].restart()
+        else:
+            self._imu = {t: r for t, r in self._imu.items() if t >= from_ns}
+            self._held.drop_before(from_ns)
+            self._pending = deque(p for p in self._pending if p[0] >= from_ns)
         self._last = self._last_odom = None
-        self._first_ns = None
-        self._last_imu_ns = None
-        self.shell.orders[IMU].restart()
-        self.shell.orders[MAGNETS].restart()
+        self._first_ns = from_ns
+        self._last_imu_ns = max(self._imu, default=None)
         self.shell.counts["restarts"] += 1
 
     def _publish_diagnostics(self) -> None:
