@@ -21,6 +21,7 @@ import importlib
 import signal
 import sys
 import threading
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -165,17 +166,18 @@ def run(
         except START_ERRORS as exc:
             print(f"sally_composed: cannot start: {exc}", file=sys.stderr)
             return EXIT_BAD_START
-        return _spin(nodes, host, context, stop, taps.recorder_node)
+        taps.hear_the_rest()
+        return _spin(nodes, host, context, stop, taps.own_nodes())
     finally:
         host.later.run()  # what the deferred taps have not taken yet
         taps.close(record_file)
         wait_for_readers(host.nodes)
-        for node in [*host.nodes, *([taps.recorder_node] if taps.recorder_node else [])]:
+        for node in [*host.nodes, *taps.own_nodes()]:
             node.destroy_node()
         context.try_shutdown()
 
 
-def _spin(nodes: Mapping[str, Any], host, context, stop: threading.Event, recorder_node=None) -> int:
+def _spin(nodes: Mapping[str, Any], host, context, stop: threading.Event, own_nodes=()) -> int:
     """Spin the hosted ``nodes`` (in the sim's loop when it is here) until the graph ends or
     ``stop``; the process exit status."""
     from rclpy.experimental import EventsExecutor
@@ -185,7 +187,7 @@ def _spin(nodes: Mapping[str, Any], host, context, stop: threading.Event, record
     from sally_node_common.node_main import watch_unique_names
 
     executor = EventsExecutor(context=context)
-    for node in [*nodes.values(), *([recorder_node] if recorder_node else [])]:
+    for node in [*nodes.values(), *own_nodes]:
         executor.add_node(node)
     halt, finisher = threading.Event(), GraphEnd()
     threading.Thread(target=finisher.watch, args=(nodes, stop, halt), name="graph end", daemon=True).start()
@@ -215,6 +217,8 @@ class Taps:
     run_record: Any = None
     recording: Any = None
     recorder_node: Any = None
+    listener: Any = None
+    """The node (not hosted) that reads what the record needs from outside the host (:meth:`hear_the_rest`)."""
     host: Any = None
     context: Any = None
     deferred: bool = False
@@ -227,6 +231,40 @@ class Taps:
     def keep_record(self, streams: bool) -> None:
         """Keep the run's record (:func:`keep_record`; ``streams``: the judged streams too)."""
         self.run_record = keep_record(self.host, deferred=self.deferred, streams=streams)
+
+    def hear_the_rest(self) -> None:
+        """Once the nodes are built: the record's topics that no hosted node publishes or reads (a
+        container apart from the sim keeping the record hears the sim's ground truth so) read from
+        DDS, each message handed to the taps as an outside publisher's. A container with the sim
+        hosts every publisher of its streams and reads none."""
+        if self.run_record is None:
+            return
+        import rclpy
+
+        from .recording import DEEP, STATUS
+        from .topology import TOPICS
+
+        host = self.host
+        outside = [
+            t
+            for t in self.run_record.handlers
+            if host.taps_for(t) and not (host.has_publishers(t) or host.has_readers(t))
+        ]
+        if not outside:
+            return
+        self.listener = rclpy.create_node("sally_record_listener", context=self.context)
+        for topic in outside:
+            kept = topic in TOPICS and TOPICS[topic].kept
+            qos = STATUS if kept else DEEP  # (a kept topic's late reader gets its history)
+
+            def heard(data: bytes, topic: str = topic) -> None:
+                host.feed_taps(host.taps_for(topic), topic, data, data, time.time_ns())
+
+            self.listener.create_subscription(self.run_record.handlers[topic][0], topic, heard, qos, raw=True)
+
+    def own_nodes(self) -> list:
+        """The nodes the taps made (not hosted): the recording's and the record's listener."""
+        return [node for node in (self.recorder_node, self.listener) if node is not None]
 
     def record(self, path: str | None, foxglove_port: int | None) -> None:
         """Write the run's MCAP to ``path`` and serve it live on ``foxglove_port`` (each if given)."""

@@ -14,11 +14,11 @@ from rclpy.qos import QoSProfile
 from std_msgs.msg import Header
 
 from sally_description import LEGS
-from sally_interfaces.msg import FootStates, IKTarget, MagnetArray, PullOffResult, SequenceStatus
+from sally_interfaces.msg import FootStates, IKTarget, MagnetTruthArray, PullOffResult, SequenceStatus
 from sally_node_common.foot_states_msg import foot_states_from_msg
 from sally_node_common.ik_target_msg import ik_target_from_msg
 from sally_node_common.inputs import InputError
-from sally_node_common.magnet_array_msg import magnet_array_from_msg
+from sally_node_common.magnet_truth_msg import magnet_truth_from_msg
 from sally_node_common.messages import odometry_pose
 from sally_node_common.pulloff_result_msg import pulloff_result_from_msg
 from sally_node_common.qos import KEPT, LATCHED
@@ -29,7 +29,7 @@ from sally_node_common.stamps import stamp_ns
 from .probe import Probe
 from .raw_tap import DEPTH
 from .run_record import FootSample, MagnetSample, RunRecord
-from .topology import GROUND_TRUTH_FEET, GROUND_TRUTH_ODOM
+from .topology import GROUND_TRUTH_FEET, GROUND_TRUTH_MAGNETS, GROUND_TRUTH_ODOM
 
 DEEP = DEPTH
 """Messages each of the record's streams holds while the runner is busy (the raw tap's depth: 50 s
@@ -45,7 +45,7 @@ RECORDING_STATUS = "sally_recorder: recording"
 STREAMS = frozenset(
     {
         "/sally/foot_states",
-        "/sally/magnets",
+        GROUND_TRUTH_MAGNETS,
         "/sally/ik_target",
         "/sally/sequence_status",
         "/sally/odom",
@@ -96,7 +96,7 @@ class RunRecorder:
         self._resets = ResetWatch()
         self.handlers = {
             "/sally/foot_states": (FootStates, self._on_feet),
-            "/sally/magnets": (MagnetArray, self._on_magnets),
+            GROUND_TRUTH_MAGNETS: (MagnetTruthArray, self._on_magnets),
             "/sally/ik_target": (IKTarget, self._on_target),
             "/sally/sequence_status": (SequenceStatus, self._on_status),
             "/sally/odom": (Odometry, self._on_odom),
@@ -124,7 +124,7 @@ class RunRecorder:
             if not streams
             else {
                 "/sally/foot_states": probe.record(FootStates, "/sally/foot_states", DEEP, self._on_feet),
-                "/sally/magnets": probe.record(MagnetArray, "/sally/magnets", DEEP, self._on_magnets),
+                GROUND_TRUTH_MAGNETS: probe.record(MagnetTruthArray, GROUND_TRUTH_MAGNETS, DEEP, self._on_magnets),
                 "/sally/ik_target": probe.record(IKTarget, "/sally/ik_target", DEEP, self._on_target),
                 "/sally/sequence_status": probe.record(
                     SequenceStatus, "/sally/sequence_status", STATUS, self._on_status
@@ -205,9 +205,9 @@ class RunRecorder:
         except InputError:
             return
 
-    def _on_magnets(self, msg: MagnetArray) -> None:
+    def _on_magnets(self, msg: MagnetTruthArray) -> None:
         try:
-            stamp, magnets = magnet_array_from_msg(msg)
+            stamp, magnets = magnet_truth_from_msg(msg)
         except InputError:
             return
         if stamp < self._base_ns:

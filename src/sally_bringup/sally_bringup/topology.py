@@ -24,7 +24,10 @@ GROUND_TRUTH_ODOM = "/sally/ground_truth/odom"
 benchmarks, tests). No control node reads it (:data:`CONTROL_NODES`, ``test_topology.py``)."""
 GROUND_TRUTH_FEET = "/sally/ground_truth/feet"
 """The sim's exact EE sites and hip pivots (geometry_msgs/PoseArray): what plants and drift are judged by."""
-GROUND_TRUTH = frozenset({GROUND_TRUTH_ODOM, GROUND_TRUTH_FEET})
+GROUND_TRUTH_MAGNETS = "/sally/ground_truth/magnets"
+"""Every magnet as the world has it (its force, gap, nearest plate, the plates' push on it): what the
+report counts holding magnets by; the pull-off rig's load cell. The driver's side is /sally/magnets."""
+GROUND_TRUTH = frozenset({GROUND_TRUTH_ODOM, GROUND_TRUTH_FEET, GROUND_TRUTH_MAGNETS})
 """Every topic that carries the world's truth."""
 IMU = "/sally/imu"
 RANGES = tuple(f"/sally/feet/{foot}/range" for foot in ("FL", "FR", "BL", "BR"))
@@ -60,6 +63,7 @@ TOPICS: dict[str, Topic] = {
     JOINT_COMMANDS: Topic("sensor_msgs/msg/JointState"),
     "/sally/joint_targets": Topic("sensor_msgs/msg/JointState", kept=True),
     "/sally/magnets": Topic("sally_interfaces/msg/MagnetArray", kept=True),
+    GROUND_TRUTH_MAGNETS: Topic("sally_interfaces/msg/MagnetTruthArray", kept=True),
     "/sally/magnet_cmd": Topic("sally_interfaces/msg/MagnetCommand"),
     "/sally/ik_target": Topic("sally_interfaces/msg/IKTarget", kept=True),
     "/sally/foot_states": Topic("sally_interfaces/msg/FootStates", kept=True),
@@ -147,7 +151,7 @@ def node_topics(
         return NodeTopics("sally_sequencer", frozenset(published), frozenset(reads))
     if kind == "pulloff":
         published = {"/sally/magnet_cmd", "/sally_sim/external_force", "/sally/pulloff_result", "/diagnostics"}
-        return NodeTopics("sally_pulloff", frozenset(published), frozenset({"/sally/magnets"}))
+        return NodeTopics("sally_pulloff", frozenset(published), frozenset({GROUND_TRUTH_MAGNETS}))  # its load cell
     raise ValueError(f"no topics are declared for node {kind!r}; declared: {list(KINDS)}")
 
 

@@ -19,6 +19,8 @@ from sally_interfaces.msg import (
     MagnetArray,
     MagnetCommand,
     MagnetState,
+    MagnetTruth,
+    MagnetTruthArray,
     PullOffResult,
     SequenceStatus,
     ServoCommand,
@@ -30,7 +32,8 @@ def header(n: int) -> Header:
 
 
 def samples() -> dict:
-    magnet = MagnetState(
+    magnet = MagnetState(foot="FR", enabled=True, contact_reading=818.5, contact_sensed=True)
+    truth = MagnetTruth(
         foot="FR", enabled=True, force=Vector3(x=1.5, y=-2.5, z=-800.7), magnitude=800.7,
         min_distance=-0.00062, surface="floor", in_contact=True, penetration=0.00062, contact_force=821.25,
     )  # fmt: skip
@@ -55,7 +58,9 @@ def samples() -> dict:
         ),  # fmt: skip
         "MagnetCommand": MagnetCommand(header=header(3), feet=["FL", "BR"], enable=[False, True]),
         "MagnetState": magnet,
-        "MagnetArray": MagnetArray(header=header(4), magnets=[magnet, MagnetState(foot="BL", surface="none")]),
+        "MagnetArray": MagnetArray(header=header(4), magnets=[magnet, MagnetState(foot="BL", contact_reading=-0.25)]),
+        "MagnetTruth": truth,
+        "MagnetTruthArray": MagnetTruthArray(header=header(4), magnets=[truth, MagnetTruth(foot="BL", surface="none")]),
         "FootState": foot,
         "FootStates": FootStates(header=header(5), feet=[foot, FootState(foot="FR", mode=IKTarget.SWING)]),
         "IKStatus": IKStatus(

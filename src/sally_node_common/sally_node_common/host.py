@@ -310,6 +310,10 @@ class Host:
         if reader.qos.durability == DurabilityPolicy.TRANSIENT_LOCAL:
             self._late.extend((reader, p) for p in self._publishers[topic] if compatible(p.qos, reader.qos))
 
+    def has_publishers(self, topic: str) -> bool:
+        """Whether any hosted node publishes ``topic``."""
+        return bool(self._publishers.get(topic))
+
     # --- delivery -------------------------------------------------------------------------------
     def has_readers(self, topic: str) -> bool:
         """Whether any hosted node reads ``topic``."""

@@ -10,15 +10,16 @@ import numpy as np
 import pytest
 
 from sally_description.pose import Pose
-from sally_interfaces.msg import IKStatus
+from sally_interfaces.msg import IKStatus, MagnetState
 from sally_node_common.external_force_msg import ExternalLoad, external_force_from_msg, external_force_to_msg
 from sally_node_common.foot_states_msg import FootStateData, foot_states_from_msg, foot_states_to_msg
 from sally_node_common.ik_status_msg import IKCode, IKStatusData, ik_status_from_msg, ik_status_to_msg
 from sally_node_common.ik_target import IKTarget
 from sally_node_common.ik_target_msg import TargetTick, ik_target_from_msg, ik_target_to_msg
 from sally_node_common.inputs import InputError
-from sally_node_common.magnet_array_msg import FAR, MagnetStateData, magnet_array_from_msg, magnet_array_to_msg
+from sally_node_common.magnet_array_msg import MagnetReadingData, magnet_array_from_msg, magnet_array_to_msg
 from sally_node_common.magnet_command_msg import magnet_command_from_msg, magnet_command_to_msg
+from sally_node_common.magnet_truth_msg import FAR, MagnetTruthData, magnet_truth_from_msg, magnet_truth_to_msg
 from sally_node_common.pulloff_result_msg import PullOffOutcome, pulloff_result_from_msg, pulloff_result_to_msg
 from sally_node_common.sequence_status_msg import SequenceStatusData, sequence_status_from_msg, sequence_status_to_msg
 from sally_node_common.servo_command_msg import ServoCommandData, servo_command_from_msg, servo_command_to_msg
@@ -310,19 +311,59 @@ def test_a_bad_pulloff_result_is_refused_by_name(change, says):
         pulloff_result_from_msg(msg)
 
 
-# --- MagnetArray -----------------------------------------------------------------------------------
-def magnets() -> list[MagnetStateData]:
+# --- MagnetArray (the driver's telemetry) -----------------------------------------------------------
+def readings() -> list[MagnetReadingData]:
     return [
-        MagnetStateData("FL", True, np.array([0.0, 0.0, -812.5]), 812.5, -0.0004, "floor", True, 830.0),
-        MagnetStateData("FR", True, np.array([-790.0, 1.0, 0.5]), 790.0, 0.002, "wall", False, 0.0),
-        MagnetStateData("BL", False, np.zeros(3), 0.0, FAR, "none", False, 0.0),
-        MagnetStateData("BR", False, np.zeros(3), 0.0, 0.05, "floor", False, 0.0),
+        MagnetReadingData("FL", True, 61.25, True),
+        MagnetReadingData("FR", True, 0.0, False),
+        MagnetReadingData("BL", False, 3.5, False),
+        MagnetReadingData("BR", False),
     ]
 
 
 def test_a_magnet_array_round_trips():
-    sent = magnets()
+    sent = readings()
     stamp, back = magnet_array_from_msg(magnet_array_to_msg(9_000_000, sent))
+    assert stamp == 9_000_000 and list(back) == [m.foot for m in sent]
+    assert list(back.values()) == sent
+
+
+def test_the_magnet_array_carries_no_truth_of_the_world():
+    """What a driver knows (the switch, the contact sensor) and nothing else: the force, the gap and
+    the nearest plate travel on the ground truth."""
+    assert set(MagnetState.get_fields_and_field_types()) == {"foot", "enabled", "contact_reading", "contact_sensed"}
+
+
+@pytest.mark.parametrize(
+    ("change", "reason"),
+    [
+        (lambda m: setattr(m.magnets[0], "foot", "XL"), "unknown"),
+        (lambda m: setattr(m.magnets[1], "foot", "FL"), "duplicate"),
+        (lambda m: setattr(m.magnets[0], "contact_reading", math.nan), "non_finite"),
+        (lambda m: setattr(m.magnets[3], "contact_reading", 1e9), "out_of_range"),
+    ],
+)
+def test_a_bad_magnet_array_is_refused_by_name(change, reason):
+    msg = magnet_array_to_msg(1, readings())
+    change(msg)
+    with pytest.raises(InputError) as err:
+        magnet_array_from_msg(msg)
+    assert err.value.reason == reason
+
+
+# --- MagnetTruthArray (the world's) ----------------------------------------------------------------
+def truths() -> list[MagnetTruthData]:
+    return [
+        MagnetTruthData("FL", True, np.array([0.0, 0.0, -812.5]), 812.5, -0.0004, "floor", True, 830.0),
+        MagnetTruthData("FR", True, np.array([-790.0, 1.0, 0.5]), 790.0, 0.002, "wall", False, 0.0),
+        MagnetTruthData("BL", False, np.zeros(3), 0.0, FAR, "none", False, 0.0),
+        MagnetTruthData("BR", False, np.zeros(3), 0.0, 0.05, "floor", False, 0.0),
+    ]
+
+
+def test_a_magnet_truth_array_round_trips():
+    sent = truths()
+    stamp, back = magnet_truth_from_msg(magnet_truth_to_msg(9_000_000, sent))
     assert stamp == 9_000_000 and list(back) == [m.foot for m in sent]
     for m in sent:
         b = back[m.foot]
@@ -334,10 +375,10 @@ def test_a_magnet_array_round_trips():
 
 
 def test_a_magnet_with_no_plate_in_reach_is_sent_far_not_inf():
-    far = MagnetStateData("BL", False, np.zeros(3), 0.0, math.inf, "none", False, 0.0)
-    msg = magnet_array_to_msg(1, [far])
+    far = MagnetTruthData("BL", False, np.zeros(3), 0.0, math.inf, "none", False, 0.0)
+    msg = magnet_truth_to_msg(1, [far])
     assert msg.magnets[0].min_distance == FAR and msg.magnets[0].penetration == 0.0
-    assert magnet_array_from_msg(msg)[1]["BL"].min_distance == FAR
+    assert magnet_truth_from_msg(msg)[1]["BL"].min_distance == FAR
 
 
 @pytest.mark.parametrize(
@@ -351,11 +392,11 @@ def test_a_magnet_with_no_plate_in_reach_is_sent_far_not_inf():
         (lambda m: setattr(m.magnets[3], "min_distance", -math.inf), "non_finite"),
     ],
 )
-def test_a_bad_magnet_array_is_refused_by_name(change, reason):
-    msg = magnet_array_to_msg(1, magnets())
+def test_a_bad_magnet_truth_array_is_refused_by_name(change, reason):
+    msg = magnet_truth_to_msg(1, truths())
     change(msg)
     with pytest.raises(InputError) as err:
-        magnet_array_from_msg(msg)
+        magnet_truth_from_msg(msg)
     assert err.value.reason == reason
 
 

@@ -19,7 +19,8 @@ from sensor_msgs.msg import Imu, JointState, Range
 
 from sally_description import LEGS
 from sally_node_common.inputs import MAX_FORCE, InputError
-from sally_node_common.magnet_array_msg import MagnetStateData
+from sally_node_common.magnet_array_msg import MagnetReadingData
+from sally_node_common.magnet_truth_msg import MagnetTruthData
 from sally_node_common.stamps import stamp_ns
 
 WORLD_FRAME = "world"
@@ -102,26 +103,37 @@ def parse_effort_command(msg: JointState, actuated: Sequence[str], passive: Iter
 
 
 # --- telemetry ----------------------------------------------------------------------------------
-def magnet_states(
-    readouts: Mapping, contact_forces: Mapping[str, float], readings=None, sensed=None
-) -> list[MagnetStateData]:
-    """The telemetry of every leg in :data:`LEGS` order. ``readouts``: leg -> MagnetReadout
-    (sally_sim_node.magnets); ``contact_forces``: leg -> the plates' normal force on it (N);
-    ``readings``, ``sensed``: each leg's contact sensor (N) and whether it says contact, in
-    :data:`LEGS` order (None: the sensor reads the contact force exactly)."""
-    states: list[MagnetStateData] = []
-    for leg in LEGS:
-        r = readouts[leg]
-        force = np.asarray(r.force, dtype=float)
-        contact = float(contact_forces[leg])
-        reading = contact if readings is None else float(readings[len(states)])
-        said = r.in_contact if sensed is None else bool(sensed[len(states)])
-        states.append(
-            MagnetStateData(
-                leg, r.enabled, force, r.magnitude, r.min_distance, r.surface, r.in_contact, contact, reading, said
-            )
+def magnet_truths(readouts: Mapping, contact_forces: Mapping[str, float]) -> list[MagnetTruthData]:
+    """The world's truth of every leg's magnet in :data:`LEGS` order. ``readouts``: leg -> MagnetReadout
+    (sally_sim_node.magnets); ``contact_forces``: leg -> the plates' normal force on it (N)."""
+    return [
+        MagnetTruthData(
+            leg,
+            r.enabled,
+            np.asarray(r.force, dtype=float),
+            r.magnitude,
+            r.min_distance,
+            r.surface,
+            r.in_contact,
+            float(contact_forces[leg]),
         )
-    return states
+        for leg, r in ((leg, readouts[leg]) for leg in LEGS)
+    ]
+
+
+def magnet_readings(truths: Sequence[MagnetTruthData], readings=None, sensed=None) -> list[MagnetReadingData]:
+    """What each magnet's driver knows of ``truths`` (:func:`magnet_truths`): its switch, and its
+    foot's contact sensor: ``readings`` (N) and ``sensed`` (whether it says contact) in :data:`LEGS`
+    order (None: the sensor reads the contact force exactly and says what the world has)."""
+    return [
+        MagnetReadingData(
+            t.foot,
+            t.enabled,
+            t.contact_force if readings is None else float(readings[i]),
+            t.in_contact if sensed is None else bool(sensed[i]),
+        )
+        for i, t in enumerate(truths)
+    ]
 
 
 class OdometryWriter:

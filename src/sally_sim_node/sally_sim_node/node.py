@@ -12,8 +12,10 @@ joint states, odometry, telemetry, diagnostics, holding, reset notice)
 This module reads the parameters, parses the messages and hands them over, and has the outputs
 publish what the loop asks for (it is the loop's :class:`~.sim_loop.LoopPort`).
 
-Publishes ``/clock``, ``/joint_states``, ``/sally/odom`` (with ``odom_joint_states``, its joint
-states on ``/sally/odom_joint_states`` too), ``/sally/magnets``, ``/diagnostics`` and
+Publishes ``/clock``, the sensors (``/joint_states`` from the encoders, ``/sally/imu``, each foot's
+range, ``/sally/magnets``: the switches and contact readings), the world's truth
+(``/sally/ground_truth/odom``, ``/feet``, ``/magnets``; on ``/sally/odom`` too with ``truth_odom``,
+and with ``odom_joint_states`` its joint states on ``/sally/odom_joint_states``), ``/diagnostics`` and
 ``/sally_sim/holding`` (latched: true while the watchdog holds the pose because commands stopped);
 subscribes the commands of its ``command_source`` (``/sally/servo_commands`` by default,
 ``/sally/joint_efforts`` on the effort path, ``/sally/joint_commands`` from ros2_control),

@@ -2,7 +2,8 @@
 
 Sends, stamped ahead on sim time so that a lockstep run repeats exactly, the test foot's magnet
 switch (``/sally/magnet_cmd``) and the pull ramp (``/sally_sim/external_force``) as soon as the sim
-reads both; then follows ``/sally/magnets`` through :class:`PullOffRig` and publishes the verdict
+reads both; then follows its magnet's force on ``/sally/ground_truth/magnets`` (the bench's load
+cell) through :class:`PullOffRig` and publishes the verdict
 on ``/sally/pulloff_result`` (latched) and exits 0. Exits 1 if ``duration`` of sim time passes
 without a verdict. The sim of this graph starts with no magnet on and the controller holds the
 baked pose throughout (until a target comes, it holds the run's first state: the baked pose).
@@ -19,12 +20,12 @@ import numpy as np
 from rclpy.node import Node
 
 from sally_description import LEGS, DescriptionError, PhysicsParams, build_model
-from sally_interfaces.msg import ExternalForce, MagnetArray, MagnetCommand, PullOffResult
+from sally_interfaces.msg import ExternalForce, MagnetCommand, MagnetTruthArray, PullOffResult
 from sally_node_common import StartupError, run_node, run_until_finished
 from sally_node_common.external_force_msg import ExternalLoad, external_force_to_msg
 from sally_node_common.inputs import InputError, StampOrder
-from sally_node_common.magnet_array_msg import magnet_array_from_msg
 from sally_node_common.magnet_command_msg import magnet_command_to_msg
+from sally_node_common.magnet_truth_msg import magnet_truth_from_msg
 from sally_node_common.node_shell import NodeShell
 from sally_node_common.parameters import Param, ParameterTable
 from sally_node_common.pulloff_result_msg import PullOffOutcome, pulloff_result_to_msg
@@ -34,6 +35,7 @@ from sally_node_common.stamps import NS
 from sally_node_common.wall_timers import wall_timer
 
 from .pulloff_rig import Pull, PullOffRig, RigConfig
+from .state_outputs import GROUND_TRUTH_MAGNETS
 
 EXIT_NO_VERDICT = 1
 SIM_NODE = "sally_sim"
@@ -101,8 +103,9 @@ TABLE = ParameterTable(
     )
 )
 ARM_PERIOD = 0.01
-MAGNETS = "/sally/magnets"
 """Wall seconds between checks that the sim reads our commands."""
+MAGNETS = GROUND_TRUTH_MAGNETS
+"""The rig reads its magnet's force as a bench's load cell would: the world's truth."""
 
 
 class PullOffNode(Node):
@@ -149,7 +152,7 @@ class PullOffNode(Node):
         self._pub_force = self.create_publisher(ExternalForce, "/sally_sim/external_force", RELIABLE_DEEP)
         self._pub_result = self.create_publisher(PullOffResult, "/sally/pulloff_result", LATCHED)
         self.final_publishers = (self._pub_result,)
-        self.create_subscription(MagnetArray, MAGNETS, self._on_magnets, RELIABLE_DEEP)
+        self.create_subscription(MagnetTruthArray, MAGNETS, self._on_magnets, RELIABLE_DEEP)
         self._arm_timer = wall_timer(self, ARM_PERIOD, self._arm)
         self.get_logger().info(
             f"pull-off rig ready: {config.foot}, magnet on at {config.magnet_on_at:g} s, ramp {config.rate:g} N/s from "
@@ -183,13 +186,13 @@ class PullOffNode(Node):
         )
         self._pub_force.publish(external_force_to_msg(load))
 
-    def _on_magnets(self, msg: MagnetArray) -> None:
+    def _on_magnets(self, msg: MagnetTruthArray) -> None:
         if self.finished.is_set():
             return
         try:
-            now, magnets = magnet_array_from_msg(msg)
+            now, magnets = magnet_truth_from_msg(msg)
             if self.rig.config.foot not in magnets:
-                raise InputError("length", f"magnet telemetry lacks {self.rig.config.foot}")
+                raise InputError("length", f"magnet truth lacks {self.rig.config.foot}")
             force = magnets[self.rig.config.foot].magnitude
             self.shell.orders[MAGNETS].admit(now)
         except InputError as exc:

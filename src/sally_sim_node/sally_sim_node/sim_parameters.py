@@ -137,7 +137,11 @@ TABLE = ParameterTable(
             "(for an IK in another process: its states at the odom rate, not every one over DDS)",
             read_only=True,
         ),
-        _rate("telemetry_rate", "/sally/magnets rate (rounded to whole control periods)", 50.0),
+        _rate(
+            "telemetry_rate",
+            "/sally/magnets and /sally/ground_truth/magnets rate (rounded to whole control periods)",
+            50.0,
+        ),
         Param(
             "sensing",
             "noisy",

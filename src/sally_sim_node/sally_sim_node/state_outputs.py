@@ -1,6 +1,6 @@
 """What the sim says of its state, with the publishers it owns: /clock, what the robot's sensors
 read (/joint_states from the encoders, /sally/imu, each foot's range, the magnets' telemetry with the
-contact readings), the world's truth (/sally/ground_truth/odom; on /sally/odom too for a graph
+contact readings), the world's truth (/sally/ground_truth/odom, feet and magnets; on /sally/odom too for a graph
 without an estimator), /sally/odom_joint_states when asked, /diagnostics, ``/sally_sim/holding``
 and the reset notice. Each state publication is read from the physics in
 one call and published by the call it returns, so the physics may step in between (the control
@@ -20,9 +20,10 @@ from std_msgs.msg import Bool, Header
 
 from sally_description import JOINT_NAMES, LEGS
 from sally_description.constants import ee_site, hip_site
-from sally_interfaces.msg import MagnetArray
+from sally_interfaces.msg import MagnetArray, MagnetTruthArray
 from sally_node_common.diagnostics import diagnostic_array
 from sally_node_common.magnet_array_msg import magnet_array_to_msg
+from sally_node_common.magnet_truth_msg import magnet_truth_to_msg
 from sally_node_common.qos import CLOCK, KEPT, LATCHED, STREAM
 from sally_node_common.sim_resets import RESET_TOPIC
 from sally_node_common.time_contract import ODOM_JOINT_STATES
@@ -37,6 +38,10 @@ GROUND_TRUTH_FEET = "/sally/ground_truth/feet"
 GROUND_TRUTH_ODOM = "/sally/ground_truth/odom"
 """The exact pose and twist of main_frame: for the report, the recording, benchmarks and tests; no
 control node reads it."""
+GROUND_TRUTH_MAGNETS = "/sally/ground_truth/magnets"
+"""Every magnet as the world has it (sally_interfaces/MagnetTruthArray: force, gap, nearest plate, the
+plates' push): for the report, the recording, the pull-off rig's load cell and tests; no control
+node reads it. The driver's side (switch, contact reading) is on ``/sally/magnets``."""
 IMU_TOPIC = "/sally/imu"
 IMU_FRAME = "imu_link"
 """The IMU's frame: main_frame's (the site sits at its origin, unturned)."""
@@ -77,6 +82,7 @@ class StateOutputs:
         self._odom_joints = node.create_publisher(JointState, ODOM_JOINT_STATES, STREAM) if odom_joint_states else None
         self._magnets = node.create_publisher(MagnetArray, "/sally/magnets", KEPT)  # a restarted sequencer's
         # interlock knows at once which magnets hold
+        self._magnet_truth = node.create_publisher(MagnetTruthArray, GROUND_TRUTH_MAGNETS, KEPT)
         self._diagnostics = node.create_publisher(DiagnosticArray, "/diagnostics", 10)
         self._holding = node.create_publisher(Bool, "/sally_sim/holding", LATCHED)
         self._reset = node.create_publisher(Header, RESET_TOPIC, LATCHED)
@@ -124,12 +130,17 @@ class StateOutputs:
         return publish
 
     def telemetry(self, now_ns: int) -> Publish:
-        """The magnets' telemetry (each foot's magnet and contact force) stamped ``now_ns``, read now."""
+        """The magnets' telemetry (each switch and contact reading) and their truth (force, gap, plate,
+        contact force) stamped ``now_ns``, read now."""
         forces = {leg: self.sim.foot_contact_force(leg) for leg in LEGS}
-        readouts = self.sim.magnet_readouts()
-        readings, sensed = self.sensing.contacts()
-        states = conv.magnet_states(readouts, forces, readings, sensed)
-        return lambda: self._magnets.publish(magnet_array_to_msg(now_ns, states))
+        truths = conv.magnet_truths(self.sim.magnet_readouts(), forces)
+        readings = conv.magnet_readings(truths, *self.sensing.contacts())
+
+        def publish() -> None:
+            self._magnet_truth.publish(magnet_truth_to_msg(now_ns, truths))
+            self._magnets.publish(magnet_array_to_msg(now_ns, readings))
+
+        return publish
 
     def diagnostics(self, statuses: list[DiagnosticStatus], now_ns: int) -> None:
         """/diagnostics with ``statuses``."""

@@ -9,6 +9,7 @@ from sensor_msgs.msg import JointState
 from sally_description import ACTUATED_JOINT_NAMES, JOINT_NAMES, LEGS
 from sally_node_common.diagnostics import diagnostic_array, diagnostic_status, diagnostic_values
 from sally_node_common.magnet_array_msg import magnet_array_to_msg
+from sally_node_common.magnet_truth_msg import magnet_truth_to_msg
 from sally_node_common.stamps import stamp_ns
 from sally_sim_node import conversions as conv
 from sally_sim_node.magnets import MagnetReadout
@@ -69,17 +70,35 @@ def test_bad_effort_commands(names, efforts, reason, text):
     assert err.value.reason == reason and text in str(err.value)
 
 
-def test_magnet_array_carries_every_field():
-    readouts = {
-        leg: MagnetReadout(leg, i % 2 == 0, (0.0, 0.0, -800.0 + i), 800.0 - i, -0.0005 * i, "floor", True)
+def readouts():
+    return {
+        leg: MagnetReadout(leg, i % 2 == 0, (0.0, 0.0, -800.0 + i), 800.0 - i, -0.0005 * i, "floor", i > 1)
         for i, leg in enumerate(LEGS)
     }
-    msg = magnet_array_to_msg(9, conv.magnet_states(readouts, {leg: 820.0 for leg in LEGS}))
+
+
+def test_the_magnets_truth_carries_every_field():
+    msg = magnet_truth_to_msg(9, conv.magnet_truths(readouts(), {leg: 820.0 for leg in LEGS}))
     assert [m.foot for m in msg.magnets] == list(LEGS)
     m = msg.magnets[3]
     assert (m.enabled, m.force.z, m.magnitude, m.surface, m.in_contact) == (False, -797.0, 797.0, "floor", True)
     assert m.min_distance == pytest.approx(-0.0015) and m.penetration == pytest.approx(0.0015)
     assert m.contact_force == 820.0 and stamp_ns(msg.header.stamp) == 9
+
+
+def test_the_magnets_telemetry_carries_the_switch_and_the_contact_sensor_only():
+    truths = conv.magnet_truths(readouts(), {leg: 820.0 + i for i, leg in enumerate(LEGS)})
+    exact = magnet_array_to_msg(9, conv.magnet_readings(truths))  # an ideal sensor: the world's contact
+    assert [(m.foot, m.enabled, m.contact_reading, m.contact_sensed) for m in exact.magnets] == [
+        ("FL", True, 820.0, False), ("FR", False, 821.0, False), ("BL", True, 822.0, True), ("BR", False, 823.0, True),
+    ]  # fmt: skip
+    sensed = conv.magnet_readings(truths, [1.0, 2.0, 3.0, 4.0], [True, False, True, False])
+    assert [(m.contact_reading, m.contact_sensed) for m in sensed] == [
+        (1.0, True),
+        (2.0, False),
+        (3.0, True),
+        (4.0, False),
+    ]
 
 
 def test_odometry_twist_is_in_the_body_frame():

@@ -15,9 +15,9 @@ from sensor_msgs.msg import JointState
 
 from sally_bringup.processes import wait_until
 from sally_description import ACTUATED_JOINT_NAMES, JOINT_NAMES, LEGS
-from sally_interfaces.msg import MagnetArray, MagnetCommand, ServoCommand
+from sally_interfaces.msg import MagnetArray, MagnetCommand, MagnetTruthArray, ServoCommand
 from sally_node_common.stamps import stamp_ns
-from sally_sim_node.state_outputs import GROUND_TRUTH_ODOM
+from sally_sim_node.state_outputs import GROUND_TRUTH_MAGNETS, GROUND_TRUTH_ODOM
 from simulation_interfaces.msg import Result, SimulationState
 from simulation_interfaces.srv import GetEntityState, ResetSimulation, StepSimulation
 
@@ -113,13 +113,20 @@ def test_states_odom_and_magnet_telemetry(graph, probe):
     graph.start("controller", "sally_controller")
     states = probe.record(JointState, "/joint_states")
     odom = probe.record(Odometry, GROUND_TRUTH_ODOM)  # the sim's own odometry is the truth
-    magnets = probe.record(MagnetArray, "/sally/magnets")
+    magnets = probe.record(MagnetTruthArray, GROUND_TRUTH_MAGNETS)  # the world's
+    telemetry = probe.record(MagnetArray, "/sally/magnets")  # the driver's
     diag = probe.record(DiagnosticArray, "/diagnostics")
     probe.wait_for(
         lambda: magnets.last is not None and all(m.in_contact and m.surface == "floor" for m in magnets.last.magnets),
         20.0,
         "all four magnets in floor contact",
     )
+    probe.wait_for(
+        lambda: telemetry.last is not None and all(m.contact_sensed for m in telemetry.last.magnets),
+        10.0,
+        "every foot's contact sensed",
+    )
+    assert all(m.enabled and 700.0 < m.contact_reading < 1000.0 for m in telemetry.last.magnets)
     probe.wait_for_messages(states, 200, 10.0)
     last = states.last
     assert list(last.name) == list(JOINT_NAMES)
@@ -308,7 +315,7 @@ def test_watchdog_engages_and_releases(graph, probe):
     pd = ServoResponder(probe)
     diag = probe.record(DiagnosticArray, "/diagnostics")
     odom = probe.record(Odometry, GROUND_TRUTH_ODOM)  # the sim's own odometry is the truth
-    magnets = probe.record(MagnetArray, "/sally/magnets")
+    magnets = probe.record(MagnetTruthArray, GROUND_TRUTH_MAGNETS)
 
     def watchdog():
         return diagnostics(diag, "sally_sim: commands").get("watchdog_engaged")
