@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sally_node_common.discovery import default_to_loopback
+from sally_node_common.numerics import pin_blas
 
 DOMAIN_IDS = range(1, 102)
 """Leasable domains; 0 is left to interactive runs. Domains >= 233 fail with Fast DDS here."""
@@ -133,9 +134,11 @@ def _released_at(lock: Path) -> float:
 
 
 def graph_environment(domain_id: int, base: Mapping[str, str] | None = None) -> dict[str, str]:
-    """``base`` (default: this process's environment) with loopback-only discovery and the domain."""
+    """``base`` (default: this process's environment) with loopback-only discovery, the domain and
+    OpenBLAS's kernel pinned (:mod:`sally_node_common.numerics`: the same run on every CPU that can)."""
     env = dict(os.environ if base is None else base)
     default_to_loopback(env)
+    pin_blas(env)
     env["ROS_DOMAIN_ID"] = str(domain_id)
     env["PYTHONUNBUFFERED"] = "1"
     return env
