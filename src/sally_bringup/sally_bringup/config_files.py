@@ -28,9 +28,54 @@ def defaults_file(package: str, name: str) -> Path:
     raise GraphError(f"the defaults file config/{name} of {package} is missing; looked in {[str(p) for p in places]}")
 
 
-def check_params_files(paths) -> list[Path]:
+def node_defaults(specs) -> dict[str, dict]:
+    """ROS node name -> its defaults (parameter -> default value) for the one-node ``specs`` (a graph
+    built with ``composed:=false``), from each node's defaults file."""
+    import yaml
+
+    out = {}
+    for spec in specs:
+        if spec.config:
+            ((name, entry),) = yaml.safe_load(defaults_file(spec.package, spec.config).read_text()).items()
+            out[name] = entry["ros__parameters"]
+    return out
+
+
+def _same_type(value, default) -> bool:
+    """Whether ``value`` has ``default``'s ROS type (a list: every item its first item's; an empty
+    list matches any list; an int is not a double, as rclpy says)."""
+    if isinstance(default, list):
+        return isinstance(value, list) and all(_same_type(v, default[0]) for v in value) if default else True
+    return type(value) is type(default)
+
+
+def _check_nodes(path: Path, data: dict, nodes: dict[str, dict]) -> None:
+    """``data`` (the YAML of ``path``) names only nodes of ``nodes`` (ROS node name -> its defaults,
+    :func:`node_defaults`; ``/**`` for every node) and, for each, only parameters it has, each of
+    its type; :class:`GraphError` naming the file, the node and the parameter otherwise (ROS would
+    ignore a node or parameter it does not know, and a node refuse a value of the wrong type only
+    once the graph has started)."""
+    every = {key: value for defaults in nodes.values() for key, value in defaults.items()}
+    for node, entry in data.items():
+        name = str(node).strip("/")
+        if name != "**" and name not in nodes:
+            raise GraphError(f"--params-file {path}: this graph has no node {node!r}; its nodes: {sorted(nodes)}")
+        known = every if name == "**" else nodes[name]
+        for key, value in (entry["ros__parameters"] or {}).items():
+            if key not in known:
+                raise GraphError(f"--params-file {path}: {node} has no parameter {key!r}")
+            if not _same_type(value, known[key]):
+                raise GraphError(
+                    f"--params-file {path}: {node} {key}: {value!r} is not of the parameter's type (its "
+                    f"default is {known[key]!r}: {type(known[key]).__name__})"
+                )
+
+
+def check_params_files(paths, nodes: dict[str, dict] | None = None) -> list[Path]:
     """Parameter files a user gives (``--params-file``), each readable YAML with ``ros__parameters``
-    under a node name (or ``/**``); :class:`GraphError` saying which and why otherwise."""
+    under a node name (or ``/**``), and with ``nodes`` (:func:`node_defaults` of the graph) naming
+    only its nodes and their parameters, each of its type (:func:`_check_nodes`); :class:`GraphError`
+    saying which and why otherwise."""
     import yaml
 
     checked = []
@@ -49,5 +94,7 @@ def check_params_files(paths) -> list[Path]:
             raise GraphError(
                 f"--params-file {path}: expected 'node_name: {{ros__parameters: {{name: value}}}}' entries"
             )
+        if nodes is not None:
+            _check_nodes(path, data, nodes)
         checked.append(path.resolve())
     return checked

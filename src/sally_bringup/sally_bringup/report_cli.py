@@ -25,38 +25,26 @@ def main(argv: list[str] | None = None) -> int:
     if not mcap.is_file():
         print(f"sally-report: no recording at {mcap} (runs with record:=false have none)", file=sys.stderr)
         return 2
-    from sally_sequencer.wall_stand import WallStand
-    from sally_sequencer.wall_walk import WallWalk
-
     from .plot import plot_leg_forces, plot_run
     from .recording import record_from_mcap
     from .report import build_pulloff_report, build_report, write_report
     from .report_text import summary
 
     live_path = mcap.parent / "report.json"
-    live = json.loads(live_path.read_text()) if live_path.is_file() else {}
+    try:  # (a JSONDecodeError or UnicodeDecodeError is a ValueError)
+        live = _LiveReport(json.loads(live_path.read_text()) if live_path.is_file() else {})
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        print(f"sally-report: {live_path} is not a run's report ({type(exc).__name__}: {exc})", file=sys.stderr)
+        return 2
     try:
         record = record_from_mcap(mcap)
     except Exception as exc:  # noqa: BLE001 - a damaged or foreign file: say so in one line
         print(f"sally-report: cannot read {mcap}: {exc}", file=sys.stderr)
         return 2
-    wall, codes = float(live.get("wall_time_s", 0.0)), live.get("exit_codes", {})
-    if live.get("graph") == "pulloff":
-        report = build_pulloff_report(record, wall, codes)
+    if live.pulloff:
+        report = build_pulloff_report(record, live.wall, live.codes)
     else:
-        walk = live.get("walk")
-        plan = WallWalk(walk["direction"], walk["distance"], walk.get("surface", "wall")) if walk else None
-        stand = WallStand() if walk and walk.get("stand") else None
-        then = (live.get("then") or {}).get("sequence", "")
-        after = (live.get("then") or {}).get("walk")
-        then_plan = WallWalk(after["direction"], after["distance"]) if after else None
-        first = live.get("walk_before_climb")
-        before = WallWalk(first["direction"], first["distance"], "floor") if first else None
-        down = "way_down" in live or "way_down" in (live.get("then") or {})
-        back = "way_back" in live
-        report = build_report(
-            record, live.get("sequence", "f2w"), wall, codes, plan, stand, then, then_plan, before, down, back
-        )
+        report = build_report(record, live.sequence, live.wall, live.codes, *live.plans)
     out = args.out or mcap.parent / "from_mcap"
     out.mkdir(parents=True, exist_ok=True)
     path = write_report(report, out)
@@ -65,6 +53,36 @@ def main(argv: list[str] | None = None) -> int:
     print(summary(report))
     print(f"report: {path}")
     return 0 if report.get("success") else 1
+
+
+class _LiveReport:
+    """What a run's live ``report.json`` tells of the run that its recording does not: the graph,
+    the sequence and its plan (the walk, the stand, the second climb and its walk, the walk before,
+    the ways down and back, as :func:`~.report.build_report` takes them), the wall time and the exit
+    codes. Raises KeyError, TypeError or ValueError when ``live`` is not a run's report."""
+
+    def __init__(self, live) -> None:
+        from sally_sequencer.wall_stand import WallStand
+        from sally_sequencer.wall_walk import WallWalk
+
+        if not isinstance(live, dict):
+            raise TypeError(f"a report is a JSON object, not {type(live).__name__}")
+        self.pulloff = live.get("graph") == "pulloff"
+        self.sequence, self.codes = live.get("sequence", "f2w"), live.get("exit_codes", {})
+        self.wall = float(live.get("wall_time_s", 0.0))
+        if not isinstance(self.sequence, str) or not isinstance(self.codes, dict):
+            raise TypeError("its sequence must be a name and its exit_codes an object")
+        walk, then, first = live.get("walk"), live.get("then") or {}, live.get("walk_before_climb")
+        after = then.get("walk")
+        self.plans = (
+            WallWalk(walk["direction"], float(walk["distance"]), walk.get("surface", "wall")) if walk else None,
+            WallStand() if walk and walk.get("stand") else None,
+            then.get("sequence", ""),
+            WallWalk(after["direction"], float(after["distance"])) if after else None,
+            WallWalk(first["direction"], float(first["distance"]), "floor") if first else None,
+            "way_down" in live or "way_down" in then,
+            "way_back" in live,
+        )
 
 
 if __name__ == "__main__":

@@ -44,3 +44,40 @@ def test_a_bad_params_file_is_refused_before_anything_starts(tmp_path, text, say
 def test_a_missing_defaults_file_names_where_it_was_looked_for():
     with pytest.raises(GraphError, match=r"config/nothing.yaml of sally_sim_node is missing; looked in \["):
         defaults_file("sally_sim_node", "nothing.yaml")
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("sally_simulator:\n  ros__parameters:\n    pacing: lockstep\n", "this graph has no node 'sally_simulator'"),
+        ("sally_pulloff:\n  ros__parameters:\n    rate: 1.0\n", "this graph has no node 'sally_pulloff'"),
+        ("sally_sim:\n  ros__parameters:\n    pacing_mode: lockstep\n", "sally_sim has no parameter 'pacing_mode'"),
+        ("/**:\n  ros__parameters:\n    no_such_thing: 1\n", "/\\*\\* has no parameter 'no_such_thing'"),
+        (
+            "sally_controller:\n  ros__parameters:\n    kp: 500\n",
+            "sally_controller kp: 500 is not of the",
+        ),
+        ("sally_controller:\n  ros__parameters:\n    kp: [500.0, 1]\n", "kp: \\[500.0, 1\\] is not of"),
+        ("sally_sim:\n  ros__parameters:\n    diagnostics_period: 1\n", "diagnostics_period: 1 is not of"),
+        ("sally_sequencer:\n  ros__parameters:\n    sequence: 3\n", "sequence: 3 is not of"),
+    ],
+)
+def test_a_params_file_naming_a_node_or_parameter_the_graph_lacks_or_a_wrong_type_is_refused(tmp_path, text, says):
+    """ROS ignores a node or parameter it does not know, and a node refuses a value of the wrong type
+    only once the graph runs: the runner says which before anything starts."""
+    path = tmp_path / "params.yaml"
+    path.write_text(text)
+    with pytest.raises(GraphError, match=f"--params-file {path}: .*{says}"):
+        GraphRun("f2w", {}, run_dir=tmp_path / "run", params_files=[path], out=None)
+    assert not (tmp_path / "run").exists(), "refused before anything is written"
+
+
+def test_a_params_file_of_the_graph_s_nodes_and_parameters_is_taken(tmp_path):
+    path = tmp_path / "params.yaml"
+    path.write_text(
+        "sally_controller:\n  ros__parameters:\n    kp: [400.0]\n"
+        "/**:\n  ros__parameters:\n    diagnostics_period: 2.0\n"
+        "sally_pulloff:\n  ros__parameters:\n    duration: 20.0\n"
+    )
+    run = GraphRun("pulloff", {}, run_dir=tmp_path / "run", params_files=[path], out=None)
+    assert run.params_files == [path.resolve()]

@@ -15,9 +15,9 @@ from diagnostic_msgs.msg import DiagnosticArray
 
 from .diagnostics import diagnostic_array, diagnostic_status
 from .input_health import InputHealth
-from .inputs import StampOrder
+from .inputs import OUT_OF_RANGE, StampOrder
 from .parameters import ParameterTable
-from .sim_resets import ResetWatch, subscribe_resets
+from .sim_resets import RESET_TOPIC, ResetWatch, subscribe_resets
 from .wall_timers import wall_timer
 
 DIAGNOSTICS_DEPTH = 10
@@ -53,7 +53,7 @@ class NodeShell:
         self.counts: Counter[str] = Counter()
         self.resets = ResetWatch()
         if on_reset is not None:
-            subscribe_resets(node, on_reset)
+            subscribe_resets(node, lambda stamp: self._reset_notice(stamp, on_reset))
         self._publisher = None
         if report is None:
             return
@@ -62,6 +62,20 @@ class NodeShell:
             diagnostics_period = float(node.get_parameter(diagnostics_period).value)
         if diagnostics_period is not None:
             wall_timer(node, diagnostics_period, report)
+
+    def _reset_notice(self, stamp: int, on_reset: Callable[[int], None]) -> None:
+        """Hand the node a reset notice, unless it is stamped far past the newest state it took
+        (:meth:`~.sim_resets.ResetWatch.ahead`): refused, counted on /diagnostics."""
+        if self.resets.ahead(stamp):
+            newest = (self.resets.last_state or 0) * 1e-9
+            self.health.reject(
+                RESET_TOPIC,
+                OUT_OF_RANGE,
+                f"a reset notice stamped {stamp * 1e-9:.3f} s, {stamp * 1e-9 - newest:.3f} s past the newest state "
+                f"({newest:.3f} s): not a reset of this sim, not acted on",
+            )
+            return
+        on_reset(stamp)
 
     def publish(self, level: str, message: str, values: Mapping[str, object]) -> None:
         """The node's status on /diagnostics: ``level`` (ok, warn, error), ``message``, ``values``

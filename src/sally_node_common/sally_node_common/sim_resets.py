@@ -15,6 +15,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 RESET_TOPIC = "/sally_sim/reset"
+AHEAD_LIMIT_NS = 5_000_000_000
+"""ns: a notice stamped further than this past the latest state a node took is refused. The sim's
+new time line starts at the next whole second after a reset, so a real notice comes at most about
+a second ahead of the states already sent; one far in the future would make every command stale."""
 
 
 class ResetWatch:
@@ -23,6 +27,8 @@ class ResetWatch:
     def __init__(self) -> None:
         self.first_state: int | None = None
         """Stamp (ns) of the first state this node took in the current sim (None: none yet)."""
+        self.last_state: int | None = None
+        """Stamp (ns) of the newest state this node took in the current sim (None: none yet)."""
         self.latest = -1
         """Stamp of the latest reset acted on."""
 
@@ -30,6 +36,13 @@ class ResetWatch:
         """A state stamped ``stamp`` was taken."""
         if self.first_state is None:
             self.first_state = stamp
+        if self.last_state is None or stamp > self.last_state:
+            self.last_state = stamp
+
+    def ahead(self, stamp: int) -> bool:
+        """A notice stamped ``stamp`` is further than :data:`AHEAD_LIMIT_NS` past the newest state
+        taken: not a reset of this sim (a sender's clock, a corrupt stamp), never to be acted on."""
+        return self.last_state is not None and stamp > self.last_state + AHEAD_LIMIT_NS
 
     def reset(self, stamp: int) -> bool:
         """A notice of a reset at ``stamp``: True when this node must act on it."""
@@ -51,7 +64,7 @@ class ResetWatch:
 
     def new_sim(self) -> None:
         """A new sim (its time started over): what was known of the old one goes."""
-        self.first_state, self.latest = None, -1
+        self.first_state, self.last_state, self.latest = None, None, -1
 
 
 def subscribe_resets(node, on_reset: Callable[[int], None]):

@@ -79,3 +79,30 @@ def test_the_shell_declares_reports_and_hands_on_resets(shelled, probe):
     assert node.resets == [3_000_000_000]
     assert "age /input s" in values  # a watched input has an age from the start
     assert node.shell.orders["/input"].admit(5) is False and node.shell.orders["/input"].latest == 5
+
+
+def test_a_reset_notice_stamped_far_in_the_future_is_refused_and_counted_not_handed_on(shelled, probe):
+    """A notice far past the newest state would make every later command stale: refused, counted; a
+    real one after it is still handed on."""
+    node, executor = shelled
+    diagnostics = probe.record(DiagnosticArray, "/diagnostics")
+    reset = probe.publisher(Header, RESET_TOPIC, LATCHED)
+    node.shell.resets.state(1_000_000_000)
+    probe.wait_for_subscribers(reset, timeout=30.0)
+    reset.publish(Header(stamp=Time(sec=100_000)))
+
+    def counted() -> bool:
+        executor.spin_once(timeout_sec=0.05)
+        return node.shell.health.rejected.get((RESET_TOPIC, "out_of_range"), 0) == 1
+
+    probe.wait_for(counted, 30.0, "the refusal counted")
+    assert node.resets == [] and node.shell.resets.latest == -1
+    reset.publish(Header(stamp=Time(sec=2)))
+
+    def handed() -> bool:
+        executor.spin_once(timeout_sec=0.05)
+        return node.resets == [2_000_000_000] and bool(diagnostics.messages)
+
+    probe.wait_for(handed, 30.0, "the real reset handed on")
+    values = {v.key: v.value for v in diagnostics.last.status[0].values}
+    assert values[f"rejected {RESET_TOPIC} out_of_range"] == "1"

@@ -1,6 +1,6 @@
 """Which reset notices a node acts on: those after the first state it took, once each."""
 
-from sally_node_common.sim_resets import ResetWatch
+from sally_node_common.sim_resets import AHEAD_LIMIT_NS, ResetWatch
 
 
 def test_a_reset_during_the_run_counts_once():
@@ -39,3 +39,15 @@ def test_the_time_line_starts_at_0_or_at_the_latest_reset():
     assert watch.reset(3_000) and watch.start_ns == 3_000
     watch.new_sim()
     assert watch.start_ns == 0, "a new sim starts over at 0"
+
+
+def test_a_notice_far_past_the_newest_state_is_ahead_and_a_new_line_s_is_not():
+    watch = ResetWatch()
+    assert not watch.ahead(10**18), "no state yet: nothing to judge it by (and it is ignored anyway)"
+    watch.state(2_000_000_000)
+    watch.state(1_000_000_000)  # (an older one: the newest stays)
+    assert not watch.ahead(3_000_000_000), "the next whole second: a real reset's new line"
+    assert not watch.ahead(2_000_000_000 + AHEAD_LIMIT_NS)
+    assert watch.ahead(2_000_000_001 + AHEAD_LIMIT_NS)
+    watch.new_sim()
+    assert not watch.ahead(10**18)

@@ -28,7 +28,7 @@ from sally_description import PhysicsParams
 
 from .evaluation import BACKENDS, Evaluation, ScenarioOutcome
 from .executors import EvaluationTask, Executor, LocalPool, open_executor, parse_scheduler
-from .results import CONFIG, RunFolder, result_row
+from .results import CONFIG, RunFolder, RunFolderError, result_row
 from .scenarios import COSTS, SCENARIOS, ScenarioConfig, combined_cost, penalised
 from .space import decode, encode
 
@@ -345,22 +345,28 @@ def resume(
     if not (Path(folder) / CONFIG).exists():
         raise FileNotFoundError(f"{folder} is not an optimization run folder (no {CONFIG}): nothing to resume")
     run = RunFolder.open(folder)
-    saved = json.loads((run.path / CONFIG).read_text())
-    settings = Settings(
-        **{
-            **saved["settings"],
-            **({"n_calls": n_calls} if n_calls is not None else {}),
-            **({"workers": workers} if workers else {}),
-            "scheduler": scheduler,
-        }
-    )
-    config = ScenarioConfig(**saved["scenarios"])
+    try:
+        saved = json.loads((run.path / CONFIG).read_text())
+        settings = Settings(
+            **{
+                **saved["settings"],
+                **({"n_calls": n_calls} if n_calls is not None else {}),
+                **({"workers": workers} if workers else {}),
+                "scheduler": scheduler,
+            }
+        )
+        config = ScenarioConfig(**saved["scenarios"])
+        x0 = PhysicsParams.from_mapping(saved["x0"])
+    except (ValueError, KeyError, TypeError, UnicodeDecodeError) as exc:
+        raise RunFolderError(
+            f"{run.path / CONFIG} is not a run's configuration ({type(exc).__name__}: {exc}); cannot resume"
+        ) from None
     state = run.load_state()
     executor = _executor(settings, say)
     try:
         say(f"resuming {run.path}: {len(run.rows)} of {settings.n_calls} evaluations done, batch {state['batch']}")
         if settings.backend == "inprocess":
-            _check_or_say(check_backend, encode(PhysicsParams.from_mapping(saved["x0"])), config, run, say)
+            _check_or_say(check_backend, encode(x0), config, run, say)
     except BaseException:
         executor.close()
         raise

@@ -60,6 +60,16 @@ def result_row(
     return row
 
 
+class RunFolderError(ValueError):
+    """A run folder's file that cannot be what it should be (damaged, truncated, another program's)."""
+
+
+STATE_KEYS = frozenset({"es", "batch", "candidates"})
+"""What :meth:`RunFolder.save_state` writes."""
+UNREADABLE = (EOFError, pickle.UnpicklingError, AttributeError, ImportError, IndexError, TypeError, ValueError)
+"""What ``pickle.load`` raises on a truncated, damaged or foreign file."""
+
+
 @dataclass
 class RunFolder:
     """An optimization's run folder: its result rows, bests, best parameters and CMA-ES state."""
@@ -89,12 +99,30 @@ class RunFolder:
         write_atomic(self.path / STATE, pickle.dumps({"es": es, "batch": batch, "candidates": candidates}), binary=True)
 
     def load_state(self) -> dict:
-        """The saved CMA-ES state; FileNotFoundError when there is none."""
+        """The saved CMA-ES state; FileNotFoundError when there is none, :class:`RunFolderError`
+        when the file is not one (truncated, damaged, another program's). Nothing is written."""
         path = self.path / STATE
         if not path.exists():
             raise FileNotFoundError(f"{path} does not exist: nothing to resume")
-        with open(path, "rb") as f:
-            return pickle.load(f)
+        try:
+            with open(path, "rb") as f:
+                state = pickle.load(f)
+        except (
+            EOFError,
+            pickle.UnpicklingError,
+            AttributeError,
+            ImportError,
+            IndexError,
+            TypeError,
+            ValueError,
+        ) as exc:
+            raise RunFolderError(
+                f"{path} is damaged ({type(exc).__name__}: {exc}); cannot resume from it (the results in "
+                f"{self.path / RESULTS} are untouched)"
+            ) from None
+        if not isinstance(state, dict) or not STATE_KEYS <= state.keys():
+            raise RunFolderError(f"{path} is not a CMA-ES state of this optimizer (it holds no {sorted(STATE_KEYS)})")
+        return state
 
     def done_in_batch(self, batch: int) -> dict[int, dict[str, str]]:
         """Candidate index -> its result row, for the rows of ``batch``."""
