@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 
 from sally_node_common.time_contract import EFFORT_PERIOD, IK_PERIOD, ODOM_JOINT_STATES
 from sally_sequencer.campaign import WALK_SEQUENCES
@@ -59,6 +60,22 @@ class NodeSpec:
     def node_names(self) -> tuple[str, ...]:
         """The graph nodes this process runs."""
         return self.hosts or (self.name,)
+
+
+KEPT_STATE = {
+    "sequencer": ("journal", "sequencer.journal"),
+    "estimator": ("checkpoint", "estimator.state"),
+    "ik": ("checkpoint", "ik.state"),
+}
+"""The nodes that keep their state on disk when they run in a process of their own (a restarted
+one goes on where the one before it stood): node -> (its parameter, the file's name)."""
+
+
+def journal_parameters(spec: NodeSpec, folder: Path) -> dict[str, object]:
+    """The parameter naming where a process ``spec`` that keeps its state (:data:`KEPT_STATE`) keeps
+    it, in ``folder`` (a run's); empty for the others (a container restarts with the whole graph)."""
+    kept = KEPT_STATE.get(spec.name)
+    return {kept[0]: str(folder / kept[1])} if kept and not spec.hosts else {}
 
 
 def ik_state_topic(values: Mapping[str, str]) -> str:
@@ -292,7 +309,8 @@ def _sequencer(values: Mapping[str, str], synchronous: bool, others: list[str]) 
 
 
 PULLOFF_TELEMETRY_RATE = 200.0
-"""Hz of /sally/magnets in the pull-off graph: the rig detects the drop from it (0.2 N of ramp)."""
+"""Hz of the magnets' telemetry and truth in the pull-off graph: the rig detects the drop from its
+magnet's force (0.2 N of ramp)."""
 
 
 GRAPHS: dict[str, dict[str, str]] = {

@@ -11,6 +11,7 @@ report needs is lost to discovery. At the end the report (``report.json``) and t
 
 from __future__ import annotations
 
+import math
 import os
 import signal
 import sys
@@ -25,9 +26,9 @@ from sally_node_common.time_contract import CONTROL_PERIOD, EFFORT_PERIOD, IK_PE
 
 from . import topology
 from .arguments import GraphError, campaign_walks, comes_down, floor_walk, goes_back, resolve, then_climb, wall_stand
-from .config_files import check_params_files, defaults_file
+from .config_files import check_params_files, defaults_file, node_defaults
 from .environment import graph_environment, lease_domain
-from .graphs import GRAPHS, NodeSpec, graph, ik_state_topic
+from .graphs import GRAPHS, NodeSpec, graph, ik_state_topic, journal_parameters
 from .node_backends import NodeBackend, ProcessBackend
 from .processes import wait_until
 from .record_file import RECORD_FILE, read_record
@@ -59,6 +60,9 @@ class RunOutcome:
 
     started: float
     """When the nodes began to start."""
+    begun: float | None = None
+    """When the run began (its folder, the backend and the runner's probe opened next): start-up
+    is from here to :attr:`sim_started`."""
     sim_started: float | None = None
     """When sim time started (every node up)."""
     ended: float | None = None
@@ -76,6 +80,27 @@ class RunOutcome:
     def wall(self) -> float:
         """Wall seconds from sim time's start (or the nodes') to the end (or the stop)."""
         return (self.ended or self.stopped) - (self.sim_started or self.started)
+
+
+def sequence_report(record, arguments: Mapping[str, str], wall_time_s: float = 0.0, exit_codes=None) -> dict:
+    """The report of a sequence graph's ``record`` as its ``arguments`` (resolved) ask for it: its
+    sequence, walks, stand, the route's next climb and the ways down and back."""
+    from .report import build_report
+
+    walk, then_walk = campaign_walks(arguments)
+    return build_report(
+        record,
+        arguments["sequence"],
+        wall_time_s,
+        exit_codes or {},
+        walk,
+        wall_stand(arguments),
+        then_climb(arguments),
+        then_walk,
+        floor_walk(arguments),
+        comes_down(arguments),
+        goes_back(arguments),
+    )
 
 
 class GraphRun:
@@ -112,9 +137,14 @@ class GraphRun:
         self.run_dir = Path(run_dir) if run_dir else Path("runs") / f"{stamp}_{name}"
         self.domain_id = domain_id
         self.out = out
+        if wall_timeout is not None and not (math.isfinite(wall_timeout) and wall_timeout > 0):
+            raise GraphError(
+                f"--wall-timeout (wall_timeout) must be a positive number of seconds, got {wall_timeout!r}"
+            )
         self.wall_timeout = wall_timeout
         self.backend = backend if backend is not None else ProcessBackend()
-        self.params_files = check_params_files(params_files)
+        alone = graph(name, {**(arguments or {}), "composed": "false", "apart": "none"}) if params_files else []
+        self.params_files = check_params_files(params_files, node_defaults(alone))  # (alone: a node a process)
         self.plots = plots
         self.verdict_at: float | None = None
         """When the graph's verdict reached the runner (monotonic s): the run's end on the wall clock."""
@@ -134,6 +164,7 @@ class GraphRun:
 
     def run(self) -> RunResult:
         """Run the graph to its end; how it ended."""
+        begun = time.monotonic()
         self.run_dir.mkdir(parents=True, exist_ok=True)
         (self.run_dir / RECORD_FILE).unlink(missing_ok=True)  # a run folder used again: never an old run's record
         (self.run_dir / "logs").mkdir(exist_ok=True)
@@ -143,12 +174,12 @@ class GraphRun:
         domain = lease.domain_id if lease else self.domain_id
         assert domain is not None
         try:
-            return self._run(domain)
+            return self._run(domain, begun)
         finally:
             if lease:
                 lease.release()
 
-    def _run(self, domain: int) -> RunResult:
+    def _run(self, domain: int, begun: float) -> RunResult:
         """The run's stages: open (the backend, the runner's probe, its record and taps), start the
         nodes and sim time, wait for the end, stop the graph, report."""
         from .probe import Probe, ProbeTimeoutError
@@ -163,7 +194,7 @@ class GraphRun:
         # composed (or in process): the record is kept where the messages are published
         recorder = RunRecorder(probe, streams=judged(self.nodes) and not self.record_kept)
         taps = self._open_taps(probe)
-        outcome = RunOutcome(started=time.monotonic())
+        outcome = RunOutcome(started=time.monotonic(), begun=begun)
         try:
             self._start(env)
             outcome.sim_started = (
@@ -187,11 +218,8 @@ class GraphRun:
     def _start(self, env: Mapping[str, str]) -> None:
         """Start every node of the graph (the sim paused)."""
         for spec in self.nodes:
-            self.say(
-                self.backend.start(
-                    spec, self.node_parameters(spec), self._arguments(spec), self.node_params_files(spec), env
-                )
-            )
+            parameters = {**self.node_parameters(spec), **journal_parameters(spec, self.run_dir.resolve() / "state")}
+            self.say(self.backend.start(spec, parameters, self._arguments(spec), self.node_params_files(spec), env))
         self.backend.started_all()
 
     def _wait_for_the_end(self, record, outcome: RunOutcome) -> None:
@@ -243,26 +271,15 @@ class GraphRun:
 
     def _report(self, record, outcome: RunOutcome, mcap) -> dict:
         """The run's report: the record's figures, how the graph ended, the recording, the arguments."""
-        from .report import build_pulloff_report, build_report
+        from .report import build_pulloff_report
 
         if self.name == "pulloff":
             report = build_pulloff_report(record, outcome.wall, outcome.codes)
         else:
-            walk, then_walk = campaign_walks(self.arguments)
-            report = build_report(
-                record,
-                self.arguments["sequence"],
-                outcome.wall,
-                outcome.codes,
-                walk,
-                wall_stand(self.arguments),
-                then_climb(self.arguments),
-                then_walk,
-                floor_walk(self.arguments),
-                comes_down(self.arguments),
-                goes_back(self.arguments),
-            )
+            report = sequence_report(record, self.arguments, outcome.wall, outcome.codes)
         report["teardown_s"] = round(outcome.stopped - (outcome.ended or outcome.stopped), 2)
+        if outcome.sim_started is not None and outcome.begun is not None:  # the run's folder to sim time's start
+            report["startup_s"] = round(outcome.sim_started - outcome.begun, 2)
         if outcome.failure is not None and not report.get("diverged"):
             report["success"] = False
             report["problems"].insert(0, outcome.failure)

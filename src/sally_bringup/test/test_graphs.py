@@ -38,7 +38,7 @@ def test_f2w_is_five_required_nodes_and_lockstep_syncs_them():
         "sequence": "f2w",
         "direction": "up",
         "distance": 0.3,
-        "duration": 25.0,
+        "duration": 30.0,
         "start_time": 0.5,
         "hold": 1.0,
         "ik_latency": 0,
@@ -397,6 +397,25 @@ def test_the_cli_refuses_bad_arguments_before_starting_anything(capsys):
     assert "pacing:=warp is not one of" in capsys.readouterr().err
     assert cli_main(["f2w", "pacing=lockstep"]) == 2
     assert "not name:=value" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("option", "says"),
+    [
+        (["--wall-timeout", "-5"], "--wall-timeout (wall_timeout) must be a positive number of seconds, got -5.0"),
+        (["--wall-timeout", "nan"], "--wall-timeout (wall_timeout) must be a positive number of seconds, got nan"),
+        (["--wall-timeout", "inf"], "--wall-timeout (wall_timeout) must be a positive number of seconds, got inf"),
+        (["--domain", "102"], "--domain 102 is outside 0..101"),
+        (["--domain", "-1"], "--domain -1 is outside 0..101"),
+        (["duration:=nan"], "duration:=nan"),
+        (["wall_walk:=inf"], "wall_walk:=inf"),
+    ],
+)
+def test_the_cli_refuses_a_bad_option_in_one_line_before_starting_anything(capsys, tmp_path, option, says):
+    assert cli_main(["f2w", *option, "--run-dir", str(tmp_path / "run")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("sally-launch: ") and says in err and len(err.strip().splitlines()) == 1, err
+    assert not (tmp_path / "run").exists()  # nothing was started or written
 
 
 @pytest.mark.parametrize("name", ["f2w", "orient"])

@@ -128,6 +128,7 @@ def test_a_node_apart_beside_the_container_gives_the_composed_run(tmp_path, ros_
     assert apart["success"] and apart["pulloff_force"] > apart["clip"] > 0, apart["problems"]
     assert apart["recording"]["messages"]["/sally/pulloff_result"] == 1  # recorded by the runner, over DDS
     assert composed["wall_clock_fallbacks"] == {}
+    assert all(r["startup_s"] > 0.0 for r in reports.values()), "the start-up, from the run's start to sim time's"
     if not apart["wall_clock_fallbacks"]:
         assert host_differences(apart, composed) == []
     else:  # the run depended on when the rig's answer came, and its report says so

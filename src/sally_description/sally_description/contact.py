@@ -75,6 +75,15 @@ class FootContactMonitor:
         """``leg`` swings: no baseline."""
         self._baselines.pop(_check(leg), None)
 
+    def baselines(self) -> dict[str, tuple[str, float]]:
+        """Each holding foot's (surface name, height along its normal when it began to hold)."""
+        return {leg: (name, base) for leg, (name, _, base) in self._baselines.items()}
+
+    def take(self, baselines: dict[str, tuple[str, float]]) -> None:
+        """The baselines :meth:`baselines` gave (a restarted node's), in place of these."""
+        normals = {s.name: s.normal for s in self.among}
+        self._baselines = {_check(leg): (name, normals[name], base) for leg, (name, base) in baselines.items()}
+
     def surface(self, leg: str) -> str:
         """The name of the surface ``leg`` holds, or :data:`FREE`."""
         held = self._baselines.get(_check(leg))

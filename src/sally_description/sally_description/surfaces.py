@@ -14,6 +14,7 @@ stood on is its floor (z up from it) and the surface climbed onto its wall (at x
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 import numpy as np
 
@@ -49,10 +50,19 @@ class Surface:
         if len(self.size) != 2 or not all(np.isfinite(self.size)) or min(self.size) <= 0.0:
             raise SurfaceError(f"surface {self.name!r}: size must be two positive half extents (m), got {self.size!r}")
 
+    @cached_property
+    def axes(self) -> np.ndarray:
+        """The face's x, y and z (its outward normal) axes as columns (3 x 3, read-only), in the frame
+        the face is given in: exact for a face along the room's axes. Computed once (the sequencer
+        asks for the surface under every foot at every state)."""
+        axes = np.round(self.face.rotation, 12) + 0.0
+        axes.flags.writeable = False
+        return axes
+
     @property
     def normal(self) -> np.ndarray:
         """The face's outward normal (unit), in the frame the face is given in."""
-        return np.round(self.face.rotation[:, 2], 12) + 0.0  # exact for a face along the room's axes
+        return self.axes[:, 2].copy()
 
     @property
     def offset(self) -> float:
@@ -61,7 +71,7 @@ class Surface:
 
     def corners(self) -> np.ndarray:
         """The face's four corners in the room (4, 3), m."""
-        axes = np.round(self.face.rotation, 12)
+        axes = self.axes
         half_u, half_v = axes[:, 0] * self.size[0], axes[:, 1] * self.size[1]
         centre = self.face.position
         return np.array([centre + su * half_u + sv * half_v for su in (-1, 1) for sv in (-1, 1)])
@@ -74,14 +84,13 @@ class Surface:
     def covers(self, point) -> bool:
         """Whether ``point`` (m, in the frame the face is given in) lies over the face: within its
         half sizes along the face's own axes."""
-        axes = np.round(self.face.rotation, 12)
-        offset = np.asarray(point, dtype=float) - self.face.position
-        return bool(abs(axes[:, 0] @ offset) <= self.size[0] and abs(axes[:, 1] @ offset) <= self.size[1])
+        u, v, _ = self.axes.T @ (np.asarray(point, dtype=float) - self.face.position)
+        return bool(abs(u) <= self.size[0] and abs(v) <= self.size[1])
 
     def height(self, point) -> float:
         """How far ``point`` (m, in the frame the face is given in: the room's unless seen from
         another, :meth:`seen_from`) is from the face's plane along its normal (m; > 0 in the room)."""
-        return float(self.normal @ (np.asarray(point, dtype=float) - self.face.position))
+        return float(self.axes[:, 2] @ (np.asarray(point, dtype=float) - self.face.position))
 
     def box(self, frame: Pose) -> tuple[np.ndarray, np.ndarray]:
         """The plate behind the face as an axis-aligned box in ``frame`` (a frame given by its pose in

@@ -25,6 +25,8 @@ non-finite: on a failed solve the configuration it started from is returned.
 
 from __future__ import annotations
 
+import math
+import struct
 import time
 from dataclasses import dataclass
 
@@ -52,6 +54,12 @@ from .errors import IKError
 from .reduced_solve import free_dofs, solve_velocity
 
 ROOT_DOFS = 7  # free joint qpos
+_LOCKS = struct.Struct("<B4B8d28d7d3d9d")
+"""What a whole-body IK carries from one solve to the next that its inputs do not give again (its
+:meth:`WholeBodyIK.state`): conform, each foot's stance mode, each foot task's (position, orientation)
+cost and target (w x y z, x y z), the body task's target, and the swing face's rotation (its axis
+first; nan: none)."""
+STATE_BYTES = _LOCKS.size
 TILT_AXES = 1.0 - np.abs(np.asarray(FACE_AXIS_LOCAL, dtype=float))
 """Foot orientation costs act on the face's tilt only (mink's frame error is in the site's own
 axes): the magnet turns freely about its face normal on the passive em_z joint, so a cost on that
@@ -161,6 +169,40 @@ class WholeBodyIK:
             self.set_stance(leg, StanceMode.POSITION)
 
     # --- state and commands -------------------------------------------------------------------
+    def state(self) -> bytes:
+        """The stance locks and what else a restarted IK needs to go on as this one would, as bytes
+        (:meth:`restore`): every foot's lock where it was taken, not where the foot is now."""
+        costs = [c for leg in LEGS for c in self._foot_costs[leg]]
+        locks = [v for leg in LEGS for v in self._target_of(self._foot_tasks[leg])]
+        axis, rotation = self._face_cache if self._face_cache is not None else ((math.nan,) * 3, np.full(9, math.nan))
+        return _LOCKS.pack(
+            self.conform, *(int(self.modes[leg]) for leg in LEGS), *costs, *locks, *self._target_of(self.body_task),
+            *axis, *np.ravel(rotation),
+        )  # fmt: skip
+
+    def restore(self, state: bytes) -> None:
+        """The locks :meth:`state` gave, taken up (ValueError for bytes that are not one)."""
+        try:
+            values = _LOCKS.unpack(state[: _LOCKS.size])
+        except struct.error:
+            raise ValueError(f"not a whole-body IK's state ({len(state)} bytes)") from None
+        self.conform = bool(values[0])
+        costs, locks = values[5:13], np.array(values[13:41]).reshape(4, 7)
+        for i, leg in enumerate(LEGS):
+            self.modes[leg] = StanceMode(values[1 + i])
+            self._foot_task(leg, costs[2 * i], costs[2 * i + 1]).set_target(mink.SE3(locks[i].copy()))
+        self.body_task.set_target(mink.SE3(np.array(values[41:48])))
+        axis = values[48:51]
+        self._face_cache = None if math.isnan(axis[0]) else (tuple(axis), np.array(values[51:60]).reshape(3, 3))
+        self.targets.clear()
+        self._history.clear()
+
+    @staticmethod
+    def _target_of(task: mink.FrameTask) -> np.ndarray:
+        target = task.transform_target_to_world
+        assert target is not None, "every task of the IK always has its target"
+        return target.wxyz_xyz
+
     def update(self, qpos: np.ndarray) -> None:
         """The measured configuration (free joint + joints) to take the next step from."""
         qpos = np.asarray(qpos, dtype=float)

@@ -202,3 +202,32 @@ def test_a_body_target_moves_the_body_with_every_foot_held_and_faces_flat():
         face = ik.foot_pose(leg).rotation().as_matrix()[:, 1]
         assert np.degrees(np.arccos(np.clip(face @ faces[leg], -1, 1))) < 1.0, leg
     assert within_limits(result.qpos)
+
+
+def test_a_restarted_ik_given_the_saved_locks_solves_as_the_one_before_it_would():
+    """What an IK killed and started again from its checkpoint does: the locks taken where each foot
+    entered its stance (not where the feet are now), the body's target, the face's turn and conform
+    kept; with the same configuration and target, the next solve is the old IK's to the bit. A fresh
+    IK locking the feet where it finds them solves otherwise."""
+    ik = WholeBodyIK(MODEL)
+    home = homes(ik)
+    ik.set_body_target(Pose(ik.configuration.get_transform_frame_to_world("main_frame", "body").translation(),
+                            np.array([1.0, 0.0, 0.0, 0.0])))  # fmt: skip
+    ik.set_stance("FL", StanceMode.SWING)
+    target = IKTarget(home["FL"] + [0.04, 0.0, 0.06], np.array([0.0, 0.6, 0.8]), 1.0, 0.5)
+    ik.set_target("FL", target)
+    converge(ik, 40)
+    moved = ik.configuration.q.copy()
+    moved[7:] += 0.002  # the feet moved a little while the IK was down
+    again, fresh = WholeBodyIK(MODEL), WholeBodyIK(MODEL)
+    again.restore(ik.state())
+    for each in (ik, again, fresh):
+        each.update(moved)
+    fresh.set_stance("FL", StanceMode.SWING)
+    for each in (ik, again, fresh):
+        each.set_target("FL", target)
+    a, b, c = ik.solve(), again.solve(), fresh.solve()
+    assert a.qpos.tobytes() == b.qpos.tobytes() and again.conform and again.modes == ik.modes
+    assert not np.allclose(a.qpos, c.qpos, atol=1e-9)
+    with pytest.raises(ValueError, match="not a whole-body IK's state"):
+        again.restore(b"\0" * 3)
