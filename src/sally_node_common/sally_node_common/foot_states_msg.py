@@ -12,6 +12,7 @@ import numpy as np
 from sally_description.constants import LEGS
 from sally_interfaces.msg import FootState, FootStates
 
+from .decoded_once import decoded_once
 from .inputs import MAX_DISTANCE, QUATERNION_LIMIT, UNIT_TOLERANCE, UNKNOWN, InputError, known, numbers, unit_quaternion
 from .stamps import set_stamp, stamp_ns
 from .stance import StanceMode
@@ -64,10 +65,12 @@ def foot_states_to_msg(stamp: int, feet: Mapping[str, FootStateData], frame: str
 _MODES = frozenset(int(m) for m in StanceMode)
 
 
+@decoded_once
 def foot_states_from_msg(msg: FootStates) -> tuple[int, dict[str, FootStateData]]:
     """(stamp ns, foot -> state) of ``msg``; raises :class:`~.inputs.InputError` naming what is wrong
     (not every foot exactly once, implausible numbers, an orientation that is not a unit quaternion,
-    an unknown mode)."""
+    an unknown mode). Decoded once for all its readers in the process (:mod:`.decoded_once`: its
+    arrays are read-only)."""
     feet = [f.foot for f in msg.feet]
     known(feet, LEGS, "foot states")
     if sorted(feet) != sorted(LEGS):

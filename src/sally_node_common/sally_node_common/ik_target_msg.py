@@ -12,6 +12,7 @@ from sally_description.constants import LEGS
 from sally_description.pose import Pose
 from sally_interfaces.msg import IKTarget as IKTargetMsg
 
+from .decoded_once import decoded_once
 from .ik_target import IKTarget, IKTargetError
 from .inputs import LENGTH, MAX_DISTANCE, UNKNOWN, InputError, known, numbers, unit_quaternion
 from .stamps import set_stamp, stamp_ns
@@ -68,10 +69,12 @@ def ik_target_to_msg(tick: TargetTick, frame: str = "world") -> IKTargetMsg:
     return msg
 
 
+@decoded_once
 def ik_target_from_msg(msg: IKTargetMsg) -> TargetTick:
     """The tick ``msg`` carries; raises :class:`~.inputs.InputError` naming what is wrong (an
     unknown foot or stance, stance feet and modes that do not pair up, two feet swinging, non-finite
-    or implausible numbers, a body orientation that is not a unit quaternion)."""
+    or implausible numbers, a body orientation that is not a unit quaternion). Decoded once for all
+    its readers in the process (:mod:`.decoded_once`: its arrays are read-only)."""
     stance = stance_from_fields(list(msg.stance_feet), list(msg.stance_modes))
     target = None
     if msg.foot:

@@ -21,6 +21,8 @@ from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
 
+from .decoded_once import decoded_once
+
 NON_FINITE, OUT_OF_RANGE, LENGTH, UNKNOWN, OUT_OF_ORDER = (
     "non_finite",
     "out_of_range",
@@ -69,6 +71,17 @@ def known(names: Iterable[str], valid: Iterable[str], what: str) -> None:
         raise InputError(UNKNOWN, f"{what} names unknown {unknown}; valid: {valid}")
 
 
+DUPLICATE = "duplicate"
+"""Refusal reason: a name given twice where each may come once."""
+
+
+def known_once(names: Sequence[str], valid: Iterable[str], what: str) -> None:
+    """:func:`known`, and each of ``names`` at most once (else :data:`DUPLICATE`)."""
+    known(names, valid, what)
+    if len(set(names)) != len(names):
+        raise InputError(DUPLICATE, f"{what} names one twice: {list(names)}")
+
+
 QUATERNION_LIMIT = 1e3
 """A quaternion's components beyond this are implausible, not merely unnormalised."""
 UNIT_TOLERANCE = 1e-3
@@ -87,15 +100,24 @@ class StampOrder:
     """The stamps of one stream must not go back (an equal stamp is a re-delivery, for the caller).
 
     A state stream (``gap`` finite) that has been silent for ``gap`` wall seconds may start over with
-    an older stamp: that is a new time line (a sim restarted from t = 0), and :meth:`admit` says
-    so, for the node to forget what it knew of the old one. A command stream (``gap`` None) never
-    starts over by itself; its node calls :meth:`restart` when its state stream does.
+    a stamp more than ``back_ns`` older than its newest: that is a new time line (a sim restarted
+    from t = 0), and :meth:`admit` says so, for the node to forget what it knew of the old one. A
+    stream read kept (transient local) gives ``back_ns`` the span of its writer's history: that
+    history, replayed when the reader matches the writer again after the silence (a hung reader
+    continued), lies within it and is out of order, not a new sim (a sequencer hung 6 s took a
+    replayed foot state 30 ms older than its newest, after a second of its lockstep graph waiting,
+    for a new sim and started its run again). A command stream (``gap`` None) never starts over by
+    itself; its node calls :meth:`restart` when its state stream does.
     """
 
     def __init__(
-        self, what: str, gap: float | None = NEW_TIMELINE_GAP, clock: Callable[[], float] = time.monotonic
+        self,
+        what: str,
+        gap: float | None = NEW_TIMELINE_GAP,
+        clock: Callable[[], float] = time.monotonic,
+        back_ns: int = 0,
     ) -> None:
-        self.what, self.gap, self._clock = what, gap, clock
+        self.what, self.gap, self._clock, self.back_ns = what, gap, clock, back_ns
         self.latest: int | None = None
         self._heard = -math.inf
 
@@ -104,7 +126,7 @@ class StampOrder:
         now = self._clock()
         new_timeline = False
         if self.latest is not None and stamp < self.latest:
-            if self.gap is None or now - self._heard < self.gap:
+            if self.gap is None or now - self._heard < self.gap or self.latest - stamp <= self.back_ns:
                 raise InputError(
                     OUT_OF_ORDER,
                     f"{self.what} stamped {stamp * 1e-9:.4f} s after one stamped {self.latest * 1e-9:.4f} s",
@@ -118,6 +140,7 @@ class StampOrder:
         self.latest = None
 
 
+@decoded_once
 def joint_arrays(
     names: Sequence[str],
     position: Sequence[float],
@@ -126,7 +149,8 @@ def joint_arrays(
     what: str = "joint state",
 ) -> tuple[np.ndarray, np.ndarray]:
     """The positions and velocities of the ``required`` joints, in that order, from a JointState's
-    arrays (any order, extra joints ignored but checked too; velocities may be empty: zeros)."""
+    arrays (any order, extra joints ignored but checked too; velocities may be empty: zeros). Decoded
+    once for all the readers of a message in the process (:mod:`.decoded_once`: read-only arrays)."""
     if len(position) != len(names) or len(velocity) not in (0, len(names)):
         raise InputError(
             LENGTH, f"{what} has {len(names)} names, {len(position)} positions, {len(velocity)} velocities"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from sally_description.pose import Pose
 
+from .decoded_once import decoded_once
 from .inputs import MAX_DISTANCE, MAX_RATE, UNKNOWN, InputError, numbers, unit_quaternion
 
 ODOM_FRAMES = ("world", "main_frame")
@@ -13,9 +14,11 @@ ODOM_FRAME = "odom"
 estimator starts from where the map says Sally was put down), so its odometry is read as the world's."""
 
 
+@decoded_once
 def odometry_pose(msg, frames: tuple[str, str] = ODOM_FRAMES) -> Pose:
     """The pose of a nav_msgs/Odometry, with its twist checked too; raises InputError (unknown
-    frames, non-finite or implausible numbers, a non-unit quaternion)."""
+    frames, non-finite or implausible numbers, a non-unit quaternion). Decoded once for all its
+    readers in the process (:mod:`.decoded_once`: its arrays are read-only)."""
     if msg.header.frame_id not in ("", frames[0], ODOM_FRAME) or msg.child_frame_id not in ("", frames[1]):
         raise InputError(
             UNKNOWN,

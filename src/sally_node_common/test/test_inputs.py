@@ -63,6 +63,20 @@ def test_a_state_stream_starts_a_new_time_line_only_after_a_silence():
     assert order.latest == 1
 
 
+def test_a_replayed_history_after_a_silence_is_out_of_order_not_a_new_time_line():
+    now = [0.0]
+    order = StampOrder("state", gap=1.0, clock=lambda: now[0], back_ns=500_000_000)  # a kept history's span
+    order.admit(14_385_000_000)
+    now[0] = 10.0  # silent far longer than the gap (a hung reader, a lockstep graph waiting)
+    with pytest.raises(InputError) as info:  # the kept writer's history: 30 ms back
+        order.admit(14_355_000_000)
+    assert info.value.reason == "out_of_order"
+    with pytest.raises(InputError):  # as far back as the history reaches
+        order.admit(14_385_000_000 - 500_000_000)
+    assert order.admit(14_385_000_000 - 500_000_001) is True  # further back: a new sim
+    assert order.latest == 14_385_000_000 - 500_000_001
+
+
 def test_a_command_stream_never_starts_over_by_itself():
     now = [0.0]
     order = StampOrder("command", gap=None, clock=lambda: now[0])
