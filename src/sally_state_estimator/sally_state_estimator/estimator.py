@@ -25,6 +25,7 @@ estimate goes on from the legs; with no IMU at all, the orientation comes from t
 from __future__ import annotations
 
 import math
+import struct
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -38,6 +39,16 @@ from sally_description.surfaces import Surface
 from .leg_kinematics import Feet, LegKinematics
 
 GRAVITY = 9.81
+MAX_GAP = 0.1
+"""s: a gap between two updates longer than this (the estimator started again after a crash, from
+its saved state) moves nothing by the velocity and the gyro: the legs fix the pose again."""
+MAX_SURFACES = 12
+"""The most steel surfaces a map may have for the estimator's state to hold."""
+_STATE = struct.Struct(f"<d9d3d3d3d6dI4B4b12d{MAX_SURFACES}d")
+"""The estimator's state as bytes: t (nan: none yet), rotation, position, velocity, angular rate,
+the covariance's diagonal, releases, each foot's anchor (1 held, 2 released, 0 neither; its
+surface's index, -1 none; its point), then ``found`` per surface (nan: not found)."""
+STATE_BYTES = _STATE.size
 
 
 class ImuRefusedError(ValueError):
@@ -110,6 +121,8 @@ class BodyEstimator:
     config: EstimatorConfig = field(default_factory=EstimatorConfig)
 
     def __post_init__(self) -> None:
+        if len(self.surfaces) > MAX_SURFACES:
+            raise ValueError(f"a map of at most {MAX_SURFACES} surfaces, not {len(self.surfaces)}")
         self.reset()
 
     def reset(self) -> None:
@@ -133,6 +146,44 @@ class BodyEstimator:
         """Each held foot's anchor (world, m)."""
         return {leg: a.point.copy() for leg, a in self._anchors.items()}
 
+    def state(self) -> bytes:
+        """Everything :meth:`update` carries from one update to the next, as bytes (:meth:`restore`)."""
+        names = [s.name for s in self.surfaces]
+        flags = [2 if leg in self._released else int(leg in self._anchors) for leg in LEGS]
+        surfaces = [
+            names.index(self._anchors[leg].surface) if leg in self._anchors and self._anchors[leg].surface else -1
+            for leg in LEGS
+        ]
+        points = [v for leg in LEGS for v in (self._anchors[leg].point if leg in self._anchors else np.zeros(3))]
+        found = [self.found.get(name, math.nan) for name in names] + [math.nan] * (MAX_SURFACES - len(names))
+        return _STATE.pack(
+            math.nan if self._t is None else self._t, *self._rotation.ravel(), *self._position, *self._velocity,
+            *self._angular, *self._var, self.releases, *flags, *surfaces, *points, *found,
+        )  # fmt: skip
+
+    def restore(self, state: bytes) -> float | None:
+        """The state :meth:`state` gave, taken up (ValueError for bytes that are not one); its time (s)."""
+        try:
+            values = _STATE.unpack(state[: _STATE.size])
+        except struct.error:
+            raise ValueError(f"not an estimator's state ({len(state)} bytes)") from None
+        names = [s.name for s in self.surfaces]
+        t = values[0]
+        self._t = None if math.isnan(t) else t
+        self._rotation = np.array(values[1:10]).reshape(3, 3)
+        self._position, self._velocity, self._angular = (np.array(values[i : i + 3]) for i in (10, 13, 16))
+        self._var = np.array(values[19:25])
+        self.releases = values[25]
+        flags, surfaces, points = values[26:30], values[30:34], np.array(values[34:46]).reshape(4, 3)
+        self._anchors = {
+            leg: _Anchor(points[i].copy(), names[surfaces[i]] if surfaces[i] >= 0 else None)
+            for i, leg in enumerate(LEGS)
+            if flags[i] == 1
+        }
+        self._released = {leg for i, leg in enumerate(LEGS) if flags[i] == 2}
+        self.found = {name: v for name, v in zip(names, values[46:]) if not math.isnan(v)}
+        return self._t
+
     def check_imu(self, accel: np.ndarray, gyro: np.ndarray) -> None:
         """Refuse (:class:`ImuRefusedError`) a reading that is not finite or beyond the sensor's range."""
         a, g = np.asarray(accel, float), np.asarray(gyro, float)
@@ -148,12 +199,16 @@ class BodyEstimator:
         self,
         t: float,
         positions: np.ndarray,
-        holding: Mapping[str, bool],
+        holding: Mapping[str, bool | None],
         imu: tuple[np.ndarray, np.ndarray] | None = None,
     ) -> Estimate:
         """The estimate at ``t`` (s) from the encoders' ``positions`` (rad, every joint), which feet
-        hold, and the IMU's (specific force m/s^2, rate rad/s) in main_frame (None: no reading)."""
+        hold (None: no reading says, as a restarted estimator's first states before its telemetry:
+        a foot anchored stays so, one not anchored is not anchored), and the IMU's (specific force
+        m/s^2, rate rad/s) in main_frame (None: no reading)."""
         dt = 0.0 if self._t is None else max(0.0, t - self._t)
+        if dt > MAX_GAP:  # (started again from a saved state): nothing integrated over the gap
+            dt, self._velocity = 0.0, np.zeros(3)
         self._t = t
         if imu is not None:
             self.check_imu(*imu)
@@ -161,11 +216,12 @@ class BodyEstimator:
         predicted = self._rotation @ _exp(np.asarray(imu[1], float) * dt) if imu is not None else self._rotation
         position = self._position + self._velocity * dt
         self._anchor(feet, holding, predicted, position)
-        self._release_moving(feet)
+        fitted = self._release_moving(feet)
         held = [i for i, leg in enumerate(LEGS) if leg in self._anchors]
         rotation = predicted
         if len(held) >= 3:
-            fitted, _ = _fit(feet.points[held], np.array([self._anchors[LEGS[i]].point for i in held]))
+            if fitted is None or len(held) < len(LEGS):
+                fitted, _ = _fit(feet.points[held], np.array([self._anchors[LEGS[i]].point for i in held]))
             rotation = _blend(predicted, fitted, 1.0 - self.config.gyro_weight)
         elif imu is not None:
             rotation = self._level(predicted, np.asarray(imu[0], float))
@@ -187,11 +243,17 @@ class BodyEstimator:
             imu is not None,
         )
 
-    def _anchor(self, feet: Feet, holding: Mapping[str, bool], rotation: np.ndarray, position: np.ndarray) -> None:
+    def _anchor(
+        self, feet: Feet, holding: Mapping[str, bool | None], rotation: np.ndarray, position: np.ndarray
+    ) -> None:
         """Drop the anchors of feet that let go; fix those of feet that start to hold (not a foot
-        released for moving until its magnet lets go and holds again)."""
+        released for moving until its magnet lets go and holds again); a foot no reading tells of
+        (None) as it stood."""
         for i, leg in enumerate(LEGS):
-            if not holding.get(leg, False):
+            held = holding.get(leg, False)
+            if held is None:
+                continue
+            if not held:
                 self._anchors.pop(leg, None)
                 self._released.discard(leg)
                 continue
@@ -201,25 +263,27 @@ class BodyEstimator:
             normal = rotation @ feet.normals[i]
             self._anchors[leg] = self._on_map(point, normal)
 
-    def _release_moving(self, feet: Feet) -> None:
+    def _release_moving(self, feet: Feet) -> np.ndarray | None:
         """With four anchors, the one foot that moved off its anchor while the other three still fit
-        theirs (a magnet switched off before its telemetry says so, a foot that slipped) is released."""
-        if len(self._anchors) < 4:
-            return
-        legs = list(self._anchors)
-        index = [LEGS.index(leg) for leg in legs]
-        points, anchors = feet.points[index], np.array([self._anchors[leg].point for leg in legs])
-        if _residuals(points, anchors).max() <= self.config.release_gate:
-            return
+        theirs (a magnet switched off before its telemetry says so, a foot that slipped) is released.
+        Returns the rotation that fits all four feet onto their anchors (:data:`LEGS` order) when
+        four anchors were checked (the update's own fit, computed once), else None."""
+        if len(self._anchors) < len(LEGS):
+            return None
+        points, anchors = feet.points, np.array([self._anchors[leg].point for leg in LEGS])
+        residuals, rotation = _residuals(points, anchors)
+        if residuals.max() <= self.config.release_gate:
+            return rotation
         fits = []
-        for k in range(len(legs)):
-            rest = [j for j in range(len(legs)) if j != k]
-            fits.append((_residuals(points[rest], anchors[rest]).max(), k))
+        for k in range(len(LEGS)):
+            rest = [j for j in range(len(LEGS)) if j != k]
+            fits.append((_residuals(points[rest], anchors[rest])[0].max(), k))
         worst, k = min(fits)
         if worst <= self.config.release_gate / 2:
-            self._anchors.pop(legs[k])
-            self._released.add(legs[k])
+            self._anchors.pop(LEGS[k])
+            self._released.add(LEGS[k])
             self.releases += 1
+        return rotation
 
     def _on_map(self, point: np.ndarray, normal: np.ndarray) -> _Anchor:
         """``point`` (an EE site, world) put on the steel surface its face lies on, when within the gate."""
@@ -256,27 +320,38 @@ class BodyEstimator:
 
 def _fit(body_points: np.ndarray, world_points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The rotation and translation carrying ``body_points`` onto ``world_points`` (Kabsch)."""
-    cb, cw = body_points.mean(axis=0), world_points.mean(axis=0)
+    n = len(body_points)
+    cb, cw = body_points.sum(axis=0) / n, world_points.sum(axis=0) / n
     h = (body_points - cb).T @ (world_points - cw)
     u, _, vt = np.linalg.svd(h)
-    d = np.sign(np.linalg.det(vt.T @ u.T))
-    rotation = vt.T @ np.diag([1.0, 1.0, d]) @ u.T
+    v = np.ascontiguousarray(vt.T)  # (the product's rounding follows its operands' layout)
+    if _det(v) * _det(u) < 0.0:  # det(v u^T) < 0: a reflection
+        v = v * np.array([1.0, 1.0, -1.0])
+    rotation = v @ u.T
     return rotation, cw - rotation @ cb
 
 
-def _residuals(body_points: np.ndarray, world_points: np.ndarray) -> np.ndarray:
-    """How far (m) each of ``body_points`` lands from its ``world_points`` after their best fit."""
+def _det(m: np.ndarray) -> float:
+    """The determinant of 3 x 3 ``m`` (in plain floats: numpy's calls cost more than the sum)."""
+    (a, b, c), (d, e, f), (g, h, i) = m.tolist()
+    return a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g)
+
+
+def _residuals(body_points: np.ndarray, world_points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(how far, m, each of ``body_points`` lands from its ``world_points`` after their best fit;
+    that fit's rotation)."""
     rotation, translation = _fit(body_points, world_points)
-    return np.linalg.norm(body_points @ rotation.T + translation - world_points, axis=1)
+    gaps = body_points @ rotation.T + translation - world_points
+    return np.sqrt((gaps * gaps).sum(axis=1)), rotation
 
 
 def _exp(w: np.ndarray) -> np.ndarray:
     """The rotation of rotation vector ``w`` (rad)."""
-    angle = float(np.linalg.norm(w))
+    angle = math.sqrt(float(w @ w))  # (np.linalg.norm's sum, without its checks)
     if angle < 1e-12:
         return np.eye(3)
-    k = w / angle
-    kx = np.array([[0, -k[2], k[1]], [k[2], 0, -k[0]], [-k[1], k[0], 0]])
+    x, y, z = (float(v) / angle for v in w)
+    kx = np.array([[0.0, -z, y], [z, 0.0, -x], [-y, x, 0.0]])
     return np.eye(3) + math.sin(angle) * kx + (1 - math.cos(angle)) * kx @ kx
 
 

@@ -16,8 +16,9 @@ the legs alone to carry the estimate: said on /diagnostics, its covariance growi
 from __future__ import annotations
 
 import math
+import struct
 import sys
-from collections import deque
+from pathlib import Path
 
 import numpy as np
 from geometry_msgs.msg import TransformStamped
@@ -31,7 +32,8 @@ from sally_description.pose import Pose
 from sally_description.scene import DEFAULT_SCENE, SCENES, scene
 from sally_description.wall_start import START_KEY, WALL_STANCE, wall_pose_refusal, wall_stance
 from sally_interfaces.msg import MagnetArray
-from sally_node_common import run_node
+from sally_node_common import StartupError, run_node
+from sally_node_common.checkpoint import Checkpoint, CheckpointError
 from sally_node_common.inputs import NON_FINITE, OUT_OF_RANGE, InputError, StampOrder, joint_arrays
 from sally_node_common.kept_topics import subscribe_kept
 from sally_node_common.magnet_array_msg import magnet_array_from_msg
@@ -40,9 +42,10 @@ from sally_node_common.parameters import Param, ParameterTable
 from sally_node_common.qos import RELIABLE_DEEP, STREAM
 from sally_node_common.stamped_readings import StampedReadings
 from sally_node_common.stamps import set_stamp, stamp_ns
+from sally_node_common.waiting import Waiting
 from tf2_msgs.msg import TFMessage
 
-from .estimator import BodyEstimator, Estimate, ImuRefusedError
+from .estimator import STATE_BYTES, BodyEstimator, Estimate, ImuRefusedError
 from .leg_kinematics import LegKinematics
 
 STATES, IMU, MAGNETS, ODOM = "/joint_states", "/sally/imu", "/sally/magnets", "/sally/odom"
@@ -95,6 +98,13 @@ TABLE = ParameterTable(
             unit="s",
         ),
         Param("diagnostics_period", 1.0, "/diagnostics period", low=0.0, high=60.0, open_low=True, unit="wall s"),
+        Param(
+            "checkpoint",
+            "",
+            "file the estimator keeps its state in after every update: one started again with it goes on from "
+            "there ('' = none: a restarted one starts from initial_pose)",
+            read_only=True,
+        ),
     )
 )
 
@@ -150,11 +160,19 @@ class EstimatorNode(Node):
             tuple(s for s in room.surfaces if s.steel),
             LegKinematics(),
         )
+        path = str(p("checkpoint"))
+        self._checkpoint = Checkpoint(Path(path) if path else None, STATE_BYTES)
+        try:
+            self._saved = self._checkpoint.read()
+            """The state an estimator before this one left, until the first joint state says whether
+            it is of their time line (it is taken up then) or of an ended one."""
+        except CheckpointError as exc:
+            raise StartupError(str(exc)) from None
         self._period_ns = round(1e9 / float(p("rate")))
         self._imu_timeout_ns = round(float(p("imu_timeout")) * 1e9)
         self._imu: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-        self._pending: deque[tuple[int, np.ndarray]] = deque()
-        """Joint states waiting for their inputs on other topics, oldest first: (stamp, positions)."""
+        self._pending: Waiting[np.ndarray] = Waiting(WAITING_STATES)
+        """Joint states (their positions) waiting for their inputs on other topics."""
         self._first_ns: int | None = None
         """The first joint state's stamp of this time line."""
         self._held = StampedReadings()
@@ -221,21 +239,32 @@ class EstimatorNode(Node):
             return None  # of the time line a sim reset ended (come after its notice)
         if self._first_ns is None:
             self._first_ns = stamp
+            self._take_saved(stamp)
         if self._last is not None and stamp <= round(self._last.t * 1e9):  # a state sent again (its answer
             odom = self._last_odom  # was slow): the same estimate again, not a second update
             if odom is not None and stamp_ns(odom.header.stamp) == stamp:
                 self._odom.publish(odom)
             return None
-        waiting = [i for i, (t, _) in enumerate(self._pending) if t == stamp]
-        if waiting:  # sent again while it waits: the newest
-            self._pending[waiting[0]] = (stamp, q)
-        else:
-            self._pending.append((stamp, q))
-        while len(self._pending) > WAITING_STATES:  # what the oldest waits for never came: without
+        for late in self._pending.put(stamp, q):  # what the oldest waits for never came: without
             self.shell.counts["estimated_without_inputs"] += 1
-            self._estimate(*self._pending.popleft())
+            self._estimate(*late)
         self._estimate_pending()
         return None
+
+    def _take_saved(self, stamp: int) -> None:
+        """The state the estimator before this one left (it was killed), taken up when it is older
+        than the first joint state of this one (``stamp``): the same time line, gone on without it."""
+        saved, self._saved = self._saved, None
+        if saved is None:
+            return
+        (saved_t,) = struct.unpack_from("<d", saved)
+        if not saved_t <= stamp * 1e-9:  # (nan: saved before any update) a new sim's states
+            return
+        self.estimator.restore(saved)
+        self.shell.counts["restored"] += 1
+        self.get_logger().warning(
+            f"went on from the saved state of {saved_t:.3f} s: {sorted(self.estimator.anchors)} anchored"
+        )
 
     def _estimate_pending(self) -> None:
         """The states waiting for their inputs estimated in order once those are in: each one's IMU
@@ -244,12 +273,13 @@ class EstimatorNode(Node):
         lockstep run the same on every host, however late a message comes, and a realtime run on
         its inputs when a starved CPU delivers them late (up to :data:`WAITING_STATES` states)."""
         start = self.shell.resets.start_ns
-        while self._pending:
-            stamp = self._pending[0][0]
+
+        def arrived(stamp: int) -> bool:
             imu = stamp in self._imu or self._imu_silent(stamp)
-            if not (imu and all(self._held.caught_up(leg, stamp, start) for leg in LEGS)):
-                return
-            self._estimate(*self._pending.popleft())
+            return imu and all(self._held.caught_up(leg, stamp, start) for leg in LEGS)
+
+        for stamp, q in self._pending.ready(arrived):
+            self._estimate(stamp, q)
 
     def _positions(self, msg: JointState) -> np.ndarray:
         """Every joint's encoder position (JOINT_NAMES order), checked as every node checks a state."""
@@ -270,8 +300,14 @@ class EstimatorNode(Node):
         imu = self._imu.pop(stamp, None)
         if imu is None:
             self.shell.counts["without_imu"] += 1
-        holding = {leg: self._held.at(leg, stamp) == 1.0 for leg in LEGS}  # by stamp: the same on every host
+        # by stamp: the same on every host; none that old (nan: a restarted estimator's first states,
+        # its telemetry's replay after newer readings) tells nothing, and the anchors stay as they stood
+        held = {leg: self._held.at(leg, stamp) for leg in LEGS}
+        holding = {leg: None if math.isnan(v) else v == 1.0 for leg, v in held.items()}
+        if any(v is None for v in holding.values()) and self.estimator.anchors:
+            self.shell.counts["held_unread"] += 1  # anchored feet no reading told of
         estimate = self.estimator.update(stamp * 1e-9, q, holding, imu)
+        self._checkpoint.write(self.estimator.state())
         self._last = estimate
         if stamp % self._period_ns == 0:
             self._publish(stamp, estimate)
@@ -316,6 +352,8 @@ class EstimatorNode(Node):
         """The estimate back at the start pose: for a new sim (``from_ns`` None) every input goes;
         for a sim reset whose time line starts at ``from_ns``, what came of it already is kept."""
         self.estimator.reset()
+        self._checkpoint.clear()
+        self._saved = None
         if from_ns is None:
             self._imu.clear()
             self._held.clear()
@@ -325,7 +363,7 @@ class EstimatorNode(Node):
         else:
             self._imu = {t: r for t, r in self._imu.items() if t >= from_ns}
             self._held.drop_before(from_ns)
-            self._pending = deque(p for p in self._pending if p[0] >= from_ns)
+            self._pending.drop_before(from_ns)
         self._last = self._last_odom = None
         self._first_ns = from_ns
         self._last_imu_ns = max(self._imu, default=None)
@@ -337,8 +375,11 @@ class EstimatorNode(Node):
         values = {
             "feet_holding": len(e.holding) if e else 0,
             "updates_without_imu": self.shell.counts["without_imu"],
+            "estimated_without_inputs": self.shell.counts["estimated_without_inputs"],
             "position_sigma_mm": float(np.sqrt(e.covariance[0, 0]) * 1e3) if e else 0.0,
             "restarts": self.shell.counts["restarts"],
+            "restored": self.shell.counts["restored"],
+            "held_as_before_unread": self.shell.counts["held_unread"],
             "anchors_released": self.estimator.releases,
             **{f"surface_found_off_map_{k}_mm": round(v * 1e3, 2) for k, v in self.estimator.found.items()},
         }

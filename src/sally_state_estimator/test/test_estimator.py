@@ -78,3 +78,56 @@ def test_an_imu_reading_not_finite_or_beyond_its_range_is_refused(standing, acce
     _, _, estimator = standing
     with pytest.raises(ImuRefusedError):
         estimator.check_imu(np.array(accel, float), np.array(gyro, float))
+
+
+def test_a_saved_state_taken_up_gives_the_next_update_to_the_bit(standing):
+    """What an estimator killed and started again from its checkpoint does: its state as bytes, taken
+    up by a new estimator, gives the very update the old one would have given."""
+    sim, sensing, estimator = standing
+    run(sim, sensing, estimator, 0.5)
+    again = BodyEstimator(Pose(np.zeros(3), np.array([1.0, 0.0, 0.0, 0.0])), estimator.surfaces)  # put down elsewhere
+    assert again.restore(estimator.state()) == pytest.approx(sim.data.time - 0.0, abs=0.01)
+    sim.step(10)
+    accel, gyro = sensing.imu()
+    q, _ = sensing.encoders()
+    held = dict.fromkeys(LEGS, True)
+    a = estimator.update(sim.data.time, q, held, (accel, gyro))
+    b = again.update(sim.data.time, q, held, (accel, gyro))
+    assert a.pose.position.tobytes() == b.pose.position.tobytes() and a.pose.quat.tobytes() == b.pose.quat.tobytes()
+    assert again.anchors.keys() == estimator.anchors.keys()
+    with pytest.raises(ValueError, match="not an estimator's state"):
+        again.restore(b"\0" * 10)
+
+
+def test_a_gap_in_the_updates_integrates_nothing_and_the_held_feet_fix_the_pose(standing):
+    """An estimator started again from a state saved 3 s earlier: the velocity and a gyro reading are
+    not carried over the gap (a rate of 0.3 rad/s over it would turn the body 50 deg); the four held
+    feet fix the pose at once."""
+    sim, sensing, estimator = standing
+    run(sim, sensing, estimator, 0.3)
+    sim.step(6000)  # 3 s later
+    q, _ = sensing.encoders()
+    e = estimator.update(
+        sim.data.time, q, dict.fromkeys(LEGS, True), (np.array([0.0, 0.0, 9.81]), np.array([0.3, 0, 0]))
+    )
+    truth = sim.body_pose()
+    assert np.linalg.norm(e.pose.position - truth.position) < 1e-3
+    assert np.degrees(np.arccos(np.clip((truth.rotation.T @ e.pose.rotation)[2, 2], -1, 1))) < 0.5
+
+
+def test_a_foot_no_reading_tells_of_stays_as_it_stood(standing):
+    """A restarted estimator's first states can come before any telemetry that old (the replay came
+    after newer readings): a foot no reading tells of (None) keeps its anchor, and one not anchored
+    gets none; a reading that says it lets go drops it as before."""
+    sim, sensing, estimator = standing
+    run(sim, sensing, estimator, 0.3)
+    anchors = estimator.anchors
+    assert sorted(anchors) == sorted(LEGS)
+    sim.step(10)
+    q, _ = sensing.encoders()
+    e = estimator.update(sim.data.time, q, dict.fromkeys(LEGS, None), sensing.imu())
+    assert e.holding == tuple(LEGS) and all((estimator.anchors[leg] == anchors[leg]).all() for leg in LEGS)
+    fresh = BodyEstimator(sim.body_pose(), estimator.surfaces)
+    assert fresh.update(sim.data.time, q, dict.fromkeys(LEGS, None), sensing.imu()).holding == ()
+    e = estimator.update(sim.data.time + 0.005, q, {**dict.fromkeys(LEGS, None), "FL": False}, sensing.imu())
+    assert "FL" not in e.holding and sorted(estimator.anchors) == ["BL", "BR", "FR"]

@@ -47,9 +47,7 @@ def test_bad_imu_readings_are_refused_and_a_silent_imu_leaves_the_legs_to_carry_
     for publisher in (states, imu, magnets):
         probe.wait_for_subscribers(publisher, timeout=30.0)
     probe.wait_for_publishers(odom, timeout=30.0)
-    held = MagnetArray(
-        magnets=[MagnetState(foot=leg, enabled=True, surface="floor", contact_sensed=True) for leg in LEGS]
-    )
+    held = MagnetArray(magnets=[MagnetState(foot=leg, enabled=True, contact_sensed=True) for leg in LEGS])
     magnets.publish(stamped(held, 0))
     q = standing_positions()
 
@@ -77,3 +75,52 @@ def test_bad_imu_readings_are_refused_and_a_silent_imu_leaves_the_legs_to_carry_
     assert np.isfinite([last.pose.pose.position.x, last.pose.pose.position.z]).all()
     assert last.pose.covariance[0] < (1e-3) ** 2, "four feet holding: the legs fix the position"
     assert int(diagnostics_value(diag, "updates_without_imu")[0]) >= 40
+
+
+def test_an_estimator_killed_and_started_again_goes_on_from_its_checkpoint(graph, probe, tmp_path):
+    """kill -9 mid-run, started again on the same checkpoint: the new estimator takes up the state
+    the old one left (its anchors, its pose), says so on /diagnostics, and its first estimate is
+    where the old one's last was: the body lowered on its knees from where it was put down, held
+    feet fixed (a fresh estimator would put the body back at initial_pose and the feet lower)."""
+    parameters = {"diagnostics_period": 0.2, "checkpoint": str(tmp_path / "estimator.state")}
+    odom = probe.record(Odometry, "/sally/odom")
+    diag = probe.record(DiagnosticArray, "/diagnostics")
+    states = probe.publisher(JointState, "/joint_states")
+    imu = probe.publisher(Imu, "/sally/imu")
+    magnets = probe.publisher(MagnetArray, "/sally/magnets", KEPT)
+    held = MagnetArray(magnets=[MagnetState(foot=leg, enabled=True, contact_sensed=True) for leg in LEGS])
+    standing = standing_positions()
+    q = list(standing)
+
+    def run_from(k0, n):
+        for publisher in (states, imu, magnets):
+            probe.wait_for_subscribers(publisher, timeout=30.0)
+        for k in range(k0, k0 + n):
+            magnets.publish(stamped(held, k))
+            msg = Imu()
+            msg.linear_acceleration.z = 9.81
+            imu.publish(stamped(msg, k))
+            states.publish(stamped(JointState(name=list(JOINT_NAMES), position=q), k))
+
+    first = graph.start("estimator", "sally_state_estimator", parameters)
+    probe.wait_for_publishers(odom, timeout=30.0)
+    run_from(1, 20)
+    probe.wait_for_messages(odom, 20, 15.0)
+    start = odom.messages[-1].pose.pose.position
+    for i, name in enumerate(JOINT_NAMES):  # the knees bent: the body lowers over its held feet
+        if name.startswith("knee"):
+            q[i] = standing[i] + 0.05
+    run_from(21, 20)
+    probe.wait_for_messages(odom, 40, 15.0)
+    before = odom.messages[-1].pose.pose.position
+    assert abs(before.z - start.z) > 2e-3, "the body moved"
+    first.kill()
+    first.wait(10.0)
+    probe.wait_for(lambda: probe.node.count_subscribers("/joint_states") == 0, 15.0, "the killed estimator gone")
+    count = len(odom.messages)
+    graph.start("estimator", "sally_state_estimator", parameters)
+    run_from(2000, 10)  # 10 s of sim time later
+    probe.wait_for_messages(odom, count + 10, 15.0)
+    after = odom.messages[count].pose.pose.position
+    assert abs(after.x - before.x) < 1e-4 and abs(after.y - before.y) < 1e-4 and abs(after.z - before.z) < 1e-4
+    probe.wait_for(lambda: diagnostics_value(diag, "restored")[0] == "1", 15.0, "the state taken up, said")
