@@ -4,8 +4,10 @@ Each foot state stamped ``t`` is one step of the sequence: its commands are for 
 (:func:`~sally_node_common.time_contract.commands_for`), a magnet switch among them for when that
 solve's targets act (:func:`~sally_node_common.time_contract.magnets_for`). Campaign time is sim
 time since the run started (0, or a sim reset it started again from), except that it stands still
-while the sim holds the robot and does not jump over a gap in the foot states (a restarted IK), so
-that no phase runs out while the robot cannot move.
+while the sim holds the robot and does not run on over an outage (a gap in the foot states longer
+than :data:`MAX_STEP_NS`: a restarted IK, or this sequencer started again, its journal's last step
+long before its first live one), so that no phase runs out while the robot cannot move and a phase
+goes on after an outage from where it stood: one period on, as if no time had passed.
 """
 
 from __future__ import annotations
@@ -13,7 +15,9 @@ from __future__ import annotations
 from sally_node_common.time_contract import commands_for, magnets_for
 
 MAX_STEP_NS = 100_000_000
-"""The most campaign time one foot state may add: a longer gap (the IK restarted) adds this only."""
+"""The longest gap between two foot states that counts in full (a message lost, a slow machine); a
+longer one is an outage and adds one period only. It added 100 ms: a swing then went on 7 mm further
+along its arc at once when its sequencer, killed mid-swing, resumed from its journal."""
 
 
 class CampaignClock:
@@ -41,8 +45,9 @@ class CampaignClock:
         when = commands_for(stamp, self.period_ns)  # the solve these commands are for
         if self.last_stamp < 0:  # campaign time starts as sim time...
             self.campaign_ns = when - self.start_ns
-        elif not self.holding:  # ...and does not run on while the sim holds or over a gap
-            self.campaign_ns += min(stamp - self.last_stamp, MAX_STEP_NS)
+        elif not self.holding:  # ...and does not run on while the sim holds or over an outage
+            gap = stamp - self.last_stamp
+            self.campaign_ns += gap if gap <= MAX_STEP_NS else self.period_ns
         self.last_stamp = stamp
         return when, self.campaign_ns * 1e-9
 

@@ -48,14 +48,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sally_description.constants import WALL_X
+from sally_description.constants import FOOT_STANDOFF, WALL_X
 from sally_description.pose import Pose
 from sally_description.reachability import CornerPose
 from sally_node_common.ik_target import IKTarget
 
 from .phase import Phase, PhaseContext
 from .phase_state import BodyMove, Move, required
-from .sequences import FACE_FLOOR, FACE_WALL, FOOT_STANDOFF, lift, measure, reach
+from .sequences import FACE_FLOOR, FACE_WALL, lift, measure, reach
 from .swing_path import JointSwing
 from .trajectory import quintic
 

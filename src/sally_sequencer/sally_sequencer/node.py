@@ -33,8 +33,9 @@ from __future__ import annotations
 import math
 import sys
 import threading
-from collections import deque
+from collections.abc import Callable
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 from rclpy.node import Node
@@ -62,13 +63,16 @@ from sally_node_common.sequence_status_msg import SequenceStatusData, sequence_s
 from sally_node_common.stamped_readings import READING_AGE_NS, StampedReadings
 from sally_node_common.stamps import stamp_ns
 from sally_node_common.stance import StanceMode
-from sally_node_common.time_contract import IK_LATENCY, IK_PERIOD
+from sally_node_common.time_contract import IK_LATENCY, IK_PERIOD, commands_for
+from sally_node_common.waiting import Waiting
 
 from .campaign import CAMPAIGNS, FEET, WALK_SEQUENCES, Campaign, FootReading, Tick, frame_of, scene_of
 from .campaign_clock import CampaignClock
 from .climb import MIN_PITCH_DEG
 from .errors import SequenceError
 from .interlock import release_refusal
+from .journal import Journal, JournalError, Step
+from .journal import read as read_journal
 from .phase_state import required
 from .robot_view import RobotView
 from .route import THEN
@@ -202,6 +206,13 @@ TABLE = ParameterTable(
         _seconds("telemetry_period", 1.0, "time between telemetry blocks (0: none)"),
         Param("exit_when_done", True, "exit when the run ends (0 success, 1 failure)", read_only=True),
         Param(
+            "journal",
+            "",
+            "file the sequencer journals each step in: a sequencer started again with it takes the steps again "
+            "and goes on where the last one stood ('' = none: a restarted one goes on from the planted feet)",
+            read_only=True,
+        ),
+        Param(
             "readers",
             "",
             "nodes that must read the sequencer's commands before its first step, comma-separated "
@@ -231,6 +242,9 @@ class SequencerNode(Node):
             on_reset=self._on_sim_reset,
         )
         p = lambda name: self.get_parameter(name).value  # noqa: E731
+        # the IK's foot states are read kept: after a silence (this node hung, then continued) their
+        # writer replays up to KEPT.depth of them, which start no new time line (a new sim's do)
+        self.shell.orders[FEET_TOPIC].back_ns = KEPT.depth * round(p("ik_period") * 1e9)
         try:
             self.campaign = self._new_campaign()
         except SequenceError as exc:
@@ -273,6 +287,17 @@ class SequencerNode(Node):
         self._sensors = StampedReadings()
         """Each foot's ("range", foot) and ("contact", foot) readings (m; 1.0 for contact)."""
         self._tick_ns = 0
+        self._tick_sensors: tuple[dict[str, float], dict[str, bool]] = ({}, {})
+        """The tick under way's range and contact readings of each foot (what the campaign reads)."""
+        journal = str(p("journal"))
+        self._journal = Journal(Path(journal) if journal else None)
+        try:
+            self._journaled = read_journal(Path(journal)) if journal else (None, [])
+            """The journal's time line (its start, its steps) until the first foot states say whether
+            it is theirs (it is taken again then) or an ended one's."""
+        except JournalError as exc:
+            raise StartupError(str(exc)) from None
+        self._replaying = False
         for foot in FEET:  # each foot's range sensor: the measure takes the surface's distance from it
             self.create_subscription(Range, range_topic(foot), self._range_reader(foot), RELIABLE_DEEP)
         self.create_subscription(
@@ -282,8 +307,9 @@ class SequencerNode(Node):
         """The feet's sensors ("range", "contact") heard at least once. The magnet telemetry (the
         contact readings) is always waited for: the interlock knows nothing without it; the range
         sensors from their first reading on (a robot without them is not waited for)."""
-        self._awaiting: deque[tuple[FootStates, bool]] = deque()
-        """Foot states waiting for the feet's readings of their tick, oldest first (:meth:`_step_awaiting`)."""
+        self._awaiting: Waiting[tuple[FootStates, bool]] = Waiting(WAITING_TICKS)
+        """Foot states (and whether they were kept ones) waiting for the feet's readings of their tick
+        (:meth:`_step_awaiting`)."""
         self._held_feet: tuple[FootStates, bool] | None = None
         """Foot states that came before the outputs reached their readers (stepped on once they do)."""
         readers = [name.strip() for name in str(p("readers")).split(",") if name.strip()]
@@ -335,13 +361,13 @@ class SequencerNode(Node):
         self._step_awaiting()
         return None
 
-    def _surfaces_at(self, frame: str, readings: dict[str, FootReading]) -> dict[str, str]:
+    def _surfaces_at(self, frame: str, readings: dict[str, FootReading]) -> Callable[[], dict[str, str]]:
         """Each foot's surface as the map has it where the foot states put the foot (in ``frame``):
         its EE site :data:`FOOT_STANDOFF` behind the face, within :data:`MAX_MOVED` more of a mapped
-        face (a plate off the map by as much is still found)."""
+        face (a plate off the map by as much is still found); looked up by the call returned."""
         room, to_room = scene(scene_of(self.campaign.sequence)), room_from(frame or self._frame)
         within = FOOT_STANDOFF + MAX_MOVED
-        return {foot: room.surface_near(to_room.to_world(r.position), within) for foot, r in readings.items()}
+        return lambda: {foot: room.surface_near(to_room.to_world(r.position), within) for foot, r in readings.items()}
 
     def _contradicted(self, foot: str, stamp: int) -> bool:
         """Whether ``foot``'s contact reading says contact while its range sensor sees its face off
@@ -378,8 +404,8 @@ class SequencerNode(Node):
 
     def _wire_sensors(self, campaign: Campaign) -> Campaign:
         """``campaign`` reading the feet's range and contact sensors at the tick under way."""
-        campaign.range_of = lambda foot: self._sensors.at(("range", foot), self._tick_ns)
-        campaign.contact_of = lambda foot: self._sensors.at(("contact", foot), self._tick_ns) == 1.0
+        campaign.range_of = lambda foot: self._tick_sensors[0][foot]
+        campaign.contact_of = lambda foot: self._tick_sensors[1][foot]
         return campaign
 
     def _on_ik_status(self, msg: IKStatus) -> None:
@@ -410,15 +436,11 @@ class SequencerNode(Node):
         if not self._gate.open:
             self._held_feet = (msg, kept)  # only the newest is stepped on
             return None
-        stamp = stamp_ns(msg.header.stamp)
-        same = [i for i, (m, _) in enumerate(self._awaiting) if stamp_ns(m.header.stamp) == stamp]
-        if same:  # sent again while they wait (or the first after a sim reset, stamped alike): the newest
-            self._awaiting[same[0]] = (msg, kept)
-        else:
-            self._awaiting.append((msg, kept))
-        while len(self._awaiting) > WAITING_TICKS:  # what the oldest waited for never came: without
-            oldest = self._awaiting.popleft()  # (no telemetry heard yet, as a sequencer restarted
-            if "contact" in self._heard_sensors:  # mid-run: only the newest foot states wait)
+        # sent again while they wait (or the first after a sim reset, stamped alike): the newest
+        for _, oldest in self._awaiting.put(stamp_ns(msg.header.stamp), (msg, kept)):
+            # what the oldest waited for never came: without (no telemetry heard yet, as a sequencer
+            # restarted mid-run: only the newest foot states wait)
+            if "contact" in self._heard_sensors:
                 self.shell.counts["stepped_without_readings"] += 1
                 self._step_feet(*oldest)
         self._step_awaiting()
@@ -431,11 +453,12 @@ class SequencerNode(Node):
         They come on other topics; waiting for them keeps a lockstep run the same on every host."""
         sensors = ["contact", *(["range"] if "range" in self._heard_sensors else [])]
         start = self.shell.resets.start_ns
-        while self._awaiting:
-            stamp = stamp_ns(self._awaiting[0][0].header.stamp)
-            if not all(self._sensors.caught_up((s, foot), stamp, start) for s in sensors for foot in FEET):
-                return
-            self._step_feet(*self._awaiting.popleft())
+
+        def arrived(stamp: int) -> bool:
+            return all(self._sensors.caught_up((s, foot), stamp, start) for s in sensors for foot in FEET)
+
+        for _, (msg, kept) in self._awaiting.ready(arrived):
+            self._step_feet(msg, kept)
 
     def _step_feet(self, msg: FootStates, kept: bool) -> None:
         stamp = stamp_ns(msg.header.stamp)
@@ -463,21 +486,96 @@ class SequencerNode(Node):
         self.shell.resets.state(stamp)
         if self._fresh:
             self._fresh = False
-            self._resume(msg, readings)
-        if msg.header.frame_id not in ("", self._frame):  # the IK still plans in the last climb's frame
+            taken = self._replay(stamp)
+            if taken is None:
+                self._resume(msg.header.frame_id, {f.foot: (f.mode, f.in_contact) for f in msg.feet}, readings)
+                self._journal.start(self._time.start_ns)
+            elif taken:
+                return None  # this very step was the journal's last
+        frame = msg.header.frame_id
+        if frame not in ("", self._frame):  # the IK still plans in the last climb's frame
             when, _ = self._time.step(stamp)
+            self._journal.step(self._journal_step(stamp, frame, msg, readings, passing=True))
             self._publish_target(when, None)  # a tick in the next one's: the IK moves there and is released
             return None
-        self._step(stamp, msg, readings, body)
+        self._step(stamp, frame, readings, body, msg)
         return None
 
-    def _resume(self, msg: FootStates, readings: dict[str, FootReading]) -> None:
-        """The first foot states of a run: feet in POSE stance and in contact are planted already
-        (this sequencer started mid-run), and foot states in the frame of a route's next climb mean
-        the IK moved there (the first climb was done): that climb is the one resumed."""
-        self._view.stance = {f.foot: StanceMode(f.mode) for f in msg.feet}
-        planted = {f.foot: readings[f.foot].position for f in msg.feet if f.mode == StanceMode.POSE and f.in_contact}
-        if self._then and msg.header.frame_id == frame_of(self._then) != self._frame:
+    def _journal_step(
+        self, stamp: int, frame: str, msg: FootStates, readings: dict[str, FootReading], passing: bool = False
+    ) -> Step:
+        """The journal's record of the step on ``msg``, stamped ``stamp`` (its readings already taken)."""
+        ranges, contacts = ({f: math.nan for f in FEET}, dict.fromkeys(FEET, False)) if passing else self._tick_sensors
+        return Step(
+            stamp,
+            self._time.campaign_ns,
+            frame,
+            {foot: r.position for foot, r in readings.items()},
+            {foot: r.hip_pivot for foot, r in readings.items()},
+            {f.foot: int(f.mode) for f in msg.feet},
+            {f.foot: bool(f.in_contact) for f in msg.feet},
+            ranges,
+            contacts,
+            dict(self._view.magnets),
+            passing,
+        )
+
+    def _replay(self, stamp: int) -> bool | None:
+        """The journal's steps taken again, publishing nothing, when its time line is that of the
+        first foot states stepped on (stamped ``stamp``): the sequencer then stands where the last one
+        stood. None when there is none to take (no journal, or an ended time line's); else whether
+        ``stamp`` was its last step."""
+        start, steps = self._journaled
+        self._journaled = (None, [])
+        if start is None or not steps or stamp < steps[-1].stamp or stamp < start:
+            return None  # (a new sim starts over, a reset since ends the journal's line)
+        self._replaying = True
+        try:
+            self._time.restart(reset_ns=start or None)
+            self.shell.resets.first_state, self.shell.resets.latest = steps[0].stamp, start or -1
+            first = steps[0]
+            readings = {foot: FootReading(first.positions[foot], first.hips[foot]) for foot in FEET}
+            self._resume(first.frame, {f: (first.modes[f], first.in_contact[f]) for f in FEET}, readings)
+            for step in steps:
+                self._take(step)
+                if self.finished.is_set():
+                    break
+        finally:
+            self._replaying = False
+        self.shell.orders[FEET_TOPIC].latest = steps[-1].stamp
+        self._journal.resume()
+        self.shell.counts["journal_steps_taken"] += len(steps)
+        runner = self.campaign.runner
+        phase = f"{self.campaign.foot} {runner.phase.name}" if runner is not None else "SETTLE"
+        self.get_logger().warning(
+            f"resumed from the journal: {len(steps)} steps taken again ({steps[0].stamp * 1e-9:.3f} to "
+            f"{steps[-1].stamp * 1e-9:.3f} s); {self.campaign.sequence} at {phase}"
+        )
+        return stamp == steps[-1].stamp
+
+    def _take(self, step: Step) -> None:
+        """One journaled step taken again."""
+        self.shell.resets.state(step.stamp)
+        if step.passing:
+            self._time.last_stamp, self._time.campaign_ns = step.stamp, step.campaign_ns
+            return
+        readings = {foot: FootReading(step.positions[foot], step.hips[foot]) for foot in FEET}
+        body = pose_from_hips({foot: r.hip_pivot for foot, r in readings.items()})
+        self._view.magnets = dict(step.magnets)
+        self._step(step.stamp, step.frame, readings, body, record=step)
+
+    def _resume(self, frame: str, feet: dict[str, tuple[int, bool]], readings: dict[str, FootReading]) -> None:
+        """The first foot states of a run (in ``frame``; ``feet``: foot -> (mode, in contact)): feet
+        in POSE stance and in contact are planted already (this sequencer started mid-run), and foot
+        states in the frame of a route's next climb mean the IK moved there (the first climb was
+        done): that climb is the one resumed."""
+        self._view.stance = {foot: StanceMode(mode) for foot, (mode, _) in feet.items()}
+        planted = {
+            foot: readings[foot].position
+            for foot, (mode, contact) in feet.items()
+            if mode == StanceMode.POSE and contact
+        }
+        if self._then and frame == frame_of(self._then) != self._frame:
             self.campaign = self._then_campaign(float(self.get_parameter("start_time").value), planted)
             self._then, self._frame = "", frame_of(self.campaign.sequence)
             self.get_logger().warning(
@@ -517,13 +615,33 @@ class SequencerNode(Node):
         self._view = RobotView()
         self.shell.counts["restarts"] += 1
 
-    def _step(self, stamp: int, msg: FootStates, readings: dict[str, FootReading], body: Pose) -> None:
-        when, t = self._time.step(stamp)
+    def _step(
+        self,
+        stamp: int,
+        frame: str,
+        readings: dict[str, FootReading],
+        body: Pose,
+        msg: FootStates | None = None,
+        record: Step | None = None,
+    ) -> None:
+        """One step on the foot states ``msg`` stamped ``stamp`` (in ``frame``), journaled; or on a
+        journal's ``record``, taken again (publishing nothing)."""
+        if record is None:
+            when, t = self._time.step(stamp)
+            ranges = {foot: self._sensors.at(("range", foot), stamp) for foot in FEET}
+            contacts = {foot: self._sensors.at(("contact", foot), stamp) == 1.0 for foot in FEET}
+            self._tick_sensors = (ranges, contacts)
+            if msg is not None:
+                self._journal.step(self._journal_step(stamp, frame, msg, readings))
+        else:  # the journal's campaign time (the clock's holds and gaps were the run's)
+            self._time.last_stamp, self._time.campaign_ns = stamp, record.campaign_ns
+            when, t = commands_for(stamp, self._time.period_ns), record.campaign_ns * 1e-9
+            self._tick_sensors = (record.ranges, record.contacts)
         self._tick_ns = stamp
         if self.campaign.range_of is None:
             self._wire_sensors(self.campaign)
         self._view.body = body
-        self._view.surfaces = self._surfaces_at(msg.header.frame_id, readings)
+        self._view.place(self._surfaces_at(frame, readings))
         if not self.campaign.runner and t >= self.campaign.start_time:
             self._view.baselines = {foot: r.position.copy() for foot, r in readings.items()}
         tick = self.campaign.step(t, readings)
@@ -532,18 +650,19 @@ class SequencerNode(Node):
             self.campaign.abort(refusal)
             self.shell.counts["magnet_offs_refused"] += 1
             tick = Tick(events=[f"failed: {refusal}"])
-        for event in tick.events:
-            self.get_logger().info(event)
         if tick.stance is not None:
             self._view.stance = {f: StanceMode[m] for f, m in tick.stance.items()}
-        if tick.magnets:
-            self._pub_magnets.publish(magnet_command_to_msg(self._time.magnets_stamp(stamp), tick.magnets))
-        self._publish_target(when, tick.target, tick.body)
         if tick.target is not None:
             self._view.target = tick.target
-        self._publish_status(when, t)
-        if self._time.telemetry_due(stamp):
-            self.get_logger().info("\n" + self._telemetry(msg, t))
+        if not self._replaying:
+            for event in tick.events:
+                self.get_logger().info(event)
+            if tick.magnets:
+                self._pub_magnets.publish(magnet_command_to_msg(self._time.magnets_stamp(stamp), tick.magnets))
+            self._publish_target(when, tick.target, tick.body)
+            self._publish_status(when, t)
+            if self._time.telemetry_due(stamp) and msg is not None:
+                self.get_logger().info("\n" + self._telemetry(msg, t))
         next_one = self._then or (self._back and self._first is not None)
         if self.campaign.done and not self.campaign.failed and next_one and not self._time.over(stamp):
             self._hand_over(t)
@@ -694,6 +813,7 @@ class SequencerNode(Node):
             "ik_rejections_of_our_input": self.shell.counts["ik_rejections_of_our_input"],
             "magnet_offs_refused": self.shell.counts["magnet_offs_refused"],
             "contact_readings_distrusted": self.shell.counts["contact_readings_distrusted"],
+            "stepped_without_readings": self.shell.counts["stepped_without_readings"],
             "sim_time": max(self._time.last_stamp, 0) * 1e-9,
         }
         warn = bool(problems) and not self.finished.is_set()

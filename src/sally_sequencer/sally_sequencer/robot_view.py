@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -18,8 +19,9 @@ class RobotView:
     magnets: dict[str, tuple[bool, bool]] = field(default_factory=dict)
     """foot -> (enabled, contact sensed) from the latest /sally/magnets: what the magnets' driver
     knows (the switch, the contact reading it trusts)."""
-    surfaces: dict[str, str] = field(default_factory=dict)
-    """foot -> the mapped surface at the foot where the latest foot states put it ("none": none)."""
+    locate: Callable[[], dict[str, str]] | None = None
+    """The latest foot states' :attr:`surfaces`, looked up in the map when first asked (most ticks
+    never ask: the interlock and the verdict do)."""
     body: Pose | None = None
     """main_frame's pose from the hips of the latest foot states."""
     baselines: dict[str, np.ndarray] = field(default_factory=dict)
@@ -29,6 +31,20 @@ class RobotView:
     stance: dict[str, StanceMode] = field(default_factory=dict)
     """Every foot's stance, sent with each tick: the IK's own at the first foot states of a time
     line (a restarted sequencer leaves them as they are), then the campaign's latest set."""
+
+    _surfaces: dict[str, str] | None = None
+
+    @property
+    def surfaces(self) -> dict[str, str]:
+        """Foot -> the mapped surface at the foot where the latest foot states put it ("none": none;
+        empty before any foot states)."""
+        if self._surfaces is None:
+            self._surfaces = self.locate() if self.locate is not None else {}
+        return self._surfaces
+
+    def place(self, locate: Callable[[], dict[str, str]]) -> None:
+        """The latest foot states' surfaces, from ``locate()`` when first asked."""
+        self.locate, self._surfaces = locate, None
 
     def magnet(self, foot: str) -> tuple[bool, str, bool]:
         """(enabled, surface, in_contact) of ``foot``'s magnet (off, nowhere, before any telemetry):

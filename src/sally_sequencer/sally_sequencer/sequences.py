@@ -37,7 +37,7 @@ import math
 
 import numpy as np
 
-from sally_description.constants import CLAMP_SINK, WALL_X
+from sally_description.constants import CLAMP_SINK, FOOT_STANDOFF, WALL_X
 from sally_description.pose import turn_toward
 from sally_node_common.ik_target import IKTarget
 
@@ -52,7 +52,6 @@ WALL_NORMAL = np.array([-1.0, 0.0, 0.0])
 FACE_WALL = -WALL_NORMAL
 FACE_FLOOR = np.array([0.0, 0.0, -1.0])
 """The magnet face of a foot standing on the floor points down."""
-FOOT_STANDOFF = 0.008
 REACH_CLEARANCE = 0.020
 LIFT_HEIGHT, LIFT_TIME = 0.10, 3.0
 SWING_ANGLE_DEG, SWING_TIME = 45.0, 1.5

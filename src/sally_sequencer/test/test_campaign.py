@@ -3,8 +3,9 @@
 import numpy as np
 import pytest
 
+from sally_description.constants import FOOT_STANDOFF
 from sally_sequencer import Campaign, FootReading, SequenceError
-from sally_sequencer.sequences import FOOT_STANDOFF, WALL_X
+from sally_sequencer.sequences import WALL_X
 
 HOMES = {"FL": [0.33, 0.28, 0.009], "FR": [0.33, -0.28, 0.009], "BL": [-0.33, 0.28, 0.009], "BR": [-0.33, -0.28, 0.009]}
 HIPS = {"FL": [0.13, 0.08, 0.12], "FR": [0.13, -0.08, 0.12], "BL": [-0.13, 0.08, 0.12], "BR": [-0.13, -0.08, 0.12]}

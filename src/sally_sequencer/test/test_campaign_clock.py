@@ -15,14 +15,15 @@ def test_campaign_time_is_sim_time_from_the_next_solve():
     assert clock.magnets_stamp(5 * MS) == 15 * MS  # when that solve's targets act, one IK period later
 
 
-def test_it_stands_still_while_the_sim_holds_and_adds_at_most_a_step_over_a_gap():
+def test_it_stands_still_while_the_sim_holds_and_adds_one_period_over_an_outage():
     clock = CampaignClock(5 * MS, 25_000 * MS)
     clock.step(0)
     clock.holding = True
     assert clock.step(5 * MS)[1] == pytest.approx(0.005)
     clock.holding = False
     assert clock.step(10 * MS)[1] == pytest.approx(0.010)
-    assert clock.step(10 * MS + 5_000 * MS)[1] == pytest.approx(0.010 + MAX_STEP_NS * 1e-9)  # a restarted IK's gap
+    assert clock.step(10 * MS + 5_000 * MS)[1] == pytest.approx(0.015)  # an outage: one period on
+    assert clock.step(5_010 * MS + MAX_STEP_NS)[1] == pytest.approx(0.015 + MAX_STEP_NS * 1e-9)  # a lost message
 
 
 def test_a_reset_starts_the_run_again_from_its_stamp():

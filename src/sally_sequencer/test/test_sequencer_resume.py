@@ -17,7 +17,7 @@ from rclpy.node import Node
 from sally_interfaces.msg import FootStates, MagnetArray, MagnetCommand
 from sally_interfaces.msg import IKTarget as IKTargetMsg
 from sally_node_common.foot_states_msg import FootStateData, foot_states_to_msg
-from sally_node_common.magnet_array_msg import MagnetStateData, magnet_array_to_msg
+from sally_node_common.magnet_array_msg import MagnetReadingData, magnet_array_to_msg
 from sally_node_common.qos import KEPT, RELIABLE_DEEP
 from sally_node_common.stance import StanceMode
 
@@ -44,10 +44,7 @@ class IK(Node):
         self.create_subscription(MagnetCommand, "/sally/magnet_cmd", lambda _: None, RELIABLE_DEEP)
 
     def send(self, stamp: int, frame: str) -> None:
-        surface = lambda leg: "wall" if leg in ("FL", "FR") else "floor"  # noqa: E731
-        held = [
-            MagnetStateData(leg, True, np.zeros(3), 800.0, -5e-4, surface(leg), True, 50.0, 50.0, True) for leg in FEET
-        ]
+        held = [MagnetReadingData(leg, True, 50.0, True) for leg in FEET]
         self.magnets.publish(magnet_array_to_msg(stamp, held))
         wall = StanceMode.POSE
         feet = {
@@ -139,3 +136,78 @@ def test_a_sequencer_restarted_on_the_wall_of_a_round_trip_stops_without_a_move(
         assert sequencer.campaign.failed and "does not resume" in sequencer.campaign.message
         assert not sequencer.succeeded
         assert all(not tick.foot for tick in ik.ticks)  # no foot was ever sent anywhere
+
+
+def test_foot_states_replayed_after_a_silence_are_old_not_a_new_sim_and_a_new_sim_s_are(ros_domain):
+    """A sequencer hung and continued is sent the IK's kept foot states again when the two match
+    anew: stamps a little older than its newest, after a silence. They are out of order (counted as
+    replayed), not a new sim: CI's hang_sequencer once started its run again on one 30 ms old and then
+    refused FR's magnet off for want of telemetry. A new sim's foot states, from t = 0, are one."""
+    from sally_sequencer.node import FEET_TOPIC
+
+    with sequencer_beside_an_ik(ros_domain, {**ROUTE, "exit_when_done": False}) as (ik, sequencer):
+        order, wall = sequencer.shell.orders[FEET_TOPIC], [1000.0]
+        order._clock = lambda: wall[0]  # the silence, without waiting for it
+        newest = 150_000_000_000 + 2 * 5_000_000
+        for k in range(3):
+            ik.send(150_000_000_000 + k * 5_000_000, "world")
+        assert _wait(lambda: order.latest == newest), "the foot states were never stepped"
+        wall[0] += 10.0  # silent 10 s (hung), far past NEW_TIMELINE_GAP
+        ik.send(newest - 30_000_000, "world")  # the kept history: 30 ms older
+        assert _wait(lambda: sequencer.shell.health.replayed[FEET_TOPIC] + sequencer.shell.health.total > 0)
+        assert sequencer.shell.counts["restarts"] == 0 and order.latest == newest
+        wall[0] += 10.0
+        ik.send(5_000_000, "world")  # a new sim's first foot states
+        assert _wait(lambda: sequencer.shell.counts["restarts"] == 1), "a new sim's foot states started nothing"
+
+
+FLOOR = {"FL": (0.18, 0.22, 0.009), "FR": (0.18, -0.22, 0.009), "BL": (-0.18, 0.22, 0.009), "BR": (-0.18, -0.22, 0.009)}
+"""Every foot on the floor (the f2w start's stance), the hips above them."""
+
+
+def _ticks_of(ros_domain: int, journal, stamps) -> list[tuple]:
+    """The ticks a sequencer with ``journal`` sends for foot states at ``stamps`` (the feet standing
+    on the floor): (stamp, stance, foot, target position, phase) each."""
+    parameters = {"sequence": "f2w", "duration": 60.0, "exit_when_done": False, "journal": str(journal)}
+    with sequencer_beside_an_ik(ros_domain, parameters) as (ik, _):
+        for stamp in stamps:
+            held = [MagnetReadingData(leg, True, 50.0, True) for leg in FLOOR]
+            ik.magnets.publish(magnet_array_to_msg(stamp, held))
+            feet = {
+                leg: FootStateData(
+                    np.array(FLOOR[leg]),
+                    np.array([1.0, 0.0, 0.0, 0.0]),
+                    np.array(HIPS[leg]),
+                    StanceMode.POSITION,
+                    True,
+                    0.0,
+                    0.0,
+                )  # fmt: skip
+                for leg in FLOOR
+            }
+            ik.feet.publish(foot_states_to_msg(stamp, feet, "world"))
+        assert _wait(lambda: ik.ticks and ik.ticks[-1].header.stamp.nanosec == stamps[-1] % 1_000_000_000 + 5_000_000)
+        return [
+            (
+                t.header.stamp.sec * 10**9 + t.header.stamp.nanosec,
+                tuple(zip(t.stance_feet, t.stance_modes)),
+                t.foot,
+                (t.position.x, t.position.y, t.position.z),
+                t.phase,
+            )
+            for t in ik.ticks
+        ]
+
+
+def test_a_sequencer_started_again_on_its_journal_goes_on_where_the_last_one_stood(ros_domain, tmp_path):
+    """The steps before a restart are taken again from the journal, publishing nothing, and the
+    restarted sequencer's ticks are those of a sequencer that never stopped: the same phase, its
+    start, the foot's home and target to the bit (FL lifting, 0.75 s into its lift)."""
+    stamps = [450_000_000 + k * 5_000_000 for k in range(300)]  # FL's LIFT from 0.5 s
+    whole = _ticks_of(ros_domain, tmp_path / "whole.journal", stamps)
+    before = _ticks_of(ros_domain, tmp_path / "cut.journal", stamps[:150])
+    after = _ticks_of(ros_domain, tmp_path / "cut.journal", stamps[150:])
+    assert len(whole) == 300 and len(before) == 150 and len(after) == 150  # nothing sent for the steps taken again
+    assert before == whole[:150]
+    assert after == whole[150:], "the restarted sequencer planned anew"
+    assert {t[4] for t in after} == {"LIFT"} and len({t[3] for t in after}) == 150  # FL lifting all along

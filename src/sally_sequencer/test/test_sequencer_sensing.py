@@ -36,9 +36,7 @@ def test_a_contact_reading_with_the_face_far_off_any_surface_is_distrusted_and_c
     for k in range(1, 4):
         for leg, publisher in ranges.items():  # FL's face 60 mm off anything; the others on their plates
             publisher.publish(stamped(Range(range=0.06 if leg == "FL" else 0.0, max_range=0.2), k * 20_000_000))
-    said = MagnetArray(
-        magnets=[MagnetState(foot=leg, enabled=True, surface="wall", contact_sensed=True) for leg in LEGS]
-    )
+    said = MagnetArray(magnets=[MagnetState(foot=leg, enabled=True, contact_sensed=True) for leg in LEGS])
     stamp = [80_000_000]
 
     def told() -> bool:  # telemetry again (newer) until the ranges, on their own topics, are in too
