@@ -318,6 +318,7 @@ class ControllerNode(Node):
             "targets_clamped": c.clamped_total,
             "late_targets": self._sync.losses,
             "targets_lost": self._sync.lost,
+            "ik_back_rearmed": self._sync.rearmed,
             "states_dropped": self._sync.dropped,
             "restarts": self.shell.counts["restarts"],
             "held_states": len(self._sync),

@@ -13,7 +13,11 @@ When a held state has waited more than ``wait`` seconds (the IK is gone: with ``
 it is also off the ROS graph, see :mod:`sally_node_common.partners`), the sync is *lost*: the
 states are answered at once with the latest targets (the robot holds its last pose; of several held
 states only the newest is still answered, the others are dropped and counted) until targets come
-again. With P = 0 nothing is held: every state is answered with the latest targets.
+again, or until an IK that had left the graph is on it again (a restarted one): then the states are
+held for its targets as before the silence, so a lockstep sim waits for the IK's first answer instead
+of running on without it for as long as the new IK takes to answer (wall time, so every run a
+different stretch of sim time). With P = 0 nothing is held: every state is answered with the latest
+targets.
 """
 
 from __future__ import annotations
@@ -53,6 +57,10 @@ class TargetSync(Generic[T]):
         """Targets (stamp, targets) that came before the first state they answer, oldest first."""
         self.partner_present: Callable[[], bool] | None = None
         """Whether the IK is still on the graph (None: the wait alone decides)."""
+        self._gone = False
+        """The sync is lost and the IK was seen off the graph since: its return re-arms the sync."""
+        self.rearmed = 0
+        """How often an IK back on the graph re-armed the lost sync."""
 
     def __len__(self) -> int:
         return len(self._held)
@@ -86,6 +94,12 @@ class TargetSync(Generic[T]):
     def state(self, stamp: int, item: T, now: float) -> list[T]:
         """A state arrived at ``now``: the states to answer now, oldest first (``item`` among them
         unless it waits)."""
+        if self.lost and self.partner_present is not None:
+            if not self.partner_present():
+                self._gone = True
+            elif self._gone:  # an IK is on the graph again: hold states for its targets
+                self._gone, self.lost = False, False
+                self.rearmed += 1
         if not self._held and not self.needs_targets(stamp):
             return [item]
         self._held.append((now, stamp, item))
@@ -94,7 +108,7 @@ class TargetSync(Generic[T]):
     def targets(self, stamp: int) -> list[T]:
         """Targets stamped ``stamp`` arrived (and were applied): the states they release."""
         self.target_stamp = max(self.target_stamp, stamp)
-        self.lost = False
+        self.lost = self._gone = False
         return self._release(None)
 
     def check(self, now: float) -> list[T]:
@@ -103,7 +117,7 @@ class TargetSync(Generic[T]):
 
     def restart(self) -> None:
         """A new sim (states start over at an older stamp): forget the old one's targets and states."""
-        self.target_stamp, self.lost = -1, False
+        self.target_stamp, self.lost, self._gone = -1, False, False
         self._held.clear()
         self._kept.clear()
 

@@ -95,3 +95,27 @@ def test_with_an_ik_latency_a_lost_sync_applies_every_kept_target_and_restart_fo
     sync.keep(25 * MS, "t25")
     sync.restart()
     assert sync.due(100 * MS) == []
+
+
+def test_an_ik_back_on_the_graph_re_arms_the_lost_sync():
+    """A killed IK: the sync is lost, states are answered at once; once an IK is on the graph again
+    (a restarted one) the next state is held for its targets, as before the silence, so a lockstep
+    sim waits for its first answer instead of running on without it. A slow IK that never left does
+    not re-arm it (it would hold every state again)."""
+    sync = TargetSync(period_ns=5, wait=1.0)
+    there = [True]
+    sync.partner_present = lambda: there[0]
+    sync.targets(0)
+    assert sync.state(5, "s5", now=0.0) == []
+    there[0] = False
+    assert sync.check(now=1.1) == ["s5"] and sync.lost
+    assert sync.state(10, "s10", now=1.2) == ["s10"], "gone: answered at once"
+    there[0] = True
+    assert sync.state(15, "s15", now=1.3) == [] and not sync.lost and sync.rearmed == 1, "back: held for its targets"
+    assert sync.targets(15) == ["s15"]
+    slow = TargetSync(period_ns=5, wait=1.0)
+    slow.partner_present = lambda: True
+    slow.targets(0)
+    slow.state(5, "s5", now=0.0)
+    assert slow.check(now=100.0) == ["s5"] and slow.lost, "there but silent past the longest wait"
+    assert slow.state(10, "s10", now=100.1) == ["s10"] and slow.rearmed == 0, "never left: stays lost"

@@ -23,10 +23,12 @@ readers: a restarted IK resumes from the newest.
 
 from __future__ import annotations
 
+import struct
 import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 
 import numpy as np
 from nav_msgs.msg import Odometry
@@ -41,7 +43,8 @@ from sally_description.scene import DEFAULT_SCENE, SCENES, Scene, corners_of, sc
 from sally_description.stance_load import StanceLoad
 from sally_interfaces.msg import FootStates, IKStatus
 from sally_interfaces.msg import IKTarget as IKTargetMsg
-from sally_node_common import run_node
+from sally_node_common import StartupError, run_node
+from sally_node_common.checkpoint import Checkpoint, CheckpointError
 from sally_node_common.foot_states_msg import FootStateData, foot_states_to_msg
 from sally_node_common.ik_status_msg import IKCode, IKStatusData, ik_status_to_msg
 from sally_node_common.ik_target import IKTarget
@@ -61,7 +64,7 @@ from .errors import IKError
 from .load_feed import LoadFeed
 from .solve_process import SolveProcess
 from .stamp_sync import StampPairs, TickWait
-from .whole_body_ik import IKConfig, StanceMode, WholeBodyIK
+from .whole_body_ik import STATE_BYTES, IKConfig, StanceMode, WholeBodyIK
 
 STATES, ODOM, TARGET = "/joint_states", "/sally/odom", "/sally/ik_target"
 COSTS = (
@@ -111,8 +114,18 @@ TABLE = ParameterTable(
             "target_wait", 2.0, "how long to wait for a synced target", low=0.0, high=60.0, open_low=True, unit="wall s"
         ),
         *(Param(name, getattr(_DEFAULTS, name), f"IK {name}", low=0.0, high=1e4, read_only=True) for name in COSTS),
+        Param(
+            "checkpoint",
+            "",
+            "file the IK keeps its stance locks in after every solve: one started again with it goes on with them "
+            "('' = none: a restarted one locks the stance feet where it finds them; not with solve_process)",
+            read_only=True,
+        ),
     )
 )
+_NODE_STATE = struct.Struct("<qB4b4d")
+"""The IK node's part of its checkpoint: the last state solved (ns), the corner it plans in (its
+index), each foot's contact baseline (its surface's index among the faces, -1 none; its height)."""
 PENDING = 64
 """How many unmatched joint-state / odom stamps are kept while waiting for their partner."""
 UNSTAMPED = 16
@@ -214,6 +227,14 @@ class IKNode(Node):
         if isinstance(self.ik, SolveProcess):
             self.get_logger().info(f"solving in a process of its own (the solve process, pid {self.ik.pid})")
         self._contacts = FootContactMonitor(self._faces)
+        path = str(self.get_parameter("checkpoint").value) if isinstance(self.ik, WholeBodyIK) else ""
+        self._checkpoint = Checkpoint(Path(path) if path else None, _NODE_STATE.size + STATE_BYTES)
+        try:
+            self._saved = self._checkpoint.read()
+            """The locks an IK before this one left, until the first state says whether they are of
+            its time line (they are taken up then) or of an ended one."""
+        except CheckpointError as exc:
+            raise StartupError(str(exc)) from None
         self._states = str(self.get_parameter("state_topic").value)
         """The joint-state topic read (/joint_states, or the sim's /sally/odom_joint_states)."""
         self.shell.health.watch(self._states)
@@ -332,7 +353,8 @@ class IKNode(Node):
             return
         if self._last_solved is not None and stamp <= self._last_solved:
             return  # a state seen again (a lockstep re-send) was answered once already
-        for ready in self._ticks.state(stamp, (stamp, *pair), time.monotonic(), first=self._last_solved is None):
+        solved = self._last_solved
+        for ready in self._ticks.state(stamp, (stamp, *pair), time.monotonic(), solved is None, solved):
             self._solve(*ready)
 
     def _check_wait(self) -> None:
@@ -469,7 +491,9 @@ class IKNode(Node):
             qpos = qpos.copy()
             qpos[:3], qpos[3:7] = body.position, body.quat
         self.ik.update(qpos)
-        if self._last_solved is None or self._retake:  # the measured feet and body become the stance locks
+        if self._last_solved is None and self._take_saved(stamp):
+            pass  # the locks of the IK before this one (it was killed)
+        elif self._last_solved is None or self._retake:  # the measured feet and body become the stance locks
             self._retake = False
             # a new run: each foot holds the surface it stands on (a start on the climbed surface: the
             # body pitched, so every stance face is held flat from the first tick)
@@ -515,6 +539,8 @@ class IKNode(Node):
         stance = [leg for leg in LEGS if self.ik.modes[leg] != StanceMode.SWING]
         out.effort = self._load.torques(stamp, room_qpos, stance).tolist()  # the body's weight on the stance feet
         self._pub_targets.publish(out)
+        if self._checkpoint.path is not None and isinstance(self.ik, WholeBodyIK):  # never with solve_process
+            self._checkpoint.write(self._node_state(stamp) + self.ik.state())
         status = IKStatusData(
             result.code, result.foot, result.position_error, result.orientation_error, result.solve_time, result.message
         )
@@ -522,6 +548,39 @@ class IKNode(Node):
         self.shell.counts["solves"] += 1
         self.shell.counts[f"code_{result.code.name.lower()}"] += 1
         return None
+
+    def _node_state(self, stamp: int) -> bytes:
+        """This node's part of its checkpoint at the solve of ``stamp``."""
+        names = [f.name for f in self._faces]
+        held = self._contacts.baselines()
+        surfaces = [names.index(held[leg][0]) if leg in held else -1 for leg in LEGS]
+        return _NODE_STATE.pack(
+            stamp,
+            list(self._corners).index(self._frame),
+            *surfaces,
+            *(held[leg][1] if leg in held else 0.0 for leg in LEGS),
+        )
+
+    def _take_saved(self, stamp: int) -> bool:
+        """The locks the IK before this one left (it was killed), taken up when they are of a solve
+        before ``stamp``, this one's first (the same time line, gone on without it): whether they were."""
+        saved, self._saved = self._saved, None
+        if saved is None or len(saved) != _NODE_STATE.size + STATE_BYTES or not isinstance(self.ik, WholeBodyIK):
+            return False
+        solved, corner, *rest = _NODE_STATE.unpack(saved[: _NODE_STATE.size])
+        if not solved < stamp:
+            return False  # a new sim's first state
+        frame = list(self._corners)[corner]
+        if frame != self._frame:
+            self._plan_in(self._corners[frame])
+            self._contacts = FootContactMonitor(self._faces)
+        names = [f.name for f in self._faces]
+        surfaces, bases = rest[:4], rest[4:]
+        self._contacts.take({leg: (names[s], b) for leg, s, b in zip(LEGS, surfaces, bases) if s >= 0})
+        self.ik.restore(saved[_NODE_STATE.size :])
+        self.shell.counts["restored"] += 1
+        self.get_logger().warning(f"went on with the stance locks of the solve of {solved * 1e-9:.3f} s ({frame!r})")
+        return True
 
     def _foot_states(self, stamp: int) -> FootStates:
         data = self.ik.configuration.data

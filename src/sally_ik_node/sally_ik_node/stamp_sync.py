@@ -95,12 +95,16 @@ class TickWait(Generic[T]):
     def __len__(self) -> int:
         return len(self._waiting)
 
-    def state(self, stamp: int, item: T, now: float, first: bool = False) -> list[T]:
+    def state(self, stamp: int, item: T, now: float, first: bool = False, last_solved: int | None = None) -> list[T]:
         """A state to solve arrived at ``now``: the states to solve now, oldest first (``item``
         unless it waits). The ``first`` state of a run never waits: the sequencer steps on the IK's
-        first foot states. With an IK latency the sim runs an IK period ahead of the solves, so the
-        state of the next tick can come while one waits: both wait, in order, and each is solved."""
-        if not self.enabled or first or self.lost or (self.tick_stamp >= stamp and not self._waiting):
+        first foot states. Nor does one that comes when the sequencer has answered the IK's last
+        solve (``last_solved``, ns) and nothing waits: the sequencer ticks only on foot states, and
+        has none past that solve (states skipped: the IK went without odometry for a while). With an
+        IK latency the sim runs an IK period ahead of the solves, so the state of the next tick can
+        come while one waits: both wait, in order, and each is solved."""
+        answered = last_solved is not None and self.tick_stamp > last_solved
+        if not self.enabled or first or self.lost or ((self.tick_stamp >= stamp or answered) and not self._waiting):
             return [item]
         if not self._waiting or self._waiting[-1][0] < stamp:  # a state sent again waits once
             self._waiting.append((stamp, item, now))

@@ -72,3 +72,18 @@ def test_a_slow_sequencer_still_on_the_graph_is_waited_for():
     assert wait.check(now=5.0) == [] and not wait.lost
     there[0] = False
     assert wait.check(now=5.1) == ["s5"] and wait.lost
+
+
+def test_a_state_after_skipped_ones_is_not_held_for_a_tick_the_sequencer_cannot_give():
+    """The sequencer ticks only on the IK's foot states: once it has answered the last solve, a
+    state further on (the IK went without odometry for a while, a killed estimator) is solved at
+    once, not held until the wait runs out (the sim went on 5 s meanwhile, the robot holding)."""
+    wait = TickWait(enabled=True, wait=2.0)
+    wait.state(0, "s0", 0.0, first=True)
+    wait.tick(5)  # the sequencer answered the solve of 0
+    assert wait.state(5000, "s5000", now=1.0, last_solved=0) == ["s5000"]
+    assert wait.timeouts == 0 and not wait.lost
+    assert wait.state(5005, "s5005", now=1.0, last_solved=5000) == [], "its answer not in yet: waits again"
+    assert wait.tick(5005) == ["s5005"]
+    wait.tick(5010)
+    assert wait.state(5010, "s5010", now=1.1, last_solved=5005) == ["s5010"], "as before: the tick came first"
