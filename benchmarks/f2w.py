@@ -16,9 +16,10 @@ run's sim seconds, in this process. Each composed run is sampled with py-spy (10
 CPU) and its CPU is printed as ms per ms of sim time for each part (:mod:`sally_testing.cpu_parts`).
 
 Last line, for the default host: ``f2w success S fl_mm X fr_mm Y drift_mm Z realtime_rtf R
-lockstep_rtf L main_rtf M physics_rtf P cpu_ratio C``: S X Y Z of the realtime run; R, L, M sim time
-over wall time from unpause to end; P the physics alone; C the main run's CPU (every process) over
-the physics' CPU for the same sim seconds.
+lockstep_rtf L main_rtf M physics_rtf P cpu_ratio C startup_s U``: S X Y Z of the realtime run; R, L,
+M sim time over wall time from unpause to end; P the physics alone; C the main run's CPU (every
+process) over the physics' CPU for the same sim seconds; U the main run's start-up, wall seconds from
+the run's start to sim time's (the report's ``startup_s``).
 """
 
 from __future__ import annotations
@@ -256,7 +257,7 @@ def main() -> int:
         f"{fmt(rt.get('fr_plant_error_mm'))} "
         f"drift_mm {fmt(rt.get('stance_drift_mm'))} realtime_rtf {fmt(rt.get('real_time_factor'))} lockstep_rtf "
         f"{fmt(lock.get('real_time_factor'))} main_rtf {fmt(main_rtf)} physics_rtf {fmt(physics_rtf)} "
-        f"cpu_ratio {fmt(cpu_ratio)}"
+        f"cpu_ratio {fmt(cpu_ratio)} startup_s {fmt(main_run.get('startup_s'))}"
     )
     return 0
 

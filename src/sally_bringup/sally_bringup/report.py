@@ -1,11 +1,12 @@
 """The end-of-run report of a sequence graph, computed from what the graph published: its figures,
 goals and problems (its text for a terminal: :mod:`.report_text`). Pure.
 
-Inputs are plain records (:mod:`.run_record`, built from /sally/foot_states, /sally/magnets,
+Inputs are plain records (:mod:`.run_record`, built from /sally/foot_states, /sally/ground_truth/magnets,
 /sally/ik_target and /sally/sequence_status messages by :mod:`.recording`); everything is keyed by sim-time
 stamps, so two lockstep runs give the same figures. Wall-clock figures (``real_time_factor``,
-``wall_time_s``: from the sim's start to the graph's end, its teardown apart, ``teardown_s``) are the
-only ones that differ from run to run.
+``wall_time_s``: from the sim's start to the graph's end, its teardown apart, ``teardown_s``, and its
+start-up before it, ``startup_s``: from the run's start to sim time's) are the only ones that differ
+from run to run.
 """
 
 from __future__ import annotations
@@ -67,7 +68,7 @@ PITCH_GOAL_DEG = 88.0
 """The goal for a climb's final body pitch: within 2 deg of the wall's plane (success needs
 :data:`MIN_PITCH_DEG`)."""
 STANCE_FEET = ("BL", "BR")
-WALL_TIMING_KEYS = ("real_time_factor", "wall_time_s", "teardown_s", "sim_pacing", "recording")
+WALL_TIMING_KEYS = ("real_time_factor", "wall_time_s", "teardown_s", "startup_s", "sim_pacing", "recording")
 
 
 def build_report(record: RunRecord, sequence: str, *args, **kwargs) -> dict:

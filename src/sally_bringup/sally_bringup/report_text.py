@@ -145,9 +145,11 @@ def _way_back(back: dict) -> list[str]:
 def _how_it_ran(report: dict) -> list[str]:
     """The wall time, the sim's pacing, the wall-clock fallbacks, a recording that stopped."""
     rtf = report.get("real_time_factor")
+    startup = report.get("startup_s")
     lines = [
         f"  wall time {report.get('wall_time_s', 0):.1f} s, real-time factor "
         f"{rtf if rtf is not None else float('nan'):.3f}"
+        + (f" (after {startup:.1f} s of start-up)" if startup is not None else "")
     ]
     pacing = report.get("sim_pacing")
     if pacing:

@@ -172,12 +172,11 @@ def test_with_an_ik_latency_the_ik_apart_computes_while_the_sim_steps_and_the_ru
     five periods before the answer is due. Which process gets ahead is up to the OS; the run is the
     one of the composed graph, where everything goes in order in one thread. The second container,
     which hosts the sequencer, keeps the run's record (the runner takes none of its streams over
-    DDS), and the sim sends the IK only the states it solves."""
+    DDS; the sim's ground truth, which no node there reads, it hears over DDS itself), and the sim
+    sends the IK only the states it solves."""
     from sally_bringup.environment import lease_domain
 
-    late = {"ik_latency": "1", "record": "false", "sensing": "ideal", "state": "truth"}
-    # (the oracle: the second container keeps the record, and it hosts no reader of the sim's ground
-    # truth, so a sensed run's record there could not be judged by it)
+    late = {"ik_latency": "1", "record": "false"}
     with lease_domain() as a, lease_domain() as b:
         (result, composed), (apart_result, apart) = side_by_side(
             [
@@ -281,6 +280,7 @@ def assert_every_stream_at_its_rate(counts, sim: float) -> None:
     rates.update({"/sally/markers": 10, "/sally/feet/FL/magnet_wrench": 10, "/sally/feet/BR/contact_wrench": 10})
     rates.update({"/sally/foot_states": 200, "/sally/joint_targets": 200, "/sally/odom": 200})
     rates.update({"/sally/imu": 200, "/sally/ground_truth/odom": 200, "/sally/ground_truth/feet": 200})
+    rates.update({"/sally/ground_truth/magnets": 50})
     rates.update({f"/sally/feet/{foot}/range": 50 for foot in ("FL", "FR", "BL", "BR")})
     for topic, rate in rates.items():
         assert counts.get(topic, 0) >= 0.95 * rate * sim, (topic, counts.get(topic), rate * sim)

@@ -10,7 +10,7 @@ by its innermost frame that names one:
 * ``magnets``, ``physics``: the electromagnet model, the rest of the sim's steps (the physics
   thread's whole stack, and the loop polling for its runs, included: ``sched_yield`` gives the core
   away, but py-spy sees the thread running);
-* ``controller``, ``ik`` (mink and its QP solvers included), ``sequencer``: the nodes;
+* ``controller``, ``estimator``, ``ik`` (mink and its QP solvers included), ``sequencer``: the nodes;
 * ``sim``: the sim node's publishing (state, TF, markers, diagnostics);
 * ``delivery``: the host handing messages between nodes;
 * ``other``: the rest (start-up, waiting threads' wake-ups).
@@ -27,7 +27,19 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
-PARTS = ("physics", "magnets", "controller", "ik", "sequencer", "sim", "delivery", "recording", "dds", "other")
+PARTS = (
+    "physics",
+    "magnets",
+    "controller",
+    "estimator",
+    "ik",
+    "sequencer",
+    "sim",
+    "delivery",
+    "recording",
+    "dds",
+    "other",
+)
 _RULES: tuple[tuple[str, str], ...] = (
     ("host_recording", "recording"),
     ("mcap", "recording"),
@@ -37,6 +49,7 @@ _RULES: tuple[tuple[str, str], ...] = (
     ("sally_sim_node/physics_", "physics"),
     ("sally_controller/", "controller"),
     ("sally_node_common/pid", "controller"),
+    ("sally_state_estimator/", "estimator"),
     ("sally_ik_node/", "ik"),
     ("mink/", "ik"),
     ("qpsolvers/", "ik"),

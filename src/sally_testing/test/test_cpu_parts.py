@@ -24,6 +24,11 @@ SIM = "thread (1): MainThread;run (sally_sim_node/node.py:253);_advance (sally_s
         ),
         (f"{SIM};_solve (sally_ik_node/node.py:385);publish (rclpy/publisher.py:74)", "dds"),
         (
+            f"{SIM};deliver (sally_node_common/host.py:204);_on_state (sally_state_estimator/node.py:210);"
+            "_fit (sally_state_estimator/estimator.py:257);svd (numpy/linalg/_linalg.py:1667)",
+            "estimator",
+        ),
+        (
             "thread (3): sally recording;_write (sally_bringup/host_recording.py:60);serialize_message "
             "(rclpy/serialization.py:30)",
             "recording",
