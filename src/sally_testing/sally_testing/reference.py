@@ -69,6 +69,7 @@ LEFT_OUT = frozenset(
         "wall_time_s",
         "real_time_factor",
         "teardown_s",
+        "startup_s",
         "at_s",  # when a holding foot moved most: two near-equal maxima may swap between CPUs
     }
 )

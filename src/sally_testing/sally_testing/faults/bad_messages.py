@@ -27,6 +27,8 @@ from sally_interfaces.msg import (
     MagnetArray,
     MagnetCommand,
     MagnetState,
+    MagnetTruth,
+    MagnetTruthArray,
     ServoCommand,
 )
 from sally_node_common.stamps import set_stamp
@@ -165,7 +167,20 @@ def magnet_array(kind: str, now: int) -> MagnetArray | None:
         return None
     msg = MagnetArray()
     for foot in FEET:
-        msg.magnets.append(MagnetState(foot=foot, enabled=True, surface="floor", in_contact=True, force=Vector3()))
+        msg.magnets.append(MagnetState(foot=foot, enabled=True, contact_sensed=True))
+    msg.magnets[0].contact_reading = _value(kind, 50.0)
+    if kind == "unknown":
+        msg.magnets[0].foot = "XL"
+    return _stamp(msg, kind, now)
+
+
+def magnet_truth(kind: str, now: int) -> MagnetTruthArray | None:
+    """A bad MagnetTruthArray of ``kind`` (None: the type cannot be bad that way)."""
+    if kind == "length":
+        return None
+    msg = MagnetTruthArray()
+    for foot in FEET:
+        msg.magnets.append(MagnetTruth(foot=foot, enabled=True, surface="floor", in_contact=True, force=Vector3()))
     msg.magnets[0].magnitude = _value(kind, 100.0)
     if kind == "unknown":
         msg.magnets[0].foot = "XL"
@@ -233,5 +248,7 @@ MATRIX: tuple[TopicCase, ...] = (
     TopicCase("/sally/foot_states", FootStates, ("sequencer",), foot_states, stream=True),
     TopicCase("/sally/magnets", MagnetArray, ("estimator", "sequencer"), magnet_array, stream=True),
     TopicCase("/sally/ik_status", IKStatus, ("sequencer",), ik_status, stream=True),
-    TopicCase("/sally/magnets", MagnetArray, ("pulloff",), magnet_array, graphs=("pulloff",), stream=True),
+    TopicCase(
+        "/sally/ground_truth/magnets", MagnetTruthArray, ("pulloff",), magnet_truth, graphs=("pulloff",), stream=True
+    ),
 )
