@@ -66,6 +66,14 @@ FALLBACK = {
     "estimator": "sally_controller: late_targets",
 }
 """Killed node -> the fallback its partner's report must write: the run went on without it."""
+HEARD_AGAIN_S = {"kill": 20.0, "hang": 5.0}
+"""Wall s within which a node's answers reach the readers outside it once it is started again
+(``kill``: from the start command, the process's imports and its discovery included) or continued
+(``hang``: from its SIGCONT; its peers had dropped it when its 3 s lease ran out and find it again by
+its next announcement, every 0.5 s). The readers are the harness's probe, the same record the runner
+keeps (:class:`~sally_bringup.recording.RunRecorder`) and the NaN watch, which reads every topic of
+the graph as a Foxglove bridge does. Once, before, a continued sequencer went on driving the graph
+and was never heard outside it again."""
 INPUT = {
     "controller": "/sally/joint_targets",
     "ik": "/sally/ik_target",
@@ -221,6 +229,7 @@ def _outage_stepped(check: Check, graph: LiveGraph, node: str, hold: float) -> t
     seen, message = graph.wait_health(witness, lambda m, v: text in m, 30.0, f"the silent {node}")
     check.expect(seen, f"{witness} reports it: {message}")
     _held_while_down(check, graph, node, down_at)
+    started = time.monotonic()
     graph.start_node(node)
     back = wait_until(lambda: (writers(), readers()) == before, 60.0, 0.05)
     check.expect(back, f"{node} ({node_name}) back on the graph, started again at {graph.sim_ns / NS:.2f} s")
@@ -228,7 +237,20 @@ def _outage_stepped(check: Check, graph: LiveGraph, node: str, hold: float) -> t
     graph.pause(False)
     answered = wait_until(lambda: graph.nan.heard_at.get(ANSWER[node], 0.0) > resumed, 120.0, 0.02)
     check.expect(answered, f"{node} answers again ({ANSWER[node]}) {(graph.sim_ns - down_at) / NS:.2f} s after")
+    _heard_again(check, node, "kill", time.monotonic() - started if answered else math.inf)
     return down_at / NS, graph.sim_ns / NS
+
+
+def _heard_again(check: Check, node: str, fault: str, after_s: float) -> None:
+    """The readers outside ``node`` heard its answer ``after_s`` wall s after its start command
+    (``kill``) or its SIGCONT (``hang``): within :data:`HEARD_AGAIN_S`."""
+    bound = HEARD_AGAIN_S[fault]
+    since = "its start command" if fault == "kill" else "its SIGCONT"
+    check.expect(
+        after_s <= bound,
+        f"the readers outside it (the run's record, the NaN watch) hear {node} again {after_s:.1f} s after "
+        f"{since} (at most {bound:g})",
+    )
 
 
 def kill_node_thrice(node: str, hold: float = 5.0, work: Path | None = None) -> list[CaseResult]:
@@ -314,6 +336,7 @@ def kill_node(node: str, hold: float = 10.0, work: Path | None = None, hang: flo
             back = wait_until(lambda: graph.nan.heard_at.get(ANSWER[node], 0.0) > resumed, 120.0, 0.02)
             outage = (graph.sim_ns - down_at) / NS  # sim time from the fault to its first answer after it
             check.expect(back, f"{node} answers again ({ANSWER[node]}) {outage:.2f} s of sim time after the fault")
+            _heard_again(check, node, "hang" if hang else "kill", time.monotonic() - resumed if back else math.inf)
             if not back:
                 check.note(_shared_memory_of(graph.group.processes[node].pid))
             struck = [(down_at / NS, down_at / NS + outage)]  # a phase it fell in may be longer by as much
