@@ -16,7 +16,8 @@ holding off the floor.
 One line per run, then ``fault_campaign runs N finished F within_band W worst_delta_mm D
 worst_plant_mm P fewest_holding H``: F runs reached the sequence's end with success, W of them within
 the band on every plant and the drift, D the largest difference of any plant from its unfaulted run,
-P the largest plant error, H the fewest magnets holding in any run (every run's own minimum).
+P the largest plant error, H the fewest magnets holding in any run (every run's own minimum, off
+the floor: the sequences that count it, f2w_all and the route).
 """
 
 from __future__ import annotations
@@ -122,9 +123,17 @@ def judge(report: dict, unfaulted: dict, finished: bool, band_mm: float) -> dict
         "delta_mm": max(deltas),
         "drift_delta_mm": drift,
         "plant_mm": max((got for _, got, _ in plants), default=math.inf),
-        "holding": report.get("min_magnets_holding", 0),
+        "holding": report.get("min_magnets_holding"),  # None where the sequence does not count it (f2w)
         "problems": report.get("problems", []),
     }
+
+
+def fewest_holding(results: list[dict]) -> int | float:
+    """The fewest magnets holding in any run whose report counts them (f2w keeps two feet on the
+    floor and does not; nor does a run that crashed before its report, counted as not finished);
+    nan when none does."""
+    counted = [r["holding"] for r in results if r["holding"] is not None]
+    return min(counted) if counted else math.nan
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -145,14 +154,14 @@ def main(argv: list[str] | None = None) -> int:
             result = run(draw, work / f"run{i:03d}", args.band)
         except Exception as exc:  # noqa: BLE001 - a run that crashed is a run that did not finish
             result = {"finished": False, "within": False, "delta_mm": math.inf, "drift_delta_mm": math.inf}
-            result |= {"plant_mm": math.inf, "holding": 0, "problems": [f"{type(exc).__name__}: {exc}"]}
+            result |= {"plant_mm": math.inf, "holding": None, "problems": [f"{type(exc).__name__}: {exc}"]}
         results.append(result)
         verdict = "within" if result["within"] else "FINISHED, OUT OF BAND" if result["finished"] else "NOT FINISHED"
         problems = "".join(f"; {p}" for p in result["problems"])
         print(
             f"run {i}: {draw.line()}: {verdict}; worst plant {result['plant_mm']:.3f} mm, worst delta "
             f"{result['delta_mm']:.3f} mm, drift delta {result['drift_delta_mm']:.3f} mm, fewest holding "
-            f"{result['holding']} ({time.monotonic() - start:.0f} s){problems}",
+            f"{'-' if result['holding'] is None else result['holding']} ({time.monotonic() - start:.0f} s){problems}",
             flush=True,
         )
     done = [r for r in results if r["finished"]]
@@ -161,7 +170,7 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"fault_campaign runs {len(results)} finished {len(done)} within_band {sum(r['within'] for r in results)} "
         f"worst_delta_mm {worst('delta_mm'):.3f} worst_plant_mm {worst('plant_mm'):.3f} "
-        f"fewest_holding {min((r['holding'] for r in results), default=0)}"
+        f"fewest_holding {fewest_holding(results)}"
     )
     return 0
 

@@ -43,3 +43,13 @@ def test_a_run_is_held_to_its_unfaulted_run_on_every_plant(campaign, part):
         judged = campaign.judge(faulted, unfaulted, True, 0.3)
         assert judged["within"] is within and math.isclose(judged["delta_mm"], moved, abs_tol=1e-9)
     assert not campaign.judge(unfaulted, unfaulted, False, 0.3)["finished"], "no verdict: not finished"
+
+
+def test_the_fewest_holding_counts_the_runs_that_count_it(campaign):
+    f2w = campaign.judge(reference.load("f2w"), reference.load("f2w"), True, 0.3)
+    route = campaign.judge(reference.load("route"), reference.load("route"), True, 0.3)
+    assert f2w["holding"] is None and route["holding"] >= 3
+    assert campaign.fewest_holding([f2w, route]) == route["holding"]
+    assert math.isnan(campaign.fewest_holding([f2w]))
+    fell = {**route, "finished": False, "holding": 2}
+    assert campaign.fewest_holding([f2w, route, fell]) == 2
