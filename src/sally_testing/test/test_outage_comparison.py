@@ -9,6 +9,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from sally_bringup.report import PLANT_GOAL_MM
 from sally_testing import reference
 from sally_testing.faults.cases import NS, OUTAGE_BAND_MM, Check, against_the_unfaulted_run
 
@@ -88,10 +89,12 @@ def test_a_stamp_that_went_back_fails():
     assert check.failure is not None and "went back" in check.failure
 
 
-@pytest.mark.parametrize(("times", "fails"), [(2.0, True), (0.5, False)])
+@pytest.mark.parametrize(("times", "fails"), [(2.0, True), (-2.0, True), (0.5, False), (-0.5, False)])
 @pytest.mark.parametrize("figure", ["FL", "FR", "drift"])
 def test_the_band_fails_a_figure_moved_by_twice_it_and_passes_one_moved_by_half(figure, times, fails):
-    """Well past the band and well inside it, never at its edge (where float rounding decides)."""
+    """Well past the band and well inside it, either way, never at its edge (where float rounding
+    decides); a figure moved down by twice the band is still within its goal, so only the band
+    can fail it."""
     report = copy.deepcopy(reference.load("f2w"))
     if figure == "drift":
         report["stance_drift_mm"] += times * OUTAGE_BAND_MM
@@ -99,3 +102,11 @@ def test_the_band_fails_a_figure_moved_by_twice_it_and_passes_one_moved_by_half(
         report["plants"][figure]["error_mm"] += times * OUTAGE_BAND_MM
     check = compared(report)
     assert (check.failure is not None) == fails, check.details
+
+
+def test_the_band_is_tighter_than_the_goals():
+    """A plant moved up by twice the band stays within its 2 mm goal: the band, not the goal,
+    is what fails it."""
+    report = reference.load("f2w")
+    worst = max(report["plants"][foot]["error_mm"] for foot in ("FL", "FR"))
+    assert worst + 2 * OUTAGE_BAND_MM < PLANT_GOAL_MM
