@@ -233,12 +233,48 @@ def _outage_stepped(check: Check, graph: LiveGraph, node: str, hold: float) -> t
     graph.start_node(node)
     back = wait_until(lambda: (writers(), readers()) == before, 60.0, 0.05)
     check.expect(back, f"{node} ({node_name}) back on the graph, started again at {graph.sim_ns / NS:.2f} s")
-    resumed = time.monotonic()
-    graph.pause(False)
-    answered = wait_until(lambda: graph.nan.heard_at.get(ANSWER[node], 0.0) > resumed, 120.0, 0.02)
-    check.expect(answered, f"{node} answers again ({ANSWER[node]}) {(graph.sim_ns - down_at) / NS:.2f} s after")
+    steps = _step_back_in(graph, node, time.monotonic())
+    answered = steps is not None
+    check.expect(
+        answered,
+        f"{node} answers again ({', '.join(REJOIN[node])}) {(graph.sim_ns - down_at) / NS:.3f} s after, "
+        f"{steps} control period(s) stepped after its start",
+    )
     _heard_again(check, node, "kill", time.monotonic() - started if answered else math.inf)
+    graph.pause(False)
     return down_at / NS, graph.sim_ns / NS
+
+
+REJOIN = {
+    "controller": ("/sally/servo_commands",),
+    "ik": ("/sally/joint_targets",),
+    "sequencer": ("/sally/ik_target", "/sally/joint_targets"),
+    "estimator": ("/sally/odom", "/sally/joint_targets"),
+}
+"""Node back on the graph -> the answers, its own and the IK's below it, that say the graph runs on it
+again: the IK's joint targets after them put the controller back in step with the IK (its sync,
+lost while the node was down, is taken up again by the IK's first targets)."""
+REJOIN_WAIT_S = 1.0
+"""Wall s each control period stepped while a node comes back is waited on for its answers (a
+period's answers take milliseconds; the first state the sim sends a node just back can be lost to a
+writer that has not matched its reader yet, and the next period's is then the one it answers)."""
+REJOIN_PERIODS = 200
+"""Control periods (1 s of sim time) stepped at most while a node comes back before it counts as not
+answering."""
+
+
+def _step_back_in(graph: LiveGraph, node: str, since: float) -> int | None:
+    """Step the paused ``graph`` one control period at a time, each waited on (up to
+    :data:`REJOIN_WAIT_S` wall s) until ``node``'s :data:`REJOIN` answers are heard after ``since``
+    (wall): how many periods it took (None: not within :data:`REJOIN_PERIODS`). Played on instead,
+    the graph would run without the node for as long as its first answer takes in wall time: every
+    run (and every machine) a different stretch of sim time held, and so a different landing."""
+    heard = lambda: all(graph.nan.heard_at.get(topic, 0.0) > since for topic in REJOIN[node])  # noqa: E731
+    for steps in range(1, REJOIN_PERIODS + 1):
+        graph.step(1)
+        if wait_until(heard, REJOIN_WAIT_S, 0.01):
+            return steps
+    return None
 
 
 def _heard_again(check: Check, node: str, fault: str, after_s: float) -> None:
