@@ -103,7 +103,6 @@ def test_the_band_fails_a_figure_moved_by_twice_it_and_passes_one_moved_by_half(
     assert (check.failure is not None) == fails, check.details
 
 
-
 def test_a_figure_moved_down_by_twice_the_band_fails_on_the_band_alone():
     """Moved down, a figure stays within its goal (a plant below zero is no robot's, but no goal
     fails it): the band is what fails it, and the failure names the band. (Moved up by twice a
