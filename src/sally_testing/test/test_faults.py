@@ -54,7 +54,7 @@ def outages(tmp_path_factory):
 
 
 @pytest.mark.timeout(1800)  # its fixture runs the eight graphs (the route's 160 s of sim time among them): 1140 s
-@pytest.mark.parametrize("name", OUTAGES)  # here, 900 s and more on a slow hour of the same machine
+@pytest.mark.parametrize("name", OUTAGES)  # here, more on a slow hour of the same machine and on CI
 def test_outage_case(name, outages):
     if isinstance(outages[name], BaseException):
         raise outages[name]  # this case's own error, not its neighbours'
