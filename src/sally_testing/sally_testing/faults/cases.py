@@ -214,9 +214,12 @@ def _step_to(graph: LiveGraph, strike: Strike, within_s: float = 30.0) -> bool:
 
 def _outage_stepped(check: Check, graph: LiveGraph, node: str, hold: float) -> tuple[float, float]:
     """Kill ``node`` in the paused ``graph``, step it ``hold`` s of sim time without it (its partner
-    reports the silence), start it again, and play on once it is back on the graph (its reader and
-    its writer matched): so it comes back at the same sim time in every run, however busy the
-    machine. (start, end) of the outage, s of sim time (end: its first answer after it)."""
+    reports the silence), start it again, and once it is back on the graph (its reader and its
+    writer matched) step it in a control period at a time until it answers (:data:`REJOIN`), then
+    play on: so it comes back at the same sim time in every run, however busy the machine. Played
+    on at once, the graph would run without it for as long as its first answer takes in wall time,
+    a different stretch of sim time every run. (start, end) of the outage, s of sim time (end: its
+    first answer after it)."""
     down_at, node_name = graph.sim_ns, f"/{DIAGNOSTICS_NODE[node]}"
     writers = lambda: graph.probe.node.count_publishers(ANSWER[node])  # noqa: E731
     readers = lambda: graph.probe.node.count_subscribers(INPUT[node])  # noqa: E731
@@ -233,27 +236,23 @@ def _outage_stepped(check: Check, graph: LiveGraph, node: str, hold: float) -> t
     graph.start_node(node)
     back = wait_until(lambda: (writers(), readers()) == before, 60.0, 0.05)
     check.expect(back, f"{node} ({node_name}) back on the graph, started again at {graph.sim_ns / NS:.2f} s")
-    steps = _step_back_in(graph, node, time.monotonic())
-    answered = steps is not None
+    since, from_ns = time.monotonic(), graph.sim_ns
+    heard = lambda: all(graph.nan.heard_at.get(topic, 0.0) > since for topic in REJOIN[node])  # noqa: E731
+    answered = graph.step_until(heard, REJOIN_PERIODS * CONTROL_PERIOD, REJOIN_WAIT_S)
     check.expect(
         answered,
         f"{node} answers again ({', '.join(REJOIN[node])}) {(graph.sim_ns - down_at) / NS:.3f} s after, "
-        f"{steps} control period(s) stepped after its start",
+        f"{round((graph.sim_ns - from_ns) / NS / CONTROL_PERIOD)} control period(s) stepped after its start",
     )
     _heard_again(check, node, "kill", time.monotonic() - started if answered else math.inf)
     graph.pause(False)
     return down_at / NS, graph.sim_ns / NS
 
 
-REJOIN = {
-    "controller": ("/sally/servo_commands",),
-    "ik": ("/sally/joint_targets",),
-    "sequencer": ("/sally/ik_target", "/sally/joint_targets"),
-    "estimator": ("/sally/odom", "/sally/joint_targets"),
-}
-"""Node back on the graph -> the answers, its own and the IK's below it, that say the graph runs on it
-again: the IK's joint targets after them put the controller back in step with the IK (its sync,
-lost while the node was down, is taken up again by the IK's first targets)."""
+REJOIN = {node: (topic,) if node in ("controller", "ik") else (topic, ANSWER["ik"]) for node, topic in ANSWER.items()}
+"""Node back on the graph -> the answers, its own and, for a node above the IK, the IK's after them,
+that say the graph runs on it again: the IK's joint targets put the controller back in step with the
+IK (its sync, lost while the node was down, is taken up again by the IK's first targets)."""
 REJOIN_WAIT_S = 1.0
 """Wall s each control period stepped while a node comes back is waited on for its answers (a
 period's answers take milliseconds; the first state the sim sends a node just back can be lost to a
@@ -261,20 +260,6 @@ writer that has not matched its reader yet, and the next period's is then the on
 REJOIN_PERIODS = 200
 """Control periods (1 s of sim time) stepped at most while a node comes back before it counts as not
 answering."""
-
-
-def _step_back_in(graph: LiveGraph, node: str, since: float) -> int | None:
-    """Step the paused ``graph`` one control period at a time, each waited on (up to
-    :data:`REJOIN_WAIT_S` wall s) until ``node``'s :data:`REJOIN` answers are heard after ``since``
-    (wall): how many periods it took (None: not within :data:`REJOIN_PERIODS`). Played on instead,
-    the graph would run without the node for as long as its first answer takes in wall time: every
-    run (and every machine) a different stretch of sim time held, and so a different landing."""
-    heard = lambda: all(graph.nan.heard_at.get(topic, 0.0) > since for topic in REJOIN[node])  # noqa: E731
-    for steps in range(1, REJOIN_PERIODS + 1):
-        graph.step(1)
-        if wait_until(heard, REJOIN_WAIT_S, 0.01):
-            return steps
-    return None
 
 
 def _heard_again(check: Check, node: str, fault: str, after_s: float) -> None:
@@ -463,8 +448,9 @@ run's (the reference report), either way. A node started again goes on from what
 kept (its journal or checkpoint), but the robot did not move as it would have meanwhile: FR, struck
 in the air or pressing toward the wall, lands elsewhere. Measured with the estimator in the graph
 (2026-12-02/03, f2w, FR's lift): FR 1.1-1.4 mm against the unfaulted 0.746 with the estimator, the
-IK or the sequencer killed or hung (+0.37 to +0.63 mm, on CI and here; two runs of one case
-identical once the node is stepped back in), BL +-0.6 on the route's ceiling with the sequencer
+IK or the sequencer killed or hung (+0.37 to +0.63 mm, on CI and here; stepped back in, a case's
+runs differ by the one period the node's first answer is sometimes lost for: FR 1.088-1.113 with
+the estimator killed, 0.967-1.004 the controller), BL +-0.6 on the route's ceiling with the sequencer
 killed; FL and the drift within 0.03. The unfaulted run itself, over six other sensor seeds, plants
 FR 0.49-0.88 mm and FL 0.50-0.70: the outages move FR more than the sensors' noise does, by a cause
 not traced yet. It was 0.5 on the truth-fed graph's figures (FR within +0.38), 1.0 before that (FR

@@ -12,7 +12,8 @@ import time
 
 SLOW_READER_S = 0.05
 """The time it takes per message: 20 a second against the 200 Hz stream (a graph waiting for it would
-run at 0.1 sim s a wall s, a fifth of the slowest rate a CI machine ran the graph at alone, 0.46)."""
+run at 0.1 sim s a wall s, about a fourth of the slowest rate a CI machine ran the graph at alone,
+0.37)."""
 NODE_NAME = "sally_slow_reader"
 
 
