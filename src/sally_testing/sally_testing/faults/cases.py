@@ -149,7 +149,7 @@ def _stand_at_strike(graph: LiveGraph, from_s: float, ready) -> bool:
     """Start ``graph`` stepped to ``from_s`` s of sim time, paused; step on until ``ready()`` (within
     :data:`SEARCH_S`), then :data:`STRIKE_AFTER_S` more: whether it came. The graph stands paused."""
     graph.start(until_s=from_s)
-    if not graph.step_until(ready, SEARCH_S):
+    if not graph.step_until(ready, SEARCH_S, settled=graph.status_caught_up):  # not 0.25 s a period
         return False
     graph.step(round(STRIKE_AFTER_S / CONTROL_PERIOD))
     return True

@@ -63,6 +63,11 @@ class StillClock:
         return time.monotonic() - self._since
 
 
+SETTLE_GRACE_S = 0.03
+"""Wall s a stepped period's other messages are given once its settling message is in (the magnets'
+telemetry goes out before the sequencer's status that answers the same period)."""
+
+
 class LiveGraph:
     """A graph started node by node for a fault case, each node's process at hand, watched for NaNs."""
 
@@ -174,15 +179,30 @@ class LiveGraph:
         if answer.result.result != Result.RESULT_OK:
             raise AssertionError(f"the sim refused {periods} steps: {answer.result.error_message}")
 
-    def step_until(self, predicate, within_s: float, heard_s: float = 0.25) -> bool:
+    def step_until(self, predicate, within_s: float, heard_s: float = 0.25, settled=None) -> bool:
         """Step the paused sim one control period at a time until ``predicate()`` holds (each step's
         messages polled for up to ``heard_s`` wall seconds), for at most ``within_s`` s of sim time:
-        whether it came. The graph stands paused where it first held."""
+        whether it came. The graph stands paused where it first held. ``settled()``, if given, says
+        the period's messages are in: the poll then ends as soon as it holds (and the predicate has
+        had :data:`SETTLE_GRACE_S` more for a message on another topic), not after ``heard_s``."""
+
+        def heard() -> bool:
+            if settled is None:
+                return wait_until(predicate, heard_s, 0.01)
+            wait_until(lambda: predicate() or settled(), heard_s, 0.005)
+            return predicate() or wait_until(predicate, SETTLE_GRACE_S, 0.005)
+
         for _ in range(round(within_s / CONTROL_PERIOD)):
-            if wait_until(predicate, heard_s, 0.01):
+            if heard():
                 return True
             self.step(1)
-        return wait_until(predicate, heard_s, 0.01)
+        return heard()
+
+    def status_caught_up(self) -> bool:
+        """The sequence status answering the paused sim's last period is in (the sequencer answers
+        every period's foot states with one, stamped as they are: the period's start)."""
+        last = self.status.last
+        return last is not None and stamp_ns(last.header.stamp) >= self.sim_ns - round(CONTROL_PERIOD * 1e9)
 
     def start_node(self, name: str, paused: bool = False) -> None:
         """Start node ``name`` (``paused``: as the runner does, waiting to be released)."""
