@@ -1,19 +1,23 @@
 """The climbs' acceptance test: ``sally-launch f2w sequence:=f2w_all`` (floor to wall) and
-``sequence:=w2c`` (wall to ceiling, scene corner3), each in lockstep, twice.
+``sequence:=w2c`` (wall to ceiling, scene corner3), each in lockstep, twice: composed, and with
+the sequencer in a process of its own over DDS.
 
 All four feet end on the climbed corner's wall (the ceiling for w2c: each foot's place in the room
 is on the ceiling's face) with their magnets holding (the report's ``success``), and the climb's
 goals hold (``report.PLANT_GOAL_MM``, ``DRIFT_GOAL_MM``, ``PITCH_GOAL_DEG``: every plant under 2 mm,
 every holding foot's move under 1 mm, the body within 2 deg of the wall's plane), not only the
-report's outer limits; and the second run gives the same figures as the first (every figure but the
-wall-clock ones). Composed (the default host, the fastest) and without the recording, to keep CI
-short; the two runs of a climb go side by side, each on its own domain (lockstep: the figures do not
-depend on how the machine shares its time).
+report's outer limits; and the run with the sequencer apart gives every figure of the composed one
+(but the wall-clock ones and how it was hosted): a lockstep run is the same run however it is hosted
+and however the machine shares its time (the composed IK once took the hand-over tick inside the
+solve it answered, and the climb onto the ceiling came out micrometres apart). Without the recording,
+to keep CI short; the two runs of a climb go side by side, each on its own domain. This is the
+suite's one "the sequencer apart gives the composed run" on a climb: the route and the ways down,
+which repeat these climbs, run once each.
 """
 
 import pytest
 
-from sally_bringup.report import DRIFT_GOAL_MM, PITCH_GOAL_DEG, PLANT_GOAL_MM, comparable
+from sally_bringup.report import DRIFT_GOAL_MM, PITCH_GOAL_DEG, PLANT_GOAL_MM, host_differences
 from sally_bringup.runner import EXIT_OK
 from sally_description.constants import FOOT_STANDOFF
 from sally_description.scene import CEILING_HEIGHT
@@ -24,8 +28,8 @@ from sally_testing.side_by_side import side_by_side
 pytestmark = [pytest.mark.graph, pytest.mark.timeout(900)]
 
 
-def run_climb(tmp, domain_id, sequence, name):
-    arguments = reference.CASES[sequence].run_arguments(record="false")  # lockstep
+def run_climb(tmp, domain_id, sequence, name, **hosting):
+    arguments = {**reference.CASES[sequence].run_arguments(record="false"), **hosting}  # lockstep
     return reported_run("f2w", arguments, tmp / name, domain_id, wall_timeout=600)
 
 
@@ -38,8 +42,8 @@ def climbs(request, tmp_path_factory):
     with lease_domain() as a, lease_domain() as b:
         runs = side_by_side(
             [
-                lambda: run_climb(tmp, a.domain_id, sequence, "first"),
-                lambda: run_climb(tmp, b.domain_id, sequence, "second"),
+                lambda: run_climb(tmp, a.domain_id, sequence, "composed"),
+                lambda: run_climb(tmp, b.domain_id, sequence, "apart", apart="sequencer"),
             ]
         )
     return sequence, tuple(runs)
@@ -67,6 +71,7 @@ def test_all_four_feet_end_on_the_wall_with_the_body_pitched(climbs):
     reference.assert_matches(report, sequence)  # within 0.1 mm of the committed run, not only the goals
 
 
-def test_two_climbs_give_the_same_figures(climbs):
-    _, ((_, first), (_, second)) = climbs
-    assert comparable(first) == comparable(second)
+def test_the_sequencer_apart_gives_the_composed_climb(climbs):
+    _, ((_, composed), (result, apart)) = climbs
+    assert result.exit_code == EXIT_OK, apart["problems"]
+    assert host_differences(apart, composed) == []
