@@ -53,7 +53,7 @@ def outages(tmp_path_factory):
     return dict(zip(OUTAGES, side_by_side(calls, at_once=AT_ONCE, return_exceptions=True)))
 
 
-@pytest.mark.timeout(1800)  # its fixture runs the eight graphs (the route's 160 s of sim time among them): 1140 s
+@pytest.mark.timeout(1800)  # its fixture runs the eight graphs (the route's 160 s of sim time among them): 820 s
 @pytest.mark.parametrize("name", OUTAGES)  # here, more on a slow hour of the same machine and on CI
 def test_outage_case(name, outages):
     if isinstance(outages[name], BaseException):
