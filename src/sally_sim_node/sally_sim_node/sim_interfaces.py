@@ -6,7 +6,7 @@ and :mod:`.entities`; the sim node carries it out through the :class:`Controls` 
 Step requests are awaited, not waited on: the executor keeps delivering the controller's answers
 while the sim's loop takes the steps. They are awaited without spinning (:func:`awaited`): rclpy's
 EventsExecutor iterates a task that awaits a Future again at once, so awaiting the loop's outcome on
-a Future spun the executor's thread for as long as the steps took (400,000 iterations a second,
+a Future spun the executor's thread for as long as the steps took (about 200,000 iterations a second,
 measured): a core and most of the interpreter lock taken from the loop, whose stepped runs (the
 fault cases step a graph 10 s of sim time at once) ran 4 x slower for it.
 """
