@@ -7,8 +7,9 @@ Step requests are awaited, not waited on: the executor keeps delivering the cont
 while the sim's loop takes the steps. They are awaited without spinning (:func:`awaited`): rclpy's
 EventsExecutor iterates a task that awaits a Future again at once, so awaiting the loop's outcome on
 a Future spun the executor's thread for as long as the steps took (about 200,000 iterations a second,
-measured): a core and most of the interpreter lock taken from the loop, whose stepped runs (the
-fault cases step a graph 10 s of sim time at once) ran 4 x slower for it.
+measured): a core and much of the interpreter lock taken from the loop (40 % of a stepped
+container's samples); the fault cases, which step a graph 10 s of sim time at once, took 1140 s
+where they now take 820.
 """
 
 from __future__ import annotations
