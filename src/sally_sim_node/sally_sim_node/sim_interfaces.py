@@ -159,19 +159,12 @@ class SimulationInterfaces:
         return response
 
     async def _set_state(self, request, response):
-        _result(
-            response.result, await self._outcome(lambda done: self._controls.set_sim_state(request.state.state, done))
-        )
+        _result(response.result, await awaited(lambda done: self._controls.set_sim_state(request.state.state, done)))
         return response
 
     async def _reset(self, request, response):
-        _result(response.result, await self._outcome(lambda done: self._controls.reset_sim(request.scope, done)))
+        _result(response.result, await awaited(lambda done: self._controls.reset_sim(request.scope, done)))
         return response
-
-    @staticmethod
-    async def _outcome(ask: Callable[[Callable[[Outcome], None]], None]) -> Outcome:
-        """What ``ask(done)`` reports through ``done``, awaited (the loop may report it later)."""
-        return await awaited(ask)
 
     async def _run(self, steps: int, feedback=None, cancelled=None) -> Outcome:
         """Hand ``steps`` to the loop and await their end (or the refusal)."""
@@ -182,7 +175,7 @@ class SimulationInterfaces:
             if refused is not None:
                 done(refused)
 
-        return await self._outcome(ask)
+        return await awaited(ask)
 
     async def _step(self, request, response):
         _result(response.result, await self._run(int(request.steps)))

@@ -1,7 +1,7 @@
 """An outcome the sim's loop reports later is awaited in the executor's task without spinning it:
 real rclpy, the EventsExecutor every Sally process spins, an outcome reported from another thread.
 Awaited on a Future instead, the executor iterated the task about 200,000 times a second here
-(2026-12-03), a core and most of the interpreter lock taken from the loop taking the steps."""
+(2026-12-03), a core and much of the interpreter lock taken from the loop taking the steps."""
 
 from __future__ import annotations
 

@@ -195,13 +195,7 @@ def _step_to(graph: LiveGraph, strike: Strike, within_s: float = 30.0) -> bool:
     period_ns = round(CONTROL_PERIOD * NS)
     end = graph.sim_ns + within_s * NS
     while graph.sim_ns < end:
-        wait_until(
-            lambda: (
-                graph.status.last is not None and stamp_ns(graph.status.last.header.stamp) >= graph.sim_ns - period_ns
-            ),
-            5.0,
-            0.01,
-        )  # noqa: E501
+        wait_until(graph.status_caught_up, 5.0, 0.01)
         at = strike.at_s(graph)
         if at is not None:
             left = round((at * NS - graph.sim_ns) / period_ns)
