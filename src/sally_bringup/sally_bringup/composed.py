@@ -281,11 +281,11 @@ class Taps:
         if self.recording is not None:
             self.recording.close()
         if self.run_record is not None:
-            from .record_file import write_record
+            from .record_file import RecordFileError, write_record
 
             try:
                 write_record(self.run_record.record, Path(record_file or ""))
-            except OSError as exc:  # a full disk: the runner falls back on what it heard itself
+            except (OSError, RecordFileError) as exc:  # a full disk: the runner falls back on what it heard itself
                 print(f"sally_composed: cannot write the run record: {exc}", file=sys.stderr)
 
 

@@ -402,6 +402,8 @@ class GraphRun:
                 return heard
         kept.recording_stopped = kept.recording_stopped or heard.recording_stopped
         kept.pacing = kept.pacing or heard.pacing  # a keeper without the sim hears no /diagnostics of it
+        for name, count in heard.fallbacks.items():  # (the counts only grow: the larger is the later)
+            kept.fallbacks[name] = max(count, kept.fallbacks.get(name, 0))
         if kept.divergence is None and heard.divergence is not None:
             kept.divergence, kept.divergence_t = heard.divergence, heard.divergence_t
         return kept

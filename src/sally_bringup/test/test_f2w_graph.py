@@ -188,7 +188,7 @@ def test_with_an_ik_latency_the_ik_apart_computes_while_the_sim_steps_and_the_ru
     assert apart_result.exit_code == EXIT_OK and apart["exit_codes"] == {"graph": 0, "ik+sequencer": 0}
     assert composed["time_contract"]["ik_latency_periods"] == 1
     assert same_run(apart, composed)
-    assert (tmp_path / "apart" / "record.json").exists(), "the second container kept the record"
+    assert (tmp_path / "apart" / "record.npz").exists(), "the second container kept the record"
 
 
 def test_the_effort_path_reaches_the_f2w_goals(tmp_path, ros_domain):
