@@ -200,6 +200,10 @@ class GraphRun:
             outcome.sim_started = (
                 self._unpause_when_heard(probe, recorder, taps[2]) if "sim" in self.node_names else time.monotonic()
             )
+            if self.plots:  # matplotlib's import (0.5-0.9 s) while the graph runs, not after it
+                from .plot import preload
+
+                threading.Thread(target=preload, name="plotting import", daemon=True).start()
             self._wait_for_the_end(recorder.record, outcome)
         except NodeExitedError as exc:
             outcome.failure = f"{self.exit_reason(str(exc))} (while the graph was coming up)"
