@@ -8,7 +8,8 @@ from pathlib import Path
 
 import numpy as np
 
-from sally_description.pose import pose_from_hips, rotation
+from sally_description import LEGS
+from sally_description.pose import body_axes_from_hips
 from sally_description.scene import CEILING_HEIGHT, room_from, scene
 
 from .run_record import RunRecord
@@ -224,11 +225,5 @@ def _body_path(record: RunRecord) -> tuple[np.ndarray, np.ndarray, np.ndarray, n
     samples = [s for s in record.feet if len(s.hips) == 4]
     if not samples:
         return None
-    poses = [pose_from_hips(s.hips) for s in samples]
-    nose = np.array([rotation(p.quat)[:, 0] for p in poses])
-    return (
-        np.array([s.t for s in samples]),
-        np.array([p.position for p in poses]),
-        nose,
-        np.array([p.pitch_deg for p in poses]),
-    )
+    origin, nose = body_axes_from_hips(np.array([[s.hips[leg] for leg in LEGS] for s in samples]))
+    return np.array([s.t for s in samples]), origin, nose, np.degrees(np.arcsin(np.clip(nose[:, 2], -1.0, 1.0)))

@@ -89,13 +89,15 @@ class RunRecord:
         truth, believed = self.truth.copy(), self.believed.copy()  # (a live graph's record grows meanwhile)
         if not self.truth_feet or all(believed.get(k) is None or _same(believed[k], v) for k, v in truth.items()):
             return self
-        feet = []
+        feet, frames = [], {}
         for sample in self.feet:
             points = self.truth_feet.get(round(sample.t * 1e9))
             if points is None:
                 feet.append(sample)
                 continue
-            frame = room_from(sample.frame).inverse()
+            if sample.frame not in frames:  # (a record has one or two frames: not a pose's inverse a sample)
+                frames[sample.frame] = room_from(sample.frame).inverse()
+            frame = frames[sample.frame]
             position = {leg: frame.to_world(points[i]) for i, leg in enumerate(LEGS)}
             hips = {leg: frame.to_world(points[len(LEGS) + i]) for i, leg in enumerate(LEGS)}
             feet.append(replace(sample, position=position, hips=hips))

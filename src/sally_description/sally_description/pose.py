@@ -153,6 +153,14 @@ def pitch_of(matrix: np.ndarray) -> float:
     return math.degrees(math.asin(max(-1.0, min(1.0, float(matrix[2, 0])))))
 
 
+def body_axes_from_hips(hips: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """main_frame's origin and x axis (each n x 3, world) from n samples of the hip pivots of FL,
+    FR, BL and BR (n x 4 x 3, m, in that order): :func:`pose_from_hips`'s, for a whole run at once."""
+    fl, fr, bl, br = np.asarray(hips, dtype=float).reshape(-1, 4, 3).transpose(1, 0, 2)
+    x = (fl + fr) - (bl + br)
+    return (((fl + fr) + bl) + br) / 4.0, x / np.linalg.norm(x, axis=1, keepdims=True)
+
+
 def pose_from_hips(hips: Mapping[str, np.ndarray]) -> Pose:
     """main_frame's pose from the hip pivots of FL, FR, BL and BR (world, m)."""
     fl, fr, bl, br = (np.asarray(hips[leg], dtype=float) for leg in ("FL", "FR", "BL", "BR"))

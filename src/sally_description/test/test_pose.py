@@ -8,7 +8,17 @@ import pytest
 
 from sally_description import LEGS, build_model
 from sally_description.constants import hip_site
-from sally_description.pose import Pose, PoseError, pitch_of, pose_from_hips, quaternion, rotation, slerp, turn_toward
+from sally_description.pose import (
+    Pose,
+    PoseError,
+    body_axes_from_hips,
+    pitch_of,
+    pose_from_hips,
+    quaternion,
+    rotation,
+    slerp,
+    turn_toward,
+)
 
 
 def pitched(pitch_deg: float, position=(0.2, 0.01, 0.3)) -> Pose:
@@ -42,6 +52,29 @@ def test_the_hips_pose_is_numpys_cross_and_mean_to_the_bit():
         expected = Pose.from_matrix(np.mean(list(hips.values()), axis=0), np.column_stack([x, y, np.cross(x, y)]))
         found = pose_from_hips(hips)
         assert np.array_equal(found.position, expected.position) and np.array_equal(found.quat, expected.quat)
+
+
+def test_a_runs_body_axes_are_each_samples_pose():
+    """body_axes_from_hips, the plots' whole run at once, gives what pose_from_hips gives one by one
+    (to rounding: the quaternion between them is not taken), pitched up to 90 deg and turned."""
+    rng = np.random.default_rng(3)
+    model = build_model()
+    data = mujoco.MjData(model)
+    samples, poses = [], []
+    for pitch in np.linspace(0.0, 90.0, 7):
+        data.qpos[:3] = rng.normal(scale=0.2, size=3)
+        turn = np.zeros(4)
+        mujoco.mju_axisAngle2Quat(turn, np.array([0.0, 0.0, 1.0]), rng.uniform(-3.0, 3.0))
+        mujoco.mju_mulQuat(data.qpos[3:7], turn, pitched(float(pitch)).quat)
+        mujoco.mj_kinematics(model, data)
+        samples.append([data.site_xpos[model.site(hip_site(leg)).id].copy() for leg in LEGS])
+        poses.append(pose_from_hips(dict(zip(LEGS, samples[-1]))))
+    origin, nose = body_axes_from_hips(np.array(samples))
+    assert origin.shape == nose.shape == (7, 3)
+    for i, pose in enumerate(poses):
+        assert np.allclose(origin[i], pose.position, atol=1e-12)
+        assert np.allclose(nose[i], pose.rotation[:, 0], atol=1e-12)
+        assert math.degrees(math.asin(nose[i, 2])) == pytest.approx(pose.pitch_deg, abs=1e-9)
 
 
 def test_toward_goes_straight_and_along_the_shortest_arc():
