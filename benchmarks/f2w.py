@@ -11,6 +11,8 @@ objects; ``--hosts processes composed`` adds one process per node), three runs:
 * the main job, as ``scripts/main.sh`` runs it (``headless:=true pacing:=lockstep``, the rest the
   defaults: composed, recording on), with the CPU of every process it takes (the runner's included).
 
+Then the main job once more as a user runs it, in a process of its own, timed from the command to
+its exit by stretch (the runner's imports, start-up, the run, the graph's exit, the report and plots).
 Then the physics alone (Simulator: its servos and magnets, :mod:`physics_speed`'s full step) on the main
 run's sim seconds, in this process. Each composed run is sampled with py-spy (100 Hz, a thread on the
 CPU) and its CPU is printed as ms per ms of sim time for each part (:mod:`sally_testing.cpu_parts`).
@@ -160,6 +162,40 @@ def physics_alone(sim_seconds: float) -> tuple[float, float]:
     return time.perf_counter() - wall, time.thread_time() - cpu
 
 
+WAIT_MARKS = {
+    "imports": "[runner] graph f2w",
+    "start-up": "every node is up: sim time starts",
+    "run": "run succeeded",
+    "the graph's exit": "[runner] graph exited",
+    "report and plots": "[runner] run folder",
+}
+"""The main job's output lines that end each stretch of the user's wait (the first in order)."""
+
+
+def user_wait(folder: Path, domain: int) -> dict[str, float] | None:
+    """The main job as a user runs it (``sally-launch f2w headless:=true pacing:=lockstep``, its own
+    process), from the command to its exit: wall seconds by stretch (:data:`WAIT_MARKS`, each from
+    the one before; ``exit`` after the last line) and ``total``. None if a mark never came."""
+    command = [
+        str(Path(sys.executable).with_name("sally-launch")), "f2w", *(f"{k}:={v}" for k, v in MAIN_JOB.items()),
+        "--run-dir", str(folder / "user_wait"), "--domain", str(domain),
+    ]  # fmt: skip
+    begun = time.monotonic()
+    seen: dict[str, float] = {}
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True) as job:
+        assert job.stdout is not None
+        for line in job.stdout:
+            for stretch, mark in WAIT_MARKS.items():
+                if mark in line and stretch not in seen and len(seen) == list(WAIT_MARKS).index(stretch):
+                    seen[stretch] = time.monotonic() - begun
+    total = time.monotonic() - begun
+    if len(seen) != len(WAIT_MARKS) or job.returncode != 0:
+        return None
+    ends = list(seen.values())
+    wait = {stretch: end - start for stretch, start, end in zip(seen, [0.0, *ends], ends)}
+    return {**wait, "exit": total - ends[-1], "total": total}
+
+
 def print_run(name: str, report: dict) -> None:
     from sally_testing.cpu_parts import cpu_ms_per_sim_ms
 
@@ -235,6 +271,16 @@ def main() -> int:
         default, "lockstep", folder, observed=False, extra={**MAIN_JOB, "record": "true", **chosen}, label="main"
     )
     print_run("main job (scripts/main.sh)", main_run)
+    from sally_bringup.environment import lease_domain
+
+    with lease_domain() as lease:
+        wait = user_wait(folder, lease.domain_id)
+    print(
+        "the main job as a user waits for it (its own process, command to exit): "
+        + (" ".join(f"{k.replace(' ', '_')} {v:.2f}" for k, v in wait.items()) if wait else "did not finish")
+        + " s",
+        flush=True,
+    )
     sim_s = main_run.get("sim_time_s") or 0.0
     physics_wall, physics_cpu = physics_alone(sim_s) if sim_s else (float("nan"), float("nan"))
     physics_rtf = sim_s / physics_wall if sim_s else None

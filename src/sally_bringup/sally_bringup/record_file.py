@@ -15,7 +15,6 @@ import dataclasses
 import json
 import zipfile
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
@@ -26,7 +25,8 @@ from .run_record import FootSample, MagnetSample, RunRecord
 RECORD_FILE = "record.npz"
 
 _SCALARS = (
-    "result", "pacing", "pulloff", "divergence", "divergence_t", "status_t", "recording_stopped", "reset_at", "fallbacks",
+    "result", "pacing", "pulloff", "divergence", "divergence_t", "status_t", "recording_stopped", "reset_at",
+    "fallbacks",
 )  # fmt: skip
 """The record's fields written as JSON (the rest are :data:`_SAMPLES`, :data:`_POSES` and ``truth_feet``)."""
 _SAMPLES = {"feet": FootSample, "magnets": MagnetSample}
@@ -134,7 +134,7 @@ def write_record(record: RunRecord, path: Path) -> None:
     path = Path(path)
     partial = path.with_name(path.name + ".partial")
     with open(partial, "wb") as out:
-        np.savez(out, **record_columns(record))
+        np.savez(out, allow_pickle=False, **record_columns(record))
     partial.replace(path)
 
 

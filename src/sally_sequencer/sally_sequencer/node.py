@@ -38,8 +38,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
-import scipy.optimize  # noqa: F401 - the swing planner's leg solver (leg_ik imports it when it first solves): loaded
-# with the node, not in the tick of its first swing, where it would hold the graph 0.4 s
+import scipy.optimize  # noqa: F401 - the swing planner's leg solver, loaded with the node (not mid-run)
 from rclpy.node import Node
 from sensor_msgs.msg import Range
 from std_msgs.msg import Bool
