@@ -164,10 +164,10 @@ def physics_alone(sim_seconds: float) -> tuple[float, float]:
 
 WAIT_MARKS = {
     "imports": "[runner] graph f2w",
-    "start-up": "every node is up: sim time starts",
+    "startup": "every node is up: sim time starts",
     "run": "run succeeded",
-    "the graph's exit": "[runner] graph exited",
-    "report and plots": "[runner] run folder",
+    "graph_exit": "[runner] graph exited",
+    "report": "[runner] run folder",
 }
 """The main job's output lines that end each stretch of the user's wait (the first in order)."""
 
@@ -175,7 +175,8 @@ WAIT_MARKS = {
 def user_wait(folder: Path, domain: int) -> dict[str, float] | None:
     """The main job as a user runs it (``sally-launch f2w headless:=true pacing:=lockstep``, its own
     process), from the command to its exit: wall seconds by stretch (:data:`WAIT_MARKS`, each from
-    the one before; ``exit`` after the last line) and ``total``. None if a mark never came."""
+    the one before: the runner's imports, start-up, the run, the graph's exit, the report and plots;
+    ``exit`` after the last line) and ``total``. None if a mark never came."""
     command = [
         str(Path(sys.executable).with_name("sally-launch")), "f2w", *(f"{k}:={v}" for k, v in MAIN_JOB.items()),
         "--run-dir", str(folder / "user_wait"), "--domain", str(domain),
@@ -277,7 +278,7 @@ def main() -> int:
         wait = user_wait(folder, lease.domain_id)
     print(
         "the main job as a user waits for it (its own process, command to exit): "
-        + (" ".join(f"{k.replace(' ', '_')} {v:.2f}" for k, v in wait.items()) if wait else "did not finish")
+        + (" ".join(f"{k} {v:.2f}" for k, v in wait.items()) if wait else "did not finish")
         + " s",
         flush=True,
     )
