@@ -1,6 +1,6 @@
 """The running graph over the Foxglove WebSocket protocol, with no ROS install on the viewing side.
 
-:class:`FoxgloveLive` serves every topic of a graph (:data:`~.raw_tap.TOPICS`) with ``foxglove-sdk``,
+:class:`FoxgloveLive` serves every topic of a graph (:data:`~.topology.RECORDED`) with ``foxglove-sdk``,
 fed by the runner's raw tap or, for a composed graph, by the container's outlet process (:mod:`.outlet`):
 one channel per topic, ``cdr`` messages with the ``ros2msg`` schema of their type, the serialized
 bytes forwarded as they came. The Foxglove app connects to ``ws://127.0.0.1:8765`` (default) and
@@ -14,7 +14,7 @@ from collections.abc import Mapping
 import foxglove
 
 from .msg_definitions import schema_text
-from .raw_tap import TOPICS
+from .topology import RECORDED as TOPICS
 
 DEFAULT_HOST, DEFAULT_PORT = "127.0.0.1", 8765
 

@@ -22,7 +22,7 @@ from mcap.records import DataEnd, Footer
 from mcap.writer import MCAP0_MAGIC, CompressionType, Writer
 
 from .msg_definitions import schema_text
-from .raw_tap import TOPICS
+from .topology import RECORDED as TOPICS
 
 
 class _WholeWrites:

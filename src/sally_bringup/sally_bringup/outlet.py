@@ -8,7 +8,7 @@ file's writes (:class:`~.mcap_recording.McapRecorder`), and the WebSocket server
 (:class:`~.foxglove_live.FoxgloveLive`).
 
 On standard input, one frame per message: :data:`FRAME` (the topic's index in
-:data:`~sally_bringup.raw_tap.TOPICS`, the data's length, the log time in ns), then the serialized
+:data:`~sally_bringup.topology.RECORDED`, the data's length, the log time in ns), then the serialized
 CDR. End of input (the container closed it, or died) finishes the file, summary and index
 included, and stops the server. On standard output, one line for each of these:
 ``stopped<TAB>reason`` when the recording stops early (the disk full, the file cannot be opened;
@@ -98,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
     """Hand the frames on standard input to the MCAP file and the live server asked for."""
     from pathlib import Path
 
-    from .raw_tap import TOPICS
+    from .topology import RECORDED as TOPICS
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)

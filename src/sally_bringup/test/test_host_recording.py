@@ -205,3 +205,21 @@ def test_a_container_killed_with_9_leaves_a_whole_file(tmp_path):
 
     assert wait_until(summary_written, 30.0), "the writer did not finish the file"
     assert message_counts(path) == {"/robot_description": 3000}
+
+
+def test_the_outlet_starts_without_rclpy():
+    """The outlet process writes bytes it is handed: what it imports to write the MCAP and serve
+    Foxglove is topic names and schema texts, not rclpy (0.3-0.5 s of its start-up, beside the
+    container's own on two cores)."""
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys\n"
+        "import sally_bringup.outlet, sally_bringup.mcap_recording, sally_bringup.foxglove_live\n"
+        "from sally_bringup.topology import RECORDED\n"
+        "assert RECORDED, 'no topics'\n"
+        "print(sorted(m for m in sys.modules if m == 'rclpy' or m.startswith('rclpy.')))\n"
+    )
+    found = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True)
+    assert found.stdout.strip() == "[]", found.stdout
