@@ -95,7 +95,7 @@ class RunRecord:
             if points is None:
                 feet.append(sample)
                 continue
-            if sample.frame not in frames:  # (a record has one or two frames: not a pose's inverse a sample)
+            if sample.frame not in frames:  # (a record has one or two frames: each inverted once, not once a sample)
                 frames[sample.frame] = room_from(sample.frame).inverse()
             frame = frames[sample.frame]
             position = {leg: frame.to_world(points[i]) for i, leg in enumerate(LEGS)}
