@@ -183,12 +183,12 @@ def user_wait(folder: Path, domain: int) -> dict[str, float] | None:
     ]  # fmt: skip
     begun = time.monotonic()
     seen: dict[str, float] = {}
+    pending = list(WAIT_MARKS.items())  # the marks still to come, in order
     with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True) as job:
         assert job.stdout is not None
         for line in job.stdout:
-            for stretch, mark in WAIT_MARKS.items():
-                if mark in line and stretch not in seen and len(seen) == list(WAIT_MARKS).index(stretch):
-                    seen[stretch] = time.monotonic() - begun
+            if pending and pending[0][1] in line:
+                seen[pending.pop(0)[0]] = time.monotonic() - begun
     total = time.monotonic() - begun
     if len(seen) != len(WAIT_MARKS) or job.returncode != 0:
         return None
