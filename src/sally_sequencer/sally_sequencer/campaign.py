@@ -31,15 +31,14 @@ from sally_node_common.ik_target import IKTarget
 from sally_node_common.stance import StanceMode
 
 from .catalogue import make_sequence
-from .descent import SEAT_PHASE as DOWN_SEAT
 from .descent import SEQUENCE_FEET as DESCENT
 from .descent import STAGES as DESCENT_STAGES
 from .descent import make_descent
 from .errors import SequenceError
-from .phase import PhaseContext
+from .phase import Ending, PhaseContext
 from .phase_state import required
 from .runner import RunnerStatus, SequenceRunner
-from .sequences import ORIENT_TIME, SEAT_SETTLE
+from .sequences import SEAT_SETTLE
 from .wall_stand import STANDS, UNDER_CEILING, WallStand, wall_approach
 from .wall_walk import (
     FOOT_ORDER,
@@ -113,8 +112,6 @@ def frame_of(sequence: str) -> str:
     return scene(scene_of(sequence)).planning_frame
 
 
-HOLD_PHASES = {"ORIENT_HOLD": ORIENT_TIME, "LIFT_HOLD": 0.0}
-"""Unbounded end phases: the campaign is done ``hold`` s after this much time in them."""
 DWELL = 3.0
 """DUAL_REACH_DWELL: time in F2W_REACH after which a foot counts as planted."""
 HOLD = 1.0
@@ -418,18 +415,14 @@ class Campaign:
                 self._body_moved(t)
             return
         self._tick.target = (self.foot, target)
-        if runner.done and runner.phase.name in ("STEP_SEAT", "FLOOR_SEAT", DOWN_SEAT):
+        ends, since = runner.phase.ends, t - runner.phase_start
+        if runner.done and ends is Ending.STEPPED:
             self._stepped(t)
-            return
-        if runner.done and runner.phase.name == "WALL_SEAT":
+        elif runner.done and ends is Ending.PLANTED:
             self._plant(t)
-            return
-        if runner.phase.name == "F2W_REACH" and t - runner.phase_start >= self._dwell(runner):
+        elif ends is Ending.PLANTED_AFTER_DWELL and since >= self._dwell(runner):
             self._plant(t)
-        elif (
-            runner.phase.name in HOLD_PHASES
-            and t - runner.phase_start >= HOLD_PHASES[runner.phase.name] + self.timing.hold
-        ):
+        elif ends is Ending.HOLDS and since >= runner.phase.duration + self.timing.hold:
             runner.force_complete()
             self._finish_at = t
             self._advance(t)

@@ -53,7 +53,7 @@ from sally_description.pose import Pose
 from sally_description.reachability import CornerPose
 from sally_node_common.ik_target import IKTarget
 
-from .phase import Phase, PhaseContext
+from .phase import Ending, Phase, PhaseContext
 from .phase_state import BodyMove, Move, required
 from .sequences import FACE_FLOOR, FACE_WALL, lift, measure, reach
 from .swing_path import JointSwing
@@ -181,6 +181,7 @@ def floor_step(foot: str) -> list[Phase]:
             STEP_SEAT_TIME,
             lambda t, ctx: IKTarget.with_orientation(required(ctx.state.step_point, "the step point"), FACE_FLOOR),
             seat_enter,
+            ends=Ending.STEPPED,
         ),
     ]
 

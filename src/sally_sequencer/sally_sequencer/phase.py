@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from enum import Enum
 
 import numpy as np
 
@@ -54,6 +55,22 @@ class PhaseContext:
         return self.body_fn()
 
 
+class Ending(Enum):
+    """What a foot's stage has done when a phase of it ends: the campaign's completion rule for that
+    stage (:meth:`.campaign.Campaign.step`), carried by the phase instead of matched on its name."""
+
+    STEPPED = "stepped"
+    """The phase's end puts the foot down where it holds its surface again (a POSITION stance foot):
+    a step over the floor, the way down's seat."""
+    PLANTED = "planted"
+    """The phase's end plants the foot on the wall (a POSE stance foot): a step over the wall."""
+    PLANTED_AFTER_DWELL = "planted after dwell"
+    """An unbounded reach: the foot counts as planted once it has dwelt the campaign's dwell in it."""
+    HOLDS = "holds"
+    """An unbounded hold ending the campaign: done the phase's duration plus the campaign's hold after
+    it began."""
+
+
 @dataclass(frozen=True)
 class Phase:
     """One phase of a sequence: its name, duration, step function and what it does on entry."""
@@ -66,3 +83,6 @@ class Phase:
     on_enter: Callable[[PhaseContext], None] | None = None
     unbounded: bool = False
     """Never ends by itself (holds until the runner is force-completed)."""
+    ends: Ending | None = None
+    """What its end does to the foot's stage (None: nothing; the stage goes on, or a body stage ends
+    with its last phase)."""

@@ -42,7 +42,7 @@ from sally_description.pose import turn_toward
 from sally_node_common.ik_target import IKTarget
 
 from .errors import SequenceError
-from .phase import Phase, PhaseContext
+from .phase import Ending, Phase, PhaseContext
 from .phase_state import Move, ReachPlan, Seating, required
 from .seat_trim import SeatTrim
 from .trajectory import quintic
@@ -92,7 +92,7 @@ def lift_hold() -> Phase:
     def step(t: float, ctx: PhaseContext) -> IKTarget:
         return IKTarget.position_only(ctx.ee_home + [0.0, 0.0, LIFT_HEIGHT])
 
-    return Phase("LIFT_HOLD", 0.0, step, unbounded=True)
+    return Phase("LIFT_HOLD", 0.0, step, unbounded=True, ends=Ending.HOLDS)
 
 
 def swing(angle_deg: float) -> Phase:
@@ -119,7 +119,8 @@ def swing_arc(start: np.ndarray, pivot: np.ndarray, angle: float) -> np.ndarray:
 
 
 def orient(name: str = "F2W_ORIENT", unbounded: bool = False) -> Phase:
-    """ORIENT: the foot rises to its orient height and turns its face to the wall."""
+    """ORIENT: the foot rises to its orient height and turns its face to the wall; ``unbounded``: then
+    held there, ending the campaign (:attr:`.phase.Ending.HOLDS`)."""
 
     def enter(ctx: PhaseContext) -> None:
         start = ctx.state.swing_end if ctx.state.swing_end is not None else ctx.ee_pos()
@@ -131,7 +132,7 @@ def orient(name: str = "F2W_ORIENT", unbounded: bool = False) -> Phase:
         s = quintic(t / ORIENT_TIME)
         return IKTarget.with_orientation(start + s * (waypoint - start), turn_toward(FACE_FLOOR, FACE_WALL, s))
 
-    return Phase(name, ORIENT_TIME, step, enter, unbounded)
+    return Phase(name, ORIENT_TIME, step, enter, unbounded, Ending.HOLDS if unbounded else None)
 
 
 def measure() -> Phase:
@@ -232,4 +233,4 @@ def reach() -> Phase:
             return IKTarget.with_orientation(seat, FACE_WALL)
         return IKTarget.with_orientation(seating.trim.update(t, seat, ctx.ee_pos()), FACE_WALL)
 
-    return Phase("F2W_REACH", REACH_TIME, step, enter, unbounded=True)
+    return Phase("F2W_REACH", REACH_TIME, step, enter, unbounded=True, ends=Ending.PLANTED_AFTER_DWELL)

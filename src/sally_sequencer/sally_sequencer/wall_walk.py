@@ -55,7 +55,7 @@ from sally_description.wall_start import WALL_STANCE
 from sally_node_common.ik_target import IKTarget
 
 from .errors import SequenceError
-from .phase import Phase, PhaseContext
+from .phase import Ending, Phase, PhaseContext
 from .phase_state import BodyMove, Move, ReachPlan, Seating, required
 from .seat_trim import SeatTrim
 from .sequences import FACE_FLOOR, FACE_WALL
@@ -66,12 +66,14 @@ from .trajectory import quintic
 class WalkSurface:
     """A plate of the climbed corner a walk goes over, in the planning frame: ``into`` (unit, along
     one of the frame's axes, into the plate: a planted face's axis), its walk directions (name ->
-    unit vector in its plane) and its steel (the surface, in the planning frame)."""
+    unit vector in its plane), its steel (the surface, in the planning frame) and what a seat on it
+    ends with (the wall's plants the foot; the floor's puts it down where it holds again)."""
 
     name: str
     into: np.ndarray
     directions: dict[str, np.ndarray]
     steel: Surface
+    seated: Ending
 
     @property
     def depth(self) -> int:
@@ -97,12 +99,14 @@ SURFACES = {
         FACE_WALL,
         {"up": np.array([0.0, 0.0, 1.0]), "down": np.array([0.0, 0.0, -1.0]), "left": _LEFT, "right": _RIGHT},
         _CORNER.in_corner(_CORNER.climbed_onto),
+        Ending.PLANTED,
     ),
     "floor": WalkSurface(
         "floor",
         FACE_FLOOR,
         {"forward": np.array([1.0, 0.0, 0.0]), "back": np.array([-1.0, 0.0, 0.0]), "left": _LEFT, "right": _RIGHT},
         _CORNER.in_corner(_CORNER.stood_on),
+        Ending.STEPPED,
     ),
 }
 """The corner's plates a walk goes over, by their role: the one climbed onto (``wall``: up is the
@@ -313,7 +317,7 @@ def wall_step(
     return [
         Phase(plate.phase("RELEASE"), RELEASE_TIME, release, release_enter),
         Phase(plate.phase("MOVE"), MOVE_TIME, travel),
-        seat(plate.phase("SEAT"), into, seat_time, magnet_at),
+        seat(plate.phase("SEAT"), into, seat_time, magnet_at, ends=plate.seated),
     ]
 
 
@@ -324,13 +328,15 @@ def seat(
     magnet_at: float,
     move_time: float | None = None,
     lead: np.ndarray | None = None,
+    ends: Ending = Ending.STEPPED,
 ) -> Phase:
     """A seat: from the approach point of the plan an earlier phase set (``ctx.state.reach``) straight
     onto its plant point over ``move_time`` s (default ``magnet_at``), face along ``into``, the target
     trimmed in the plate's plane by the measured error (:mod:`.seat_trim`) until the magnet goes on at
     ``magnet_at`` s; the plan's point after that, to ``duration`` s. ``lead`` (m, world): the foot is
     held that far off the plant point until the magnet goes on (a known slip as the magnet pulls the
-    foot in, aimed off)."""
+    foot in, aimed off). ``ends``: what the seat's end does to the foot's stage (default: the foot
+    holds its surface again)."""
     moving = magnet_at if move_time is None else move_time
     off = np.zeros(3) if lead is None else np.asarray(lead, dtype=float)
 
@@ -347,4 +353,4 @@ def seat(
             return IKTarget.with_orientation(point, into)
         return IKTarget.with_orientation(seating.trim.update(t, point + off, ctx.ee_pos()), into)
 
-    return Phase(name, duration, step, enter)
+    return Phase(name, duration, step, enter, ends=ends)
