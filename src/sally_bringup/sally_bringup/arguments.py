@@ -20,26 +20,20 @@ from sally_description.model import standing_feet
 from sally_description.scene import DEFAULT_SCENE, MAX_MOVED, SCENES, climbing, scene
 from sally_description.wall_start import WallStance, wall_pose_refusal, wall_stance
 from sally_node_common.time_contract import CONTROL_LATENCY, IK_LATENCY
-from sally_sequencer.campaign import CAMPAIGNS, DEFAULT_WALKS, WALK_SEQUENCES, WALKS_AFTER, scene_of
 from sally_sequencer.descent import DURATION as DESCENT_DURATION
 from sally_sequencer.errors import SequenceError
+from sally_sequencer.plan_catalogue import DEFAULT_DURATION, SEQUENCES, climb_of, scene_of, spec
 from sally_sequencer.route import campaigns_of, descends, plan, returns
 from sally_sequencer.wall_stand import WALK_TO_STAND, WallStand
 from sally_sequencer.wall_walk import DIRECTIONS, WallWalk
 from sally_sequencer.way_back import duration as way_back_duration
 
-SEQUENCES = tuple(CAMPAIGNS)
-"""The sequences the sequencer runs (its campaigns, in its order)."""
-DURATIONS = {"f2w": "30.0", "f2w_all": "80.0", "w2c": "80.0"}
-"""duration:=auto per sequence (25 s for the others): f2w_all's climb (and w2c, the same) takes about
-64 s of sim time; f2w on what Sally senses 22.7-24.8 s (its seats end on sensed contact: with the
-physics parameters 5 % off, one of 20 perturbed runs in benchmarks/climb.py ran past 25 s)."""
 PACINGS = ("realtime", "fast", "lockstep")
 STAND_WALK = "ceiling"
 """``wall_walk:=ceiling``: the walk up to the ceiling's corner, then the stand there."""
-WALL_CLIMB, CEILING_CLIMB = "f2w_all", "w2c"
+WALL_CLIMB, CEILING_CLIMB = climb_of(("floor", "wall")), climb_of(("wall", "ceiling"))
 """The climbs onto the wall and onto the ceiling: ``wall_walk:=`` walks after the one,
-``ceiling_walk:=`` after the other (both are :data:`~sally_sequencer.campaign.WALKS_AFTER`)."""
+``ceiling_walk:=`` after the other."""
 ROUTE_SCENE = "room"
 """scene:=auto for sequence:=route: the room, whose floor, wall and ceiling are all steel."""
 
@@ -56,11 +50,9 @@ class Argument:
 ARGUMENTS: dict[str, Argument] = {
     "sequence": Argument(
         "f2w",
-        "sequence to run: f2w (FL then FR onto the wall), orient (FL lifted and swung, its face turned to the "
-        "wall, held), f2w_fr (FR's part of f2w alone), f2w_all (all four feet onto "
-        "the wall), w2c (all four feet from the wall onto the ceiling), wall_walk (a crawl over the wall from "
-        "start:=wall), floor_walk (the same over the floor), wall_hold and floor_lift (the optimizer's scenarios: FL "
-        "planted on the wall, FL lifted off the floor), route (the surfaces route:= names)",
+        "sequence to run: "
+        + ", ".join(f"{name} ({entry.summary})" for name, entry in SEQUENCES.items())
+        + ", route (the surfaces route:= names)",
         (*SEQUENCES, "route"),
     ),
     "scene": Argument(
@@ -245,7 +237,7 @@ def resolve(arguments: Mapping[str, str]) -> dict[str, str]:
         values["scene"] = ROUTE_SCENE if values["sequence"] == "route" else scene_of(values["sequence"])
     route_campaign(values)
     if values["direction"] == "auto":
-        values["direction"] = DEFAULT_WALKS.get(values["sequence"], DEFAULT_WALKS["wall_walk"]).direction
+        values["direction"] = auto_direction(values["sequence"])
     stance = wall_pose(values)  # refused here, before anything starts
     (walk, then_walk), stand = campaign_walks(values), wall_stand(values)
     before = floor_walk(values)
@@ -257,17 +249,16 @@ def resolve(arguments: Mapping[str, str]) -> dict[str, str]:
             f"floor_walk from the floor start: {off}" if on_floor else f"wall_walk from start:=wall: {off}"
         )
     if values["duration"] == "auto":
-        default = f"{math.ceil(walk.duration) + WALK_MARGIN:.1f}" if walk is not None else "25.0"
-        values["duration"] = DURATIONS.get(values["sequence"], default)
+        values["duration"] = f"{auto_duration(values['sequence'], walk):.1f}"
         if before is not None:  # the walk to the climb's start first
             values["duration"] = f"{float(values['duration']) + math.ceil(before.duration):.1f}"
         if comes_down(values):  # and the way back down after the climb
             values["duration"] = f"{float(values['duration']) + math.ceil(DESCENT_DURATION):.1f}"
-        if walk is not None and values["sequence"] in WALKS_AFTER:  # the climb's time, then the walk's
+        if walk is not None and spec(values["sequence"]).climbs:  # the climb's time, then the walk's
             more = walk.duration + (stand.duration if stand is not None else 0.0)
             then = then_climb(values)
             if then:  # and the climb onto the ceiling, and the walk along it
-                more += float(DURATIONS[then]) + (then_walk.duration if then_walk is not None else 0.0)
+                more += auto_duration(then, None) + (then_walk.duration if then_walk is not None else 0.0)
             if goes_back(values):  # and the way back: down the wall, then down onto the floor
                 more += way_back_duration() + DESCENT_DURATION
             values["duration"] = f"{float(values['duration']) + math.ceil(more):.1f}"
@@ -370,6 +361,25 @@ WALK_MARGIN = 15
 """duration:=auto for wall_walk: the walk's phases and this many sim seconds (settling, the hold)."""
 
 
+def auto_duration(sequence: str, walk: WallWalk | None) -> float:
+    """duration:=auto for ``sequence`` (s of sim time) with its walk ``walk`` (a walk sequence's, or
+    the walk after the climb): its entry's (f2w_all's climb takes about 64 s of sim time; f2w on what
+    Sally senses 22.7-24.8 s, its seats ending on sensed contact), else a walk sequence's walk and
+    :data:`WALK_MARGIN`, else :data:`~sally_sequencer.plan_catalogue.DEFAULT_DURATION`."""
+    entry = spec(sequence)
+    if entry.duration is not None:
+        return entry.duration
+    if walk is not None:
+        return float(math.ceil(walk.duration) + WALK_MARGIN)
+    return DEFAULT_DURATION
+
+
+def auto_direction(sequence: str) -> str:
+    """direction:=auto for ``sequence``: its walk's direction where it walks one, else the wall walk's
+    (up: the argument means nothing then)."""
+    return (spec(sequence).default_walk or WallWalk()).direction
+
+
 def wall_stand(values: Mapping[str, str]) -> WallStand | None:
     """The stand ``wall_walk:=ceiling`` asks for after its walk (:mod:`sally_sequencer.wall_stand`),
     refused in a scene without a ceiling; None for any other walk or none."""
@@ -404,9 +414,9 @@ def wall_walk(values: Mapping[str, str]) -> WallWalk | None:
         except SequenceError as exc:
             raise GraphError(f"wall_walk:={values['wall_walk']}: {exc}") from None
     sequence = values["sequence"]
-    if sequence not in WALK_SEQUENCES:
+    surface = spec(sequence).walks_over
+    if surface is None:
         return None
-    surface = WALK_SEQUENCES[sequence]
     if values["start"] != surface:
         add = "add start:=wall" if surface == "wall" else "leave out start:=wall"
         raise GraphError(f"sequence:={sequence} starts with every foot on the {surface}: {add}")
@@ -540,7 +550,7 @@ def wall_pose(values: Mapping[str, str]) -> WallStance:
 
 def scene_refusal(name: str, values: Mapping[str, str]) -> None:
     """Refuse a scene the graph cannot run in: a sequence runs in a scene that climbs its campaign's
-    corner (``campaign.scene_of``: w2c the wall-ceiling corner, corner3; every other the floor-wall
+    corner (``plan_catalogue.scene_of``: w2c the wall-ceiling corner, corner3; every other the floor-wall
     corner, floor_wall or room), the pull-off rig on the floor-wall corner, the hold graph in any (in
     corner3 from its own start: on the room's wall)."""
     chosen = scene(values["scene"])

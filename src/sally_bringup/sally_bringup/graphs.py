@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from sally_node_common.time_contract import EFFORT_PERIOD, IK_PERIOD, ODOM_JOINT_STATES
-from sally_sequencer.campaign import WALK_SEQUENCES
+from sally_sequencer.plan_catalogue import spec
 
 from .arguments import (
     GraphError,
@@ -288,7 +288,7 @@ def _sequencer(values: Mapping[str, str], synchronous: bool, others: list[str]) 
     down, then = comes_down(values), then_climb(values)  # the way back down after the route's last climb
     if down and not then:
         sequencer["down"] = True
-    if walk is not None and values["sequence"] not in WALK_SEQUENCES:  # the walk after the climb
+    if walk is not None and not spec(values["sequence"]).walks:  # the walk after the climb
         sequencer["wall_walk"] = walk.distance
         if wall_stand(values) is not None:
             sequencer["stand"] = True  # then the stand under the ceiling

@@ -23,10 +23,10 @@ from sally_description.constants import LEGS
 from sally_description.pose import pose_from_hips
 from sally_description.scene import Scene, scene
 from sally_node_common.stance import HELD
-from sally_sequencer.campaign import scene_of
 from sally_sequencer.climb import BACK_STAGING, MIN_PITCH_DEG
 from sally_sequencer.descent import FIRST_PHASE as DESCENT_START
 from sally_sequencer.descent import SEAT_PHASE as DESCENT_SEAT
+from sally_sequencer.plan_catalogue import scene_of, spec
 from sally_sequencer.sequences import FACE_WALL
 from sally_sequencer.verdict import feet_to_plant, held_on, level, pitched_enough, walk_shortfall
 from sally_sequencer.wall_stand import APPROACH_PHASE, WallStand
@@ -45,11 +45,6 @@ from .run_record import FootSample, RunRecord
 
 PLANT_LIMIT_MM = 5.0
 DRIFT_LIMIT_MM = 3.0
-CLIMBS = ("f2w_all", "w2c", "wall_walk")
-"""Sequences that end with all four feet on the wall (w2c: the ceiling, the wall of its corner's
-frame): judged by :func:`_planted_drift` and the pitch."""
-WALKS = ("wall_walk", "floor_walk")
-"""Sequences that step feet over a surface: judged per step (:func:`_wall_steps`) and by the magnets holding."""
 WALK_PHASES = ("WALL_RELEASE", "WALL_SHIFT", SPREAD_PHASE)
 """A walk after a climb: the climb ended where the first of these began (its feet judged there)."""
 AFTER_SHIFT = "WALL_SHIFT"
@@ -117,17 +112,17 @@ def _build_report(
     start = _sequence_start(record)
     base = next((s for s in record.feet if s.t >= start), record.feet[0])
     report: dict = {"sequence": sequence}
-    room = scene(scene_of(sequence))
+    room, entry = scene(scene_of(sequence)), spec(sequence)
     if room.turned:  # positions stay in the corner's frame (the graph's world); the room's are added
         report["scene"] = scene_figures(room)
-    after_climb = walk is not None and sequence not in WALKS
+    after_climb = walk is not None and not entry.walks
     walk_start = _walk_start(record) if after_climb else None
     climb_end = next((t for t, _, phase in record.phases if phase in WALK_PHASES), None) if after_climb else None
     if down:  # the climb ended where the way down began
         climb_end = next((t for t, _, phase in record.phases if phase == DESCENT_START), None)
     climbed = _up_to(record, climb_end) if climb_end is not None else record
     plants = _plants(climbed, room, report, problems)  # a climb's plants where the climb ended
-    if sequence in WALKS:
+    if entry.walks:  # judged per step (:func:`_wall_steps`) and by the magnets holding
         report.update(_walk_figures(record, base.t, problems, walk))
     elif walk is not None:  # the walk after the climb
         if walk_start is None:
@@ -141,10 +136,10 @@ def _build_report(
             report["walk_after_climb"]["spread_steps"] = spread
             _judge_steps(spread, problems, lambda step: f"{step['foot']}'s step spreading the stance")
     for foot in feet_to_plant(sequence):
-        if foot not in plants and sequence not in WALKS:
+        if foot not in plants and not entry.walks:
             problems.append(f"{foot} never reached F2W_REACH")
             report[f"{foot.lower()}_plant_error_mm"] = None
-    if sequence in CLIMBS and sequence not in WALKS:  # a walk counts them with its other figures
+    if entry.climbs:  # a walk counts them with its other figures
         report["min_magnets_holding"] = _fewest_holding(record, base.t, problems)
     drift = _drift(record, sequence, base, problems)
     report["stance_drift_mm"] = max(d["max_mm"] for d in drift.values())
@@ -152,7 +147,7 @@ def _build_report(
     if pitched.hips:
         pitch = pose_from_hips(pitched.hips).pitch_deg
         report["body_pitch_deg"] = round(pitch, 2)
-        if sequence in CLIMBS and not pitched_enough(pitch):
+        if entry.ends_on_wall and not pitched_enough(pitch):
             problems.append(f"the body ended pitched {pitch:.1f} deg (at least {MIN_PITCH_DEG:g} needed)")
     lost = _contact_losses(record, base.t)
     if lost:
@@ -336,7 +331,7 @@ def _drift(record: RunRecord, sequence: str, base: FootSample, problems: list[st
     """How far the feet moved while they held, from ``base`` (the sequence's start): in a climb or a
     walk each foot while it was planted, else the stance feet (:data:`STANCE_FEET`) throughout;
     what misses the limit into ``problems``."""
-    if sequence in CLIMBS or sequence in WALKS:
+    if spec(sequence).ends_on_wall or spec(sequence).walks:
         return _held_drift(record, base.t, problems)
     drift = {}
     for foot in STANCE_FEET:

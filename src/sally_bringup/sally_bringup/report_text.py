@@ -2,8 +2,16 @@
 
 from __future__ import annotations
 
-OVER = {"f2w_all": "up the wall", "w2c": "along the ceiling"}
-"""Where the walk after each climb went."""
+from sally_sequencer.plan_catalogue import SEQUENCES
+
+OVER = {"wall": "up the wall", "ceiling": "along the ceiling"}
+"""Where the walk after a climb went, by the surface the climb climbed onto."""
+
+
+def _over(sequence: str) -> str:
+    """Where the walk after climb ``sequence`` went ('on' for a name the catalogue has no climb for)."""
+    entry = SEQUENCES.get(sequence)
+    return OVER.get(entry.corner[1], "on") if entry is not None and entry.corner is not None else "on"
 
 
 def summary(report: dict) -> str:
@@ -70,7 +78,7 @@ def _what_it_did(report: dict) -> list[str]:
             error = "never held" if step["error_mm"] is None else f"plant error {step['error_mm']:.2f} mm"
             lines.append(f"  then {step['foot']} stepped up to spread the stance: {error}")
         lines.append(
-            f"  then walked {after['distance_m'] * 1e3:.1f} mm {OVER.get(report.get('sequence', ''), 'on')} at "
+            f"  then walked {after['distance_m'] * 1e3:.1f} mm {_over(report.get('sequence', ''))} at "
             f"{after['speed_mm_s'] or 0.0:.2f} mm/s of "
             f"sim time in {len(after['steps'])} steps: worst plant {after['worst_step_plant_mm']:.2f} mm "
             f"({after['worst_step_design_mm']:.2f} mm from the plan's footholds)"

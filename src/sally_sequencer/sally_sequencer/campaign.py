@@ -26,17 +26,17 @@ import numpy as np
 
 from sally_description.constants import LEGS
 from sally_description.pose import Pose, pose_from_hips
-from sally_description.scene import DEFAULT_SCENE, scene
 from sally_node_common.ik_target import IKTarget
 from sally_node_common.stance import StanceMode
 
 from .catalogue import make_sequence
 from .descent import SEQUENCE_FEET as DESCENT
-from .descent import STAGES as DESCENT_STAGES
 from .descent import make_descent
 from .errors import SequenceError
 from .phase import Ending, PhaseContext
 from .phase_state import required
+from .plan import CampaignPlan
+from .plan_catalogue import BODY
 from .runner import RunnerStatus, SequenceRunner
 from .sequences import SEAT_SETTLE
 from .wall_stand import STANDS, UNDER_CEILING, WallStand, wall_approach
@@ -50,68 +50,10 @@ from .wall_walk import (
     wall_shift,
     wall_step,
 )
-from .way_back import GATHER, LEAVE, WALK_DOWN
 
 FEET = LEGS
-BODY = "BODY"
-"""The stage that moves the body (every foot holds) instead of a foot."""
 SWING, POSITION, POSE = (mode.name for mode in (StanceMode.SWING, StanceMode.POSITION, StanceMode.POSE))
 """The stances the core sets, by name (the node sends their :class:`StanceMode` values)."""
-CLIMB = (
-    (BODY, "body_square"),
-    ("BL", "step_bl"),
-    ("BR", "step_br"),
-    ("FL", "f2w"),
-    ("FR", "f2w_fr"),
-    (BODY, "body_climb"),
-    ("BL", "b2w_bl"),
-    ("BR", "b2w_br"),
-)
-"""The stages of a climb through a concave corner, all four feet from the surface Sally stands on
-to the one ahead (:mod:`.climb`)."""
-CAMPAIGNS = {
-    "f2w": ((BODY, "body_square"), ("FL", "f2w"), ("FR", "f2w_fr")),
-    "f2w_all": CLIMB,
-    "w2c": CLIMB,
-    "wall_walk": ((BODY, "wall_shift"), *((foot, "wall_step") for foot in FEET)),
-    "floor_walk": ((BODY, "floor_shift"), *((foot, "floor_step") for foot in FEET)),
-    "orient": (("FL", "orient"),),
-    "f2w_fr": (("FR", "f2w_fr"),),
-    "wall_hold": (("FL", "f2w"),),
-    "floor_lift": (("FL", "lift"),),
-}
-"""``f2w_all`` climbs the floor-wall corner; ``w2c`` the same way the wall-ceiling corner (scene
-``corner3``, simulated in that corner's frame, where the wall is the floor and the ceiling the wall:
-:mod:`sally_description.scene`). ``wall_walk`` is one cycle's template: a
-:class:`.wall_walk.WallWalk` plan repeats it for its distance. wall_hold and floor_lift are the
-optimizer's scenarios: FL planted on the wall, or lifted off the floor, then held ``hold`` seconds
-while the other feet must stay put."""
-WALK_SEQUENCES = {"wall_walk": "wall", "floor_walk": "floor"}
-"""The walks run alone -> the corner's plate each walks over (:data:`.wall_walk.SURFACES`)."""
-DEFAULT_WALKS = {"wall_walk": WallWalk(), "floor_walk": WallWalk("back", 0.30, "floor")}
-"""Each walk's plan when none is given: 0.30 m up the wall, 0.30 m back over the floor (away from the
-wall, where the floor's steel goes on 2.5 m)."""
-WALKS_AFTER = ("f2w_all", "w2c")
-"""The climbs a walk may follow, over the surface they climbed onto (every foot on it): f2w_all's up
-the wall, toward the ceiling; w2c's along the ceiling, away from the wall (in corner3's frame, where
-the ceiling is the wall, the same walk "up")."""
-DOWN_AFTER = ("f2w_all", "w2c")
-"""The climbs the way back down may follow (:mod:`.descent`, planned in the climbed corner's frame):
-back onto the floor after f2w_all, back onto the wall after w2c."""
-SCENE_OF = {"w2c": "corner3"}
-"""The scene a campaign runs in (:data:`sally_description.scene.SCENES`) where it is not the default."""
-
-
-def scene_of(sequence: str) -> str:
-    """The scene campaign ``sequence`` runs in: :data:`SCENE_OF`'s, else the default (floor_wall)."""
-    return SCENE_OF.get(sequence, DEFAULT_SCENE)
-
-
-def frame_of(sequence: str) -> str:
-    """The TF frame campaign ``sequence`` plans in: its climbed corner's (``world`` or ``corner``)."""
-    return scene(scene_of(sequence)).planning_frame
-
-
 DWELL = 3.0
 """DUAL_REACH_DWELL: time in F2W_REACH after which a foot counts as planted."""
 HOLD = 1.0
@@ -178,81 +120,28 @@ class Campaign:
         down: bool = False,
         back: bool = False,
     ) -> None:
-        """``planted``: feet already on the wall (foot -> position), e.g. found so by a sequencer
-        restarted mid-run; their stages are skipped and they stay POSE stance feet. ``walk``: the
-        ``wall_walk`` campaign's direction and distance (default :class:`.wall_walk.WallWalk`), or a
-        walk over the wall after ``f2w_all`` has climbed onto it (a route's ``wall_walk:=``); a walk
-        steps planted feet, so it skips nothing, and it starts only with every foot planted.
-        ``stand``: after that walk, the body and the feet brought to a stance on the wall
-        (:mod:`.wall_stand`: where the climb onto the ceiling starts). ``before``: a walk over the
-        floor before the climb onto the wall (``f2w_all``), from a start farther from the wall. ``down``:
-        after the climb (:data:`DOWN_AFTER`), the way back down the same corner (:mod:`.descent`); a
-        sequencer restarted with feet planted cannot tell the climb from the way down, so such a
-        campaign stops at once. ``back``: ``f2w_all``'s way back from the stand under the ceiling
-        (:mod:`.way_back`: the stand undone, the walk down, the spread undone, then the way down),
-        every foot planted where the stand put it (``planted``, default the stand's footholds); it
-        takes no walk or stand of its own."""
-        if sequence not in CAMPAIGNS:
-            raise SequenceError(f"unknown sequence {sequence!r}; valid: {sorted(CAMPAIGNS)}")
+        """``sequence``, ``walk``, ``stand``, ``before``, ``down``, ``back``: the campaign's
+        :class:`.plan.CampaignPlan` (refused there when it cannot run). ``planted``: feet already on
+        the wall (foot -> position), e.g. found so by a sequencer restarted mid-run; their stages are
+        skipped and they stay POSE stance feet (a walk steps planted feet, so it skips nothing, and it
+        starts only with every foot planted; a sequencer restarted with feet planted cannot tell a
+        climb from its way down, so such a campaign stops at once). The way back (``back``) starts
+        with every foot planted where the stand under the ceiling put it (``planted`` by default)."""
+        self.plan = CampaignPlan(sequence, walk, stand, before, down, back)
         unknown = sorted(set(planted or {}) - set(FEET))
         if unknown:
             raise SequenceError(f"planted feet {unknown} are not feet of {list(FEET)}")
         for name, value in (("start_time", start_time), ("dwell", dwell), ("hold", hold)):
             if not np.isfinite(value) or value < 0:
                 raise SequenceError(f"{name} must be a non-negative finite number of seconds, got {value!r}")
-        if back and (sequence != "f2w_all" or walk is not None or stand is not None or before is not None):
-            raise SequenceError("the way back follows f2w_all's stand under the ceiling; it takes no walk or stand")
-        if walk is not None and walk.surface != WALK_SEQUENCES.get(sequence, "wall"):
-            raise SequenceError(
-                f"{sequence} walks over the {WALK_SEQUENCES.get(sequence, 'wall')}, not the {walk.surface}"
-            )
-        if walk is not None and sequence not in (*WALK_SEQUENCES, *WALKS_AFTER):
-            raise SequenceError(
-                f"{sequence} ends where no walk follows: a walk follows {', '.join(WALKS_AFTER)} (over the surface "
-                "they climb onto)"
-            )
-        if stand is not None and (walk is None or sequence != "f2w_all"):
-            raise SequenceError("a stand follows a walk after a climb onto the wall (wall_walk:=ceiling)")
-        if before is not None and (sequence != "f2w_all" or before.surface != "floor"):
-            raise SequenceError(
-                f"a walk over the floor comes before the climb from the floor onto the wall (f2w_all), not a "
-                f"walk over the {before.surface} before {sequence}"
-            )
-        if back:  # its own walk and stands, then the way down
-            walk, stand, down = WALK_DOWN, GATHER, True
+        if back:  # every foot where the stand under the ceiling put it
             planted = planted or {foot: UNDER_CEILING.foot(foot) for foot in FEET}
-        elif down and (sequence not in DOWN_AFTER or walk is not None):
-            raise SequenceError(
-                f"the climb back down follows a climb with all four feet ({', '.join(DOWN_AFTER)}) with no walk between"
-            )
-        self.down = bool(down)
-        self.back = bool(back)
-        self._stands = {each.name: each for each in (LEAVE if back else None, stand) if each is not None}
-        """The stands of the plan by their stages' name (:data:`.wall_stand.STANDS`)."""
-        self.before = before if not planted else None  # a foot planted: the walk before it was done
-        self.sequence = sequence
-        self.walk = (walk or DEFAULT_WALKS[sequence]) if sequence in WALK_SEQUENCES else walk
-        self.stand = stand
-        plan: list[tuple[str, str, np.ndarray | None]] = []
-        if self.before is not None:  # over the floor to the climb's start first
-            plan = list(self.before.stages())
-        if sequence not in WALK_SEQUENCES:  # a walk's stages are its plan's, not the template's
-            plan += [(*stage, None) for stage in CAMPAIGNS[sequence]]
-        if self.back:  # the stand undone first: the body out, the feet to the walk's stance
-            plan += LEAVE.stages()
-        if self.walk is not None:
-            if sequence not in WALK_SEQUENCES and not self.back:  # after a climb: the stance it left spread first
-                plan += self.walk.spread_stages()
-            plan += self.walk.stages()
-        if stand is not None:
-            plan += stand.stages()
-        if self.down:  # the stage's foot and name say everything: no move of its own
-            plan += [(who, name, None) for who, name in DESCENT_STAGES]
-        self._spread = 0.0
-        """How far the spread's leading feet step (m; :meth:`.wall_walk.WallWalk.spread`)."""
-        self._plan = tuple(plan)
+        self.before = self.plan.before if not planted else None  # a foot planted: the walk before it was done
+        self._plan = self.plan.stages(before=self.before is not None)
         """(foot or BODY, stage name, a walk's or a stand's stage's move in world m, else None) of
         every stage."""
+        self._spread = 0.0
+        """How far the spread's leading feet step (m; :meth:`.wall_walk.WallWalk.spread`)."""
         self.walk_from: np.ndarray | None = None
         """main_frame's position (world, m) when the walk itself began."""
         self.footholds: dict[str, np.ndarray] = {}
@@ -294,6 +183,31 @@ class Campaign:
                 f"{', '.join(sorted(self.planted))} found planted on the wall by a restarted sequencer: a route that "
                 "climbs back down does not resume (the climb and the way down pass through the same stances)"
             )
+
+    @property
+    def sequence(self) -> str:
+        """The sequence the campaign runs (:data:`.plan_catalogue.SEQUENCES`)."""
+        return self.plan.sequence
+
+    @property
+    def walk(self) -> WallWalk | None:
+        """The plan's walk (a walk sequence's, or the walk after the climb)."""
+        return self.plan.walk
+
+    @property
+    def stand(self) -> WallStand | None:
+        """The plan's stand after its walk."""
+        return self.plan.stand
+
+    @property
+    def down(self) -> bool:
+        """Whether the plan comes back down the corner it climbed."""
+        return self.plan.down
+
+    @property
+    def back(self) -> bool:
+        """Whether the plan is the way back from the stand under the ceiling."""
+        return self.plan.back
 
     @property
     def stages(self) -> tuple[tuple[str, str], ...]:
@@ -370,7 +284,7 @@ class Campaign:
         if self.done or t < self.start_time:
             return self._tick
         try:
-            if self.stage < 0 and self.sequence in WALK_SEQUENCES:
+            if self.stage < 0 and self.plan.entry.walks:
                 self._begin_walk(required(self.walk, "the walk's plan"))  # refused before any stage starts
             if self.stage < 0:
                 first = self._next_stage(-1)
@@ -528,7 +442,7 @@ class Campaign:
         """A stand's stage ``index``: the body's approach (its share of what is left toward the
         stance's main_frame, turned as the stance is), or ``foot``'s step to ``goal``, its foothold."""
         kind = self._plan[index][1]
-        stand = required(self._stands.get(kind), "the stand's plan")
+        stand = required(self.plan.stands.get(kind), "the stand's plan")
         if foot == BODY:  # its share of what is left: the approach's shifts to come, this one's on
             left = sum(1 for who, name, _ in self._plan[index:] if who == BODY and name == kind)
             return wall_approach(Pose(np.asarray(goal, float), stand.goal.body.quat), left)

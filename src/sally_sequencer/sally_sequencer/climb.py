@@ -1,6 +1,6 @@
 """The climb: the back feet's floor steps, the body through the corner, then BL and BR onto the wall.
 
-``f2w_all`` runs, in order (:data:`.campaign.CAMPAIGNS`): BODY_SQUARE (always: it also puts the IK
+``f2w_all`` runs, in order (:data:`.plan_catalogue.CLIMB`): BODY_SQUARE (always: it also puts the IK
 in its conform mode, every stance face held flat, from the first tick), BL's then BR's floor step,
 f2w (FL, then FR on the wall), the body move, then BL's and BR's way to the wall:
 

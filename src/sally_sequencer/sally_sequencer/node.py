@@ -67,7 +67,7 @@ from sally_node_common.stance import StanceMode
 from sally_node_common.time_contract import IK_LATENCY, IK_PERIOD, commands_for
 from sally_node_common.waiting import Waiting
 
-from .campaign import CAMPAIGNS, FEET, WALK_SEQUENCES, Campaign, FootReading, Tick, frame_of, scene_of
+from .campaign import FEET, Campaign, FootReading, Tick
 from .campaign_clock import CampaignClock
 from .climb import MIN_PITCH_DEG
 from .errors import SequenceError
@@ -75,6 +75,7 @@ from .interlock import release_refusal
 from .journal import Journal, JournalError, Step
 from .journal import read as read_journal
 from .phase_state import required
+from .plan_catalogue import SEQUENCES, frame_of, scene_of
 from .robot_view import RobotView
 from .route import THEN
 from .telemetry import FootView, face_normal, telemetry_block
@@ -104,7 +105,7 @@ def _seconds(name: str, default: float, what: str, positive: bool = False) -> Pa
 
 TABLE = ParameterTable(
     (
-        Param("sequence", "f2w", "campaign to run", choices=tuple(sorted(CAMPAIGNS)), read_only=True),
+        Param("sequence", "f2w", "campaign to run", choices=tuple(sorted(SEQUENCES)), read_only=True),
         Param(
             "direction",
             "up",
@@ -316,15 +317,16 @@ class SequencerNode(Node):
         readers = [name.strip() for name in str(p("readers")).split(",") if name.strip()]
         self._gate = ReadersGate(self, (self._pub_magnets, self._pub_target), readers, self._on_gate_open)
         self.get_logger().info(
-            f"sequencer ready: {p('sequence')} ({' then '.join(f for f, _ in CAMPAIGNS[p('sequence')])}) "
+            f"sequencer ready: {p('sequence')} ({' then '.join(f for f, _ in SEQUENCES[p('sequence')].stages)}) "
             f"from t={p('start_time'):g} s, dwell {p('dwell'):g} s, duration {p('duration'):g} s"
         )
 
     def _new_campaign(self, planted=None) -> Campaign:
         p = lambda name: self.get_parameter(name).value  # noqa: E731
         walk = None
-        if p("sequence") in WALK_SEQUENCES:
-            walk = WallWalk(p("direction"), float(p("distance")), WALK_SEQUENCES[p("sequence")])
+        walks_over = SEQUENCES[p("sequence")].walks_over
+        if walks_over is not None:
+            walk = WallWalk(p("direction"), float(p("distance")), walks_over)
         elif p("wall_walk") > 0:
             walk = WallWalk("up", float(p("wall_walk")))
         stand = WallStand() if p("stand") else None

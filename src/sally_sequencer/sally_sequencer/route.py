@@ -27,9 +27,8 @@ from sally_description.scene import Scene, climbing, corners_of
 from sally_description.surfaces import meets
 
 from .errors import SequenceError
+from .plan_catalogue import CLIMBS
 
-CLIMBS = {("floor", "wall"): "f2w_all", ("wall", "ceiling"): "w2c"}
-"""(surface stood on, surface climbed onto) -> the campaign that climbs that corner with all four feet."""
 CHAINS = ((("floor", "wall"), ("wall", "ceiling")),)
 """The routes of more than one climb that run: floor, wall, ceiling (the climb onto the wall, the walk
 up it to the stand under the ceiling, :mod:`.wall_stand`, and the climb onto the ceiling)."""

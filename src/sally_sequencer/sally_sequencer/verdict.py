@@ -6,26 +6,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from .campaign import CAMPAIGNS
 from .climb import MIN_PITCH_DEG
+from .plan_catalogue import SEQUENCES
 from .wall_walk import WALK_TOLERANCE, WallWalk
-
-WALL_PLANT_SEQUENCES = frozenset({"f2w", "f2w_fr", "b2w_bl", "b2w_br", "wall_step"})
-"""Stage sequences that end with their foot planted on the wall (F2W_REACH or WALL_SEAT, magnet on)."""
-SCENARIOS = frozenset({"wall_hold", "floor_lift"})
-"""The optimizer's scenarios: judged by its costs, not by where the feet end."""
 
 
 def feet_to_plant(campaign: str) -> tuple[str, ...]:
     """The feet campaign ``campaign`` must end with planted on the wall, in the order it plants
-    them (none for the optimizer's scenarios and for campaigns that plant none)."""
-    if campaign in SCENARIOS:
-        return ()
-    feet: list[str] = []
-    for foot, sequence in CAMPAIGNS.get(campaign, ()):
-        if sequence in WALL_PLANT_SEQUENCES and foot not in feet:
-            feet.append(foot)
-    return tuple(feet)
+    them (:attr:`.plan_catalogue.SequenceSpec.feet_to_plant`; none for an unknown name)."""
+    entry = SEQUENCES.get(campaign)
+    return entry.feet_to_plant if entry is not None else ()
 
 
 def held_on(enabled: bool, surface: str, in_contact: bool, goal: str) -> bool:

@@ -7,9 +7,9 @@ import pytest
 from sally_description.constants import LEGS
 from sally_description.pose import Pose
 from sally_sequencer import Campaign, FootReading, SequenceError
-from sally_sequencer.campaign import CLIMB
 from sally_sequencer.climb import CLIMB_BODY, plan_checks
 from sally_sequencer.descent import STAGES as DESCENT_STAGES
+from sally_sequencer.plan_catalogue import CLIMB
 from sally_sequencer.wall_stand import GATHER, LEAVE, UNDER_CEILING, WALK_TO_STAND, WallStand
 from sally_sequencer.wall_walk import WallWalk
 from sally_sequencer.way_back import WALK_DOWN, climb_end, duration, spread, walk_stance
