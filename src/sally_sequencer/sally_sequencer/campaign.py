@@ -103,6 +103,28 @@ class CampaignTiming:
     hold: float
     """Time held after the last foot is planted."""
 
+    def __post_init__(self) -> None:
+        for name in ("start_time", "dwell", "hold"):
+            value = getattr(self, name)
+            if not np.isfinite(value) or value < 0:
+                raise SequenceError(f"{name} must be a non-negative finite number of seconds, got {value!r}")
+
+
+@dataclass
+class WalkProgress:
+    """Where the walk under way stands (the walk before the climb, then the one after it)."""
+
+    walk: WallWalk | None = None
+    """The walk whose designed footholds :attr:`footholds` are."""
+    spread: float = 0.0
+    """How far the spread's leading feet step (m; :meth:`.wall_walk.WallWalk.spread`)."""
+    start: np.ndarray | None = None
+    """main_frame's position (world, m) when the plan's walk itself began."""
+    footholds: dict[str, np.ndarray] = field(default_factory=dict)
+    """The walk's designed footholds (world, m): each foot where the walk began plus its steps so
+    far. A step aims at its foot's next one (in the plate's plane), not at where the foot landed
+    plus a step, so that the small landing errors do not add up over a walk."""
+
 
 class Campaign:
     """A whole sequence (one foot after another, body moves between): the sequencer's pure core."""
@@ -131,27 +153,14 @@ class Campaign:
         unknown = sorted(set(planted or {}) - set(FEET))
         if unknown:
             raise SequenceError(f"planted feet {unknown} are not feet of {list(FEET)}")
-        for name, value in (("start_time", start_time), ("dwell", dwell), ("hold", hold)):
-            if not np.isfinite(value) or value < 0:
-                raise SequenceError(f"{name} must be a non-negative finite number of seconds, got {value!r}")
+        self.timing = CampaignTiming(float(start_time), float(dwell), float(hold))
         if back:  # every foot where the stand under the ceiling put it
             planted = planted or {foot: UNDER_CEILING.foot(foot) for foot in FEET}
-        self.before = self.plan.before if not planted else None  # a foot planted: the walk before it was done
-        self._plan = self.plan.stages(before=self.before is not None)
+        self.resumed = tuple(planted or ())
+        self._plan = self.plan.stages(before=not self.resumed)  # a foot planted: the walk before it was done
         """(foot or BODY, stage name, a walk's or a stand's stage's move in world m, else None) of
         every stage."""
-        self._spread = 0.0
-        """How far the spread's leading feet step (m; :meth:`.wall_walk.WallWalk.spread`)."""
-        self.walk_from: np.ndarray | None = None
-        """main_frame's position (world, m) when the walk itself began."""
-        self.footholds: dict[str, np.ndarray] = {}
-        """The walk's designed footholds (world, m): each foot where the walk began plus its steps so
-        far. A step aims at its foot's next one (in the plate's plane), not at where the foot landed
-        plus a step, so that the small landing errors do not add up over a walk."""
-        self._walking: WallWalk | None = None
-        """The walk whose designed footholds :attr:`footholds` are (the walk before the climb, then
-        the one after it)."""
-        self.timing = CampaignTiming(float(start_time), float(dwell), float(hold))
+        self._walking = WalkProgress()
         self.stage = -1
         self.stance = {foot: POSITION for foot in FEET}
         self.planted: dict[str, float] = {}
@@ -173,10 +182,14 @@ class Campaign:
         self._feet: Mapping[str, FootReading] = {}
         self._tick = Tick()
         self._last_time: float | None = None
-        self.resumed = tuple(planted or ())
-        for foot, position in (planted or {}).items():
+        self._resume(planted or {})
+
+    def _resume(self, planted: Mapping[str, np.ndarray]) -> None:
+        """Feet ``planted`` already (foot -> position) hold as POSE stance feet from the start; a plan
+        that comes back down does not resume."""
+        for foot, position in planted.items():
             self.stance[foot] = POSE
-            self.planted[foot] = start_time
+            self.planted[foot] = self.timing.start_time
             self.plant_targets[foot] = np.asarray(position, dtype=float)
         if self.down and self.planted and not self.back:
             self.abort(
@@ -188,6 +201,18 @@ class Campaign:
     def sequence(self) -> str:
         """The sequence the campaign runs (:data:`.plan_catalogue.SEQUENCES`)."""
         return self.plan.sequence
+
+    @property
+    def before(self) -> WallWalk | None:
+        """The plan's walk over the floor before the climb, unless a foot was planted at the start
+        (the walk before it was done)."""
+        return self.plan.before if not self.resumed else None
+
+    @property
+    def walk_from(self) -> np.ndarray | None:
+        """main_frame's position (world, m) when the walk itself (the plan's, not the one before the
+        climb) began; None before."""
+        return self._walking.start
 
     @property
     def walk(self) -> WallWalk | None:
@@ -390,7 +415,7 @@ class Campaign:
 
     def _start_stage(self, index: int, t: float) -> None:
         walk = self._walk_of(index)
-        if walk is not None and walk is not self._walking:  # a walk's first stage (before or after a climb)
+        if walk is not None and walk is not self._walking.walk:  # a walk's first stage (before or after a climb)
             self._begin_walk(walk)  # refused before its first foot is freed
         self.stage = index
         foot, name = self.stages[index]
@@ -426,17 +451,18 @@ class Campaign:
     def _walk_phases(self, foot: str, name: str, move: np.ndarray) -> list:
         """A walk's stage (or its spread's): the body shifted by ``move``, or ``foot`` stepped by it
         from its designed foothold."""
-        walk = required(self._walking, "the walk's plan")
+        walking = self._walking
+        walk = required(walking.walk, "the walk's plan")
         if name == SPREAD:
-            move = move * (self._spread / 2 if foot == BODY else self._spread)
-        elif self.walk_from is None and walk is self.walk:
-            self.walk_from = self.body().position.copy()
+            move = move * (walking.spread / 2 if foot == BODY else walking.spread)
+        elif walking.start is None and walk is self.walk:
+            walking.start = self.body().position.copy()
         if foot == BODY:
             return wall_shift(move, SPREAD_PHASE) if name == SPREAD else walk.shift(move)
-        self.footholds[foot] = self.footholds[foot] + move
+        walking.footholds[foot] = walking.footholds[foot] + move
         if name == SPREAD:
-            return wall_step(self.footholds[foot], SPREAD_MAGNET_AT, SPREAD_SEAT_TIME)
-        return walk.step(self.footholds[foot])
+            return wall_step(walking.footholds[foot], SPREAD_MAGNET_AT, SPREAD_SEAT_TIME)
+        return walk.step(walking.footholds[foot])
 
     def _stand_phases(self, index: int, foot: str, goal: np.ndarray) -> list:
         """A stand's stage ``index``: the body's approach (its share of what is left toward the
@@ -446,21 +472,22 @@ class Campaign:
         if foot == BODY:  # its share of what is left: the approach's shifts to come, this one's on
             left = sum(1 for who, name, _ in self._plan[index:] if who == BODY and name == kind)
             return wall_approach(Pose(np.asarray(goal, float), stand.goal.body.quat), left)
-        self.footholds[foot] = np.asarray(goal, float).copy()
-        return wall_step(self.footholds[foot], SPREAD_MAGNET_AT, SPREAD_SEAT_TIME)
+        self._walking.footholds[foot] = np.asarray(goal, float).copy()
+        return wall_step(self._walking.footholds[foot], SPREAD_MAGNET_AT, SPREAD_SEAT_TIME)
 
     def _walk_of(self, index: int) -> WallWalk | None:
         """The walk stage ``index`` belongs to (None: not a walk's, or a stand's)."""
         _, name, move = self._plan[index]
         if move is None or name in STANDS:
             return None
-        return self.before if self.before is not None and name.startswith("floor_") else self.walk
+        before = self.before
+        return before if before is not None and name.startswith("floor_") else self.walk
 
     def _begin_walk(self, walk: WallWalk) -> None:
         """``walk``'s designed footholds start where the feet are now; SequenceError unless every
         foot stands where the walk starts (on the wall, planted; on the floor, none planted) and the
         walk (its spread first, after a climb) keeps every magnet on its surface's steel."""
-        self._walking = walk
+        self._walking.walk = walk
         if walk.surface == "floor" and self.planted:
             raise SequenceError(
                 f"floor_walk starts with every foot on the floor; planted on the wall: {sorted(self.planted)}"
@@ -472,13 +499,13 @@ class Campaign:
             )
         feet = {foot: self._reading(foot).position for foot in FEET}
         if walk is self.walk and any(name == SPREAD for _, name in self.stages):
-            self._spread = walk.spread(feet)
+            self._walking.spread = walk.spread(feet)
             for foot in FOOT_ORDER[walk.direction][:2]:  # where the spread puts the leading feet
-                feet[foot] = feet[foot] + self._spread * walk.unit
+                feet[foot] = feet[foot] + self._walking.spread * walk.unit
         off = walk.off_plate(feet)
         if off:
             raise SequenceError(off)
-        self.footholds = {f: self._reading(f).position.copy() for f in FEET}
+        self._walking.footholds = {f: self._reading(f).position.copy() for f in FEET}
 
     def _reading(self, foot: str) -> FootReading:
         reading = self._feet[foot]
