@@ -108,35 +108,20 @@ def _build_report(
     if not record.feet:
         problems.append("no foot states were received")
         return _finish({"sequence": sequence, "success": False}, problems, wall_time_s, 0.0, record)
-    end = record.feet[-1]
-    start = _sequence_start(record)
-    base = next((s for s in record.feet if s.t >= start), record.feet[0])
+    end, base = record.feet[-1], _base(record)
     report: dict = {"sequence": sequence}
     room, entry = scene(scene_of(sequence)), spec(sequence)
     if room.turned:  # positions stay in the corner's frame (the graph's world); the room's are added
         report["scene"] = scene_figures(room)
-    after_climb = walk is not None and not entry.walks
-    walk_start = _walk_start(record) if after_climb else None
-    climb_end = next((t for t, _, phase in record.phases if phase in WALK_PHASES), None) if after_climb else None
-    if down:  # the climb ended where the way down began
-        climb_end = next((t for t, _, phase in record.phases if phase == DESCENT_START), None)
+    walk_start, climb_end = _climb_end(record, entry.walks, walk, down)
     climbed = _up_to(record, climb_end) if climb_end is not None else record
     plants = _plants(climbed, room, report, problems)  # a climb's plants where the climb ended
     if entry.walks:  # judged per step (:func:`_wall_steps`) and by the magnets holding
         report.update(_walk_figures(record, base.t, problems, walk))
     elif walk is not None:  # the walk after the climb
-        if walk_start is None:
-            problems.append("the walk after the climb never started")
-        else:
-            stand_start = _stand_start(record) if stand is not None else math.inf
-            report["walk_after_climb"] = _walk_figures(record, walk_start, problems, walk, until=stand_start)
-            if stand is not None:
-                report["walk_after_climb"]["stand"] = _stand_figures(record, stand_start, stand, problems)
-            spread = _wall_steps(record, climb_end or walk_start, None, until=walk_start)
-            report["walk_after_climb"]["spread_steps"] = spread
-            _judge_steps(spread, problems, lambda step: f"{step['foot']}'s step spreading the stance")
-    for foot in feet_to_plant(sequence):
-        if foot not in plants and not entry.walks:
+        _walk_after_climb(report, record, walk, stand, walk_start, climb_end, problems)
+    for foot in () if entry.walks else feet_to_plant(sequence):
+        if foot not in plants:
             problems.append(f"{foot} never reached F2W_REACH")
             report[f"{foot.lower()}_plant_error_mm"] = None
     if entry.climbs:  # a walk counts them with its other figures
@@ -144,16 +129,97 @@ def _build_report(
     drift = _drift(record, sequence, base, problems)
     report["stance_drift_mm"] = max(d["max_mm"] for d in drift.values())
     pitched = climbed.feet[-1] if down and climbed.feet else end  # the way down: where the climb ended
-    if pitched.hips:
-        pitch = pose_from_hips(pitched.hips).pitch_deg
-        report["body_pitch_deg"] = round(pitch, 2)
-        if entry.ends_on_wall and not pitched_enough(pitch):
-            problems.append(f"the body ended pitched {pitch:.1f} deg (at least {MIN_PITCH_DEG:g} needed)")
-    lost = _contact_losses(record, base.t)
-    if lost:
-        problems.append("stance contact lost: " + ", ".join(f"{f} at {t:.3f} s" for f, t in lost.items()))
+    _judge_pitch(report, pitched, entry.ends_on_wall, problems)
+    lost = _contact_losses(record, base.t, problems)
     if result.get("failed", True):
         problems.append(f"the sequencer reported: {result.get('message', 'no final status')}")
+    _around_the_climb(report, record, room, walk, stand, before, down, problems)
+    report.update(_run_figures(record, result, plants, drift, lost))
+    return _finish(report, problems, wall_time_s, report["sim_time_s"], record, result.get("t"), exit_codes)
+
+
+def _base(record: RunRecord) -> FootSample:
+    """The foot sample the sequence's figures start from: the first at or after its start."""
+    start = _sequence_start(record)
+    return next((s for s in record.feet if s.t >= start), record.feet[0])
+
+
+def _run_figures(record: RunRecord, result: dict, plants: dict, drift: dict, lost: dict[str, float]) -> dict:
+    """The run's figures after the verdict's own: its sim time, phases, plants, drift, contacts, the
+    sequencer's message and the sim's pacing."""
+    end = record.feet[-1]
+    figures = {
+        "sim_time_s": round(float(result.get("t", end.t)), 4),
+        "phases": _phase_table(record),
+        "plants": plants,
+        "stance_drift": drift,
+        "stance_contact_lost": {f: round(t, 4) for f, t in lost.items()},
+        "contacts_at_end": {f: bool(end.in_contact[f]) for f in end.in_contact},
+        "sequencer_message": result.get("message", ""),
+    }
+    if record.pacing:
+        figures["sim_pacing"] = {k: round(v, 3) for k, v in record.pacing.items()}
+    return figures
+
+
+def _climb_end(record: RunRecord, walks: bool, walk: WallWalk | None, down: bool) -> tuple[float | None, float | None]:
+    """Where the walk after a climb began and where the climb ended (the first walk phase, or the
+    way down's start), each None where there is none (a walk sequence walks no walk after a climb)."""
+    after_climb = walk is not None and not walks
+    walk_start = _walk_start(record) if after_climb else None
+    climb_end = next((t for t, _, phase in record.phases if phase in WALK_PHASES), None) if after_climb else None
+    if down:  # the climb ended where the way down began
+        climb_end = next((t for t, _, phase in record.phases if phase == DESCENT_START), None)
+    return walk_start, climb_end
+
+
+def _walk_after_climb(
+    report: dict,
+    record: RunRecord,
+    walk: WallWalk,
+    stand: WallStand | None,
+    walk_start: float | None,
+    climb_end: float | None,
+    problems: list[str],
+) -> None:
+    """The walk after the climb judged into ``report`` (its steps, the spread before it, the stand
+    after it), or the problem that it never started."""
+    if walk_start is None:
+        problems.append("the walk after the climb never started")
+        return
+    stand_start = _stand_start(record) if stand is not None else math.inf
+    figures = _walk_figures(record, walk_start, problems, walk, until=stand_start)
+    if stand is not None:
+        figures["stand"] = _stand_figures(record, stand_start, stand, problems)
+    spread = _wall_steps(record, climb_end or walk_start, None, until=walk_start)
+    figures["spread_steps"] = spread
+    _judge_steps(spread, problems, lambda step: f"{step['foot']}'s step spreading the stance")
+    report["walk_after_climb"] = figures
+
+
+def _judge_pitch(report: dict, pitched: FootSample, on_wall: bool, problems: list[str]) -> None:
+    """The body's pitch at sample ``pitched`` (read off its hips) into ``report``; a run whose feet
+    all end on the wall (``on_wall``) must be pitched enough."""
+    if not pitched.hips:
+        return
+    pitch = pose_from_hips(pitched.hips).pitch_deg
+    report["body_pitch_deg"] = round(pitch, 2)
+    if on_wall and not pitched_enough(pitch):
+        problems.append(f"the body ended pitched {pitch:.1f} deg (at least {MIN_PITCH_DEG:g} needed)")
+
+
+def _around_the_climb(
+    report: dict,
+    record: RunRecord,
+    room: Scene,
+    walk: WallWalk | None,
+    stand: WallStand | None,
+    before: WallWalk | None,
+    down: bool,
+    problems: list[str],
+) -> None:
+    """What the plan ran around its sequence, into ``report``: the walk over the floor before the
+    climb, the way down after it, and the walk's plan (with its stand)."""
     if before is not None:
         report["walk_before_climb"] = _before_climb(record, before, problems)
     if down:
@@ -164,16 +230,6 @@ def _build_report(
             report["walk"]["surface"] = walk.surface
         if stand is not None:
             report["walk"]["stand"] = True  # then the stand under the ceiling
-    report["sim_time_s"] = round(float(result.get("t", end.t)), 4)
-    report["phases"] = _phase_table(record)
-    report["plants"] = plants
-    report["stance_drift"] = drift
-    report["stance_contact_lost"] = {f: round(t, 4) for f, t in lost.items()}
-    report["contacts_at_end"] = {f: bool(end.in_contact[f]) for f in end.in_contact}
-    report["sequencer_message"] = result.get("message", "")
-    if record.pacing:
-        report["sim_pacing"] = {k: round(v, 3) for k, v in record.pacing.items()}
-    return _finish(report, problems, wall_time_s, report["sim_time_s"], record, result.get("t"), exit_codes)
 
 
 def _route_report(
@@ -577,9 +633,7 @@ def _way_back(record: RunRecord, problems: list[str]) -> dict:
         own.append("the spread was never undone")
     out["way_down"] = _way_down(record, "floor", own)
     drift = _held_drift(record, start, own)
-    lost = _contact_losses(record, start)
-    if lost:
-        own.append("stance contact lost: " + ", ".join(f"{f} at {t:.3f} s" for f, t in lost.items()))
+    _contact_losses(record, start, own)
     out["min_magnets_holding"] = _fewest_holding(record, start, own)
     out["stance_drift_mm"] = max(d["max_mm"] for d in drift.values())
     out["stance_drift"] = drift
@@ -704,8 +758,9 @@ def _sequence_start(record: RunRecord) -> float:
     return started[0] if started else record.feet[0].t
 
 
-def _contact_losses(record: RunRecord, since: float) -> dict[str, float]:
-    """Stance feet (POSITION or POSE in the IK's view) out of contact: the first time for each."""
+def _contact_losses(record: RunRecord, since: float, problems: list[str]) -> dict[str, float]:
+    """Stance feet (POSITION or POSE in the IK's view) out of contact: the first time for each, said
+    in ``problems``."""
     lost: dict[str, float] = {}
     for sample in record.feet:
         if sample.t < since:
@@ -713,6 +768,8 @@ def _contact_losses(record: RunRecord, since: float) -> dict[str, float]:
         for foot, mode in sample.mode.items():
             if mode in HELD and not sample.in_contact[foot] and foot not in lost:
                 lost[foot] = sample.t
+    if lost:
+        problems.append("stance contact lost: " + ", ".join(f"{f} at {t:.3f} s" for f, t in lost.items()))
     return lost
 
 

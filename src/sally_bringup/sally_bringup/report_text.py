@@ -74,18 +74,7 @@ def _what_it_did(report: dict) -> list[str]:
         )
     after = report.get("walk_after_climb")
     if after:  # the walk over the surface the climb reached
-        for step in after.get("spread_steps", []):
-            error = "never held" if step["error_mm"] is None else f"plant error {step['error_mm']:.2f} mm"
-            lines.append(f"  then {step['foot']} stepped up to spread the stance: {error}")
-        lines.append(
-            f"  then walked {after['distance_m'] * 1e3:.1f} mm {_over(report.get('sequence', ''))} at "
-            f"{after['speed_mm_s'] or 0.0:.2f} mm/s of "
-            f"sim time in {len(after['steps'])} steps: worst plant {after['worst_step_plant_mm']:.2f} mm "
-            f"({after['worst_step_design_mm']:.2f} mm from the plan's footholds)"
-        )
-        stand = after.get("stand")
-        if stand:
-            lines.append(_stand_line(stand, "stood as on the floor under the ceiling"))
+        lines += _walk_after_climb(after, report.get("sequence", ""))
     down = report.get("way_down")
     if down:  # the climb back down, onto the surface it climbed from
         lines += _way_down(down, (report.get("scene") or {}).get("surfaces", {}).get("floor", "floor"))
@@ -96,6 +85,24 @@ def _what_it_did(report: dict) -> list[str]:
     contacts = report.get("contacts_at_end", {})
     if contacts:
         lines.append("  contact at end: " + " ".join(f"{f}={'yes' if c else 'NO'}" for f, c in contacts.items()))
+    return lines
+
+
+def _walk_after_climb(after: dict, sequence: str) -> list[str]:
+    """The walk after climb ``sequence``: the steps that spread the stance, the walk, the stand."""
+    lines = []
+    for step in after.get("spread_steps", []):
+        error = "never held" if step["error_mm"] is None else f"plant error {step['error_mm']:.2f} mm"
+        lines.append(f"  then {step['foot']} stepped up to spread the stance: {error}")
+    lines.append(
+        f"  then walked {after['distance_m'] * 1e3:.1f} mm {_over(sequence)} at "
+        f"{after['speed_mm_s'] or 0.0:.2f} mm/s of "
+        f"sim time in {len(after['steps'])} steps: worst plant {after['worst_step_plant_mm']:.2f} mm "
+        f"({after['worst_step_design_mm']:.2f} mm from the plan's footholds)"
+    )
+    stand = after.get("stand")
+    if stand:
+        lines.append(_stand_line(stand, "stood as on the floor under the ceiling"))
     return lines
 
 
