@@ -241,7 +241,7 @@ def resolve(arguments: Mapping[str, str]) -> dict[str, str]:
     stance = wall_pose(values)  # refused here, before anything starts
     (walk, then_walk), stand = campaign_walks(values), wall_stand(values)
     before = floor_walk(values)
-    on_floor = values["sequence"] == "floor_walk"
+    on_floor = spec(values["sequence"]).walks_over == "floor"
     feet = standing_at(floor_pose(values)) if on_floor else {leg: stance.foot(leg) for leg in LEGS}
     off = walk.off_plate(feet) if walk is not None else ""
     if off:
@@ -249,19 +249,43 @@ def resolve(arguments: Mapping[str, str]) -> dict[str, str]:
             f"floor_walk from the floor start: {off}" if on_floor else f"wall_walk from start:=wall: {off}"
         )
     if values["duration"] == "auto":
-        values["duration"] = f"{auto_duration(values['sequence'], walk):.1f}"
-        if before is not None:  # the walk to the climb's start first
-            values["duration"] = f"{float(values['duration']) + math.ceil(before.duration):.1f}"
-        if comes_down(values):  # and the way back down after the climb
-            values["duration"] = f"{float(values['duration']) + math.ceil(DESCENT_DURATION):.1f}"
-        if walk is not None and spec(values["sequence"]).climbs:  # the climb's time, then the walk's
-            more = walk.duration + (stand.duration if stand is not None else 0.0)
-            then = then_climb(values)
-            if then:  # and the climb onto the ceiling, and the walk along it
-                more += auto_duration(then, None) + (then_walk.duration if then_walk is not None else 0.0)
-            if goes_back(values):  # and the way back: down the wall, then down onto the floor
-                more += way_back_duration() + DESCENT_DURATION
-            values["duration"] = f"{float(values['duration']) + math.ceil(more):.1f}"
+        values["duration"] = f"{resolved_duration(values, walk, then_walk, stand, before):.1f}"
+    check_numbers(values)
+    magnets = magnet_list(values["magnets"])
+    values["magnets"] = ",".join(magnets) or "none"
+    if values["params"]:
+        check_params_file(values["params"])
+    return values
+
+
+def resolved_duration(
+    values: Mapping[str, str],
+    walk: WallWalk | None,
+    then_walk: WallWalk | None,
+    stand: WallStand | None,
+    before: WallWalk | None,
+) -> float:
+    """duration:=auto for resolved ``values`` (s of sim time): the first campaign's
+    (:func:`auto_duration`), and each part the run adds whole seconds of (the walk before the climb,
+    the way down, the walk and the stand after it, the next climb and its walk, the way back)."""
+    duration = auto_duration(values["sequence"], walk)
+    if before is not None:  # the walk to the climb's start first
+        duration += math.ceil(before.duration)
+    if comes_down(values):  # and the way back down after the climb
+        duration += math.ceil(DESCENT_DURATION)
+    if walk is not None and spec(values["sequence"]).climbs:  # the climb's time, then the walk's
+        more = walk.duration + (stand.duration if stand is not None else 0.0)
+        then = then_climb(values)
+        if then:  # and the climb onto the ceiling, and the walk along it
+            more += auto_duration(then, None) + (then_walk.duration if then_walk is not None else 0.0)
+        if goes_back(values):  # and the way back: down the wall, then down onto the floor
+            more += way_back_duration() + DESCENT_DURATION
+        duration += math.ceil(more)
+    return duration
+
+
+def check_numbers(values: Mapping[str, str]) -> None:
+    """Refuse a number argument out of its range, in one line naming it and the range."""
     for name in NUMBER_ARGUMENTS:
         try:
             value = float(values[name])
@@ -289,11 +313,6 @@ def resolve(arguments: Mapping[str, str]) -> dict[str, str]:
         )
     if not values["sensor_seed"].isdigit() or int(values["sensor_seed"]) > 2**31 - 1:
         raise GraphError(f"sensor_seed:={values['sensor_seed']} must be a whole number from 0 to {2**31 - 1}")
-    magnets = magnet_list(values["magnets"])
-    values["magnets"] = ",".join(magnets) or "none"
-    if values["params"]:
-        check_params_file(values["params"])
-    return values
 
 
 def route_campaign(values: dict[str, str]) -> None:
