@@ -309,6 +309,22 @@ def kill_node_thrice(node: str, hold: float = 5.0, work: Path | None = None) -> 
             check.note(f"exit codes {codes}")
 
 
+FL_PLANTED = "FL planted on the wall (FR's turn)"
+"""What a node's fault waits for before it strikes."""
+
+
+def _continue_after(check: Check, graph: LiveGraph, node: str, hang: float, stopped: float) -> tuple[float, float]:
+    """A hung ``node`` continued (SIGCONT) once ``hang`` wall seconds have passed since ``stopped``
+    (time.monotonic()): when it was continued, and how long it was hung (s)."""
+    time.sleep(max(0.0, hang - (time.monotonic() - stopped)))  # the fault lasts at least this long
+    graph.group.processes[node].signal_group(signal.SIGCONT)
+    resumed = time.monotonic()
+    hung_for = resumed - stopped
+    check.note(f"continued {node} (SIGCONT) after {hung_for:.1f} s, at sim time {graph.sim_ns / NS:.2f} s")
+    check.expect(graph.running(node), f"{node} runs on after SIGCONT")
+    return resumed, hung_for
+
+
 def kill_node(node: str, hold: float = 10.0, work: Path | None = None, hang: float = 0.0) -> list[CaseResult]:
     """f2w in lockstep, ``node`` in a process of its own beside the composed others; at the strike
     (:func:`_stand_at_strike`: FL planted on the wall, FR's lift begun), SIGKILL ``node``; ``hold``
@@ -330,19 +346,12 @@ def kill_node(node: str, hold: float = 10.0, work: Path | None = None, hang: flo
             keep_report=True,
         )
         try:
-            if not check.expect(
-                _stand_at_strike(graph, STRIKE_FROM_S, graph.fl_held_frs_turn), "FL planted on the wall (FR's turn)"
-            ):
+            if not check.expect(_stand_at_strike(graph, STRIKE_FROM_S, graph.fl_held_frs_turn), FL_PLANTED):
                 return [check.result("")]
             down_at, stopped = graph.sim_ns, time.monotonic()
             _strike(check, graph, node, hold, hang)
             if hang:
-                time.sleep(max(0.0, hang - (time.monotonic() - stopped)))  # the fault lasts at least this long
-                graph.group.processes[node].signal_group(signal.SIGCONT)
-                resumed = time.monotonic()
-                hung_for = time.monotonic() - stopped
-                check.note(f"continued {node} (SIGCONT) after {hung_for:.1f} s, at sim time {graph.sim_ns / NS:.2f} s")
-                check.expect(graph.running(node), f"{node} runs on after SIGCONT")
+                resumed, hung_for = _continue_after(check, graph, node, hang, stopped)
             gap = _held_while_down(check, graph, node, down_at)
             if not hang:
                 resumed = time.monotonic()
@@ -363,8 +372,7 @@ def kill_node(node: str, hold: float = 10.0, work: Path | None = None, hang: flo
             down = f"hung {hung_for:.1f} s" if hang else f"down {hold:g} s"
             summary = (
                 f"FL held with {node} {down} (max gap {gap * 1e3:.2f} mm), silence reported by "
-                f"{STALE_WITNESS[node][0]}; "
-                f"{'continued' if hang else 'restarted'}, f2w finished at "
+                f"{STALE_WITNESS[node][0]}; {'continued' if hang else 'restarted'}, f2w finished at "
                 f"{result.header.stamp.sec if result else 0} s: {result.message if result else ''}"
             )
             return [check.result(summary)]
@@ -726,9 +734,7 @@ def sim_reset(work: Path | None = None) -> list[CaseResult]:
             keep_report=True,
         )
         try:
-            if not check.expect(
-                _stand_at_strike(graph, STRIKE_FROM_S, graph.fl_held_frs_turn), "FL planted on the wall (FR's turn)"
-            ):
+            if not check.expect(_stand_at_strike(graph, STRIKE_FROM_S, graph.fl_held_frs_turn), FL_PLANTED):
                 return [check.result("")]
             answer = graph.probe.call(ResetSimulation, "/sally_sim/reset_simulation", ResetSimulation.Request(), 30.0)
             check.expect(
