@@ -131,7 +131,7 @@ class Campaign:
 
     def __init__(
         self,
-        sequence: str,
+        sequence: str | CampaignPlan,
         start_time: float = 0.5,
         dwell: float = DWELL,
         hold: float = HOLD,
@@ -143,18 +143,24 @@ class Campaign:
         back: bool = False,
     ) -> None:
         """``sequence``, ``walk``, ``stand``, ``before``, ``down``, ``back``: the campaign's
-        :class:`.plan.CampaignPlan` (refused there when it cannot run). ``planted``: feet already on
+        :class:`.plan.CampaignPlan` (refused there when it cannot run), or that plan as ``sequence``
+        (the others left out). ``planted``: feet already on
         the wall (foot -> position), e.g. found so by a sequencer restarted mid-run; their stages are
         skipped and they stay POSE stance feet (a walk steps planted feet, so it skips nothing, and it
         starts only with every foot planted; a sequencer restarted with feet planted cannot tell a
         climb from its way down, so such a campaign stops at once). The way back (``back``) starts
         with every foot planted where the stand under the ceiling put it (``planted`` by default)."""
-        self.plan = CampaignPlan(sequence, walk, stand, before, down, back)
+        if isinstance(sequence, CampaignPlan):
+            if walk is not None or stand is not None or before is not None or down or back:
+                raise SequenceError("a campaign takes its plan, or a sequence and what comes with it, not both")
+            self.plan = sequence
+        else:
+            self.plan = CampaignPlan(sequence, walk, stand, before, down, back)
         unknown = sorted(set(planted or {}) - set(FEET))
         if unknown:
             raise SequenceError(f"planted feet {unknown} are not feet of {list(FEET)}")
         self.timing = CampaignTiming(float(start_time), float(dwell), float(hold))
-        if back:  # every foot where the stand under the ceiling put it
+        if self.plan.back:  # every foot where the stand under the ceiling put it
             planted = planted or {foot: UNDER_CEILING.foot(foot) for foot in FEET}
         self.resumed = tuple(planted or ())
         self._plan = self.plan.stages(before=not self.resumed)  # a foot planted: the walk before it was done

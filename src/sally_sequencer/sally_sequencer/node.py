@@ -67,21 +67,20 @@ from sally_node_common.stance import StanceMode
 from sally_node_common.time_contract import IK_LATENCY, IK_PERIOD, commands_for
 from sally_node_common.waiting import Waiting
 
-from .campaign import FEET, Campaign, FootReading, Tick
+from .campaign import FEET, Campaign, CampaignTiming, FootReading, Tick
 from .campaign_clock import CampaignClock
 from .climb import MIN_PITCH_DEG
 from .errors import SequenceError
 from .interlock import release_refusal
 from .journal import Journal, JournalError, Step
 from .journal import read as read_journal
-from .phase_state import required
-from .plan_catalogue import SEQUENCES, frame_of, scene_of
+from .plan_catalogue import SEQUENCES, scene_of
 from .robot_view import RobotView
 from .route import THEN
+from .route_run import RouteRun, route_plan
 from .telemetry import FootView, face_normal, telemetry_block
 from .verdict import held_on, level, pitched_enough, walk_shortfall
-from .wall_stand import WallStand
-from .wall_walk import DIRECTIONS, MAX_DISTANCE, WallWalk
+from .wall_walk import DIRECTIONS, MAX_DISTANCE
 
 EXIT_FAILED = 1
 FEET_TOPIC, MAGNETS, IK_STATUS = "/sally/foot_states", "/sally/magnets", "/sally/ik_status"
@@ -223,6 +222,20 @@ TABLE = ParameterTable(
         ),
     )
 )
+ROUTE_PARAMETERS = (
+    "sequence",
+    "direction",
+    "distance",
+    "wall_walk",
+    "stand",
+    "floor_walk",
+    "down",
+    "then",
+    "then_walk",
+    "then_down",
+    "then_back",
+)
+"""The parameters the run's plan is built from (:func:`.route_run.route_plan`, its arguments' names)."""
 
 
 class SequencerNode(Node):
@@ -248,19 +261,10 @@ class SequencerNode(Node):
         # writer replays up to KEPT.depth of them, which start no new time line (a new sim's do)
         self.shell.orders[FEET_TOPIC].back_ns = KEPT.depth * round(p("ik_period") * 1e9)
         try:
-            self.campaign = self._new_campaign()
+            timing = CampaignTiming(float(p("start_time")), float(p("dwell")), float(p("hold")))
+            self.route = RouteRun(route_plan(**{name: p(name) for name in ROUTE_PARAMETERS}), timing)
         except SequenceError as exc:
             raise StartupError(str(exc)) from None
-        self._frame = frame_of(self.campaign.sequence)
-        """The TF frame of the targets' positions: the climbed corner's."""
-        self._then = str(p("then"))
-        """The climb still to run after this campaign ('' once it runs, or without one)."""
-        self._back = bool(p("then_back"))
-        """The way back still to run after the 'then' climb (False once it runs, or without one)."""
-        self._first: Campaign | None = None
-        """The campaign that ran before this one (a route's climb onto the wall), once it is done."""
-        self._second: Campaign | None = None
-        """The route's second climb, once it is done and the way back runs (``then_back``)."""
         self._fresh = True
         """No foot state seen yet on this time line: the first one says which feet are planted."""
         self._time = CampaignClock(
@@ -321,28 +325,15 @@ class SequencerNode(Node):
             f"from t={p('start_time'):g} s, dwell {p('dwell'):g} s, duration {p('duration'):g} s"
         )
 
-    def _new_campaign(self, planted=None) -> Campaign:
-        p = lambda name: self.get_parameter(name).value  # noqa: E731
-        walk = None
-        walks_over = SEQUENCES[p("sequence")].walks_over
-        if walks_over is not None:
-            walk = WallWalk(p("direction"), float(p("distance")), walks_over)
-        elif p("wall_walk") > 0:
-            walk = WallWalk("up", float(p("wall_walk")))
-        stand = WallStand() if p("stand") else None
-        if p("then") and stand is None:
-            raise SequenceError(
-                f"then:={p('then')} climbs from the stand under the ceiling: f2w_all with wall_walk and stand set"
-            )
-        if p("then_walk") > 0 and not p("then"):
-            raise SequenceError(f"then_walk:={p('then_walk'):g} walks after the 'then' climb: set then")
-        if p("then_down") and (not p("then") or p("then_walk") > 0):
-            raise SequenceError("then_down comes back down after the 'then' climb: set then, and no then_walk")
-        if p("then_back") and not p("then_down"):
-            raise SequenceError("then_back comes back down the wall after the 'then' climb's way down: set then_down")
-        timing = (float(p("start_time")), float(p("dwell")), float(p("hold")))
-        before = WallWalk("forward", float(p("floor_walk")), "floor") if p("floor_walk") > 0 else None
-        return Campaign(p("sequence"), *timing, planted, walk, stand, before, bool(p("down")))
+    @property
+    def campaign(self) -> Campaign:
+        """The campaign under way (the route's)."""
+        return self.route.campaign
+
+    @property
+    def _frame(self) -> str:
+        """The TF frame of the targets' positions: the climbed corner's."""
+        return self.route.frame
 
     # --- inputs ---------------------------------------------------------------------------------
     def _on_magnets(self, msg: MagnetArray, kept: bool = False) -> None:
@@ -578,38 +569,20 @@ class SequencerNode(Node):
             for foot, (mode, contact) in feet.items()
             if mode == StanceMode.POSE and contact
         }
-        if self._then and frame == frame_of(self._then) != self._frame:
-            self.campaign = self._then_campaign(float(self.get_parameter("start_time").value), planted)
-            self._then, self._frame = "", frame_of(self.campaign.sequence)
-            self.get_logger().warning(
-                f"resuming the route at its {self.campaign.sequence} climb (the IK plans in {self._frame!r}): "
-                f"{sorted(planted)} already planted"
-            )
-        elif planted:
-            self.campaign = self._new_campaign(planted)
-            if self._back:  # on the wall in the first climb's frame: on the way up, or on the way back?
-                self.campaign.abort(
-                    f"{', '.join(sorted(planted))} found planted by a restarted sequencer: a route that comes back the "
-                    "way it went does not resume (the way up and the way back pass through the same stances)"
-                )
-            self.get_logger().warning(
-                f"resuming the {self.campaign.sequence} run: {sorted(planted)} already planted on the wall"
-            )
+        resumed = self.route.resume(frame, planted)
+        if resumed:
+            self.get_logger().warning(resumed)
 
     def _start_over(self, stamp: int, why: str = "") -> None:
         """The run starts again: foot states from an older time after a silence (a new sim), or
         the first foot states after a sim reset (``why``)."""
-        p = lambda name: self.get_parameter(name).value  # noqa: E731
         if not why:
             self.shell.resets.new_sim()
         self.get_logger().warning(
             f"{why or 'foot states start over'} ({stamp * 1e-9:.3f} s): the sequence starts again"
             + ("" if why else " (a new sim)")
         )
-        self.campaign, self._fresh = self._new_campaign(), True
-        self._frame, self._then, self._first = frame_of(self.campaign.sequence), str(p("then")), None
-        self._second = None
-        self._back = bool(p("then_back"))
+        self.route, self._fresh = RouteRun(self.route.plan, self.route.timing), True
         self.shell.orders[MAGNETS].restart()
         self.shell.orders[IK_STATUS].restart()
         for order in self._range_orders.values():
@@ -666,7 +639,7 @@ class SequencerNode(Node):
             self._publish_status(when, t)
             if self._time.telemetry_due(stamp) and msg is not None:
                 self.get_logger().info("\n" + self._telemetry(msg, t))
-        next_one = self._then or (self._back and self._first is not None)
+        next_one = self.route.next_due
         if self.campaign.done and not self.campaign.failed and next_one and not self._time.over(stamp):
             self._hand_over(t)
         elif self.campaign.done or self._time.over(stamp):
@@ -675,29 +648,10 @@ class SequencerNode(Node):
     def _hand_over(self, t: float) -> None:
         """The campaign is done: the climb after it starts, in its own corner's frame (its ticks say
         so; it steps on foot states in that frame once the IK plans there)."""
-        settle = t + float(self.get_parameter("start_time").value)  # held while the IK takes its stances there
-        ended = self.campaign
-        if self._then:
-            self._first = ended
-            self.campaign = self._then_campaign(settle)
-        else:  # the 'then' climb came back down: the way back down the wall, in the first climb's frame
-            first = required(self._first, "the route's first climb")
-            p = lambda name: self.get_parameter(name).value  # noqa: E731
-            self.campaign = Campaign(first.sequence, settle, float(p("dwell")), float(p("hold")), back=True)
-            self._back, self._second = False, ended
-        self._then, self._frame = "", frame_of(self.campaign.sequence)
+        ended = self.route.hand_over(t)
         self._view.stance = {foot: StanceMode[mode] for foot, mode in self.campaign.stance.items()}
         after = "its way back" if self.campaign.back else self.campaign.sequence
         self.get_logger().info(f"{ended.sequence} done at {t:.3f} s: {after} next, in {self._frame!r}")
-
-    def _then_campaign(self, start_time: float, planted: dict[str, np.ndarray] | None = None) -> Campaign:
-        """The route's next climb (``then``), from ``start_time`` (s of sim time), its walk after it
-        (``then_walk``) or the way back down (``then_down``); ``planted``: its feet already on the
-        surface it climbs onto."""
-        p = lambda name: self.get_parameter(name).value  # noqa: E731
-        walk = WallWalk("up", float(p("then_walk"))) if p("then_walk") > 0 else None
-        timing = (start_time, float(p("dwell")), float(p("hold")))
-        return Campaign(self._then, *timing, planted or None, walk, down=bool(p("then_down")))
 
     # --- outputs --------------------------------------------------------------------------------
     def _publish_target(self, when: int, target, body: Pose | None = None) -> None:
@@ -786,10 +740,7 @@ class SequencerNode(Node):
         if self.campaign.down:
             done = f"done, then the way down: {all_held}"
         message = "; ".join(problems) or f"{self.campaign.sequence} {done}"
-        if self._second is not None and not problems:  # the way back: both climbs are done, and back down
-            message = f"{self._second.sequence} done and back down, then the way back: {all_held}"
-        if self._first is not None:  # a route's second climb: the first one is done
-            message = f"{self._first.sequence} done, then {message}"
+        message = self.route.verdict(message, not problems, all_held)
         if self.shell.counts["ik_rejections_of_our_input"]:
             message += f" ({self.shell.counts['ik_rejections_of_our_input']} IK rejections of our input)"
         final = sequence_status_to_msg(
