@@ -61,7 +61,7 @@ from sally_node_common.parameters import Param, ParameterTable
 from sally_node_common.qos import KEPT, LATCHED, RELIABLE_DEEP, STATUS
 from sally_node_common.readers_gate import ReadersGate
 from sally_node_common.sequence_status_msg import SequenceStatusData, sequence_status_to_msg
-from sally_node_common.stamped_readings import READING_AGE_NS, StampedReadings
+from sally_node_common.stamped_readings import READING_AGE_NS
 from sally_node_common.stamps import stamp_ns
 from sally_node_common.stance import StanceMode
 from sally_node_common.time_contract import IK_LATENCY, IK_PERIOD, commands_for
@@ -71,6 +71,7 @@ from .campaign import FEET, Campaign, CampaignTiming, FootReading, Tick
 from .campaign_clock import CampaignClock
 from .climb import MIN_PITCH_DEG
 from .errors import SequenceError
+from .feet_sensors import FeetSensors
 from .interlock import release_refusal
 from .journal import Journal, JournalError, Step
 from .journal import read as read_journal
@@ -238,6 +239,16 @@ ROUTE_PARAMETERS = (
 """The parameters the run's plan is built from (:func:`.route_run.route_plan`, its arguments' names)."""
 
 
+def _open_journal(path: str) -> tuple[Journal, tuple[int | None, list[Step]]]:
+    """The journal at ``path`` ('' = none) to write in, and its time line as read (its start, its
+    steps), kept until the first foot states say whether it is theirs (it is taken again then) or an
+    ended one's; StartupError for a journal that cannot be read."""
+    try:
+        return Journal(Path(path) if path else None), read_journal(Path(path)) if path else (None, [])
+    except JournalError as exc:
+        raise StartupError(str(exc)) from None
+
+
 class SequencerNode(Node):
     """The sequencer node: foot states in, IK targets (with the stances) and magnet commands out, on sim time."""
 
@@ -284,35 +295,9 @@ class SequencerNode(Node):
         self._pub_final = self.create_publisher(SequenceStatus, "/sally/sequence_result", LATCHED)
         # the verdict, and the status stream up to it: the runner's record must reach the verdict (a
         # lagging reader lost the last statuses when the graph ended at once under load)
-        self.final_publishers = (self._pub_final, self._pub_status)
-        subscribe_kept(self, FootStates, FEET_TOPIC, self._on_feet)  # the IK's kept states, and anyone's
-        subscribe_kept(self, MagnetArray, MAGNETS, self._on_magnets)  # a restarted sequencer knows at once
-        # which magnets hold (it may resume with a magnet off, before sim time brings new telemetry)
-        self.create_subscription(IKStatus, IK_STATUS, self._on_ik_status, RELIABLE_DEEP)
-        self._range_orders = {foot: StampOrder(f"{foot}'s range reading") for foot in FEET}
-        self._sensors = StampedReadings()
-        """Each foot's ("range", foot) and ("contact", foot) readings (m; 1.0 for contact)."""
-        self._tick_ns = 0
-        self._tick_sensors: tuple[dict[str, float], dict[str, bool]] = ({}, {})
-        """The tick under way's range and contact readings of each foot (what the campaign reads)."""
-        journal = str(p("journal"))
-        self._journal = Journal(Path(journal) if journal else None)
-        try:
-            self._journaled = read_journal(Path(journal)) if journal else (None, [])
-            """The journal's time line (its start, its steps) until the first foot states say whether
-            it is theirs (it is taken again then) or an ended one's."""
-        except JournalError as exc:
-            raise StartupError(str(exc)) from None
+        self._feet_sensors = FeetSensors()
+        self._journal, self._journaled = _open_journal(str(p("journal")))
         self._replaying = False
-        for foot in FEET:  # each foot's range sensor: the measure takes the surface's distance from it
-            self.create_subscription(Range, range_topic(foot), self._range_reader(foot), RELIABLE_DEEP)
-        self.create_subscription(
-            Bool, "/sally_sim/holding", lambda msg: setattr(self._time, "holding", bool(msg.data)), LATCHED
-        )
-        self._heard_sensors: set[str] = set()
-        """The feet's sensors ("range", "contact") heard at least once. The magnet telemetry (the
-        contact readings) is always waited for: the interlock knows nothing without it; the range
-        sensors from their first reading on (a robot without them is not waited for)."""
         self._awaiting: Waiting[tuple[FootStates, bool]] = Waiting(WAITING_TICKS)
         """Foot states (and whether they were kept ones) waiting for the feet's readings of their tick
         (:meth:`_step_awaiting`)."""
@@ -320,10 +305,30 @@ class SequencerNode(Node):
         """Foot states that came before the outputs reached their readers (stepped on once they do)."""
         readers = [name.strip() for name in str(p("readers")).split(",") if name.strip()]
         self._gate = ReadersGate(self, (self._pub_magnets, self._pub_target), readers, self._on_gate_open)
+        self._subscribe()
         self.get_logger().info(
             f"sequencer ready: {p('sequence')} ({' then '.join(f for f, _ in SEQUENCES[p('sequence')].stages)}) "
             f"from t={p('start_time'):g} s, dwell {p('dwell'):g} s, duration {p('duration'):g} s"
         )
+
+    def _subscribe(self) -> None:
+        """What the sequencer reads: the foot states, the magnets, the IK's status, each foot's range
+        sensor (the measure takes the surface's distance from it) and whether the sim holds."""
+        subscribe_kept(self, FootStates, FEET_TOPIC, self._on_feet)  # the IK's kept states, and anyone's
+        subscribe_kept(self, MagnetArray, MAGNETS, self._on_magnets)  # a restarted sequencer knows at once
+        # which magnets hold (it may resume with a magnet off, before sim time brings new telemetry)
+        self.create_subscription(IKStatus, IK_STATUS, self._on_ik_status, RELIABLE_DEEP)
+        for foot in FEET:
+            self.create_subscription(Range, range_topic(foot), self._range_reader(foot), RELIABLE_DEEP)
+        self.create_subscription(
+            Bool, "/sally_sim/holding", lambda msg: setattr(self._time, "holding", bool(msg.data)), LATCHED
+        )
+
+    @property
+    def final_publishers(self) -> tuple:
+        """The verdict, and the status stream up to it: the runner's record must reach the verdict (a
+        lagging reader lost the last statuses when the graph ended at once under load)."""
+        return (self._pub_final, self._pub_status)
 
     @property
     def campaign(self) -> Campaign:
@@ -348,10 +353,10 @@ class SequencerNode(Node):
         trusted = {}
         for foot, m in magnets.items():  # the contact sensor, as the driver reads it
             sensed = m.contact_sensed and not self._contradicted(foot, stamp)
-            self._sensors.add(("contact", foot), stamp, 1.0 if sensed else 0.0)
+            self._feet_sensors.readings.add(("contact", foot), stamp, 1.0 if sensed else 0.0)
             trusted[foot] = (m.enabled, sensed)  # the driver's fields: the world's (surface, gap) never read
         self._view.magnets = trusted  # the interlock counts no magnet on a contact reading it distrusts
-        self._heard_sensors.add("contact")
+        self._feet_sensors.heard.add("contact")
         self._step_awaiting()
         return None
 
@@ -366,7 +371,9 @@ class SequencerNode(Node):
     def _contradicted(self, foot: str, stamp: int) -> bool:
         """Whether ``foot``'s contact reading says contact while its range sensor sees its face off
         any surface (more than :data:`CONTACT_GAP` away): a stuck sensor, flagged and distrusted."""
-        gap = self._sensors.at(("range", foot), stamp + READING_AGE_NS)  # the newest range at or before it
+        gap = self._feet_sensors.readings.at(
+            ("range", foot), stamp + READING_AGE_NS
+        )  # the newest range at or before it
         if not gap > CONTACT_GAP:  # (nan: no range to judge by)
             return False
         self.shell.counts["contact_readings_distrusted"] += 1
@@ -384,13 +391,13 @@ class SequencerNode(Node):
                     raise InputError(NON_FINITE, f"{foot}'s range reading is NaN")
                 if distance < 0 or (math.isfinite(distance) and distance > msg.max_range):
                     raise InputError(OUT_OF_RANGE, f"{foot}'s range {distance:g} m is beyond 0..{msg.max_range:g} m")
-                self._range_orders[foot].admit(stamp)
+                self._feet_sensors.range_orders[foot].admit(stamp)
             except InputError as exc:
                 return self.shell.health.reject(range_topic(foot), exc.reason, str(exc))
             if stamp < self.shell.resets.start_ns:
                 return None  # of the time line a sim reset ended (come after its notice)
-            self._sensors.add(("range", foot), stamp, distance)
-            self._heard_sensors.add("range")
+            self._feet_sensors.readings.add(("range", foot), stamp, distance)
+            self._feet_sensors.heard.add("range")
             self._step_awaiting()
             return None
 
@@ -398,8 +405,7 @@ class SequencerNode(Node):
 
     def _wire_sensors(self, campaign: Campaign) -> Campaign:
         """``campaign`` reading the feet's range and contact sensors at the tick under way."""
-        campaign.range_of = lambda foot: self._tick_sensors[0][foot]
-        campaign.contact_of = lambda foot: self._tick_sensors[1][foot]
+        campaign.range_of, campaign.contact_of = self._feet_sensors.range_of, self._feet_sensors.contact_of
         return campaign
 
     def _on_ik_status(self, msg: IKStatus) -> None:
@@ -434,7 +440,7 @@ class SequencerNode(Node):
         for _, oldest in self._awaiting.put(stamp_ns(msg.header.stamp), (msg, kept)):
             # what the oldest waited for never came: without (no telemetry heard yet, as a sequencer
             # restarted mid-run: only the newest foot states wait)
-            if "contact" in self._heard_sensors:
+            if "contact" in self._feet_sensors.heard:
                 self.shell.counts["stepped_without_readings"] += 1
                 self._step_feet(*oldest)
         self._step_awaiting()
@@ -445,11 +451,11 @@ class SequencerNode(Node):
         range and contact reading the tick takes: :meth:`StampedReadings.caught_up`): the contact
         readings always, the ranges once heard (a robot without range sensors is not waited for).
         They come on other topics; waiting for them keeps a lockstep run the same on every host."""
-        sensors = ["contact", *(["range"] if "range" in self._heard_sensors else [])]
+        sensors = ["contact", *(["range"] if "range" in self._feet_sensors.heard else [])]
         start = self.shell.resets.start_ns
 
         def arrived(stamp: int) -> bool:
-            return all(self._sensors.caught_up((s, foot), stamp, start) for s in sensors for foot in FEET)
+            return all(self._feet_sensors.readings.caught_up((s, foot), stamp, start) for s in sensors for foot in FEET)
 
         for _, (msg, kept) in self._awaiting.ready(arrived):
             self._step_feet(msg, kept)
@@ -499,7 +505,9 @@ class SequencerNode(Node):
         self, stamp: int, frame: str, msg: FootStates, readings: dict[str, FootReading], passing: bool = False
     ) -> Step:
         """The journal's record of the step on ``msg``, stamped ``stamp`` (its readings already taken)."""
-        ranges, contacts = ({f: math.nan for f in FEET}, dict.fromkeys(FEET, False)) if passing else self._tick_sensors
+        ranges, contacts = (
+            ({f: math.nan for f in FEET}, dict.fromkeys(FEET, False)) if passing else self._feet_sensors.tick
+        )
         return Step(
             stamp,
             self._time.campaign_ns,
@@ -585,7 +593,7 @@ class SequencerNode(Node):
         self.route, self._fresh = RouteRun(self.route.plan, self.route.timing), True
         self.shell.orders[MAGNETS].restart()
         self.shell.orders[IK_STATUS].restart()
-        for order in self._range_orders.values():
+        for order in self._feet_sensors.range_orders.values():
             order.restart()
         self._time.restart()
         self._view = RobotView()
@@ -604,16 +612,15 @@ class SequencerNode(Node):
         journal's ``record``, taken again (publishing nothing)."""
         if record is None:
             when, t = self._time.step(stamp)
-            ranges = {foot: self._sensors.at(("range", foot), stamp) for foot in FEET}
-            contacts = {foot: self._sensors.at(("contact", foot), stamp) == 1.0 for foot in FEET}
-            self._tick_sensors = (ranges, contacts)
+            ranges = {foot: self._feet_sensors.readings.at(("range", foot), stamp) for foot in FEET}
+            contacts = {foot: self._feet_sensors.readings.at(("contact", foot), stamp) == 1.0 for foot in FEET}
+            self._feet_sensors.tick = (ranges, contacts)
             if msg is not None:
                 self._journal.step(self._journal_step(stamp, frame, msg, readings))
         else:  # the journal's campaign time (the clock's holds and gaps were the run's)
             self._time.last_stamp, self._time.campaign_ns = stamp, record.campaign_ns
             when, t = commands_for(stamp, self._time.period_ns), record.campaign_ns * 1e-9
-            self._tick_sensors = (record.ranges, record.contacts)
-        self._tick_ns = stamp
+            self._feet_sensors.tick = (record.ranges, record.contacts)
         if self.campaign.range_of is None:
             self._wire_sensors(self.campaign)
         self._view.body = body
@@ -698,7 +705,7 @@ class SequencerNode(Node):
             self.get_logger().warning(f"the sim was reset at {stamp * 1e-9:.3f} s: the sequence starts again")
             # the readings' time line starts over at the reset, as a fresh run's at its start: the
             # first foot states from it wait for no reading the old line had (and take none of them)
-            self._sensors.drop_before(stamp)
+            self._feet_sensors.readings.drop_before(stamp)
             self._step_awaiting()  # foot states of the new line may have come before the notice
 
     def _finish(self, when: int, t: float) -> None:
