@@ -37,9 +37,9 @@ from sensor_msgs.msg import JointState
 
 from sally_description import JOINT_NAMES, LEGS, build_model
 from sally_description.constants import ACTUATED_JOINT_NAMES, hip_site
-from sally_description.contact import FootContactMonitor, faces, nearest
+from sally_description.contact import FootContactMonitor, nearest
 from sally_description.pose import Pose
-from sally_description.scene import DEFAULT_SCENE, SCENES, Scene, corners_of, scene
+from sally_description.scene import DEFAULT_SCENE, SCENES, scene
 from sally_description.stance_load import StanceLoad
 from sally_interfaces.msg import FootStates, IKStatus
 from sally_interfaces.msg import IKTarget as IKTargetMsg
@@ -62,6 +62,7 @@ from sally_node_common.wall_timers import wall_timer
 
 from .errors import IKError
 from .load_feed import LoadFeed
+from .planning_frame import planning_frames
 from .solve_process import SolveProcess
 from .stamp_sync import StampPairs, TickWait
 from .whole_body_ik import STATE_BYTES, IKConfig, StanceMode, WholeBodyIK
@@ -155,11 +156,61 @@ class ModelIndex:
 
 @dataclass
 class NextSolve:
-    """What the sequencer's ticks set for the next solve: stances, the swing target, the body target."""
+    """What the next solve takes: the stances, the swing target and the body target the sequencer's
+    ticks set, and whether it takes the stance locks from the measured feet, as the first one does
+    (``retake``: after a switch of frame)."""
 
     stance: dict[str, StanceMode] = field(default_factory=dict)
     target: tuple[str, IKTarget] | None = None
     body: Pose | None = None
+    retake: bool = False
+
+
+def _open_checkpoint(path: str) -> tuple[Checkpoint, bytes | None]:
+    """The checkpoint at ``path`` ('' = none) to write in, and the locks an IK before this one left
+    in it, kept until the first state says whether they are of its time line (they are taken up
+    then) or of an ended one; StartupError for a checkpoint that cannot be read."""
+    checkpoint = Checkpoint(Path(path) if path else None, _NODE_STATE.size + STATE_BYTES)
+    try:
+        return checkpoint, checkpoint.read()
+    except CheckpointError as exc:
+        raise StartupError(str(exc)) from None
+
+
+@dataclass
+class StatusStamps:
+    """The stamp the IK's statuses go out with: the latest solved state's (None before the first
+    solve), and the refusals made before it (a restarted IK catching up on kept history), held until
+    it and stamped with its state, so that status stamps never go back across a restart."""
+
+    solved: int | None = None
+    held: list[IKStatusData] = field(default_factory=list)
+    """At most :data:`UNSTAMPED`, the newest."""
+
+    def refused(self, refusal: IKStatusData) -> int | None:
+        """The stamp to report ``refusal`` with now; None: it is held until the first solve."""
+        if self.solved is None:
+            self.held = [*self.held[-(UNSTAMPED - 1) :], refusal]
+        return self.solved
+
+    def solve(self, stamp: int) -> list[IKStatusData]:
+        """The state ``stamp`` is solved: the refusals held until it (to report with its stamp)."""
+        self.solved, held, self.held = stamp, self.held, []
+        return held
+
+
+@dataclass
+class InsideSolve:
+    """What arrives while a solve's outputs are computed and published, in one process where a
+    reader's callback runs inside the publish call."""
+
+    queued: list[tuple[int, np.ndarray, Pose]] | None = None
+    """The states released meanwhile (the sequencer's tick inside the foot states' delivery, with an
+    IK latency): solved after it, in order; None between solves."""
+    solving: bool = False
+    """Whether a solve's outputs are being computed and published (:meth:`IKNode._solve_one`)."""
+    later: list[tuple[IKTargetMsg, bool]] = field(default_factory=list)
+    """Targets delivered while a solve went on, taken after its outputs are out (:meth:`IKNode._on_target`)."""
 
 
 class IKNode(Node):
@@ -181,44 +232,26 @@ class IKNode(Node):
             on_reset=self._on_sim_reset,
         )
         chosen = scene(str(self.get_parameter("scene").value))
-        self._corners = corners_of(chosen.name)
-        """The frames the IK can plan in (TF name -> the scene climbing that corner): its scene's
-        climbed corner's, and (the room) the wall-ceiling corner's; a target in another of them
-        switches the IK to it (:meth:`_switch_frame`)."""
+        self._corners = planning_frames(chosen.name)
+        """The frames the IK can plan in, by TF name: its scene's climbed corner's, and (the room) the
+        wall-ceiling corner's; a target in another of them switches the IK to it (:meth:`_switch_frame`)."""
         room = build_model(scene=chosen.name, in_room=True)
         self._load = LoadFeed(StanceLoad(room))
         """The body's weight on the stance feet, on the scene's model in the room (gravity -z) at the
         room's state, whatever corner the IK plans in."""
         model = build_model(scene=chosen.name) if chosen.turned else room  # the planning model: its corner's frame
-        self._corner_from_room: Pose | None = None
-        """The sim's world (the room) to the corner's frame the IK works in (None: they are one)."""
-        self._steel = tuple(s for s in chosen.surfaces if s.steel)
-        """The surfaces a foot can hold (their faces, in the frame planned in, are :attr:`_faces`)."""
-        self._frame = chosen.planning_frame
-        """That frame's TF name: its foot states' and the targets it takes."""
-        self._retake = False
-        """The next solve takes the stance locks from the measured feet, as the first one does (a
-        switch of frame)."""
-        self._plan_in(chosen)
+        self._plan = self._corners[chosen.planning_frame]
+        """The frame planned in (its TF name is its foot states' and the targets'): its scene's first."""
         WholeBodyIK(model).solve()  # warm up: the first solve is slow, and a lockstep graph waits on it
         self._index = ModelIndex.of(model)
         self._pairs: StampPairs[np.ndarray, Pose] = StampPairs(PENDING)
         """Checked joint positions (JOINT_NAMES order) and body poses by stamp, until matched."""
-        self._last_solved: int | None = None
-        self._unstamped: list[IKStatusData] = []
-        """Refusals made before the first solve (a restarted IK catching up on kept history): published
-        stamped with that solve's state, so status stamps never go back across a restart."""
+        self._stamps = StatusStamps()
         self._next = NextSolve()
         self._ticks: TickWait[tuple[int, np.ndarray, Pose]] = TickWait(bool(self.get_parameter("target_sync").value))
         """Matched states (stamp, joints, body) waiting for the sequencer's tick; wall clock."""
         self._ticks.partner_present = lambda: publishes(self, TARGET)  # a slow sequencer is waited for
-        self._queued: list[tuple[int, np.ndarray, Pose]] | None = None
-        """While a solve goes on, the states released meanwhile (the sequencer's tick inside the foot
-        states' delivery, with an IK latency): solved after it, in order; None between solves."""
-        self._solving = False
-        """Whether a solve's outputs are being computed and published (:meth:`_solve_one`)."""
-        self._later: list[tuple[IKTargetMsg, bool]] = []
-        """Targets delivered while a solve went on, taken after its outputs are out (:meth:`_on_target`)."""
+        self._inside = InsideSolve()
         self.idle_work: Callable[[Callable[[], bool]], object] | None = None
         """Work for the wait on a solve in its own process, run ``idle_work(until)`` (a composed
         container gives its host's deferred work, :attr:`sally_node_common.host.Host.later`)."""
@@ -228,13 +261,7 @@ class IKNode(Node):
             self.get_logger().info(f"solving in a process of its own (the solve process, pid {self.ik.pid})")
         self._contacts = FootContactMonitor(self._faces)
         path = str(self.get_parameter("checkpoint").value) if isinstance(self.ik, WholeBodyIK) else ""
-        self._checkpoint = Checkpoint(Path(path) if path else None, _NODE_STATE.size + STATE_BYTES)
-        try:
-            self._saved = self._checkpoint.read()
-            """The locks an IK before this one left, until the first state says whether they are of
-            its time line (they are taken up then) or of an ended one."""
-        except CheckpointError as exc:
-            raise StartupError(str(exc)) from None
+        self._checkpoint, self._saved = _open_checkpoint(path)
         self._states = str(self.get_parameter("state_topic").value)
         """The joint-state topic read (/joint_states, or the sim's /sally/odom_joint_states)."""
         self.shell.health.watch(self._states)
@@ -293,15 +320,10 @@ class IKNode(Node):
         if self.shell.resets.reset(stamp):
             self._start_over(f"the sim was reset at {stamp * 1e-9:.3f} s")
 
-    def _plan_in(self, corner: Scene) -> None:
-        """Plan in ``corner``'s frame: the odometry turned into it (the stance load starts over)."""
-        self._corner_from_room = corner.room_from_world.inverse() if corner.turned else None
-        self._frame = corner.planning_frame
-        self._faces = faces(self._steel, corner.room_from_world)
-        """The steel surfaces in that frame: a stance foot holds the nearest (its contact baseline)."""
-        self._stand = corner.stood_on
-        """The surface that frame stands on (z up from it): a foot found on it at a run's start is
-        held in position, a foot found on another in full pose."""
+    def _plan_in(self, frame: str) -> None:
+        """Plan in ``frame`` (one of :attr:`_corners`): the odometry turned into it (the stance load
+        starts over)."""
+        self._plan = self._corners[frame]
         self._load.clear()
 
     def _switch_frame(self, frame: str) -> None:
@@ -310,9 +332,8 @@ class IKNode(Node):
         launch (its stances and body held where the next solve measures them) but for the stamps'
         order and the states waiting for it, which are the room's."""
         old = self._frame
-        self._plan_in(self._corners[frame])
-        self._retake = True
-        self._next = NextSolve()
+        self._plan_in(frame)
+        self._next = NextSolve(retake=True)
         self._contacts = FootContactMonitor(self._faces)
         self.ik = self._new_ik(self.ik.model)
         self.get_logger().info(f"planning in {frame!r} (was {old!r}): stance locks from the next state")
@@ -324,11 +345,10 @@ class IKNode(Node):
         self._pairs.clear()
         self.shell.orders[ODOM].restart()
         self.shell.orders[TARGET].restart()
-        self._last_solved = None
+        self._stamps.solved = None
         first = next(iter(self._corners))
         if self._frame != first:  # a route's later climb: the new run starts in its first corner
-            self._plan_in(self._corners[first])
-        self._retake = False
+            self._plan_in(first)
         self._load.clear()
         self._ticks.restart()
         self._next = NextSolve()
@@ -336,10 +356,24 @@ class IKNode(Node):
         self.ik = self._new_ik(self.ik.model)
         self.shell.counts["restarts"] += 1
 
+    @property
+    def _period_ns(self) -> int:
+        """Sim time between solves (ns)."""
+        return round(self._period * 1e9)
+
+    @property
+    def _frame(self) -> str:
+        """The TF name of the frame planned in."""
+        return self._plan.name
+
+    @property
+    def _faces(self) -> tuple:
+        """The steel surfaces in the frame planned in."""
+        return self._plan.faces
+
     def _read_settings(self) -> None:
         self._period = float(self.get_parameter("ik_period").value)
         """Sim seconds between solves, and each solve's differential step."""
-        self._period_ns = round(self._period * 1e9)
         ik = getattr(self, "ik", None)
         if ik is not None:  # the differential step follows the period (a set request)
             ik.config = replace(ik.config, dt=self._period)
@@ -351,9 +385,9 @@ class IKNode(Node):
         # knows which stamps get targets
         if pair is None or not is_ik_tick(stamp, self._period_ns):
             return
-        if self._last_solved is not None and stamp <= self._last_solved:
+        if self._stamps.solved is not None and stamp <= self._stamps.solved:
             return  # a state seen again (a lockstep re-send) was answered once already
-        solved = self._last_solved
+        solved = self._stamps.solved
         for ready in self._ticks.state(stamp, (stamp, *pair), time.monotonic(), solved is None, solved):
             self._solve(*ready)
 
@@ -372,8 +406,8 @@ class IKNode(Node):
         states over at once, inside their publication) is taken once that solve's outputs are out, as
         over DDS: a tick that moves the IK to another corner's frame must not change the frame, the
         stances or the stance load of the solve still publishing."""
-        if self._solving:
-            self._later.append((msg, kept))
+        if self._inside.solving:
+            self._inside.later.append((msg, kept))
             return None
         try:
             frame = msg.header.frame_id
@@ -449,35 +483,34 @@ class IKNode(Node):
         refusal = IKStatusData(
             IKCode.REJECTED, foot if foot in LEGS else "", message=f"rejected {topic} ({reason}): {text}"
         )
-        if self._last_solved is None:
-            self._unstamped = [*self._unstamped[-(UNSTAMPED - 1) :], refusal]
-        else:
-            self._pub_status.publish(ik_status_to_msg(self._last_solved, refusal))
+        now = self._stamps.refused(refusal)
+        if now is not None:
+            self._pub_status.publish(ik_status_to_msg(now, refusal))
 
     # --- solving --------------------------------------------------------------------------------
     def _solve(self, stamp: int, joints: np.ndarray, body: Pose) -> None:
         """Solve the state ``stamp``; the foot states go out first (the sequencer steps on them while
         a solve in its own process runs), then the targets and the status."""
-        if self._queued is not None:  # released by a delivery of this solve's outputs: after them
-            self._queued.append((stamp, joints, body))
+        if self._inside.queued is not None:  # released by a delivery of this solve's outputs: after them
+            self._inside.queued.append((stamp, joints, body))
             return
-        self._queued = []
+        self._inside.queued = []
         try:
             self._solve_then_take(stamp, joints, body)
-            while self._queued:
-                self._solve_then_take(*self._queued.pop(0))
+            while self._inside.queued:
+                self._solve_then_take(*self._inside.queued.pop(0))
         finally:
-            self._queued = None
+            self._inside.queued = None
 
     def _solve_then_take(self, stamp: int, joints: np.ndarray, body: Pose) -> None:
         """Solve one state, then take the targets delivered while it was solved (they may release
         more states: queued)."""
-        self._solving = True
+        self._inside.solving = True
         try:
             self._solve_one(stamp, joints, body)
         finally:
-            self._solving = False
-        later, self._later = self._later, []
+            self._inside.solving = False
+        later, self._inside.later = self._inside.later, []
         for msg, kept in later:
             self._on_target(msg, kept)
 
@@ -486,23 +519,15 @@ class IKNode(Node):
         qpos[:3], qpos[3:7] = body.position, body.quat  # the room's state: the stance load's
         qpos[self._index.qpos] = joints
         room_qpos = qpos
-        if self._corner_from_room is not None:  # the odometry, in the room, in the planning frame
-            body = self._corner_from_room.after(body)
+        if self._plan.corner_from_room is not None:  # the odometry, in the room, in the planning frame
+            body = self._plan.corner_from_room.after(body)
             qpos = qpos.copy()
             qpos[:3], qpos[3:7] = body.position, body.quat
         self.ik.update(qpos)
-        if self._last_solved is None and self._take_saved(stamp):
+        if self._stamps.solved is None and self._take_saved(stamp):
             pass  # the locks of the IK before this one (it was killed)
-        elif self._last_solved is None or self._retake:  # the measured feet and body become the stance locks
-            self._retake = False
-            # a new run: each foot holds the surface it stands on (a start on the climbed surface: the
-            # body pitched, so every stance face is held flat from the first tick)
-            surfaces = {leg: nearest(self._faces, self.ik.foot_pose(leg).translation()).name for leg in LEGS}
-            self.ik.conform = any(surface != self._stand for surface in surfaces.values())
-            for leg, surface in surfaces.items():
-                self._set_stance(leg, StanceMode.POSITION if surface == self._stand else StanceMode.POSE)
-            self.ik.hold_body()
-            self.get_logger().info(f"first state solved: {stamp * 1e-9:.3f} s; its feet are the stance locks")
+        elif self._stamps.solved is None or self._next.retake:  # the measured feet and body become the stance locks
+            self._lock_as_measured(stamp)
         self._apply_stance()
         if self._next.body is not None:
             self.ik.set_body_target(self._next.body)
@@ -514,10 +539,9 @@ class IKNode(Node):
                 self.ik.set_target(foot, target)
             except IKError as exc:
                 self._reject(TARGET, "invalid", foot, str(exc))
-        self._last_solved = stamp  # (a refusal the foot states' delivery sets off is stamped with it)
-        for refusal in self._unstamped:
+        # (a refusal the foot states' delivery sets off is stamped with it)
+        for refusal in self._stamps.solve(stamp):
             self._pub_status.publish(ik_status_to_msg(stamp, refusal))
-        self._unstamped = []
         if isinstance(self.ik, SolveProcess):
             self.ik.start_solve()
             self._pub_feet.publish(self._foot_states(stamp))  # (the local IK: the state given, as before a solve)
@@ -549,6 +573,18 @@ class IKNode(Node):
         self.shell.counts[f"code_{result.code.name.lower()}"] += 1
         return None
 
+    def _lock_as_measured(self, stamp: int) -> None:
+        """A new run (or a switch of frame): each foot holds the surface it stands on, the body where
+        it is (a start on the climbed surface: the body pitched, so every stance face is held flat
+        from the first tick)."""
+        self._next.retake = False
+        surfaces = {leg: nearest(self._faces, self.ik.foot_pose(leg).translation()).name for leg in LEGS}
+        self.ik.conform = any(surface != self._plan.stand for surface in surfaces.values())
+        for leg, surface in surfaces.items():
+            self._set_stance(leg, StanceMode.POSITION if surface == self._plan.stand else StanceMode.POSE)
+        self.ik.hold_body()
+        self.get_logger().info(f"first state solved: {stamp * 1e-9:.3f} s; its feet are the stance locks")
+
     def _node_state(self, stamp: int) -> bytes:
         """This node's part of its checkpoint at the solve of ``stamp``."""
         names = [f.name for f in self._faces]
@@ -572,7 +608,7 @@ class IKNode(Node):
             return False  # a new sim's first state
         frame = list(self._corners)[corner]
         if frame != self._frame:
-            self._plan_in(self._corners[frame])
+            self._plan_in(frame)
             self._contacts = FootContactMonitor(self._faces)
         names = [f.name for f in self._faces]
         surfaces, bases = rest[:4], rest[4:]
