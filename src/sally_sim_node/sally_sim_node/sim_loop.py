@@ -189,6 +189,31 @@ class Asked:
     """Played after a pause: the pacer restarts at the loop's next pass."""
     server: threading.Thread | None = None
     """The thread that serves what is asked: the one running the loop, while it does."""
+    stop: threading.Event = field(default_factory=threading.Event)
+    """Set once the loop must end (:meth:`SimLoop.run`'s; read without the lock)."""
+
+
+@dataclass
+class BusDelay:
+    """The servo command on the bus (:attr:`LoopSettings.command_delay`): within a period's first
+    steps the servos still track the command in force before the latest."""
+
+    in_force: ServoSetting | None = None
+    """The servo command in force before the latest."""
+    on_bus: ServoSetting | None = None
+    """The latest command while it is still on the bus, in a period's first steps."""
+
+    def setting(self, latest: ServoSetting, into: int, delay: int, run: int) -> tuple[ServoSetting, int]:
+        """What the servos track ``into`` steps into a period and for how many of ``run`` steps, the
+        latest command being ``latest`` and the bus's delay ``delay`` steps."""
+        if delay <= 0:
+            return latest, run
+        if into == 0:  # a period starts: the command taken last is still on the bus
+            self.on_bus, self.in_force = latest, self.in_force or latest
+        if into < delay and self.on_bus is latest and self.in_force is not None:
+            return self.in_force, min(run, delay - into)
+        self.in_force = latest
+        return latest, run
 
 
 @dataclass
@@ -203,6 +228,22 @@ class Period:
     """Not ended yet (:meth:`SimLoop._end_period`)."""
     error: DivergenceError | None = None
     """How its steps diverged."""
+
+
+@dataclass
+class RunState:
+    """Whether the loop steps: ``paused`` (not stepping), and ``stopped`` (paused at the start state
+    by a stop and not stepped since)."""
+
+    paused: bool = False
+    stopped: bool = False
+
+    @property
+    def state(self) -> State:
+        """PLAYING, PAUSED or STOPPED."""
+        if not self.paused:
+            return State.PLAYING
+        return State.STOPPED if self.stopped else State.PAUSED
 
 
 class SimLoop:
@@ -228,9 +269,7 @@ class SimLoop:
         self.sim, self.clock, self.drive, self.commands, self.pacer = sim, clock, drive, commands, pacer
         self.outputs, self.port, self.counts, self.log = outputs, port, counts, log
         self.settings = settings
-        self.paused = paused
-        self.stopped = False
-        """Paused at the start state by a stop (SimulationState STOPPED) and not stepped since."""
+        self._run = RunState(paused)
         self.asked = Asked()
         """What other threads asked of the loop (read and changed under :attr:`answer`)."""
         self.diverged: DivergenceError | None = None
@@ -239,13 +278,9 @@ class SimLoop:
         self.answer = threading.Condition()
         """Signalled on an answer, a pause, a step request or a reset request."""
         self.gate = CommandGate()  # read and changed under self.answer
-        self._stop = threading.Event()
         self._period: Period | None = None
-        self._in_force: ServoSetting | None = None
-        """The servo command in force before the latest (:meth:`_servo_setting`)."""
-        self._on_bus: ServoSetting | None = None
-        """The latest command while it is still on the bus, in a period's first steps."""
         """The control period whose steps were begun (:meth:`_begin_period`) until they are ended."""
+        self._bus = BusDelay()
         self._pending: list[Callable[[], None]] = []
         """What the last period (with a control latency) left to publish: read when it ended."""
 
@@ -265,15 +300,27 @@ class SimLoop:
     @property
     def state(self) -> State:
         """PLAYING, PAUSED or STOPPED (paused at the start state by a stop)."""
-        if not self.paused:
-            return State.PLAYING
-        return State.STOPPED if self.stopped else State.PAUSED
+        return self._run.state
+
+    @property
+    def paused(self) -> bool:
+        """Not stepping (paused or stopped; :meth:`set_paused` pauses and plays)."""
+        return self._run.paused
+
+    @property
+    def stopped(self) -> bool:
+        """Paused at the start state by a stop (SimulationState STOPPED) and not stepped since."""
+        return self._run.stopped
+
+    @stopped.setter
+    def stopped(self, stopped: bool) -> None:
+        self._run.stopped = stopped
 
     # --- the loop -------------------------------------------------------------------------------
     def run(self, stop: threading.Event) -> int:
         """Step and publish until ``stop`` is set or the port's context is down. Returns the exit
         status (0, or :data:`EXIT_DIVERGED`)."""
-        self._stop = stop
+        self.asked.stop = stop
         port = self.port
         self.outputs.publish_clock(self.clock.now_ns)
         with self.answer:
@@ -365,16 +412,8 @@ class SimLoop:
         """What the servos track from the schedule's step ``k`` and for how many of ``run`` steps:
         the latest command, or, within a period's first :attr:`LoopSettings.command_delay` steps, the
         one in force before it (the bus's delay)."""
-        delay, latest = self.settings.command_delay, self.drive.setting
-        into = k % self.settings.state_every
-        if delay <= 0:
-            return latest, run
-        if into == 0:  # a period starts: the command taken last is still on the bus
-            self._on_bus, self._in_force = latest, self._in_force or latest
-        if into < delay and self._on_bus is latest and self._in_force is not None:
-            return self._in_force, min(run, delay - into)
-        self._in_force = latest
-        return latest, run
+        settings = self.settings
+        return self._bus.setting(self.drive.setting, k % settings.state_every, settings.command_delay, run)
 
     def _stepped(self, k: int, run: int, later: bool = False) -> None:
         """After ``run`` steps from the schedule's step ``k``: the clock on, its ticks the run passed
@@ -419,7 +458,9 @@ class SimLoop:
         if start - self.gate.last_wall > COMMANDS_LIVE:
             return
         with self.answer:
-            while self.clock.now_ns - self.gate.last_stamp > settings.command_max_age_ns and not self._stop.is_set():
+            while (
+                self.clock.now_ns - self.gate.last_stamp > settings.command_max_age_ns and not self.asked.stop.is_set()
+            ):
                 left = settings.command_wait - (time.monotonic() - start)
                 if left <= 0:
                     self.counts["command_waits_timed_out"] += 1
@@ -480,7 +521,7 @@ class SimLoop:
             self.counts["lockstep_timeouts"] += 1
             self.drive.watchdog.engage(self.sim.time)
             self.engage_hold(f"no answer within {limit:g} s in lockstep")
-        if ahead or self._stop.is_set() or not port.ok():
+        if ahead or self.asked.stop.is_set() or not port.ok():
             return
         with self.physics:
             if not halted():  # (checked under the lock: a pause's reset must not be stepped past)
@@ -556,7 +597,7 @@ class SimLoop:
                     self._join_period()
                 self._serve_calls()
             with self.answer:
-                if self.gate.is_answered(stamp) or not port.ok() or halted() or self._stop.is_set():
+                if self.gate.is_answered(stamp) or not port.ok() or halted() or self.asked.stop.is_set():
                     break
                 step = wait.next(time.monotonic())
                 if step.step is Step.WAIT:
@@ -598,7 +639,7 @@ class SimLoop:
             if self.diverged is not None:
                 self.asked.step_run = None
                 run.stop(str(self.diverged))
-            elif self._stop.is_set() or not self.port.ok():
+            elif self.asked.stop.is_set() or not self.port.ok():
                 self.asked.step_run = None
                 run.stop("the sim is shutting down")
             elif run.stepped():
@@ -651,7 +692,7 @@ class SimLoop:
         restarts at the loop's next pass."""
         with self.answer:
             self.asked.played = self.asked.played or (self.paused and not paused)
-            self.paused = paused
+            self._run.paused = paused
             if not paused:
                 self._end_step_run("the simulation was played")
             self.answer.notify_all()
