@@ -19,7 +19,7 @@ from sally_description.errors import DescriptionError
 from sally_description.model import standing_feet
 from sally_description.scene import DEFAULT_SCENE, MAX_MOVED, SCENES, climbing, scene
 from sally_description.wall_start import WallStance, wall_pose_refusal, wall_stance
-from sally_node_common.time_contract import CONTROL_LATENCY, IK_LATENCY
+from sally_node_common.time_contract import CONTROL_LATENCY, IK_LATENCY, PACING_MODES
 from sally_sequencer.descent import DURATION as DESCENT_DURATION
 from sally_sequencer.errors import SequenceError
 from sally_sequencer.plan_catalogue import DEFAULT_DURATION, SEQUENCES, climb_of, scene_of, spec
@@ -28,7 +28,6 @@ from sally_sequencer.wall_stand import WALK_TO_STAND, WallStand
 from sally_sequencer.wall_walk import DIRECTIONS, WallWalk
 from sally_sequencer.way_back import duration as way_back_duration
 
-PACINGS = ("realtime", "fast", "lockstep")
 STAND_WALK = "ceiling"
 """``wall_walk:=ceiling``: the walk up to the ceiling's corner, then the stand there."""
 WALL_CLIMB, CEILING_CLIMB = climb_of(("floor", "wall")), climb_of(("wall", "ceiling"))
@@ -117,7 +116,7 @@ ARGUMENTS: dict[str, Argument] = {
         "realtime",
         "sim pacing: realtime (in step with the wall clock), fast (as fast as the machine steps), lockstep (every node "
         "answers every step: runs repeat)",
-        PACINGS,
+        PACING_MODES,
     ),
     "sync": Argument(
         "true",

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from sally_node_common.time_contract import EFFORT_PERIOD, IK_PERIOD, ODOM_JOINT_STATES
+from sally_node_common.time_contract import EFFORT_PERIOD, IK_PERIOD, ODOM_JOINT_STATES, gated
 from sally_sequencer.plan_catalogue import spec
 
 from .arguments import (
@@ -198,8 +198,7 @@ def is_synchronous(values: Mapping[str, str]) -> bool:
     the wall clock with ``sync``): a run then does not depend on how the machine shares its time. A
     brought controller (controller:=none, a hardware driver's) is not assumed to answer states by
     stamp; fast pacing steps on with the latest commands."""
-    realtime_sync = values["pacing"] == "realtime" and values["controller"] == "pid" and values["sync"] == "true"
-    return values["pacing"] == "lockstep" or realtime_sync
+    return gated(values["pacing"], values["controller"] == "pid" and values["sync"] == "true")
 
 
 def _sim(name: str, values: Mapping[str, str], synchronous: bool) -> NodeSpec:

@@ -80,6 +80,18 @@ ODOM_JOINT_STATES = "/sally/odom_joint_states"
 """The sim's /joint_states messages that carry an odometry stamp (every IK period), on a topic of
 their own, for a reader in another process that needs no more (an IK apart from the sim)."""
 
+PACING_MODES = ("realtime", "fast", "lockstep")
+"""How sim time advances: in step with the wall clock, as fast as the machine steps, or every node
+answering every step (runs repeat)."""
+
+
+def gated(pacing: str, synchronous: bool) -> bool:
+    """Whether the sim waits at each state for its answer (a stamped run of ``pacing``): always in
+    lockstep, in realtime when ``synchronous`` (``sync:=true`` with the servo path's controller),
+    never in fast. The one home of this rule: the graph hands the nodes what it gives, the sim node
+    paces by it."""
+    return pacing == "lockstep" or (pacing == "realtime" and synchronous)
+
 
 def is_ik_tick(stamp: int, ik_period_ns: int) -> bool:
     """Whether the state stamped ``stamp`` is one the IK solves (a multiple of the IK period)."""

@@ -6,7 +6,9 @@ import pytest
 from sally_node_common.time_contract import (
     CONTROL_PERIOD,
     IK_PERIOD,
+    PACING_MODES,
     commands_for,
+    gated,
     is_ik_tick,
     magnets_for,
     targets_for,
@@ -54,3 +56,22 @@ def test_every_node_takes_its_periods_from_the_contract():
     assert SIM_TABLE["state_rate"].default == 1.0 / CONTROL_PERIOD
     controller = next(n for n in graph("f2w", {"pacing": "lockstep", "composed": "false"}) if n.name == "controller")
     assert controller.parameters["target_period"] == IK_PERIOD
+
+
+def test_the_gating_rule_is_one_and_every_pacing_list_is_its_modes():
+    from sally_bringup.arguments import ARGUMENTS
+    from sally_bringup.graphs import graph
+    from sally_sim_node.sim_parameters import TABLE as SIM_TABLE
+
+    assert [(m, s) for m in PACING_MODES for s in (False, True) if gated(m, s)] == [
+        ("realtime", True),
+        ("lockstep", False),
+        ("lockstep", True),
+    ]
+    assert ARGUMENTS["pacing"].choices == PACING_MODES == SIM_TABLE["pacing"].choices
+
+    def sim(**arguments: str):
+        return next(n for n in graph("f2w", {"composed": "false", **arguments}) if n.name == "sim").parameters
+
+    assert sim(pacing="realtime", sync="true", controller="pid").get("synchronous") is True  # the graph's gate
+    assert "synchronous" not in sim(pacing="realtime", sync="false")

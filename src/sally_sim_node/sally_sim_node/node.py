@@ -61,7 +61,7 @@ from sally_node_common.node_shell import NodeShell
 from sally_node_common.partners import other_publishers, publishes
 from sally_node_common.qos import RELIABLE_DEEP
 from sally_node_common.servo_command_msg import servo_command_from_msg
-from sally_node_common.time_contract import JOINT_COMMANDS, JOINT_EFFORTS, SERVO_COMMANDS
+from sally_node_common.time_contract import JOINT_COMMANDS, JOINT_EFFORTS, SERVO_COMMANDS, gated
 from sally_node_common.unique_names import full_name
 
 from . import conversions as conv
@@ -262,13 +262,13 @@ class SimNode(Node):
         self._diag_period = float(p("diagnostics_period"))
         mode = p("pacing")
         stamped = self._source != "joint_commands"  # (ros2_control does not answer states by stamp)
-        gated = stamped and (mode == "lockstep" or (mode == "realtime" and bool(p("synchronous"))))
+        is_gated = stamped and gated(mode, bool(p("synchronous")))
         camera = self._out.scene.camera is not None
         # where a run of physics steps has to stop to publish; a gated period publishes the state
         # at its start itself
         publications = PublishSchedule(
             {
-                **({} if gated else {"state": state_every}),
+                **({} if is_gated else {"state": state_every}),
                 "telemetry": periods("telemetry_rate"),
                 "ranges": periods("range_rate"),
                 "tf": periods("tf_rate"),
@@ -278,7 +278,7 @@ class SimNode(Node):
         )
         return LoopSettings(
             mode,
-            gated,
+            is_gated,
             state_every,
             publications,
             clock_every=steps_per(float(p("clock_rate")), dt),

@@ -12,12 +12,11 @@ from sally_description.scene import DEFAULT_SCENE, MAX_MOVED, SCENES
 from sally_description.wall_start import WALL_STANCE, wall_pose_refusal
 from sally_node_common.parameters import Param, ParameterTable
 from sally_node_common.pid import DEFAULT_I_CLAMP, DEFAULT_KD, DEFAULT_KI, DEFAULT_KP
-from sally_node_common.time_contract import CONTROL_LATENCY, CONTROL_PERIOD
+from sally_node_common.time_contract import CONTROL_LATENCY, CONTROL_PERIOD, PACING_MODES
 
 from .drive import SOURCES
 from .sensing import SENSINGS
 
-PACING_MODES = ("realtime", "fast", "lockstep")
 MAX_RATE = 2000.0  # the physics rate: nothing is published more often than it steps
 
 
