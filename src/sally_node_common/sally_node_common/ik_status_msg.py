@@ -10,6 +10,7 @@ from sally_description.constants import LEGS
 from sally_interfaces.msg import IKStatus
 
 from .inputs import MAX_DISTANCE, UNKNOWN, InputError, known, numbers
+from .message_fields import MessageFields
 from .stamps import set_stamp, stamp_ns
 
 
@@ -43,16 +44,12 @@ class IKStatusData:
     message: str = ""
 
 
+FIELDS = MessageFields(IKStatusData, IKStatus, {"code": "status"})
+
+
 def ik_status_to_msg(stamp: int, status: IKStatusData) -> IKStatus:
     """The message for the state stamped ``stamp`` (ns of sim time) that the solve answered."""
-    msg = IKStatus(
-        status=int(status.code),
-        foot=status.foot,
-        position_error=float(status.position_error),
-        orientation_error=float(status.orientation_error),
-        solve_time=float(status.solve_time),
-        message=status.message,
-    )
+    msg = FIELDS.to_msg(status)
     set_stamp(msg.header, stamp)
     return msg
 
@@ -64,6 +61,8 @@ def ik_status_from_msg(msg: IKStatus) -> tuple[int, IKStatusData]:
     if msg.status not in {int(c) for c in IKCode}:
         raise InputError(UNKNOWN, f"IK status has unknown code {msg.status}")
     errors = numbers((msg.position_error, msg.orientation_error, msg.solve_time), MAX_DISTANCE, "IK status errors")
-    position_error, orientation_error, solve_time = (float(v) for v in errors)
-    data = IKStatusData(IKCode(msg.status), msg.foot, position_error, orientation_error, solve_time, msg.message)
+    position_error, orientation_error, solve_time = errors
+    data = FIELDS.from_msg(
+        msg, position_error=position_error, orientation_error=orientation_error, solve_time=solve_time
+    )
     return stamp_ns(msg.header.stamp), data

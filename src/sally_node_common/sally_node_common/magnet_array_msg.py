@@ -12,6 +12,7 @@ from sally_description.constants import LEGS
 from sally_interfaces.msg import MagnetArray, MagnetState
 
 from .inputs import MAX_FORCE, known_once, numbers
+from .message_fields import MessageFields
 from .stamps import set_stamp, stamp_ns
 
 
@@ -28,20 +29,16 @@ class MagnetReadingData:
     """The contact sensor says contact (its reading above the driver's threshold)."""
 
 
+FIELDS = MessageFields(MagnetReadingData, MagnetState)
+
+
 def magnet_array_to_msg(stamp: int, magnets: Iterable[MagnetReadingData]) -> MagnetArray:
     """The telemetry stamped ``stamp`` (ns of sim time), magnets in ``magnets``' order."""
     msg = MagnetArray()
     set_stamp(msg.header, stamp)
     msg.header.frame_id = "world"
     for m in magnets:
-        msg.magnets.append(
-            MagnetState(
-                foot=m.foot,
-                enabled=bool(m.enabled),
-                contact_reading=float(m.contact_reading),
-                contact_sensed=bool(m.contact_sensed),
-            )
-        )
+        msg.magnets.append(FIELDS.to_msg(m))
     return msg
 
 
@@ -52,5 +49,5 @@ def magnet_array_from_msg(msg: MagnetArray) -> tuple[int, dict[str, MagnetReadin
     out = {}
     for m in msg.magnets:
         (reading,) = numbers((m.contact_reading,), MAX_FORCE, f"magnet telemetry of {m.foot}", " N")
-        out[m.foot] = MagnetReadingData(m.foot, bool(m.enabled), float(reading), bool(m.contact_sensed))
+        out[m.foot] = FIELDS.from_msg(m, contact_reading=reading)
     return stamp_ns(msg.header.stamp), out

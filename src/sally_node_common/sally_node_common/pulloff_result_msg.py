@@ -9,6 +9,7 @@ from sally_description.constants import LEGS
 from sally_interfaces.msg import PullOffResult
 
 from .inputs import MAX_FORCE, known, numbers
+from .message_fields import MessageFields
 from .stamps import set_stamp, stamp_ns
 
 MAX_TEST_TIME = 1e6
@@ -37,19 +38,12 @@ class PullOffOutcome:
     message: str = ""
 
 
+FIELDS = MessageFields(PullOffOutcome, PullOffResult)
+
+
 def pulloff_result_to_msg(stamp: int, outcome: PullOffOutcome) -> PullOffResult:
     """The message stamped ``stamp`` (ns of sim time the test ended)."""
-    msg = PullOffResult(
-        foot=outcome.foot,
-        held=bool(outcome.held),
-        detached=bool(outcome.detached),
-        pulloff_force=float(outcome.pulloff_force),
-        detach_time=float(outcome.detach_time),
-        clip=float(outcome.clip),
-        detach_threshold=float(outcome.detach_threshold),
-        max_applied=float(outcome.max_applied),
-        message=outcome.message,
-    )
+    msg = FIELDS.to_msg(outcome)
     set_stamp(msg.header, stamp)
     return msg
 
@@ -62,16 +56,13 @@ def pulloff_result_from_msg(msg: PullOffResult) -> tuple[int, PullOffOutcome]:
         (msg.pulloff_force, msg.clip, msg.detach_threshold, msg.max_applied), MAX_FORCE, "pull-off forces", " N"
     )
     (detach_time,) = numbers((msg.detach_time,), MAX_TEST_TIME, "pull-off detach time", " s")
-    pulloff_force, clip, threshold, applied = (float(v) for v in forces)
-    outcome = PullOffOutcome(
-        msg.foot,
-        bool(msg.held),
-        bool(msg.detached),
-        pulloff_force,
-        float(detach_time),
-        clip,
-        threshold,
-        applied,
-        msg.message,
+    pulloff_force, clip, threshold, applied = forces
+    outcome = FIELDS.from_msg(
+        msg,
+        pulloff_force=pulloff_force,
+        detach_time=detach_time,
+        clip=clip,
+        detach_threshold=threshold,
+        max_applied=applied,
     )
     return stamp_ns(msg.header.stamp), outcome

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from sally_interfaces.msg import SequenceStatus
 
 from .inputs import InputError, numbers
+from .message_fields import MessageFields
 from .stamps import set_stamp, stamp_ns
 
 MAX_SEQUENCE_TIME = 1e6
@@ -38,21 +39,12 @@ class SequenceStatusData:
     message: str = ""
 
 
+FIELDS = MessageFields(SequenceStatusData, SequenceStatus)
+
+
 def sequence_status_to_msg(stamp: int, status: SequenceStatusData) -> SequenceStatus:
     """The message stamped ``stamp`` (ns of sim time)."""
-    msg = SequenceStatus(
-        sequence=status.sequence,
-        foot=status.foot,
-        phase=status.phase,
-        phase_index=int(status.phase_index),
-        phase_count=int(status.phase_count),
-        phase_progress=float(status.phase_progress),
-        elapsed=float(status.elapsed),
-        phase_start=float(status.phase_start),
-        done=bool(status.done),
-        failed=bool(status.failed),
-        message=status.message,
-    )
+    msg = FIELDS.to_msg(status)
     set_stamp(msg.header, stamp)
     return msg
 
@@ -65,17 +57,5 @@ def sequence_status_from_msg(msg: SequenceStatus) -> tuple[int, SequenceStatusDa
     )
     if not 0.0 <= progress <= 1.0:
         raise InputError("out_of_range", f"sequence status has phase progress {progress:g}, outside 0..1")
-    data = SequenceStatusData(
-        msg.sequence,
-        msg.foot,
-        msg.phase,
-        int(msg.phase_index),
-        int(msg.phase_count),
-        float(progress),
-        float(elapsed),
-        float(start),
-        bool(msg.done),
-        bool(msg.failed),
-        msg.message,
-    )
+    data = FIELDS.from_msg(msg, phase_progress=progress, elapsed=elapsed, phase_start=start)
     return stamp_ns(msg.header.stamp), data
