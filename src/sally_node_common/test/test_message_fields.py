@@ -10,15 +10,8 @@ import pytest
 
 from sally_interfaces.msg import IKStatus, MagnetState
 from sally_node_common.ik_status_msg import IKCode, IKStatusData
+from sally_node_common.magnet_array_msg import MagnetReadingData as Magnet
 from sally_node_common.message_fields import MessageFields
-
-
-@dataclass(frozen=True)
-class Magnet:
-    foot: str
-    enabled: bool
-    contact_reading: float = 0.0
-    contact_sensed: bool = False
 
 
 def test_fields_go_by_their_declared_types_both_ways():
