@@ -22,8 +22,10 @@ from sally_description.wall_start import WallStance, wall_pose_refusal, wall_sta
 from sally_node_common.time_contract import CONTROL_LATENCY, IK_LATENCY, PACING_MODES
 from sally_sequencer.descent import DURATION as DESCENT_DURATION
 from sally_sequencer.errors import SequenceError
+from sally_sequencer.plan import CampaignPlan
 from sally_sequencer.plan_catalogue import DEFAULT_DURATION, SEQUENCES, climb_of, scene_of, spec
 from sally_sequencer.route import campaigns_of, descends, plan, returns
+from sally_sequencer.route_run import RoutePlan
 from sally_sequencer.wall_stand import WALK_TO_STAND, WallStand
 from sally_sequencer.wall_walk import DIRECTIONS, WallWalk
 from sally_sequencer.way_back import duration as way_back_duration
@@ -254,7 +256,23 @@ def resolve(arguments: Mapping[str, str]) -> dict[str, str]:
     values["magnets"] = ",".join(magnets) or "none"
     if values["params"]:
         check_params_file(values["params"])
+    run_plan(values)  # the plan the run runs, refused here when it cannot
     return values
+
+
+def run_plan(values: Mapping[str, str]) -> RoutePlan:
+    """The plan resolved ``values`` run (:class:`sally_sequencer.route_run.RoutePlan`): the first
+    campaign with its walk, stand, walk before and way down, the route's next climb with its walk
+    or way down, and the way back; what the graph hands the sequencer, and what the report judges
+    the run through. GraphError says what cannot run."""
+    walk, then_walk = campaign_walks(values)
+    then, down = then_climb(values), comes_down(values)
+    try:
+        first = CampaignPlan(values["sequence"], walk, wall_stand(values), floor_walk(values), down and not then)
+        second = CampaignPlan(then, then_walk, down=down) if then else None
+    except SequenceError as exc:
+        raise GraphError(f"sequence:={values['sequence']}: {exc}") from None
+    return RoutePlan(first, second, goes_back(values))
 
 
 def resolved_duration(

@@ -17,23 +17,18 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from sally_node_common.time_contract import EFFORT_PERIOD, IK_PERIOD, ODOM_JOINT_STATES, gated
-from sally_sequencer.plan_catalogue import spec
+from sally_sequencer.route_run import route_parameters
 
 from .arguments import (
     GraphError,
     apart_groups,
     apart_nodes,
-    campaign_walks,
-    comes_down,
     floor_pose,
-    floor_walk,
-    goes_back,
     magnet_list,
     resolve,
+    run_plan,
     scene_refusal,
-    then_climb,
     wall_pose,
-    wall_stand,
 )
 from .topology import command_topic, graph_topics, readers_of
 
@@ -272,33 +267,12 @@ def _controller(name: str, values: Mapping[str, str], synchronous: bool) -> Node
 
 def _sequencer(values: Mapping[str, str], synchronous: bool, others: list[str]) -> NodeSpec:
     sequencer: dict[str, object] = {
-        "sequence": values["sequence"],
-        "direction": values["direction"],
-        "distance": float(values["distance"]),
+        **route_parameters(run_plan(values)),  # the run's plan, as the sequencer's parameters
         "duration": float(values["duration"]),
         "start_time": float(values["settle"]),
         "hold": float(values["hold"]),
         "ik_latency": int(values["ik_latency"]) if synchronous else 0,
     }
-    walk, then_walk = campaign_walks(values)
-    before = floor_walk(values)
-    if before is not None:  # the walk over the floor to the climb's start
-        sequencer["floor_walk"] = before.distance
-    down, then = comes_down(values), then_climb(values)  # the way back down after the route's last climb
-    if down and not then:
-        sequencer["down"] = True
-    if walk is not None and not spec(values["sequence"]).walks:  # the walk after the climb
-        sequencer["wall_walk"] = walk.distance
-        if wall_stand(values) is not None:
-            sequencer["stand"] = True  # then the stand under the ceiling
-        if then:
-            sequencer["then"] = then  # then the climb onto the ceiling
-            if then_walk is not None:
-                sequencer["then_walk"] = then_walk.distance  # and the walk along it
-            if down:
-                sequencer["then_down"] = True  # or back down onto the wall
-                if goes_back(values):
-                    sequencer["then_back"] = True  # and on down the wall, onto the floor
     # its first step waits until its commands reach the graph's nodes that read them (the sim, the IK)
     topics = graph_topics([*others, "sequencer"], command_topic(values))
     sequencer["readers"] = ",".join(readers_of("sequencer", topics))

@@ -27,6 +27,7 @@ from sally_sequencer.climb import BACK_STAGING, MIN_PITCH_DEG
 from sally_sequencer.descent import FIRST_PHASE as DESCENT_START
 from sally_sequencer.descent import SEAT_PHASE as DESCENT_SEAT
 from sally_sequencer.plan_catalogue import scene_of, spec
+from sally_sequencer.route_run import RoutePlan
 from sally_sequencer.sequences import FACE_WALL
 from sally_sequencer.verdict import feet_to_plant, held_on, level, pitched_enough, walk_shortfall
 from sally_sequencer.wall_stand import APPROACH_PHASE, WallStand
@@ -66,10 +67,32 @@ STANCE_FEET = ("BL", "BR")
 WALL_TIMING_KEYS = ("real_time_factor", "wall_time_s", "teardown_s", "startup_s", "sim_pacing", "recording")
 
 
-def build_report(record: RunRecord, sequence: str, *args, **kwargs) -> dict:
-    """:func:`_build_report` of ``record`` judged by the truth (:meth:`RunRecord.judged_by_truth`:
-    each foot where it really was, not where the estimate put it), with the estimate's error
-    against the truth (``estimate``) when the graph ran on an estimate."""
+def build_report(record: RunRecord, plan: RoutePlan, wall_time_s: float, exit_codes: dict[str, int | None]) -> dict:
+    """The report of a run of ``plan`` (:class:`sally_sequencer.route_run.RoutePlan`: the campaign, what
+    comes with it, the route's next climb and the way back), judged through it: :func:`_build_report`
+    of ``record`` judged by the truth (:meth:`RunRecord.judged_by_truth`: each foot where it really
+    was, not where the estimate put it), with the estimate's error against the truth (``estimate``)
+    when the graph ran on an estimate. ``wall_time_s``: the run's wall time; ``exit_codes``: each
+    process's."""
+    first, then = plan.first, plan.then
+    down = then.down if then is not None else first.down  # the way down follows the route's last climb
+    return _judged_report(
+        record,
+        first.sequence,
+        wall_time_s,
+        exit_codes,
+        first.walk,
+        first.stand,
+        then.sequence if then is not None else "",
+        then.walk if then is not None else None,
+        first.before,
+        down,
+        plan.back,
+    )
+
+
+def _judged_report(record: RunRecord, sequence: str, *args, **kwargs) -> dict:
+    """:func:`_build_report` of ``record`` judged by the truth, with the estimate's error."""
     estimate = record.estimate_error()
     report = _build_report(record.judged_by_truth(), sequence, *args, **kwargs)
     if estimate is not None:
@@ -255,21 +278,21 @@ def _route_report(
     frames = [sample.frame for sample in record.feet]
     switch = next((s.t for s in record.feet if s.frame != frames[0]), None) if frames else None
     if switch is None:
-        report = build_report(record, sequence, wall_time_s, exit_codes, walk, stand, before=before)
+        report = _judged_report(record, sequence, wall_time_s, exit_codes, walk, stand, before=before)
         report["problems"].append(f"the {then} climb never started")
         report["success"], report["then"] = False, None
         return report
     ended = [s.t for s in record.feet if s.t < switch][-1]
     first = _between(record, -math.inf, switch)
     first.result = {"done": True, "failed": False, "message": f"{sequence} done", "t": ended}
-    report = build_report(first, sequence, 0.0, {}, walk, stand, before=before)
+    report = _judged_report(first, sequence, 0.0, {}, walk, stand, before=before)
     returned = next((s.t for s in record.feet if s.t > switch and s.frame == frames[0]), math.inf)
     middle = _between(record, switch, returned)
     if back and returned < math.inf:  # the climb ended where the way back began
         ended = [s.t for s in record.feet if s.t < returned][-1]
         middle.result = {"done": True, "failed": False, "message": f"{then} done", "t": ended}
     timing = (0.0, {}) if back else (wall_time_s, exit_codes)  # the way back's run ends the route
-    second = build_report(middle, then, *timing, then_walk, down=down)
+    second = _judged_report(middle, then, *timing, then_walk, down=down)
     report["problems"] += [f"{then}: {problem}" for problem in second["problems"]]
     report["then"] = {key: value for key, value in second.items() if key not in WALL_TIMING_KEYS}
     last = second

@@ -44,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
     if live.pulloff:
         report = build_pulloff_report(record, live.wall, live.codes)
     else:
-        report = build_report(record, live.sequence, live.wall, live.codes, *live.plans)
+        report = build_report(record, live.plan, live.wall, live.codes)
     out = args.out or mcap.parent / "from_mcap"
     out.mkdir(parents=True, exist_ok=True)
     path = write_report(report, out)
@@ -58,12 +58,14 @@ def main(argv: list[str] | None = None) -> int:
 class _LiveReport:
     """What a run's live ``report.json`` tells of the run that its recording does not: the graph,
     the sequence and its plan (the walk, the stand, the second climb and its walk, the walk before,
-    the ways down and back, as :func:`~.report.build_report` takes them), the wall time and the exit
-    codes. Raises KeyError, TypeError or ValueError when ``live`` is not a run's report."""
+    the ways down and back: the :class:`~sally_sequencer.route_run.RoutePlan` the report judges it
+    through), the wall time and the exit codes. Raises KeyError, TypeError or ValueError when
+    ``live`` is not a run's report."""
 
     def __init__(self, live) -> None:
+        from sally_sequencer.plan import CampaignPlan
+        from sally_sequencer.route_run import RoutePlan
         from sally_sequencer.wall_stand import WallStand
-        from sally_sequencer.wall_walk import WallWalk
 
         if not isinstance(live, dict):
             raise TypeError(f"a report is a JSON object, not {type(live).__name__}")
@@ -73,16 +75,26 @@ class _LiveReport:
         if not isinstance(self.sequence, str) or not isinstance(self.codes, dict):
             raise TypeError("its sequence must be a name and its exit_codes an object")
         walk, then, first = live.get("walk"), live.get("then") or {}, live.get("walk_before_climb")
-        after = then.get("walk")
-        self.plans = (
-            WallWalk(walk["direction"], float(walk["distance"]), walk.get("surface", "wall")) if walk else None,
-            WallStand() if walk and walk.get("stand") else None,
-            then.get("sequence", ""),
-            WallWalk(after["direction"], float(after["distance"])) if after else None,
-            WallWalk(first["direction"], float(first["distance"]), "floor") if first else None,
-            "way_down" in live or "way_down" in then,
+        after, then_name = then.get("walk"), then.get("sequence", "")
+        down = "way_down" in live or "way_down" in then
+        self.plan = RoutePlan(
+            CampaignPlan(
+                self.sequence,
+                _walk(walk, walk.get("surface", "wall") if walk else "wall"),
+                WallStand() if walk and walk.get("stand") else None,
+                _walk(first, "floor"),
+                down and not then_name,
+            ),
+            CampaignPlan(then_name, _walk(after), down=down) if then_name else None,
             "way_back" in live,
         )
+
+
+def _walk(figures: dict | None, surface: str = "wall"):
+    """The walk a report's figures (its direction and distance) describe, over ``surface``; None without."""
+    from sally_sequencer.wall_walk import WallWalk
+
+    return WallWalk(figures["direction"], float(figures["distance"]), surface) if figures else None
 
 
 if __name__ == "__main__":

@@ -25,7 +25,7 @@ from typing import IO
 from sally_node_common.time_contract import CONTROL_PERIOD, EFFORT_PERIOD, IK_PERIOD, SERVO_COMMANDS
 
 from . import topology
-from .arguments import GraphError, campaign_walks, comes_down, floor_walk, goes_back, resolve, then_climb, wall_stand
+from .arguments import GraphError, resolve, run_plan
 from .config_files import check_params_files, defaults_file, node_defaults
 from .environment import graph_environment, lease_domain
 from .graphs import GRAPHS, NodeSpec, graph, ik_state_topic, journal_parameters
@@ -83,24 +83,12 @@ class RunOutcome:
 
 
 def sequence_report(record, arguments: Mapping[str, str], wall_time_s: float = 0.0, exit_codes=None) -> dict:
-    """The report of a sequence graph's ``record`` as its ``arguments`` (resolved) ask for it: its
-    sequence, walks, stand, the route's next climb and the ways down and back."""
+    """The report of a sequence graph's ``record``, judged through the plan its ``arguments``
+    (resolved) run (:func:`.arguments.run_plan`: its sequence, walks, stand, the route's next climb
+    and the ways down and back)."""
     from .report import build_report
 
-    walk, then_walk = campaign_walks(arguments)
-    return build_report(
-        record,
-        arguments["sequence"],
-        wall_time_s,
-        exit_codes or {},
-        walk,
-        wall_stand(arguments),
-        then_climb(arguments),
-        then_walk,
-        floor_walk(arguments),
-        comes_down(arguments),
-        goes_back(arguments),
-    )
+    return build_report(record, run_plan(arguments), wall_time_s, exit_codes or {})
 
 
 class GraphRun:

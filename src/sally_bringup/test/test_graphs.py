@@ -34,10 +34,8 @@ def test_f2w_is_five_required_nodes_and_lockstep_syncs_them():
     assert nodes["sim"].parameters["pacing"] == "lockstep"
     assert nodes["ik"].parameters["target_sync"] is True
     assert nodes["controller"].parameters["target_period"] == 0.005
-    assert nodes["sequencer"].parameters == {
+    assert nodes["sequencer"].parameters == {  # the run's plan: f2w, nothing around it (no walk to aim)
         "sequence": "f2w",
-        "direction": "up",
-        "distance": 0.3,
         "duration": 30.0,
         "start_time": 0.5,
         "hold": 1.0,

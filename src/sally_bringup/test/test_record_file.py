@@ -10,6 +10,7 @@ from sally_bringup.record_file import RecordFileError, read_record, write_record
 from sally_bringup.report import build_report
 from sally_bringup.run_record import FootSample, MagnetSample, RunRecord
 from sally_description.pose import Pose
+from sally_sequencer.route_run import route_plan
 
 
 def sample_record(n: int = 5) -> RunRecord:
@@ -79,7 +80,7 @@ def test_every_field_of_a_record_round_trips(tmp_path):
     back = read_record(path)
     assert same(back, record)
     assert not list(tmp_path.glob("*.partial"))
-    assert build_report(back, "f2w", 1.0, {}) == build_report(record, "f2w", 1.0, {})
+    assert build_report(back, route_plan("f2w"), 1.0, {}) == build_report(record, route_plan("f2w"), 1.0, {})
 
 
 def test_the_checker_tells_a_lost_field():

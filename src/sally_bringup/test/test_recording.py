@@ -9,6 +9,7 @@ from sally_node_common.foot_states_msg import FootStateData, foot_states_to_msg
 from sally_node_common.sim_resets import RESET_TOPIC
 from sally_node_common.stamps import set_time
 from sally_node_common.stance import StanceMode
+from sally_sequencer.route_run import route_plan
 
 FEET = ("FL", "FR", "BL", "BR")
 
@@ -84,7 +85,7 @@ def test_a_fallback_a_node_reports_is_kept_for_the_report():
     diagnostics("sally_sim: commands", lockstep_timeouts=0)  # a new sim counting from 0
     diagnostics("sally_ik: solver", target_wait_timeouts="x")  # not a count: not one
     assert recorder.record.fallbacks == {"sally_sim: lockstep_timeouts": 2}
-    report = build_report(recorder.record, "f2w", 1.0, {})
+    report = build_report(recorder.record, route_plan("f2w"), 1.0, {})
     assert report["wall_clock_fallbacks"] == {"sally_sim: lockstep_timeouts": 2}
     assert "not the lockstep run): sally_sim: lockstep_timeouts 2" in summary(report)
 

@@ -4,7 +4,10 @@ import numpy as np
 
 from sally_bringup.report import build_report, comparable
 from sally_bringup.run_record import FootSample, MagnetSample, RunRecord
+from sally_sequencer.route_run import route_plan
 
+F2W, UP_01 = route_plan("f2w"), route_plan("wall_walk", "up", 0.1)
+"""The plans of an f2w run and of a 0.1 m walk up the wall."""
 HOME = {"FL": [0.33, 0.28, 0.009], "FR": [0.33, -0.28, 0.009], "BL": [-0.33, 0.28, 0.009], "BR": [-0.33, -0.28, 0.009]}
 PLANT = {"FL": np.array([0.492, 0.08, 0.41]), "FR": np.array([0.492, -0.08, 0.41])}
 HIPS = {"FL": (0.13, 0.08), "FR": (0.13, -0.08), "BL": (-0.13, 0.08), "BR": (-0.13, -0.08)}
@@ -44,20 +47,20 @@ def record(fl_off=0.001, bl_drift=0.0, bl_contact=True, failed=False):
 
 
 def test_a_good_run_succeeds_with_its_figures():
-    report = build_report(record(), "f2w", 45.0, {"sim": 0, "sequencer": 0})
+    report = build_report(record(), F2W, 45.0, {"sim": 0, "sequencer": 0})
     assert report["success"], report["problems"]
     assert report["fl_plant_error_mm"] == 1.0 and report["fr_plant_error_mm"] == 0.0
     assert report["stance_drift_mm"] == 0.0 and report["sim_time_s"] == 22.5
     assert report["real_time_factor"] == 0.5
-    assert comparable(report) == comparable(build_report(record(), "f2w", 30.0, {"sim": 0, "sequencer": 0}))
+    assert comparable(report) == comparable(build_report(record(), F2W, 30.0, {"sim": 0, "sequencer": 0}))
 
 
 def test_each_failure_is_named():
-    assert "FL ended 6.00 mm" in " ".join(build_report(record(fl_off=0.006), "f2w", 1.0, {})["problems"])
-    problems = " ".join(build_report(record(bl_drift=0.004, bl_contact=False), "f2w", 1.0, {})["problems"])
+    assert "FL ended 6.00 mm" in " ".join(build_report(record(fl_off=0.006), F2W, 1.0, {})["problems"])
+    problems = " ".join(build_report(record(bl_drift=0.004, bl_contact=False), F2W, 1.0, {})["problems"])
     assert "drifted 4.00 mm" in problems and "stance contact lost: BL" in problems
-    assert "the sequencer reported" in " ".join(build_report(record(failed=True), "f2w", 1.0, {})["problems"])
-    assert "exit codes" in " ".join(build_report(record(), "f2w", 1.0, {"ik": -9})["problems"])
+    assert "the sequencer reported" in " ".join(build_report(record(failed=True), F2W, 1.0, {})["problems"])
+    assert "exit codes" in " ".join(build_report(record(), F2W, 1.0, {"ik": -9})["problems"])
 
 
 def test_a_foot_planted_beside_the_plans_foothold_is_named():
@@ -68,11 +71,11 @@ def test_a_foot_planted_beside_the_plans_foothold_is_named():
     rec = record()
     rec.targets.append((9.0, "FR", "BACK_SWING", PLANT["FR"] - BACK_STAGING * FACE_WALL))
     rec.targets.append((9.5, "FL", "BACK_SWING", PLANT["FL"] - BACK_STAGING * FACE_WALL + [0.0, 0.019, 0.0]))
-    report = build_report(rec, "f2w", 1.0, {})
+    report = build_report(rec, F2W, 1.0, {})
     assert report["plants"]["FR"]["design_error_mm"] == 0.0 and report["plants"]["FL"]["design_error_mm"] > 19.0
     problems = " ".join(report["problems"])
     assert "FL ended 19.03 mm from the plan's foothold (limit 5.0 mm)" in problems and "FR ended" not in problems
-    empty = build_report(RunRecord(), "f2w", 1.0, {})
+    empty = build_report(RunRecord(), F2W, 1.0, {})
     assert not empty["success"] and empty["problems"] == ["no foot states were received"]
 
 
@@ -92,12 +95,12 @@ def test_a_divergence_after_the_verdict_does_not_undo_the_run():
 
     after = record()
     after.divergence, after.divergence_t = "simulation diverged at t = 22.6000 s: a velocity of 1e5", 22.6
-    report = build_report(after, "f2w", 30.0, {"sim": 3, "ik": 0})
+    report = build_report(after, F2W, 30.0, {"sim": 3, "ik": 0})
     assert not report["diverged"] and report["diverged_after_verdict_s"] == 22.6
     assert report["success"] and report["problems"] == []  # nor does the sim's exit code 3 that came of it
     before = record()
     before.divergence, before.divergence_t = "simulation diverged at t = 12.0000 s: a velocity of 1e5", 12.0
-    report = build_report(before, "f2w", 30.0, {"sim": 3})
+    report = build_report(before, F2W, 30.0, {"sim": 3})
     assert report["diverged"] and not report["success"] and "diverged_after_verdict_s" not in report
     assert report["problems"][0].startswith("the physics diverged")
     assert "node exit codes {'sim': 3}" in report["problems"]
@@ -147,19 +150,18 @@ def walk_record(fl_miss=0.0003, fl_held=True, magnets_off=1):
 
 
 def test_a_walk_is_judged_step_by_step_against_its_plants_and_the_plan():
-    from sally_sequencer.wall_walk import WallWalk
 
-    report = build_report(walk_record(), "wall_walk", 10.0, {}, WallWalk("up", 0.10))
+    report = build_report(walk_record(), route_plan("wall_walk", "up", 0.10), 10.0, {})
     assert report["success"], report["problems"]
     assert [(s["foot"], s["step"]) for s in report["steps"]] == [("FL", 1), ("FR", 1), ("BL", 1), ("BR", 1)]
     assert report["steps"][0]["error_mm"] == 0.3 and report["steps"][0]["design_error_mm"] == 0.3
     assert report["worst_step_plant_mm"] == 0.3 and report["min_magnets_holding"] == 3
     assert report["travel_m"] == [0.0, 0.0, 0.1] and report["walk"] == {"direction": "up", "distance": 0.1}
-    problems = " ".join(build_report(walk_record(fl_miss=0.006), "wall_walk", 1.0, {}, WallWalk("up", 0.1))["problems"])
+    problems = " ".join(build_report(walk_record(fl_miss=0.006), UP_01, 1.0, {})["problems"])
     assert "FL step 1 landed 6.00 mm from its plant" in problems
-    problems = " ".join(build_report(walk_record(magnets_off=2), "wall_walk", 1.0, {}, WallWalk("up", 0.1))["problems"])
+    problems = " ".join(build_report(walk_record(magnets_off=2), UP_01, 1.0, {})["problems"])
     assert "only 2 magnets held at 2.000 s (at least 3)" in problems
-    never = build_report(walk_record(fl_held=False), "wall_walk", 1.0, {}, WallWalk("up", 0.1))
+    never = build_report(walk_record(fl_held=False), UP_01, 1.0, {})
     assert never["steps"][0]["error_mm"] is None and never["worst_step_plant_mm"] is None
     assert "FL step 1 was never held after its seat" in " ".join(never["problems"])
 
@@ -173,7 +175,7 @@ def test_a_ceiling_climb_reports_its_corner_in_the_room():
     rec = record()
     rec.magnets[-1].enabled["FR"] = False
     rec.magnets[-1].surface.update(FL="ceiling", FR="ceiling", BL="wall", BR="wall")  # named as the room has them
-    report = build_report(rec, "w2c", 45.0, {})
+    report = build_report(rec, route_plan("w2c"), 45.0, {})
     assert report["scene"]["name"] == "corner3"
     assert report["scene"]["surfaces"] == {"floor": "wall", "wall": "ceiling"}
     final = report["plants"]["FL"]["final_in_room"]  # on the ceiling's face, 0.41 m out from the wall
@@ -183,10 +185,12 @@ def test_a_ceiling_climb_reports_its_corner_in_the_room():
     assert "BL never reached F2W_REACH" in problems  # a climb plants all four feet
     text = summary(report)
     assert "FL plant error 1.00 mm, magnet on the ceiling" in text and "room's ceiling" in text
-    assert "scene" not in build_report(record(), "f2w", 45.0, {})  # the room's own frame: nothing to say
+    assert "scene" not in build_report(record(), F2W, 45.0, {})  # the room's own frame: nothing to say
     assert report["min_magnets_holding"] == 3 and "at least 3 magnets holding at every instant" in text
     rec.magnets[-1].enabled["BL"] = False  # two feet off at once: a climb moves one foot at a time
-    assert "only 2 magnets held at 22.000 s (at least 3)" in build_report(rec, "f2w_all", 45.0, {})["problems"]
+    assert (
+        "only 2 magnets held at 22.000 s (at least 3)" in build_report(rec, route_plan("f2w_all"), 45.0, {})["problems"]
+    )
 
 
 def test_the_summary_tells_the_way_down_onto_the_surface_climbed_from():

@@ -81,6 +81,33 @@ def route_plan(
     return RoutePlan(first, second, bool(then_back))
 
 
+def route_parameters(plan: RoutePlan) -> dict[str, object]:
+    """The sequencer's parameters that make ``plan``, those of :func:`route_plan`'s names that it
+    needs (the others keep their defaults): ``route_plan(**route_parameters(plan))`` is ``plan``'s
+    plan again. The graph hands them to the sequencer node."""
+    first, then = plan.first, plan.then
+    out: dict[str, object] = {"sequence": first.sequence}
+    if first.walk is not None and first.entry.walks:
+        out.update(direction=first.walk.direction, distance=first.walk.distance)
+    elif first.walk is not None:  # the walk after the climb
+        out["wall_walk"] = first.walk.distance
+    if first.stand is not None:
+        out["stand"] = True  # then the stand under the ceiling
+    if first.before is not None:  # the walk over the floor to the climb's start
+        out["floor_walk"] = first.before.distance
+    if first.down:
+        out["down"] = True
+    if then is not None:  # the route's next climb, the walk after it or its way down
+        out["then"] = then.sequence
+        if then.walk is not None:
+            out["then_walk"] = then.walk.distance
+        if then.down:
+            out["then_down"] = True
+    if plan.back:
+        out["then_back"] = True  # and on down the wall, onto the floor
+    return out
+
+
 class RouteRun:
     """A route run: the campaign under way, the frame it plans in, and what is still to run."""
 

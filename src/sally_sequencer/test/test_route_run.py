@@ -7,7 +7,7 @@ import pytest
 
 from sally_sequencer.campaign import CampaignTiming
 from sally_sequencer.errors import SequenceError
-from sally_sequencer.route_run import RouteRun, route_plan
+from sally_sequencer.route_run import RouteRun, route_parameters, route_plan
 from sally_sequencer.wall_stand import WALK_TO_STAND
 from sally_sequencer.wall_walk import WallWalk
 
@@ -72,3 +72,17 @@ def test_a_sequencer_started_mid_route_resumes_the_campaign_whose_frame_the_feet
     back = RouteRun(route_plan(**ALL_THE_WAY), TIMING)  # type: ignore[arg-type]
     back.resume("world", feet)  # the way up and the way back pass through the same stances
     assert back.campaign.failed and "does not resume" in back.campaign.message
+
+
+@pytest.mark.parametrize(
+    "parameters",
+    [
+        {"sequence": "f2w"},
+        {"sequence": "wall_walk", "direction": "left", "distance": 0.2},
+        {"sequence": "f2w_all", "floor_walk": 0.3, "down": True},
+        ALL_THE_WAY | {"wall_walk": WALK_TO_STAND},
+        {"sequence": "f2w_all", "wall_walk": WALK_TO_STAND, "stand": True, "then": "w2c", "then_walk": 0.2},
+    ],
+)
+def test_a_plan_s_parameters_make_the_same_plan_again(parameters):
+    assert route_parameters(route_plan(**parameters)) == parameters
